@@ -1,0 +1,128 @@
+/**
+ * The keys of one validated keys file, indexed for the request path. A store
+ * is immutable: a reloaded file builds a new store, swapped in whole.
+ */
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { ChainId } from "../chains/chains.js";
+import { parseDateTime, type ApiKeyRecord, type KeyRateLimit, type KeyRoute, type KeysFile } from "./keys-file.js";
+
+/**
+ * One key as the request path uses it: the record plus values precomputed
+ * once, so that authentication and restriction checks allocate nothing.
+ * Later stages (rate limiting) may key their own state off `id` or the entry.
+ */
+export interface KeyEntry {
+  /** The record as read from the file (frozen). */
+  readonly record: Readonly<ApiKeyRecord>;
+  /** = record.id; the only key identity for logs and metrics. */
+  readonly id: string;
+  /** The 32-byte SHA-256 of the key. */
+  readonly digest: Buffer;
+  /** record.status === "active". */
+  readonly active: boolean;
+  /** record.expiresAt as epoch ms; +Infinity when the key never expires. */
+  readonly expiresAtMs: number;
+  /** Allowed routes; null = all. */
+  readonly routes: ReadonlySet<KeyRoute> | null;
+  /** Allowed chains; null = all. */
+  readonly chainIds: ReadonlySet<number> | null;
+  /** The allowed chains in ascending order (for error metadata and list filtering); null = all. */
+  readonly allowedChainIds: readonly ChainId[] | null;
+  /** The key's own rate limit; null = the gateway default. */
+  readonly rateLimit: Readonly<KeyRateLimit> | null;
+}
+
+export class KeyStore {
+  readonly #byDigest: ReadonlyMap<string, KeyEntry>;
+  readonly #byId: ReadonlyMap<string, KeyEntry>;
+
+  /**
+   * Builds the store from a file that parseKeysFile accepted. Throws a plain
+   * Error on duplicate ids or digests or an unusable expiresAt (which
+   * parseKeysFile already rules out).
+   */
+  constructor(file: KeysFile) {
+    const byDigest = new Map<string, KeyEntry>();
+    const byId = new Map<string, KeyEntry>();
+    for (const source of file.keys) {
+      const entry = buildEntry(source);
+      if (byId.has(entry.id)) throw new Error(`KeyStore: duplicate key id ${JSON.stringify(entry.id)}`);
+      if (byDigest.has(entry.record.sha256)) throw new Error(`KeyStore: key ${JSON.stringify(entry.id)} repeats another key's sha256`);
+      byDigest.set(entry.record.sha256, entry);
+      byId.set(entry.id, entry);
+    }
+    this.#byDigest = byDigest;
+    this.#byId = byId;
+    Object.freeze(this);
+  }
+
+  /** SHA-256 of the UTF-8 key, as 64 lowercase hex digits (the keys file's `sha256`). */
+  static hashKey(key: string): string {
+    return createHash("sha256").update(key, "utf8").digest("hex");
+  }
+
+  /** Number of keys. */
+  get size(): number {
+    return this.#byId.size;
+  }
+
+  /**
+   * The entry whose sha256 is the presented key's digest, whatever its status
+   * or expiry (authenticate decides those), or undefined.
+   */
+  find(presentedKey: string): KeyEntry | undefined {
+    const digest = createHash("sha256").update(presentedKey, "utf8").digest();
+    const entry = this.#byDigest.get(digest.toString("hex"));
+    // Constant-time confirmation on the 32-byte digests.
+    if (entry === undefined || !timingSafeEqual(digest, entry.digest)) return undefined;
+    return entry;
+  }
+
+  /** The record of the presented key (any status or expiry), or undefined. */
+  lookup(presentedKey: string): ApiKeyRecord | undefined {
+    return this.find(presentedKey)?.record;
+  }
+
+  /** The entry with this id, or undefined (for operators' tools and metrics, never for authentication). */
+  getById(id: string): KeyEntry | undefined {
+    return this.#byId.get(id);
+  }
+
+  /** Every entry, in file order. */
+  entries(): IterableIterator<KeyEntry> {
+    return this.#byId.values();
+  }
+}
+
+function buildEntry(source: ApiKeyRecord): KeyEntry {
+  const record = deepFreeze(structuredClone(source));
+  let expiresAtMs = Number.POSITIVE_INFINITY;
+  if (record.expiresAt !== undefined) {
+    expiresAtMs = parseDateTime(record.expiresAt);
+    if (Number.isNaN(expiresAtMs)) throw new Error(`KeyStore: key ${JSON.stringify(record.id)} has an unusable expiresAt`);
+  }
+  const digest = Buffer.from(record.sha256, "hex");
+  if (digest.length !== 32 || digest.toString("hex") !== record.sha256) {
+    throw new Error(`KeyStore: key ${JSON.stringify(record.id)} has a sha256 that is not 64 lowercase hex digits`);
+  }
+  const allowedChainIds = record.chainIds === undefined ? null : Object.freeze([...record.chainIds].sort((a, b) => a - b));
+  return Object.freeze({
+    record,
+    id: record.id,
+    digest,
+    active: record.status === "active",
+    expiresAtMs,
+    routes: record.routes === undefined ? null : new Set<KeyRoute>(record.routes),
+    chainIds: allowedChainIds === null ? null : new Set<number>(allowedChainIds),
+    allowedChainIds,
+    rateLimit: record.rateLimit ?? null,
+  });
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object") {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}

@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+/**
+ * `liquidity-gateway`: starts the gateway. Configuration from the environment
+ * and flags (see src/config/config.ts and the README). Stops on SIGTERM/SIGINT.
+ */
+import { ConfigError, loadConfig, SETTINGS } from "../config/config.js";
+import { startGateway } from "../gateway.js";
+import { createLogger } from "../log/logger.js";
+import { KeysFileError } from "../access/keys-file.js";
+
+function usage(): string {
+  const lines = Object.values(SETTINGS).map((s) => `  ${s.flag.padEnd(28)} ${s.env.padEnd(26)} ${s.help}`);
+  return `Usage: liquidity-gateway [flags]\n  flag                         environment\n${lines.join("\n")}`;
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  if (argv.includes("--help") || argv.includes("-h")) {
+    process.stdout.write(`${usage()}\n`);
+    return;
+  }
+  let config;
+  try {
+    config = loadConfig(argv, process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`liquidity-gateway: invalid configuration: ${error.message}\n${usage()}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const log = createLogger(config.logLevel);
+  let gateway;
+  try {
+    gateway = await startGateway(config, log);
+  } catch (error) {
+    const message = error instanceof KeysFileError ? `invalid API keys file: ${error.message}` : (error as Error).message;
+    process.stderr.write(`liquidity-gateway: cannot start: ${message}\n`);
+    log.fatal({ event: "start-failed", err: error }, message);
+    process.exit(1);
+  }
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ event: "stopping", signal }, `stopping on ${signal}`);
+    const force = setTimeout(() => process.exit(1), 5000);
+    force.unref();
+    gateway
+      .stop()
+      .then(() => {
+        log.info({ event: "stopped" }, "stopped");
+        log.flush?.();
+        process.exit(0);
+      })
+      .catch((error: unknown) => {
+        log.error({ event: "stop-failed", err: error }, "stop failed");
+        process.exit(1);
+      });
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+}
+
+void main();

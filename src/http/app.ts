@@ -1,0 +1,45 @@
+/**
+ * The uWS application: one catch-all handler that reads the request, routes
+ * it, authenticates data routes, and dispatches to the route handlers. Every
+ * failure becomes the error envelope; nothing escapes as a dropped connection.
+ */
+import { authenticate } from "../access/authenticate.js";
+import { assertRouteAllowed } from "../access/restrictions.js";
+import type { GatewayContext } from "./gateway-context.js";
+import { readRequestInfo, type RequestInfo } from "./request-info.js";
+import { sendError, toApiError } from "./respond.js";
+import { matchRoute } from "./router.js";
+import { serveHealth, serveReady } from "./routes/operations.js";
+import { servePool } from "./routes/pools.js";
+import { serveProtocols } from "./routes/protocols.js";
+import { serveTokens } from "./routes/tokens.js";
+import { uws, type HttpRequest, type HttpResponse, type TemplatedApp } from "./uws.js";
+
+export function createApp(ctx: GatewayContext): TemplatedApp {
+  return uws.App().any("/*", (res: HttpResponse, req: HttpRequest) => {
+    const info = readRequestInfo(req);
+    try {
+      dispatch(res, info, ctx);
+    } catch (error) {
+      const apiError = toApiError(error);
+      if (apiError.code === "UNKNOWN_ERROR") ctx.log.error({ event: "request-failed", traceId: info.traceId, path: info.url, err: error }, "request failed");
+      sendError(res, info, apiError);
+    }
+  });
+}
+
+function dispatch(res: HttpResponse, info: RequestInfo, ctx: GatewayContext): void {
+  const { route, params } = matchRoute(info.method, info.url);
+  if (route === "health") return serveHealth(res, info);
+  if (route === "ready") return serveReady(res, info, ctx);
+  const key = authenticate(info.authorization, ctx.keys, Date.now());
+  assertRouteAllowed(key, route);
+  switch (route) {
+    case "tokens":
+      return serveTokens(res, info, ctx, key);
+    case "pools":
+      return servePool(res, info, ctx, key, params);
+    case "protocols":
+      return serveProtocols(res, info, ctx);
+  }
+}

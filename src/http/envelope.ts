@@ -1,0 +1,23 @@
+/**
+ * The success and error envelopes of api-decisions.md §1, keys in order.
+ * Success bodies are assembled from a prefix and pre-encoded `data` bytes.
+ */
+import type { ErrorEnvelope } from "../api/wire.js";
+import type { ApiError } from "./errors.js";
+import type { RequestInfo } from "./request-info.js";
+
+/** `{"statusCode":200,…,"data":` — the caller appends the data JSON and `}`. */
+export function successPrefix(info: RequestInfo): string {
+  return `{"statusCode":200,"timestamp":"${new Date().toISOString()}","path":${JSON.stringify(info.path)},"traceId":${JSON.stringify(info.traceId)},"data":`;
+}
+
+export function errorBody(info: RequestInfo, error: ApiError): string {
+  const body: ErrorEnvelope = {
+    statusCode: error.status,
+    timestamp: new Date().toISOString(),
+    path: info.path,
+    traceId: info.traceId,
+    error: { code: error.code, title: error.title, message: error.message, details: error.details, metadata: error.metadata },
+  };
+  return JSON.stringify(body);
+}

@@ -1,0 +1,138 @@
+/**
+ * Maps typia validation failures to the VALIDATION_ERROR of api-decisions.md
+ * §1-§2: the first failing property in request-document order, its dotted
+ * path, its value, and a class-validator style constraint name with messages.
+ * The constraint and its bound are read from typia's `expected` text, so the
+ * wire types stay the only statement of the rules.
+ */
+import type { IValidation } from "typia";
+import { isSupportedChainId, SUPPORTED_CHAIN_IDS_ASCENDING } from "../chains/chains.js";
+import { ApiError } from "./errors.js";
+
+type Constraint = "isObject" | "isArray" | "isString" | "isNumber" | "isInt" | "isBoolean" | "isIn" | "min" | "max" | "uniqueItems" | "whitelist";
+
+/** `$input.filters.chainIds[1]` → `["filters", "chainIds", "1"]`. */
+function pathSegments(typiaPath: string): string[] {
+  const rest = typiaPath.replace(/^\$input/, "");
+  const segments: string[] = [];
+  const re = /\.([A-Za-z_$][\w$]*)|\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(rest))) segments.push(m[1] ?? m[2] ?? JSON.parse(`"${m[3]}"`));
+  return segments;
+}
+
+/**
+ * Position of a path in the request document: the index of each segment among
+ * its parent's keys. An array-level check (uniqueItems) sorts after its items.
+ */
+function documentOrder(input: unknown, segments: readonly string[], arrayLevel: boolean): number[] {
+  const order: number[] = [];
+  let node: unknown = input;
+  for (const segment of segments) {
+    if (Array.isArray(node)) {
+      order.push(Number(segment));
+      node = node[Number(segment)];
+    } else if (node !== null && typeof node === "object") {
+      const index = Object.keys(node).indexOf(segment);
+      order.push(index < 0 ? Number.MAX_SAFE_INTEGER : index);
+      node = (node as Record<string, unknown>)[segment];
+    } else break;
+  }
+  if (arrayLevel) order.push(Number.MAX_SAFE_INTEGER);
+  return order;
+}
+
+function compareOrder(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return a.length - b.length;
+}
+
+function constraintOf(expected: string, value: unknown): { name: Constraint; bound?: string; allowed?: string[] } {
+  if (expected === "undefined") return { name: "whitelist" };
+  if (/^number & /.test(expected) || /^Array<.*> & UniqueItems/.test(expected)) {
+    if (/UniqueItems/.test(expected)) return { name: "uniqueItems" };
+    if (/Type<"u?int\d+">/.test(expected)) return { name: "isInt" };
+    const min = /Minimum<(-?[\d.e+]+)>/.exec(expected);
+    if (min) return { name: "min", bound: min[1] };
+    const max = /Maximum<(-?[\d.e+]+)>/.exec(expected);
+    if (max) return { name: "max", bound: max[1] };
+  }
+  const alternatives = expected
+    .replace(/^\((.*)\)$/, "$1")
+    .split(" | ")
+    .filter((a) => a !== "undefined" && a !== "null");
+  const literals = alternatives.filter((a) => /^"/.test(a));
+  if (literals.length > 0 && literals.length === alternatives.length) return { name: "isIn", allowed: literals.map((l) => JSON.parse(l) as string) };
+  const first = alternatives[0] ?? "";
+  if (/^\(?number/.test(first)) return { name: typeof value === "number" && !Number.isInteger(value) ? "isInt" : "isNumber" };
+  if (first === "boolean") return { name: "isBoolean" };
+  if (first === "string") return { name: "isString" };
+  if (/^\(?Array</.test(first)) return { name: "isArray" };
+  return { name: "isObject" };
+}
+
+function message(c: ReturnType<typeof constraintOf>, property: string, isItem: boolean): string {
+  const subject = isItem ? `each value in ${property}` : property;
+  switch (c.name) {
+    case "whitelist": return `property ${property} should not exist`;
+    case "max": return `${subject} must not be greater than ${c.bound}`;
+    case "min": return `${subject} must not be less than ${c.bound}`;
+    case "isInt": return `${subject} must be an integer number`;
+    case "isNumber": return `${subject} must be a number conforming to the specified constraints`;
+    case "isBoolean": return `${subject} must be a boolean value`;
+    case "isString": return `${subject} must be a string`;
+    case "isArray": return `${subject} must be an array`;
+    case "isObject": return `${subject} must be an object`;
+    case "isIn": return `${subject} must be one of the following values: ${c.allowed!.join(", ")}`;
+    case "uniqueItems": return `All ${property}'s elements must be unique`;
+    default: return `${subject} is invalid`;
+  }
+}
+
+/** The ApiError for a failed typia validation of `input`. */
+export function validationFailure(input: unknown, errors: readonly IValidation.IError[]): ApiError {
+  const ranked = errors
+    .map((error) => {
+      const segments = pathSegments(error.path);
+      return { error, segments, order: documentOrder(input, segments, /UniqueItems/.test(error.expected)) };
+    })
+    .sort((a, b) => compareOrder(a.order, b.order));
+  const { error, segments } = ranked[0];
+  const property = segments.length === 0 ? "body" : segments.join(".");
+  const last = segments.length === 0 ? "body" : segments[segments.length - 1];
+  const isItem = /^\d+$/.test(last);
+  const name = isItem ? segments[segments.length - 2] : last;
+
+  // A chain id list item of the wrong value (not type) is an unsupported chain.
+  if (isItem && name === "chainIds" && /^\(1 \|/.test(error.expected)) {
+    if (Number.isInteger(error.value)) return unsupportedChain(input, error.value as number);
+  }
+  const constraint = isItem && name === "chainIds"
+    ? { name: (typeof error.value === "number" ? "isInt" : "isNumber") as Constraint }
+    : constraintOf(error.expected, error.value);
+  const text = message(constraint, name, isItem);
+  const metadata: Record<string, unknown> = { property };
+  if (error.value !== undefined) metadata.value = error.value;
+  metadata.constraints = { [constraint.name]: [text] };
+  return new ApiError(
+    "VALIDATION_ERROR",
+    `Invalid parameter ${property}: ${text}.`,
+    `Expected ${error.expected} at ${property}.`,
+    metadata,
+  );
+}
+
+function unsupportedChain(input: unknown, chainId: number): ApiError {
+  const sent = (input as { filters?: { chainIds?: unknown[] } }).filters?.chainIds ?? [chainId];
+  const unsupportedIds = sent.filter((id) => Number.isInteger(id) && !isSupportedChainId(id));
+  return unsupportedChainError(chainId, unsupportedIds as number[]);
+}
+
+export function unsupportedChainError(chainId: number | string, unsupportedIds: readonly number[]): ApiError {
+  return new ApiError(
+    "UNSUPPORTED_CHAIN_ID",
+    `Chain ${chainId} is not supported; use one of ${SUPPORTED_CHAIN_IDS_ASCENDING.join(", ")}.`,
+    `Supported chain ids: ${SUPPORTED_CHAIN_IDS_ASCENDING.join(", ")}.`,
+    { chainId, unsupportedIds, supportedIds: SUPPORTED_CHAIN_IDS_ASCENDING },
+  );
+}

@@ -1,0 +1,200 @@
+/**
+ * Keeps the served snapshot in step with the snapshot directory.
+ *
+ * A scan looks at every `chain-<id>.msgpack`, hands each new or changed file to
+ * a build worker, keeps the last good data of every chain (a bad, half-written,
+ * unsupported or out-of-order file is rejected and logged; the chain keeps
+ * serving), then rebuilds the cross-chain token index in a worker and swaps the
+ * new snapshot in. Scans run at start, on file changes (debounced) and on the
+ * REBUILD_CRON schedule; one at a time, a request during a scan queues one more.
+ */
+import { readdirSync, statSync, watch, type FSWatcher } from "node:fs";
+import { join } from "node:path";
+import cron, { type ScheduledTask } from "node-cron";
+import { Piscina } from "piscina";
+import { isSupportedChainId, type ChainId } from "../chains/chains.js";
+import type { Logger } from "../log/logger.js";
+import type { TokenIndexData } from "../query/token-index.js";
+import type { ChainTask, ChainTaskResult, TokenIndexTask } from "../../workers/snapshot-worker.js";
+import type { CompiledChain } from "./compiled-chain.js";
+import { SNAPSHOT_FILE_PATTERN } from "./format.js";
+import { ServingSnapshot, snapshotVersion } from "./serving-snapshot.js";
+import type { SnapshotStore } from "./snapshot-store.js";
+
+export interface SnapshotLoaderOptions {
+  readonly snapshotDir: string;
+  readonly rebuildCron: string;
+  readonly logoTemplate: string;
+  readonly watchDebounceMs: number;
+  readonly workerFile: string;
+}
+
+export class SnapshotLoader {
+  private readonly lastGood = new Map<ChainId, CompiledChain>();
+  /** Signature (size, mtime, inode) of the last attempt per file name, so unchanged files are not rebuilt. */
+  private readonly attempted = new Map<string, string>();
+  private readonly removedNoticed = new Set<ChainId>();
+  private readonly pool: Piscina;
+  private scanning: Promise<void> | null = null;
+  private rescanRequested = false;
+  private watcher: FSWatcher | null = null;
+  private debounce: NodeJS.Timeout | null = null;
+  private schedule: ScheduledTask | null = null;
+  /** Rejected files by reason since start. */
+  readonly rejections = new Map<string, number>();
+
+  constructor(
+    private readonly options: SnapshotLoaderOptions,
+    private readonly store: SnapshotStore,
+    private readonly log: Logger,
+  ) {
+    this.pool = new Piscina({ filename: options.workerFile, maxThreads: 2, minThreads: 1, idleTimeout: 60_000 });
+  }
+
+  /** Loads what is in the directory now, then starts watching and the schedule. */
+  async start(): Promise<void> {
+    await this.scan();
+    this.log.info(
+      { event: "initial-load-complete", chains: [...this.lastGood.keys()], version: this.store.current?.versionHex ?? null },
+      "initial snapshot load complete",
+    );
+    this.watcher = watch(this.options.snapshotDir, () => this.scheduleScan());
+    this.watcher.on("error", (error) => this.log.error({ event: "watch-error", err: error }, "snapshot directory watch failed; the cron schedule still rescans"));
+    this.schedule = cron.schedule(this.options.rebuildCron, () => void this.scan());
+  }
+
+  async stop(): Promise<void> {
+    this.watcher?.close();
+    if (this.debounce) clearTimeout(this.debounce);
+    await this.schedule?.stop();
+    await this.scanning;
+    await this.pool.destroy();
+  }
+
+  private scheduleScan(): void {
+    if (this.debounce) clearTimeout(this.debounce);
+    this.debounce = setTimeout(() => void this.scan(), this.options.watchDebounceMs);
+  }
+
+  /** Runs one scan, or queues one more if a scan is running. */
+  scan(): Promise<void> {
+    if (this.scanning) {
+      this.rescanRequested = true;
+      return this.scanning;
+    }
+    this.scanning = (async () => {
+      try {
+        do {
+          this.rescanRequested = false;
+          await this.scanOnce();
+        } while (this.rescanRequested);
+      } finally {
+        this.scanning = null;
+      }
+    })();
+    return this.scanning;
+  }
+
+  private async scanOnce(): Promise<void> {
+    let names: string[];
+    try {
+      names = readdirSync(this.options.snapshotDir);
+    } catch (error) {
+      this.log.error({ event: "scan-failed", err: error }, "cannot read the snapshot directory; serving the last good data");
+      return;
+    }
+    const present = new Set<ChainId>();
+    const builds: Promise<boolean>[] = [];
+    for (const name of names) {
+      const match = SNAPSHOT_FILE_PATTERN.exec(name);
+      if (!match) continue;
+      const path = join(this.options.snapshotDir, name);
+      const signature = fileSignature(path);
+      if (signature === null || this.attempted.get(name) === signature) {
+        if (match && isSupportedChainId(Number(match[1]))) present.add(Number(match[1]) as ChainId);
+        continue;
+      }
+      const chainId = Number(match[1]);
+      if (!isSupportedChainId(chainId)) {
+        this.attempted.set(name, signature);
+        this.reject(name, chainId, "unsupported-chain", `${name}: chain ${chainId} is not a supported chain id`);
+        continue;
+      }
+      present.add(chainId);
+      builds.push(this.buildChain(name, path, signature, chainId));
+    }
+    this.noticeRemoved(present);
+    const changed = (await Promise.all(builds)).some(Boolean);
+    if (changed || (this.store.current === null && this.lastGood.size > 0)) await this.swap();
+  }
+
+  /** Builds one chain file; true when the chain's data changed. */
+  private async buildChain(name: string, path: string, signature: string, chainId: ChainId): Promise<boolean> {
+    let result: ChainTaskResult;
+    try {
+      result = await this.pool.run({ kind: "chain", path, logoTemplate: this.options.logoTemplate } satisfies ChainTask);
+    } catch (error) {
+      // A crashed or throwing worker: nothing recorded, so the next scan retries the file.
+      this.log.error({ event: "build-failed", chainId, file: name, err: error }, "snapshot build failed; serving the last good data");
+      return false;
+    }
+    this.attempted.set(name, signature);
+    if (!result.ok) {
+      this.reject(name, chainId, result.reason, result.message);
+      return false;
+    }
+    const previous = this.lastGood.get(chainId);
+    if (previous && result.chain.info.generatedAt < previous.info.generatedAt) {
+      this.reject(name, chainId, "out-of-order", `${name}: generatedAt ${result.chain.info.generatedAt} is older than the served ${previous.info.generatedAt}`);
+      return false;
+    }
+    this.lastGood.set(chainId, result.chain);
+    this.removedNoticed.delete(chainId);
+    const { info } = result.chain;
+    this.log.info(
+      { event: "snapshot-accepted", chainId, file: name, generatedAt: info.generatedAt, tokens: info.tokenCount, pools: info.poolCount, buildMs: info.buildMs },
+      `accepted ${name}`,
+    );
+    return true;
+  }
+
+  private noticeRemoved(present: ReadonlySet<ChainId>): void {
+    for (const chainId of this.lastGood.keys()) {
+      if (present.has(chainId) || this.removedNoticed.has(chainId)) continue;
+      this.removedNoticed.add(chainId);
+      this.log.warn({ event: "snapshot-file-removed", chainId }, `chain-${chainId}.msgpack was removed; its last good data stays served`);
+    }
+  }
+
+  private reject(file: string, chainId: number, reason: string, message: string): void {
+    this.rejections.set(reason, (this.rejections.get(reason) ?? 0) + 1);
+    this.log.warn({ event: "snapshot-rejected", chainId, file, reason, error: message }, `rejected ${file}: ${message}`);
+  }
+
+  private async swap(): Promise<void> {
+    const started = performance.now();
+    const chains = [...this.lastGood.values()];
+    let tokenIndex: TokenIndexData;
+    try {
+      tokenIndex = await this.pool.run({ kind: "token-index", chains: chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })) } satisfies TokenIndexTask);
+    } catch (error) {
+      this.log.error({ event: "build-failed", err: error }, "token index build failed; serving the last good snapshot");
+      return;
+    }
+    const next = new ServingSnapshot(snapshotVersion(chains), chains, tokenIndex);
+    this.store.swap(next);
+    this.log.info(
+      { event: "snapshot-swapped", version: next.versionHex, chains: chains.map((c) => c.info.chainId), tokenInstances: tokenIndex.instanceCount, buildMs: Math.round(performance.now() - started) },
+      `serving snapshot ${next.versionHex}`,
+    );
+  }
+}
+
+function fileSignature(path: string): string | null {
+  try {
+    const s = statSync(path);
+    return s.isFile() ? `${s.size}:${s.mtimeMs}:${s.ino}` : null;
+  } catch {
+    return null; // gone between readdir and stat
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * Piscina build worker. Two tasks, both pure functions of their input:
+ * - `chain`: read, decode, validate and compile one chain file;
+ * - `token-index`: build the cross-chain token index from compiled chains.
+ * Results are shared columns, so handing them back copies nothing large.
+ * Failures are returned as values (a SnapshotError's reason and message),
+ * never thrown, so the caller can log and count them.
+ */
+import { readFileSync, statSync } from "node:fs";
+import { basename } from "node:path";
+import type { ChainId } from "../src/chains/chains.js";
+import { compileChain } from "../src/snapshot/compile-chain.js";
+import type { ChainTokenColumns, CompiledChain } from "../src/snapshot/compiled-chain.js";
+import { compileTokenIndex } from "../src/snapshot/compile-token-index.js";
+import { decodeSnapshotBytes } from "../src/snapshot/decode-snapshot.js";
+import { isSnapshotError, SnapshotError, type SnapshotErrorReason } from "../src/snapshot/snapshot-error.js";
+import { validateSnapshot } from "../src/snapshot/validate-snapshot.js";
+import { SNAPSHOT_FILE_PATTERN } from "../src/snapshot/format.js";
+import type { TokenIndexData } from "../src/query/token-index.js";
+
+export interface ChainTask {
+  readonly kind: "chain";
+  readonly path: string;
+  readonly logoTemplate: string;
+}
+
+export interface TokenIndexTask {
+  readonly kind: "token-index";
+  readonly chains: ReadonlyArray<{ chainId: ChainId; tokens: ChainTokenColumns }>;
+}
+
+export type ChainTaskResult =
+  | { readonly ok: true; readonly chain: CompiledChain }
+  | { readonly ok: false; readonly reason: SnapshotErrorReason; readonly message: string; readonly fileBytes: number; readonly mtimeMs: number };
+
+export default function run(task: ChainTask | TokenIndexTask): ChainTaskResult | TokenIndexData {
+  return task.kind === "chain" ? buildChain(task) : compileTokenIndex(task.chains);
+}
+
+function buildChain(task: ChainTask): ChainTaskResult {
+  let fileBytes = 0;
+  let mtimeMs = 0;
+  try {
+    const match = SNAPSHOT_FILE_PATTERN.exec(basename(task.path));
+    if (!match) throw new SnapshotError("file-name", `${basename(task.path)}: not a chain-<chainId>.msgpack file name`);
+    let bytes: Buffer;
+    try {
+      const stat = statSync(task.path);
+      fileBytes = stat.size;
+      mtimeMs = stat.mtimeMs;
+      bytes = readFileSync(task.path);
+    } catch (error) {
+      throw new SnapshotError("io", `cannot read ${basename(task.path)}: ${(error as Error).message}`);
+    }
+    const snapshot = validateSnapshot(decodeSnapshotBytes(bytes), Number(match[1]));
+    const chain = compileChain(snapshot, { file: basename(task.path), fileBytes, fileMtimeMs: mtimeMs, logoTemplate: task.logoTemplate });
+    return { ok: true, chain };
+  } catch (error) {
+    if (isSnapshotError(error)) return { ok: false, reason: error.reason, message: error.message, fileBytes, mtimeMs };
+    throw error;
+  }
+}
