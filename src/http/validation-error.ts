@@ -103,10 +103,13 @@ export function validationFailure(input: unknown, errors: readonly IValidation.I
   const isItem = /^\d+$/.test(last);
   const name = isItem ? segments[segments.length - 2] : last;
 
-  // A chain id list item of the wrong value (not type) is an unsupported chain.
-  if (isItem && name === "chainIds" && /^\(1 \|/.test(error.expected)) {
-    if (Number.isInteger(error.value)) return unsupportedChain(input, error.value as number);
+  // typia checks uniqueness before the items; §2 reports item problems first.
+  if (!isItem && name === "chainIds" && Array.isArray(error.value)) {
+    const bad = error.value.findIndex((id) => !isSupportedChainId(id));
+    if (bad >= 0) return validationFailure(input, [{ path: `${error.path}[${bad}]`, expected: "ChainId", value: error.value[bad] }]);
   }
+  // A chain id list item of the wrong value (not type) is an unsupported chain.
+  if (isItem && name === "chainIds" && Number.isInteger(error.value)) return unsupportedChain(input, error.value as number);
   const constraint = isItem && name === "chainIds"
     ? { name: (typeof error.value === "number" ? "isInt" : "isNumber") as Constraint }
     : constraintOf(error.expected, error.value);
