@@ -49,9 +49,14 @@ export function readJsonBody(res: HttpResponse, info: RequestInfo, state: Respon
       }
       chunks.push(Buffer.from(chunk.slice(0))); // uWS reuses the chunk's memory after this callback
       if (!isLast) return;
-      resolve(parseJson(Buffer.concat(chunks, size)));
+      // Nothing may throw out of a uWS callback: it would end the process.
+      try {
+        resolve(parseJson(Buffer.concat(chunks, size)));
+      } catch (error) {
+        reject(error);
+      }
     });
-  }).then((value) => value);
+  });
 }
 
 function parseJson(bytes: Buffer): unknown {
