@@ -10,7 +10,7 @@ import type { tags } from "typia";
 
 export type Address = string & tags.Pattern<"^0x[0-9a-f]{40}$">;
 export type PoolAddress = string & tags.Pattern<"^0x(?:[0-9a-f]{40}|[0-9a-f]{64})$">;
-/** A finite number >= 0 (MessagePack cannot carry NaN/Infinity past typia: it rejects them). */
+/** A number >= 0. typia accepts NaN and ±Infinity; validate-snapshot.ts rejects every non-finite number. */
 export type NonNegative = number & tags.Minimum<0>;
 export type NonNegativeInt = number & tags.Type<"uint64">;
 export type UnixSeconds = number & tags.Type<"int64">;

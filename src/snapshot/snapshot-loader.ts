@@ -108,19 +108,17 @@ export class SnapshotLoader {
     for (const name of names) {
       const match = SNAPSHOT_FILE_PATTERN.exec(name);
       if (!match) continue;
+      const chainId = Number(match[1]);
       const path = join(this.options.snapshotDir, name);
       const signature = fileSignature(path);
-      if (signature === null || this.attempted.get(name) === signature) {
-        if (match && isSupportedChainId(Number(match[1]))) present.add(Number(match[1]) as ChainId);
-        continue;
-      }
-      const chainId = Number(match[1]);
+      if (signature === null) continue;
+      if (isSupportedChainId(chainId)) present.add(chainId);
+      if (this.attempted.get(name) === signature) continue;
+      this.attempted.set(name, signature);
       if (!isSupportedChainId(chainId)) {
-        this.attempted.set(name, signature);
         this.reject(name, chainId, "unsupported-chain", `${name}: chain ${chainId} is not a supported chain id`);
         continue;
       }
-      present.add(chainId);
       builds.push(this.buildChain(name, path, signature, chainId));
     }
     this.noticeRemoved(present);
@@ -134,11 +132,11 @@ export class SnapshotLoader {
     try {
       result = await this.pool.run({ kind: "chain", path, logoTemplate: this.options.logoTemplate } satisfies ChainTask);
     } catch (error) {
-      // A crashed or throwing worker: nothing recorded, so the next scan retries the file.
+      // A crashed or throwing worker: forget the attempt, so the next scan retries the file.
+      if (this.attempted.get(name) === signature) this.attempted.delete(name);
       this.log.error({ event: "build-failed", chainId, file: name, err: error }, "snapshot build failed; serving the last good data");
       return false;
     }
-    this.attempted.set(name, signature);
     if (!result.ok) {
       this.reject(name, chainId, result.reason, result.message);
       return false;
