@@ -5,6 +5,8 @@
 import { resolve } from "node:path";
 import { KeyStore } from "./access/key-store.js";
 import { loadKeysFile } from "./access/keys-file.js";
+import { KeysReloader } from "./access/keys-reloader.js";
+import { FixedWindowRateLimiter } from "./access/rate-limiter.js";
 import { PROJECT_ROOT, type GatewayConfig } from "./config/config.js";
 import type { GatewayContext } from "./http/gateway-context.js";
 import { createApp } from "./http/app.js";
@@ -30,7 +32,15 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   }
   const keys = new KeyStore(loadKeysFile(config.apiKeysFile));
   const store = new SnapshotStore({ retainMs: config.cursorRetentionSeconds * 1000, maxVersions: config.snapshotMaxVersions });
-  const ctx: GatewayContext = { store, keys, cursors: new CursorCodec(config.cursorSecret), log, ready: false };
+  const ctx: GatewayContext = {
+    store,
+    keys,
+    rateLimiter: new FixedWindowRateLimiter(config.defaultRateLimit),
+    cursors: new CursorCodec(config.cursorSecret),
+    log,
+    ready: false,
+  };
+  const keysReloader = new KeysReloader(config.apiKeysFile, (next) => (ctx.keys = next), log);
   const loader = new SnapshotLoader(
     { snapshotDir: config.snapshotDir, rebuildCron: config.rebuildCron, logoTemplate: config.tokenLogoTemplate, watchDebounceMs: config.watchDebounceMs, workerFile: WORKER_FILE },
     store,
@@ -44,6 +54,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   const port = uws.us_socket_local_port(listenSocket);
   log.info({ event: "listening", host: config.host, port, keys: keys.size }, `listening on ${config.host}:${port}`);
 
+  keysReloader.start();
   await loader.start();
   ctx.ready = true;
 
@@ -51,6 +62,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     port,
     async stop() {
       uws.us_listen_socket_close(listenSocket);
+      keysReloader.stop();
       await loader.stop();
     },
   };

@@ -12,10 +12,8 @@ import type { ChainId } from "../src/chains/chains.js";
 import { compileChain } from "../src/snapshot/compile-chain.js";
 import type { ChainTokenColumns, CompiledChain } from "../src/snapshot/compiled-chain.js";
 import { compileTokenIndex } from "../src/snapshot/compile-token-index.js";
-import { decodeSnapshotBytes } from "../src/snapshot/decode-snapshot.js";
 import { isSnapshotError, SnapshotError, type SnapshotErrorReason } from "../src/snapshot/snapshot-error.js";
-import { validateSnapshot } from "../src/snapshot/validate-snapshot.js";
-import { SNAPSHOT_FILE_PATTERN } from "../src/snapshot/format.js";
+import { chainIdFromSnapshotFileName, parseSnapshotBytes } from "../src/snapshot/read-snapshot-file.js";
 import type { TokenIndexData } from "../src/query/token-index.js";
 
 export interface ChainTask {
@@ -41,8 +39,7 @@ function buildChain(task: ChainTask): ChainTaskResult {
   let fileBytes = 0;
   let mtimeMs = 0;
   try {
-    const match = SNAPSHOT_FILE_PATTERN.exec(basename(task.path));
-    if (!match) throw new SnapshotError("file-name", `${basename(task.path)}: not a chain-<chainId>.msgpack file name`);
+    const chainId = chainIdFromSnapshotFileName(task.path);
     let bytes: Buffer;
     try {
       const stat = statSync(task.path);
@@ -50,10 +47,10 @@ function buildChain(task: ChainTask): ChainTaskResult {
       mtimeMs = stat.mtimeMs;
       bytes = readFileSync(task.path);
     } catch (error) {
-      throw new SnapshotError("io", `cannot read ${basename(task.path)}: ${(error as Error).message}`);
+      throw new SnapshotError("io", `${basename(task.path)}: cannot read the file (${(error as Error).message})`);
     }
-    const snapshot = validateSnapshot(decodeSnapshotBytes(bytes), Number(match[1]));
-    const chain = compileChain(snapshot, { file: basename(task.path), fileBytes, fileMtimeMs: mtimeMs, logoTemplate: task.logoTemplate });
+    const snapshot = parseSnapshotBytes(bytes, chainId, task.logoTemplate);
+    const chain = compileChain(snapshot, { file: basename(task.path), fileBytes, fileMtimeMs: mtimeMs });
     return { ok: true, chain };
   } catch (error) {
     if (isSnapshotError(error)) return { ok: false, reason: error.reason, message: error.message, fileBytes, mtimeMs };

@@ -29,6 +29,8 @@ export interface GatewayConfig {
   readonly cursorRetentionSeconds: number;
   readonly snapshotMaxVersions: number;
   readonly watchDebounceMs: number;
+  /** Quota of keys whose record has no rateLimit. */
+  readonly defaultRateLimit: { readonly requests: number; readonly windowSeconds: number };
 }
 
 interface Setting {
@@ -47,6 +49,7 @@ export const SETTINGS = {
   tokenLogoTemplate: { env: "TOKEN_LOGO_URL_TEMPLATE", flag: "--token-logo-url-template", help: "Logo URL for tokens without one; {chainId} and {address} are replaced." },
   cursorSecret: { env: "CURSOR_SECRET", flag: "--cursor-secret", help: "Secret (>= 16 chars) that signs cursors; set it so cursors survive restarts. Default: random per start." },
   cursorRetentionSeconds: { env: "CURSOR_RETENTION_SECONDS", flag: "--cursor-retention-seconds", help: "How long an earlier snapshot stays available to cursors after its last use. Default 900." },
+  defaultRateLimit: { env: "RATE_LIMIT_DEFAULT", flag: "--rate-limit-default", help: "Quota of keys without their own rateLimit, as REQUESTS/SECONDS. Default 600/60." },
   snapshotMaxVersions: { env: "SNAPSHOT_MAX_VERSIONS", flag: "--snapshot-max-versions", help: "Earlier snapshot versions kept for cursors at most. Default 4." },
 } as const satisfies Record<string, Setting>;
 
@@ -111,6 +114,10 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Gat
   const secretText = raw(SETTINGS.cursorSecret);
   if (secretText !== undefined && secretText.length < 16) throw new ConfigError(`${name(SETTINGS.cursorSecret)} must be at least 16 characters long.`);
 
+  const rateText = raw(SETTINGS.defaultRateLimit) ?? "600/60";
+  const rate = /^([1-9][0-9]{0,8})\/([1-9][0-9]{0,6})$/.exec(rateText);
+  if (!rate) throw new ConfigError(`${name(SETTINGS.defaultRateLimit)} must be REQUESTS/SECONDS with positive integers, e.g. 600/60; got "${rateText}".`);
+
   return {
     port,
     host,
@@ -125,6 +132,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Gat
     cursorRetentionSeconds: integer(SETTINGS.cursorRetentionSeconds, 900, 600, 86_400),
     snapshotMaxVersions: integer(SETTINGS.snapshotMaxVersions, 4, 1, 64),
     watchDebounceMs: 250,
+    defaultRateLimit: { requests: Number(rate[1]), windowSeconds: Number(rate[2]) },
   };
 }
 

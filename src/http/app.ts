@@ -4,6 +4,7 @@
  * failure becomes the error envelope; nothing escapes as a dropped connection.
  */
 import { authenticate } from "../access/authenticate.js";
+import { rateLimitExceeded, rateLimitHeaders } from "../access/rate-limiter.js";
 import { assertRouteAllowed } from "../access/restrictions.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { readRequestInfo, type RequestInfo } from "./request-info.js";
@@ -32,7 +33,11 @@ function dispatch(res: HttpResponse, info: RequestInfo, ctx: GatewayContext): vo
   const { route, params } = matchRoute(info.method, info.url);
   if (route === "health") return serveHealth(res, info);
   if (route === "ready") return serveReady(res, info, ctx);
-  const key = authenticate(info.authorization, ctx.keys, Date.now());
+  const now = Date.now();
+  const key = authenticate(info.authorization, ctx.keys, now);
+  const quota = ctx.rateLimiter.consume(key, now);
+  info.responseHeaders = rateLimitHeaders(quota);
+  if (!quota.allowed) throw rateLimitExceeded(quota);
   assertRouteAllowed(key, route);
   switch (route) {
     case "tokens":

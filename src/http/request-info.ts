@@ -16,6 +16,8 @@ export interface RequestInfo {
   readonly authorization: string;
   readonly contentType: string;
   readonly contentLength: string;
+  /** Headers every response to this request carries (set once authenticated: RateLimit-*). */
+  responseHeaders: Record<string, string> | null;
 }
 
 export function readRequestInfo(req: HttpRequest): RequestInfo {
@@ -29,5 +31,6 @@ export function readRequestInfo(req: HttpRequest): RequestInfo {
     authorization: req.getHeader("authorization"),
     contentType: req.getHeader("content-type"),
     contentLength: req.getHeader("content-length"),
+    responseHeaders: null,
   };
 }

@@ -67,8 +67,10 @@ export function sendJson(
     res.writeHeader("content-type", JSON_TYPE);
     res.writeHeader("x-trace-id", info.traceId);
     if (snapshotVersion !== undefined) res.writeHeader("x-snapshot-version", snapshotVersion);
+    const common = info.responseHeaders;
+    if (common !== null) for (const name in common) res.writeHeader(name, common[name]);
     for (const name in headers) res.writeHeader(name, headers[name]);
-    res.end(body);
+    res.end(body); // on HEAD, uWS sends the headers and Content-Length without the body
   });
 }
 

@@ -41,7 +41,9 @@ function matchSegments(route: Route, parts: readonly string[]): string[] | null 
   return params;
 }
 
-export function matchRoute(method: string, url: string): RouteMatch {
+/** HEAD is answered like GET, without a body (RFC 9110 §9.3.2). */
+export function matchRoute(requestMethod: string, url: string): RouteMatch {
+  const method = requestMethod === "HEAD" ? "GET" : requestMethod;
   const parts = url.split("/").slice(1);
   const allowed: string[] = [];
   for (const route of ROUTES) {
@@ -49,15 +51,16 @@ export function matchRoute(method: string, url: string): RouteMatch {
     if (params === null) continue;
     if (route.method === method) return { route: route.name, params };
     allowed.push(route.method);
+    if (route.method === "GET") allowed.push("HEAD");
   }
   if (allowed.length > 0) {
     throw new ApiError(
       "METHOD_NOT_ALLOWED",
-      `${method} is not allowed on ${url}; use ${allowed.join(" or ")}.`,
+      `${requestMethod} is not allowed on ${url}; use ${allowed.join(" or ")}.`,
       `Allowed methods: ${allowed.join(", ")}.`,
       { allowed },
       { allow: allowed.join(", ") },
     );
   }
-  throw new ApiError("ROUTE_NOT_FOUND", `No route ${method} ${url}; see the API reference for the available routes.`, "Routes: POST /v1/tokens, GET /v1/pools/{chainId}/{poolAddress}, GET /v1/protocols.", { method });
+  throw new ApiError("ROUTE_NOT_FOUND", `No route ${requestMethod} ${url}; see the API reference for the available routes.`, "Routes: POST /v1/tokens, GET /v1/pools/{chainId}/{poolAddress}, GET /v1/protocols.", { method: requestMethod });
 }

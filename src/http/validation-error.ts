@@ -47,6 +47,11 @@ function compareOrder(a: readonly number[], b: readonly number[]): number {
   return a.length - b.length;
 }
 
+/** A finite number that is not an integer (NaN and ±Infinity are not numbers to the API). */
+function isFractional(value: unknown): boolean {
+  return typeof value === "number" && Number.isFinite(value) && !Number.isInteger(value);
+}
+
 function constraintOf(expected: string, value: unknown): { name: Constraint; bound?: string; allowed?: string[] } {
   if (expected === "undefined") return { name: "whitelist" };
   if (/^number & /.test(expected) || /^Array<.*> & UniqueItems/.test(expected)) {
@@ -64,7 +69,7 @@ function constraintOf(expected: string, value: unknown): { name: Constraint; bou
   const literals = alternatives.filter((a) => /^"/.test(a));
   if (literals.length > 0 && literals.length === alternatives.length) return { name: "isIn", allowed: literals.map((l) => JSON.parse(l) as string) };
   const first = alternatives[0] ?? "";
-  if (/^\(?number/.test(first)) return { name: typeof value === "number" && !Number.isInteger(value) ? "isInt" : "isNumber" };
+  if (/^\(?number/.test(first)) return { name: isFractional(value) ? "isInt" : "isNumber" };
   if (first === "boolean") return { name: "isBoolean" };
   if (first === "string") return { name: "isString" };
   if (/^\(?Array</.test(first)) return { name: "isArray" };
@@ -111,7 +116,7 @@ export function validationFailure(input: unknown, errors: readonly IValidation.I
   // A chain id list item of the wrong value (not type) is an unsupported chain.
   if (isItem && name === "chainIds" && Number.isInteger(error.value)) return unsupportedChain(input, error.value as number);
   const constraint = isItem && name === "chainIds"
-    ? { name: (typeof error.value === "number" ? "isInt" : "isNumber") as Constraint }
+    ? { name: (isFractional(error.value) ? "isInt" : "isNumber") as Constraint }
     : constraintOf(error.expected, error.value);
   const text = message(constraint, name, isItem);
   const metadata: Record<string, unknown> = { property };
@@ -127,8 +132,8 @@ export function validationFailure(input: unknown, errors: readonly IValidation.I
 
 function unsupportedChain(input: unknown, chainId: number): ApiError {
   const sent = (input as { filters?: { chainIds?: unknown[] } }).filters?.chainIds ?? [chainId];
-  const unsupportedIds = sent.filter((id) => Number.isInteger(id) && !isSupportedChainId(id));
-  return unsupportedChainError(chainId, unsupportedIds as number[]);
+  const unsupportedIds = new Set(sent.filter((id): id is number => Number.isInteger(id) && !isSupportedChainId(id)));
+  return unsupportedChainError(chainId, [...unsupportedIds]);
 }
 
 export function unsupportedChainError(chainId: number | string, unsupportedIds: readonly number[]): ApiError {

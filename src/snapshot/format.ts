@@ -129,7 +129,8 @@ export type SnapshotPool =
   | SnapshotV4Pool
   | SnapshotAlgebraPool;
 
-export const SNAPSHOT_FILE_PATTERN = /^chain-(\d+)\.msgpack$/;
+/** Live file names; a leading zero (`chain-08453.msgpack`) is another name, so ignored. */
+export const SNAPSHOT_FILE_PATTERN = /^chain-([1-9][0-9]*)\.msgpack$/;
 
 export function snapshotFileName(chainId: number): string {
   return `chain-${chainId}.msgpack`;

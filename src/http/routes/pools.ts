@@ -14,7 +14,8 @@ import type { HttpResponse } from "../uws.js";
 import { unsupportedChainError } from "../validation-error.js";
 
 const CANONICAL_INTEGER = /^(0|[1-9][0-9]*)$/;
-const POOL_ADDRESS = /^0x(?:[0-9a-fA-F]{40}|[0-9a-fA-F]{64})$/;
+/** 0x + 40 hex (contract) or 0x + 64 hex (V4 pool id), any letter case (the prefix too). */
+const POOL_ADDRESS = /^0[xX](?:[0-9a-fA-F]{40}|[0-9a-fA-F]{64})$/;
 
 function parseChainId(text: string): number {
   if (!CANONICAL_INTEGER.test(text) || text.length > 15) {

@@ -1,0 +1,64 @@
+/**
+ * Applies a changed keys file to the running gateway (keys-file.md): watches
+ * the file's directory (so rename-over edits are seen), debounces, parses the
+ * whole file, and swaps in a new KeyStore. A file that fails validation is
+ * logged and ignored; the keys in force stay in force.
+ */
+import { statSync, watch, type FSWatcher } from "node:fs";
+import { basename, dirname } from "node:path";
+import type { Logger } from "../log/logger.js";
+import { KeyStore } from "./key-store.js";
+import { loadKeysFile } from "./keys-file.js";
+
+export class KeysReloader {
+  private watcher: FSWatcher | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private signature: string | null;
+
+  constructor(
+    private readonly file: string,
+    private readonly apply: (keys: KeyStore) => void,
+    private readonly log: Logger,
+    private readonly debounceMs = 200,
+  ) {
+    this.signature = signatureOf(file);
+  }
+
+  start(): void {
+    const name = basename(this.file);
+    this.watcher = watch(dirname(this.file), (_event, changed) => {
+      if (changed !== null && changed !== name) return;
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = setTimeout(() => this.reload(), this.debounceMs);
+    });
+    this.watcher.on("error", (error) => this.log.error({ event: "keys-watch-error", err: error }, "keys file watch failed"));
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.watcher?.close();
+  }
+
+  /** Reloads the file if it changed since the last load or attempt. */
+  reload(): void {
+    const signature = signatureOf(this.file);
+    if (signature === null || signature === this.signature) return;
+    this.signature = signature;
+    try {
+      const keys = new KeyStore(loadKeysFile(this.file));
+      this.apply(keys);
+      this.log.info({ event: "keys-reloaded", keys: keys.size }, `keys file reloaded: ${keys.size} keys`);
+    } catch (error) {
+      this.log.warn({ event: "keys-file-rejected", error: (error as Error).message }, `keys file rejected, previous keys stay in force: ${(error as Error).message}`);
+    }
+  }
+}
+
+function signatureOf(file: string): string | null {
+  try {
+    const s = statSync(file);
+    return `${s.size}:${s.mtimeMs}:${s.ino}`;
+  } catch {
+    return null;
+  }
+}

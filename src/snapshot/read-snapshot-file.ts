@@ -1,0 +1,94 @@
+/**
+ * One snapshot file on disk → a validated snapshot with token defaults filled.
+ * Every failure is a SnapshotError (reasons `file-name`, `unsupported-chain`,
+ * `io`, `decode`, `structure`, ...) carrying the file path in `error.file`.
+ */
+import { readFile } from "node:fs/promises";
+import { basename } from "node:path";
+import { CHAINS, isSupportedChainId, NATIVE_ADDRESS, SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../chains/chains.js";
+import { decodeSnapshotBytes } from "./decode-snapshot.js";
+import { SNAPSHOT_FILE_PATTERN, snapshotFileName, type SnapshotFile } from "./format.js";
+import { DEFAULT_TOKEN_LOGO_TEMPLATE, fillTokenDefaultsInPlace, type NormalizedSnapshotToken } from "./normalize-token.js";
+import { SnapshotError } from "./snapshot-error.js";
+import { validateSnapshot } from "./validate-snapshot.js";
+
+/** A validated snapshot whose tokens all have normalizedSymbol, normalizedName and logoUrl. */
+export type NormalizedSnapshotFile = Omit<SnapshotFile, "tokens"> & { tokens: NormalizedSnapshotToken[] };
+
+export interface LoadedSnapshot {
+  snapshot: NormalizedSnapshotFile;
+  chainId: ChainId;
+  /** Size of the file in bytes. */
+  bytes: number;
+}
+
+/**
+ * The chain id named by a snapshot file name (`chain-8453.msgpack` → 8453; a
+ * directory part is ignored). Throws `file-name` for any other name (leading
+ * zeros included: `chain-01.msgpack`) and `unsupported-chain` for a chain the
+ * gateway does not serve.
+ */
+export function chainIdFromSnapshotFileName(fileName: string): ChainId {
+  const name = basename(fileName);
+  const match = SNAPSHOT_FILE_PATTERN.exec(name);
+  const chainId = match ? Number(match[1]) : NaN;
+  if (!match || !Number.isSafeInteger(chainId) || snapshotFileName(chainId) !== name) {
+    throw new SnapshotError("file-name", `${name}: not a snapshot file name, expected chain-<chainId>.msgpack (e.g. chain-8453.msgpack)`);
+  }
+  if (!isSupportedChainId(chainId)) {
+    throw new SnapshotError(
+      "unsupported-chain",
+      `${name}: chain ${chainId} is not a supported chain (supported: ${SUPPORTED_CHAIN_IDS_ASCENDING.join(", ")})`,
+    );
+  }
+  return chainId;
+}
+
+/**
+ * Decodes and validates the bytes of the file of chain `fileChainId`, then fills
+ * token defaults (in place: the decoded object belongs to the caller). The
+ * native asset (zero address) always carries the chain's native symbol, name
+ * and 18 decimals (api-decisions.md §4).
+ */
+export function parseSnapshotBytes(
+  bytes: Uint8Array,
+  fileChainId: ChainId,
+  logoTemplate: string = DEFAULT_TOKEN_LOGO_TEMPLATE,
+): NormalizedSnapshotFile {
+  const snapshot = validateSnapshot(decodeSnapshotBytes(bytes), fileChainId);
+  const tokens = snapshot.tokens;
+  const chain = CHAINS[fileChainId];
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    if (token.address === NATIVE_ADDRESS) {
+      token.symbol = chain.nativeSymbol;
+      token.name = chain.nativeName;
+      token.decimals = 18;
+    }
+    fillTokenDefaultsInPlace(token, fileChainId, logoTemplate);
+  }
+  return snapshot as NormalizedSnapshotFile;
+}
+
+/** Reads, decodes and validates one `chain-<chainId>.msgpack` file. */
+export async function readSnapshotFile(
+  path: string,
+  logoTemplate: string = DEFAULT_TOKEN_LOGO_TEMPLATE,
+): Promise<LoadedSnapshot> {
+  try {
+    const chainId = chainIdFromSnapshotFileName(path);
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(path);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException | undefined)?.code;
+      const detail = code ?? (error instanceof Error ? error.message : String(error));
+      throw new SnapshotError("io", `${basename(path)}: cannot read the file (${detail})`, { cause: error });
+    }
+    const snapshot = parseSnapshotBytes(bytes, chainId, logoTemplate);
+    return { snapshot, chainId, bytes: bytes.length };
+  } catch (error) {
+    if (error instanceof SnapshotError) error.file ??= path;
+    throw error;
+  }
+}

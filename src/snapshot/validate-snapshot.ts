@@ -1,0 +1,278 @@
+/**
+ * Validation of one decoded snapshot file (shared/spec/snapshot-format.md).
+ *
+ * 1. Structure, by typia validators derived from the types in format.ts. Extra
+ *    unknown properties are allowed (forward compatibility). The fast path is
+ *    `typia.createIs`; only when it fails is `typia.createValidate` run, on the
+ *    one failing record, to name the first offending path.
+ *    Every number must be finite: the typia transform runs with `finite: true`
+ *    (tsconfig.json, vitest.config.ts), so NaN and ±Infinity fail structure.
+ * 2. What typia cannot express: the chain id (supported, equal to the file name's), unique protocol ids / token addresses / pool
+ *    addresses, and pool references to protocols and tokens.
+ *
+ * Throws a SnapshotError on the first problem; its message starts with the path,
+ * e.g. `pools[1042].tokens[1].address: not in tokens ("0x…")`.
+ */
+import typia, { type IValidation } from "typia";
+import { isSupportedChainId, SUPPORTED_CHAIN_IDS_ASCENDING } from "../chains/chains.js";
+import type { PoolType, SnapshotFile, SnapshotPool, SnapshotProtocol, SnapshotToken } from "./format.js";
+import { snapshotFileName } from "./format.js";
+import { SnapshotError } from "./snapshot-error.js";
+
+type RecordArrays = "protocols" | "tokens" | "pools";
+/** The top level without its record arrays (those are checked record by record). */
+type SnapshotHeader = Omit<SnapshotFile, RecordArrays>;
+
+type Validator = (input: unknown) => IValidation<unknown>;
+type Is = (input: unknown) => boolean;
+
+interface RecordCheckers {
+  /** Fast path. */
+  is: Is;
+  /** The same checks, naming what failed. */
+  validate: Validator;
+}
+
+const HEADER: RecordCheckers = {
+  is: typia.createIs<SnapshotHeader>(),
+  validate: typia.createValidate<SnapshotHeader>(),
+};
+const PROTOCOL: RecordCheckers = {
+  is: typia.createIs<SnapshotProtocol>(),
+  validate: typia.createValidate<SnapshotProtocol>(),
+};
+const TOKEN: RecordCheckers = {
+  is: typia.createIs<SnapshotToken>(),
+  validate: typia.createValidate<SnapshotToken>(),
+};
+const POOL: RecordCheckers = {
+  is: typia.createIs<SnapshotPool>(),
+  validate: typia.createValidate<SnapshotPool>(),
+};
+
+export const POOL_TYPES: readonly PoolType[] = ["V2", "V3", "V4", "ALGEBRA", "SLIPSTREAM"];
+const POOL_TYPE_SET: ReadonlySet<unknown> = new Set<unknown>(POOL_TYPES);
+const POOL_TYPES_TEXT = POOL_TYPES.map((t) => `"${t}"`).join(" | ");
+
+const MAX_VALUE_CHARS = 60;
+
+/**
+ * Validates a decoded snapshot that was read from the file of chain `fileChainId`.
+ * Returns the same object, typed; throws a SnapshotError on the first problem.
+ */
+export function validateSnapshot(raw: unknown, fileChainId: number): SnapshotFile {
+  if (!isPlainMap(raw)) {
+    throw new SnapshotError("structure", `(top level): expected a map, got ${describeValue(raw)}`, { path: "" });
+  }
+  if (!HEADER.is(raw)) throw structureError("", raw, HEADER);
+  const header = raw as unknown as SnapshotHeader;
+  checkChainId(header.chainId, fileChainId);
+
+  const protocols = arrayField(raw, "protocols");
+  const tokens = arrayField(raw, "tokens");
+  const pools = arrayField(raw, "pools");
+
+  // protocols: structure + unique id
+  const protocolIndex = new Map<string, number>();
+  for (let i = 0; i < protocols.length; i++) {
+    const protocol = protocols[i];
+    if (!PROTOCOL.is(protocol)) throw structureError(`protocols[${i}]`, protocol, PROTOCOL);
+    const id = (protocol as SnapshotProtocol).id;
+    const first = protocolIndex.get(id);
+    if (first !== undefined) throw duplicateError(`protocols[${i}].id`, `protocols[${first}]`, id);
+    protocolIndex.set(id, i);
+  }
+
+  // tokens: structure + unique address
+  const tokenIndex = new Map<string, number>();
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    if (!TOKEN.is(token)) throw structureError(`tokens[${i}]`, token, TOKEN);
+    const address = (token as SnapshotToken).address;
+    const first = tokenIndex.get(address);
+    if (first !== undefined) throw duplicateError(`tokens[${i}].address`, `tokens[${first}]`, address);
+    tokenIndex.set(address, i);
+  }
+
+  // pools: structure + unique address + references
+  const poolIndex = new Map<string, number>();
+  for (let i = 0; i < pools.length; i++) {
+    const value = pools[i];
+    if (!POOL.is(value)) throw poolStructureError(i, value);
+    const pool = value as SnapshotPool;
+    const first = poolIndex.get(pool.address);
+    if (first !== undefined) throw duplicateError(`pools[${i}].address`, `pools[${first}]`, pool.address);
+    poolIndex.set(pool.address, i);
+    if (!protocolIndex.has(pool.protocolId)) {
+      throw new SnapshotError(
+        "reference",
+        `pools[${i}].protocolId: not in protocols (${describeValue(pool.protocolId)})`,
+        { path: `pools[${i}].protocolId` },
+      );
+    }
+    const poolTokens = pool.tokens;
+    for (let j = 0; j < poolTokens.length; j++) {
+      const address = poolTokens[j].address;
+      if (!tokenIndex.has(address)) {
+        throw new SnapshotError(
+          "reference",
+          `pools[${i}].tokens[${j}].address: not in tokens (${describeValue(address)})`,
+          { path: `pools[${i}].tokens[${j}].address` },
+        );
+      }
+    }
+  }
+
+  return raw as unknown as SnapshotFile;
+}
+
+/**
+ * Out-of-order push check: a snapshot older than the one being served is
+ * rejected (reason `out-of-order`). An equal `generatedAt` is accepted.
+ */
+export function checkSnapshotOrder(next: Pick<SnapshotFile, "generatedAt">, served: Pick<SnapshotFile, "generatedAt"> | undefined): void {
+  if (served !== undefined && next.generatedAt < served.generatedAt) {
+    throw new SnapshotError(
+      "out-of-order",
+      `generatedAt: ${next.generatedAt} is older than the snapshot being served (generatedAt ${served.generatedAt})`,
+      { path: "generatedAt" },
+    );
+  }
+}
+
+function checkChainId(chainId: number, fileChainId: number): void {
+  if (!isSupportedChainId(chainId)) {
+    throw new SnapshotError(
+      "unsupported-chain",
+      `chainId: ${chainId} is not a supported chain (supported: ${SUPPORTED_CHAIN_IDS_ASCENDING.join(", ")})`,
+      { path: "chainId" },
+    );
+  }
+  if (chainId !== fileChainId) {
+    throw new SnapshotError(
+      "chain-mismatch",
+      `chainId: ${chainId} does not match the file name ${snapshotFileName(fileChainId)}`,
+      { path: "chainId" },
+    );
+  }
+}
+
+function arrayField(raw: object, key: RecordArrays): unknown[] {
+  const value = (raw as Record<string, unknown>)[key];
+  // The header check leaves the record arrays out; check them here.
+  if (!Array.isArray(value)) {
+    const message =
+      value === undefined ? `${key}: missing, expected an array` : `${key}: expected an array, got ${describeValue(value)}`;
+    throw new SnapshotError("structure", message, { path: key });
+  }
+  return value;
+}
+
+function duplicateError(path: string, firstPath: string, value: string): SnapshotError {
+  return new SnapshotError("duplicate", `${path}: duplicate of ${firstPath} (${describeValue(value)})`, { path });
+}
+
+function poolStructureError(index: number, value: unknown): SnapshotError {
+  // An unknown or missing `type` fails the whole union at the pool itself; name the field.
+  if (isPlainMap(value)) {
+    const type = (value as { type?: unknown }).type;
+    if (!POOL_TYPE_SET.has(type)) {
+      const path = `pools[${index}].type`;
+      const message =
+        type === undefined
+          ? `${path}: missing, expected ${POOL_TYPES_TEXT}`
+          : `${path}: expected ${POOL_TYPES_TEXT}, got ${describeValue(type)}`;
+      return new SnapshotError("structure", message, { path });
+    }
+  }
+  return structureError(`pools[${index}]`, value, POOL);
+}
+
+/** The first typia error of `value` (a record that failed `checkers.is`), as a SnapshotError. */
+function structureError(prefix: string, value: unknown, checkers: RecordCheckers): SnapshotError {
+  const plain = checkers.validate(value);
+  if (!plain.success && plain.errors.length > 0) return errorFrom(prefix, plain.errors[0]);
+  const path = prefix === "" ? "(top level)" : prefix;
+  return new SnapshotError("structure", `${path}: does not match the snapshot format`, { path: prefix });
+}
+
+function errorFrom(prefix: string, error: IValidation.IError): SnapshotError {
+  const path = joinPath(prefix, error.path);
+  const shown = path === "" ? "(top level)" : path;
+  let message: string;
+  if (typeof error.value === "number" && !Number.isFinite(error.value)) {
+    message = `${shown}: expected a finite number, got ${describeValue(error.value)}`;
+  } else if (error.value === undefined) {
+    message = `${shown}: missing, expected ${describeExpected(error.expected)}`;
+  } else {
+    message = `${shown}: expected ${describeExpected(error.expected)}, got ${describeValue(error.value)}`;
+  }
+  return new SnapshotError("structure", message, { path });
+}
+
+/** typia's `$input.pools[3].tokens[1].address` (relative to the record) → `pools[3].tokens[1].address`. */
+function joinPath(prefix: string, typiaPath: string): string {
+  let rest = typiaPath.startsWith("$input") ? typiaPath.slice("$input".length) : typiaPath;
+  if (prefix === "" && rest.startsWith(".")) rest = rest.slice(1);
+  return prefix + rest;
+}
+
+/** typia's `expected` text, made short and readable. */
+function describeExpected(expected: string): string {
+  let text = expected;
+  if (text.startsWith("(") && text.endsWith(")") && balancedWrap(text)) text = text.slice(1, -1);
+  text = text.replace(/\b__type(?:\.o\d+)?\b/g, "map");
+  // A named record type (`SnapshotToken`, `V2Metadata`): say what it is on the wire.
+  if (/^[A-Z][A-Za-z0-9_]*$/.test(text)) text = `a map (${text})`;
+  return truncate(text, 160);
+}
+
+/** True when the first `(` of `text` closes at its last character. */
+function balancedWrap(text: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "(") depth++;
+    else if (c === ")") {
+      depth--;
+      if (depth === 0 && i !== text.length - 1) return false;
+    }
+  }
+  return depth === 0;
+}
+
+function isPlainMap(value: unknown): value is object {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** A short description of an offending value for a message. */
+export function describeValue(value: unknown): string {
+  switch (typeof value) {
+    case "undefined":
+      return "nothing";
+    case "string":
+      return truncate(JSON.stringify(value), MAX_VALUE_CHARS);
+    case "number":
+      return String(value);
+    case "bigint":
+      return `integer ${truncate(value.toString(), MAX_VALUE_CHARS)} (beyond ±2^53, not exact as a number)`;
+    case "boolean":
+      return String(value);
+    case "object": {
+      if (value === null) return "null";
+      if (Array.isArray(value)) return `an array of ${value.length} item${value.length === 1 ? "" : "s"}`;
+      if (value instanceof Uint8Array) return `binary data (${value.length} bytes)`;
+      if (value instanceof Date) return "a timestamp";
+      if (isPlainMap(value)) return "a map";
+      return `a ${(value as { constructor?: { name?: string } }).constructor?.name ?? "value"}`;
+    }
+    default:
+      return typeof value;
+  }
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}

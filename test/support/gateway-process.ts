@@ -1,0 +1,387 @@
+/**
+ * Launches the REAL built gateway (`node dist/src/cli/main.js`) as a child process and talks
+ * to it over REAL HTTP. One gateway per test file (beforeAll / afterAll).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { expect } from "vitest";
+import type { SnapshotFile } from "../../src/snapshot/format.js";
+import { KEYS, standardKeys, writeKeysFile, writeSnapshotDir, type TestKey } from "./fixtures.js";
+
+export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const MAIN_JS = path.join(PROJECT_ROOT, "dist/src/cli/main.js");
+
+const START_TIMEOUT_MS = 20_000;
+const STOP_TIMEOUT_MS = 10_000;
+
+/** Settings the harness controls; removed from the inherited environment so they never leak in. */
+const CONTROLLED_ENV = ["PORT", "HOST", "SNAPSHOT_DIR", "API_KEYS_FILE", "REBUILD_CRON", "LOG_LEVEL"];
+
+export type LogLine = Record<string, unknown>;
+
+export interface Gateway {
+  baseUrl: string;
+  port: number;
+  logs: () => LogLine[];
+  stdout: () => string;
+  stderr: () => string;
+  stop: () => Promise<number>;
+  process: ChildProcess;
+}
+
+export interface StartOptions {
+  snapshotDir: string;
+  /** Path of the API keys file; `undefined` leaves API_KEYS_FILE unset (the bundled sample file). */
+  keysFile: string | undefined;
+  env?: Record<string, string>;
+  args?: string[];
+}
+
+function childEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const k of CONTROLLED_ENV) delete env[k];
+  for (const [k, v] of Object.entries(extra)) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  return env;
+}
+
+function assertBuilt(): void {
+  if (!existsSync(MAIN_JS)) {
+    throw new Error(`${MAIN_JS} does not exist: build first with \`npx tspc -p tsconfig.json\``);
+  }
+}
+
+export function startGateway(opts: StartOptions): Promise<Gateway> {
+  assertBuilt();
+  const env = childEnv({
+    PORT: "0",
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "info",
+    SNAPSHOT_DIR: opts.snapshotDir,
+    API_KEYS_FILE: opts.keysFile,
+    ...opts.env,
+  });
+  const child = spawn(process.execPath, [MAIN_JS, ...(opts.args ?? [])], {
+    cwd: PROJECT_ROOT,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const logLines: LogLine[] = [];
+  let rawStdout = "";
+  let rawStderr = "";
+  let partial = "";
+  let exitCode: number | null = null;
+  let stopping = false;
+  const exited = new Promise<number>((resolve) => {
+    child.on("exit", (code, signal) => {
+      exitCode = code ?? (signal ? 128 : -1);
+      if (!stopping) {
+        // an unexpected exit: show why, since the tests will only see ECONNREFUSED
+        console.error(
+          `[gateway-process] gateway pid ${child.pid} exited unexpectedly (code ${code}, signal ${signal})\n` +
+            `--- stdout (tail) ---\n${rawStdout.slice(-4000)}\n--- stderr (tail) ---\n${rawStderr.slice(-4000)}`,
+        );
+      }
+      resolve(exitCode);
+    });
+  });
+
+  return new Promise<Gateway>((resolve, reject) => {
+    let port: number | null = null;
+    let loaded = false;
+    let settled = false;
+    const fail = (why: string) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      stopping = true;
+      if (exitCode === null) child.kill("SIGKILL");
+      reject(new Error(`gateway did not start: ${why}\n--- stdout ---\n${rawStdout.slice(-8000)}\n--- stderr ---\n${rawStderr.slice(-8000)}`));
+    };
+    const maybeReady = () => {
+      if (settled || port === null || !loaded) return;
+      settled = true;
+      clearTimeout(timer);
+      const baseUrl = `http://127.0.0.1:${port}`;
+      resolve({
+        baseUrl,
+        port,
+        logs: () => logLines.slice(),
+        stdout: () => rawStdout,
+        stderr: () => rawStderr,
+        process: child,
+        stop: async () => {
+          if (exitCode !== null) return exitCode;
+          stopping = true;
+          child.kill("SIGTERM");
+          const killer = setTimeout(() => child.kill("SIGKILL"), STOP_TIMEOUT_MS);
+          const code = await exited;
+          clearTimeout(killer);
+          return code;
+        },
+      });
+    };
+    const timer = setTimeout(() => fail(`timed out after ${START_TIMEOUT_MS} ms (listening port: ${port}, initial load complete: ${loaded})`), START_TIMEOUT_MS);
+
+    child.stdout!.setEncoding("utf8");
+    child.stdout!.on("data", (chunk: string) => {
+      rawStdout += chunk;
+      partial += chunk;
+      let nl: number;
+      while ((nl = partial.indexOf("\n")) >= 0) {
+        const line = partial.slice(0, nl).trim();
+        partial = partial.slice(nl + 1);
+        if (!line) continue;
+        let obj: LogLine;
+        try {
+          obj = JSON.parse(line) as LogLine;
+        } catch {
+          continue;
+        }
+        logLines.push(obj);
+        if (obj.event === "listening" && typeof obj.port === "number") port = obj.port;
+        if (obj.event === "initial-load-complete") loaded = true;
+        maybeReady();
+      }
+    });
+    child.stderr!.setEncoding("utf8");
+    child.stderr!.on("data", (chunk: string) => {
+      rawStderr += chunk;
+    });
+    child.on("error", (err) => fail(`spawn error: ${err.message}`));
+    void exited.then((code) => fail(`process exited with code ${code}`));
+  });
+}
+
+/** Runs the CLI to completion (for configuration errors); kills it after `timeoutMs`. */
+export function runGatewayExpectingExit(
+  env: Record<string, string | undefined>,
+  args: string[] = [],
+  timeoutMs = 15_000,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; timedOut: boolean }> {
+  assertBuilt();
+  const child = spawn(process.execPath, [MAIN_JS, ...args], {
+    cwd: PROJECT_ROOT,
+    env: childEnv({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env }),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.setEncoding("utf8").on("data", (c: string) => (stdout += c));
+  child.stderr!.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill("SIGKILL");
+  }, timeoutMs);
+  return new Promise((resolve) => {
+    child.on("exit", (code, signal) => {
+      clearTimeout(timer);
+      // give the pipes a moment to flush
+      setTimeout(() => resolve({ code, signal, stdout, stderr, timedOut }), 50);
+    });
+  });
+}
+
+/** Writes the snapshot files and a keys file into fresh temp dirs and starts a gateway on them. */
+export async function startWithFixtures(
+  files: SnapshotFile[],
+  keys: TestKey[] = standardKeys(),
+  env?: Record<string, string>,
+): Promise<Gateway & { snapshotDir: string; keysFile: string }> {
+  const snapshotDir = writeSnapshotDir(files);
+  const keysFile = writeKeysFile(keys);
+  const gw = await startGateway({ snapshotDir, keysFile, env });
+  return Object.assign(gw, { snapshotDir, keysFile });
+}
+
+// ------------------------------------------------------------------ HTTP helpers
+
+export interface HttpResponse<T = any> {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** Parsed JSON body (undefined when the body is not JSON). */
+  body: T;
+}
+
+export interface RequestOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  /** The API key; `null` sends no Authorization header. Defaults to the standard active key. */
+  key?: string | null;
+  /** Raw body; a string or bytes (bytes: fetch adds no Content-Type). */
+  body?: string | Uint8Array;
+}
+
+export async function request<T = any>(baseUrl: string, urlPath: string, opts: RequestOptions = {}): Promise<HttpResponse<T>> {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  const key = opts.key === undefined ? KEYS.active : opts.key;
+  if (key !== null && !Object.keys(headers).some((h) => h.toLowerCase() === "authorization")) {
+    headers["Authorization"] = `Bearer ${key}`;
+  }
+  const res = await fetch(baseUrl + urlPath, {
+    method: opts.method ?? "GET",
+    headers,
+    body: opts.body as any,
+  });
+  const text = await res.text();
+  let body: any;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, body };
+}
+
+/** POST /v1/tokens with a JSON body (any value, serialized with JSON.stringify unless already a string). */
+export function postTokens<T = any>(baseUrl: string, body: unknown, opts: Omit<RequestOptions, "method" | "body"> = {}): Promise<HttpResponse<T>> {
+  return request<T>(baseUrl, "/v1/tokens", {
+    ...opts,
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...(opts.headers ?? {}) },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+export function getPool<T = any>(baseUrl: string, chainId: number | string, address: string, opts: Omit<RequestOptions, "method"> = {}) {
+  return request<T>(baseUrl, `/v1/pools/${chainId}/${address}`, { ...opts, method: "GET" });
+}
+
+export function getProtocols<T = any>(baseUrl: string, opts: Omit<RequestOptions, "method"> = {}) {
+  return request<T>(baseUrl, "/v1/protocols", { ...opts, method: "GET" });
+}
+
+/** Follows nextCursor from the first page until null; returns every page's data. */
+export async function walkTokenPages(
+  baseUrl: string,
+  query: { config?: Record<string, unknown>; filters?: Record<string, unknown> },
+  limits: number | ((pageIndex: number) => number),
+  maxPages = 10_000,
+): Promise<{ tokens: any[]; pages: { tokens: any[]; nextCursor: string | null; limit: number }[] }> {
+  const pages: { tokens: any[]; nextCursor: string | null; limit: number }[] = [];
+  let cursor: string | null = null;
+  for (let i = 0; i < maxPages; i++) {
+    const limit = typeof limits === "number" ? limits : limits(i);
+    const config: Record<string, unknown> = { ...(query.config ?? {}), limit };
+    if (cursor !== null) config.cursor = cursor;
+    const body: Record<string, unknown> = { config };
+    if (query.filters !== undefined) body.filters = query.filters;
+    const res = await postTokens(baseUrl, body);
+    if (res.status !== 200) {
+      throw new Error(`page ${i} of ${JSON.stringify(body)} answered ${res.status}: ${res.text}`);
+    }
+    const data = res.body.data as { tokens: any[]; nextCursor: string | null };
+    pages.push({ tokens: data.tokens, nextCursor: data.nextCursor, limit });
+    if (data.nextCursor === null) break;
+    cursor = data.nextCursor;
+  }
+  return { tokens: pages.flatMap((p) => p.tokens), pages };
+}
+
+// ------------------------------------------------------------------ envelope assertions
+
+
+/** Titles of api-decisions.md §1, copied from the spec table. */
+export const ERROR_TITLES: Record<string, [number, string]> = {
+  VALIDATION_ERROR: [400, "Invalid Parameters"],
+  MALFORMED_JSON: [400, "Invalid Parameters"],
+  UNSUPPORTED_CHAIN_ID: [400, "Invalid Parameters"],
+  INVALID_POOL_ADDRESS: [400, "Invalid Parameters"],
+  INVALID_PAGINATION_CURSOR: [400, "Invalid Parameters"],
+  API_KEY_MISSING: [401, "Authentication Failed"],
+  API_KEY_INVALID: [401, "Authentication Failed"],
+  API_KEY_NOT_FOUND: [401, "Authentication Failed"],
+  API_KEY_DISABLED: [403, "Authentication Failed"],
+  API_KEY_EXPIRED: [403, "Authentication Failed"],
+  API_KEY_FORBIDDEN: [403, "Forbidden"],
+  LIQUIDITY_POOL_NOT_FOUND: [404, "Not Found"],
+  ROUTE_NOT_FOUND: [404, "Route Not Found"],
+  METHOD_NOT_ALLOWED: [405, "Method Not Allowed"],
+  PAYLOAD_TOO_LARGE: [413, "Payload Too Large"],
+  UNSUPPORTED_MEDIA_TYPE: [415, "Unsupported Media Type"],
+  RATE_LIMIT_EXCEEDED: [429, "Rate Limit Exceeded"],
+  CHAIN_DATA_UNAVAILABLE: [503, "Service Unavailable"],
+  UNKNOWN_ERROR: [500, "Unknown Error"],
+};
+
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
+
+function expectCommonEnvelope(res: HttpResponse, status: number, path?: string): void {
+  expect(res.headers.get("content-type") ?? "", `content-type of ${res.text}`).toMatch(/^application\/json\b/);
+  expect(res.body, `body is JSON: ${res.text}`).toBeTypeOf("object");
+  expect(res.body.statusCode).toBe(status);
+  expect(res.body.timestamp).toMatch(ISO_UTC);
+  expect(Math.abs(Date.parse(res.body.timestamp) - Date.now())).toBeLessThan(120_000);
+  expect(typeof res.body.traceId).toBe("string");
+  expect(res.body.traceId.length).toBeGreaterThan(0);
+  expect(res.headers.get("x-trace-id")).toBe(res.body.traceId);
+  if (path !== undefined) expect(res.body.path).toBe(path);
+}
+
+/** Asserts an error envelope with this status and code; returns `error`. */
+export function expectError(
+  res: HttpResponse,
+  status: number,
+  code: string,
+  path?: string,
+): { code: string; title: string; message: string; details: string; metadata: Record<string, any> } {
+  expect(res.status, `status of ${res.text}`).toBe(status);
+  expectCommonEnvelope(res, status, path);
+  expect(Object.keys(res.body)).toEqual(["statusCode", "timestamp", "path", "traceId", "error"]);
+  const err = res.body.error;
+  expect(Object.keys(err)).toEqual(["code", "title", "message", "details", "metadata"]);
+  expect(err.code).toBe(code);
+  expect(res.headers.get("x-error-code")).toBe(code);
+  const known = ERROR_TITLES[code];
+  if (known) {
+    expect(known[0]).toBe(status);
+    expect(err.title).toBe(known[1]);
+  }
+  expect(typeof err.message).toBe("string");
+  expect(err.message.length).toBeGreaterThan(0);
+  expect(typeof err.details).toBe("string");
+  expect(err.details.length).toBeGreaterThan(0);
+  expect(err.metadata).toBeTypeOf("object");
+  expect(err.metadata).not.toBeNull();
+  expect(Array.isArray(err.metadata)).toBe(false);
+  return err;
+}
+
+/** Asserts a success envelope (HTTP 200); returns `data`. */
+export function expectSuccess<T = any>(res: HttpResponse, path?: string): T {
+  expect(res.status, `status of ${res.text}`).toBe(200);
+  expectCommonEnvelope(res, 200, path);
+  expect(Object.keys(res.body)).toEqual(["statusCode", "timestamp", "path", "traceId", "data"]);
+  expect(res.headers.get("x-error-code")).toBeNull();
+  return res.body.data as T;
+}
+
+/**
+ * Asserts a VALIDATION_ERROR naming `property`, with constraint `constraint` (or one of
+ * several acceptable names). `value`: expected offending value; pass ABSENT to require
+ * that metadata has no `value`; omit to not check it.
+ */
+export const ABSENT = Symbol("absent");
+export function expectValidation(res: HttpResponse, property: string, constraint: string | string[], value?: unknown): Record<string, any> {
+  const err = expectError(res, 400, "VALIDATION_ERROR");
+  const m = err.metadata;
+  expect(m.property, JSON.stringify(m)).toBe(property);
+  expect(m.constraints).toBeTypeOf("object");
+  const names = Object.keys(m.constraints);
+  expect(names.length).toBeGreaterThan(0);
+  for (const n of names) {
+    expect(Array.isArray(m.constraints[n])).toBe(true);
+    for (const msg of m.constraints[n]) expect(typeof msg).toBe("string");
+  }
+  const wanted = Array.isArray(constraint) ? constraint : [constraint];
+  expect(names.some((n) => wanted.includes(n)), `constraints ${JSON.stringify(m.constraints)} should include one of ${wanted}`).toBe(true);
+  if (value === ABSENT) expect("value" in m, JSON.stringify(m)).toBe(false);
+  else if (arguments.length >= 4) expect(m.value).toEqual(value);
+  return m;
+}
