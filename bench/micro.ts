@@ -1,0 +1,91 @@
+/**
+ * Micro-benchmarks (tinybench) of the request hot paths, in-process, over a
+ * snapshot directory: `npm run bench:micro -- [--dir DIR] [--time MS]`.
+ * Builds the same structures the server serves from, with the same functions.
+ */
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { cpus } from "node:os";
+import { join } from "node:path";
+import { Bench } from "tinybench";
+import { parseTokenListRequest } from "../src/http/routes/tokens.js";
+import { CursorCodec } from "../src/query/cursor.js";
+import { evaluateTokenList } from "../src/query/evaluate-token-list.js";
+import { DEFAULT_TOKEN_QUERY, toTokenQuery, tokenQueryKey } from "../src/query/token-query.js";
+import { compileChain } from "../src/snapshot/compile-chain.js";
+import { compileTokenIndex } from "../src/snapshot/compile-token-index.js";
+import { SNAPSHOT_FILE_PATTERN } from "../src/snapshot/format.js";
+import { findPool } from "../src/snapshot/pool-table.js";
+import { chainIdFromSnapshotFileName, parseSnapshotBytes } from "../src/snapshot/read-snapshot-file.js";
+import { ServingSnapshot, snapshotVersion } from "../src/snapshot/serving-snapshot.js";
+import { columnBytes, columnString } from "../src/util/shared-columns.js";
+import { assemble } from "../src/http/respond.js";
+
+function argument(name: string, fallback: string): string {
+  const i = process.argv.indexOf(name);
+  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+}
+
+const dir = argument("--dir", "snapshots");
+const time = Number(argument("--time", "1000"));
+
+const started = performance.now();
+const chains = readdirSync(dir)
+  .filter((name) => SNAPSHOT_FILE_PATTERN.test(name))
+  .map((name) => {
+    const path = join(dir, name);
+    const snapshot = parseSnapshotBytes(readFileSync(path), chainIdFromSnapshotFileName(name), "https://logo/{chainId}/{address}");
+    return compileChain(snapshot, { file: name, fileBytes: statSync(path).size, fileMtimeMs: 0 });
+  });
+const index = compileTokenIndex(chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })));
+const snapshot = new ServingSnapshot(snapshotVersion(chains), chains, index);
+const buildMs = performance.now() - started;
+
+const base = chains.find((c) => c.info.chainId === 8453) ?? chains[0];
+const poolAddresses = Array.from({ length: 1024 }, (_, i) => {
+  const k = (i * 7919) % base.pools.count;
+  return String.fromCharCode(...base.pools.keys.subarray(k * 66, k * 66 + base.pools.keyLength[k])).toUpperCase().replace("0X", "0x");
+});
+const filtered = toTokenQuery({ filters: { chainIds: [1, 8453], minimumTotalValuePooledUsd: 5000, minimumSwapsCount: 100, minimumSwapVolumeUsd: 10_000 } });
+const codec = new CursorCodec(Buffer.from("bench-secret-bench-secret"));
+const queryHash = CursorCodec.queryHash(tokenQueryKey(DEFAULT_TOKEN_QUERY));
+const cursor = codec.encode(queryHash, { version: snapshot.version, offset: 10, lastTvl: 123456.78, lastSymbol: "USDC" });
+const requestBody = { config: { limit: 50, orderBy: { direction: "desc" } }, filters: { chainIds: [1, 8453], minimumTotalValuePooledUsd: 5000 } };
+const prefix = '{"statusCode":200,"timestamp":"2026-01-01T00:00:00.000Z","path":"/v1/pools/x","traceId":"t","data":{"pool":';
+
+let sink = 0;
+let p = 0;
+const bench = new Bench({ time });
+bench
+  .add("token list: default view, page of 10 (cached list)", () => {
+    const view = snapshot.tokenList(DEFAULT_TOKEN_QUERY);
+    const parts = [];
+    for (let e = 0; e < Math.min(10, view.count); e++) parts.push(view.entry(e));
+    sink += assemble("{", parts, ",", "}").length;
+  })
+  .add("token list: uncached filtered query (2 chains, low thresholds)", () => {
+    sink += evaluateTokenList(index, filtered, snapshot.loadedMask).count;
+  })
+  .add("pool: lookup (mixed case) + response bytes", () => {
+    const address = poolAddresses[p++ & 1023];
+    const i = findPool(base.pools, address);
+    sink += assemble(prefix, [columnBytes(base.pools.json, i)], "", "}}").length;
+  })
+  .add("cursor: encode", () => {
+    sink += codec.encode(queryHash, { version: 1, offset: 20, lastTvl: 98765.4, lastSymbol: "WETH" }).length;
+  })
+  .add("cursor: decode", () => {
+    const position = codec.decode(cursor, queryHash);
+    sink += typeof position === "object" ? position.offset : 0;
+  })
+  .add("request validation (typia, valid body)", () => {
+    sink += parseTokenListRequest(requestBody).config ? 1 : 0;
+  });
+
+await bench.run();
+
+const cpu = cpus()[0]?.model ?? "unknown CPU";
+console.log(`machine: ${cpus().length} cores, ${cpu}; node ${process.version}`);
+console.log(`data: ${dir}: ${chains.length} chains, ${chains.reduce((n, c) => n + c.info.poolCount, 0)} pools, ${index.instanceCount} token instances, ${index.groupCount} symbol groups; in-process build ${buildMs.toFixed(0)} ms`);
+console.log(`uncached filtered query returns ${evaluateTokenList(index, filtered, snapshot.loadedMask).count} entries; default view ${snapshot.tokenList(DEFAULT_TOKEN_QUERY).count} entries; first: ${columnString(index.groupSymbol, snapshot.tokenList(DEFAULT_TOKEN_QUERY).result.group[0])}`);
+console.table(bench.table());
+if (sink === -1) console.log(sink);
