@@ -3,7 +3,7 @@
  * pool tables, the cross-chain token index and the pre-encoded protocol list.
  * Built once per change, swapped in by one reference assignment.
  */
-import { SUPPORTED_CHAIN_IDS, type ChainId } from "../chains/chains.js";
+import type { ChainId } from "../chains/chains.js";
 import type { Protocol } from "../api/wire.js";
 import { evaluateTokenList } from "../query/evaluate-token-list.js";
 import type { TokenIndexData } from "../query/token-index.js";
@@ -71,5 +71,3 @@ export function snapshotVersion(chains: readonly CompiledChain[]): number {
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   return h >>> 0;
 }
-
-export const ALL_CHAINS_MASK = chainMask([...SUPPORTED_CHAIN_IDS]);

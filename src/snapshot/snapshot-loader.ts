@@ -18,6 +18,8 @@ import type { TokenIndexData } from "../query/token-index.js";
 import type { ChainTask, ChainTaskResult, TokenIndexTask } from "../../workers/snapshot-worker.js";
 import type { CompiledChain } from "./compiled-chain.js";
 import { SNAPSHOT_FILE_PATTERN } from "./format.js";
+import { isSnapshotError } from "./snapshot-error.js";
+import { checkSnapshotOrder } from "./validate-snapshot.js";
 import { ServingSnapshot, snapshotVersion } from "./serving-snapshot.js";
 import type { SnapshotStore } from "./snapshot-store.js";
 
@@ -141,9 +143,11 @@ export class SnapshotLoader {
       this.reject(name, chainId, result.reason, result.message);
       return false;
     }
-    const previous = this.lastGood.get(chainId);
-    if (previous && result.chain.info.generatedAt < previous.info.generatedAt) {
-      this.reject(name, chainId, "out-of-order", `${name}: generatedAt ${result.chain.info.generatedAt} is older than the served ${previous.info.generatedAt}`);
+    try {
+      checkSnapshotOrder(result.chain.info, this.lastGood.get(chainId)?.info);
+    } catch (error) {
+      if (!isSnapshotError(error)) throw error;
+      this.reject(name, chainId, error.reason, `${name}: ${error.message}`);
       return false;
     }
     this.lastGood.set(chainId, result.chain);

@@ -40,10 +40,6 @@ export function encodeByteColumn(parts: readonly Uint8Array[]): StringColumn {
   return { bytes, offsets };
 }
 
-export function columnLength(column: StringColumn): number {
-  return column.offsets.length - 1;
-}
-
 export function columnString(column: StringColumn, i: number): string {
   return decoder.decode(column.bytes.subarray(column.offsets[i], column.offsets[i + 1]));
 }

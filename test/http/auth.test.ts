@@ -150,6 +150,20 @@ describe("restrictions", () => {
   });
 });
 
+describe("restrictions with chains that are not loaded", () => {
+  it("a token list without chainIds covers the key's loaded allowed chains; naming an unloaded allowed chain → 503", async () => {
+    // The basic fixture loads 1, 8453, 130, 143, 9745, 534352 (not 999).
+    const everything = { filters: { minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0, ignoreWrappedNative: false }, config: { limit: 500 } };
+    const data = expectSuccess(await postTokens(base, everything, { key: KEYS.chains1And999 }));
+    expect(data.tokens.length).toBeGreaterThan(0);
+    for (const entry of data.tokens) expect(entry.chainIds).toEqual([1]);
+    const all = expectSuccess(await postTokens(base, everything));
+    expect(all.tokens.some((entry: { chainIds: number[] }) => entry.chainIds.some((id) => id !== 1))).toBe(true);
+    expectError(await postTokens(base, { filters: { chainIds: [999] } }, { key: KEYS.chains1And999 }), 503, "CHAIN_DATA_UNAVAILABLE");
+    expectError(await postTokens(base, { filters: { chainIds: [8453] } }, { key: KEYS.chains1And999 }), 403, "API_KEY_FORBIDDEN");
+  });
+});
+
 describe("authentication runs before input validation", () => {
   it("a bad token-list body without a key → 401, not 400", async () => {
     expectError(await postTokens(base, { config: { limit: 1000 } }, { key: null }), 401, "API_KEY_MISSING");

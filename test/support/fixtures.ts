@@ -301,6 +301,7 @@ export const KEYS = {
   rateLimited: "lgw_test_ratelimited_0123456789ab",
   poolsOnly: "lgw_test_poolsonly_0123456789abcd",
   chain1Only: "lgw_test_chain1only_0123456789abc",
+  chains1And999: "lgw_test_chains1and999_0123456789",
 } as const;
 
 export const EXPIRED_AT = "2020-01-01T00:00:00Z";
@@ -314,6 +315,7 @@ export function standardKeys(): TestKey[] {
     { id: "test-ratelimited", key: KEYS.rateLimited, status: "active", rateLimit: { requests: 3, windowSeconds: 60 } },
     { id: "test-pools-only", key: KEYS.poolsOnly, status: "active", routes: ["pools"], rateLimit: BIG_RATE_LIMIT },
     { id: "test-chain1-only", key: KEYS.chain1Only, status: "active", chainIds: [1], rateLimit: BIG_RATE_LIMIT },
+    { id: "test-chains-1-999", key: KEYS.chains1And999, status: "active", chainIds: [1, 999], rateLimit: BIG_RATE_LIMIT },
   ];
 }
 

@@ -48,8 +48,15 @@ export function serveTokens(res: HttpResponse, info: RequestInfo, ctx: GatewayCo
     });
 }
 
-function restrictToKey(query: TokenQuery, key: KeyEntry): TokenQuery {
-  for (const chainId of query.chainIds) assertChainAllowed(key, chainId);
+/**
+ * Named chains must be allowed for the key and loaded; a request that names
+ * none covers the key's allowed chains (those loaded), or every loaded chain.
+ */
+function resolveChains(query: TokenQuery, key: KeyEntry, current: ServingSnapshot | null): TokenQuery {
+  for (const chainId of query.chainIds) {
+    assertChainAllowed(key, chainId);
+    requireLoadedChain(current, chainId as ChainId);
+  }
   if (query.chainIds.length > 0 || key.allowedChainIds === null) return query;
   return { ...query, chainIds: key.allowedChainIds };
 }
@@ -64,9 +71,8 @@ function invalidCursor(cursor: string, why: string): ApiError {
 }
 
 function tokenPage(ctx: GatewayContext, info: RequestInfo, key: KeyEntry, request: TokenListRequest): { body: Buffer; version: string } {
-  const query = restrictToKey(toTokenQuery(request), key);
-  let current = ctx.store.current;
-  for (const chainId of query.chainIds) current = requireLoadedChain(current, chainId as ChainId);
+  const current = ctx.store.current;
+  const query = resolveChains(toTokenQuery(request), key, current);
   if (current === null) {
     throw new ApiError("CHAIN_DATA_UNAVAILABLE", "No chain data has loaded yet; retry shortly.", "The gateway has not loaded any snapshot yet.", { chainId: null }, { "retry-after": "30" });
   }
