@@ -1,25 +1,28 @@
 /**
- * Assembles a running gateway from its configuration: keys, snapshot store
- * and loader, the uWS app; and takes it down again on stop.
+ * Assembles a running gateway from its configuration: the supervisor and its
+ * serving threads, the snapshot loader and its build workers, key reloading,
+ * snapshot-version retention and metrics; and takes it down again.
  */
 import { resolve } from "node:path";
 import { KeyStore } from "./access/key-store.js";
-import { loadKeysFile } from "./access/keys-file.js";
+import { loadKeysFile, type KeysFile } from "./access/keys-file.js";
 import { KeysReloader } from "./access/keys-reloader.js";
-import { FixedWindowRateLimiter } from "./access/rate-limiter.js";
+import { createQuotaCounters, QuotaSlots } from "./access/shared-rate-limiter.js";
 import { PROJECT_ROOT, type GatewayConfig } from "./config/config.js";
-import type { GatewayContext } from "./http/gateway-context.js";
-import { createApp } from "./http/app.js";
-import { uws, type us_listen_socket } from "./http/uws.js";
 import type { Logger } from "./log/logger.js";
-import { CursorCodec } from "./query/cursor.js";
+import { GatewayMetrics } from "./metrics/gateway-metrics.js";
+import { createRequestMetricsBuffer } from "./metrics/request-metrics.js";
+import { Supervisor } from "./server/supervisor.js";
 import { SnapshotLoader } from "./snapshot/snapshot-loader.js";
-import { SnapshotStore } from "./snapshot/snapshot-store.js";
+import { VersionRetention } from "./snapshot/version-retention.js";
 
 export const WORKER_FILE = resolve(PROJECT_ROOT, "dist/workers/snapshot-worker.js");
+export const SERVING_THREAD_FILE = resolve(PROJECT_ROOT, "dist/src/server/serving-thread.js");
 
 export interface RunningGateway {
   readonly port: number;
+  /** Replaces every serving thread, one at a time (SIGUSR2). */
+  restartThreads(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -30,39 +33,86 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   if (config.cursorSecretGenerated) {
     log.info({ event: "cursor-secret-generated" }, "CURSOR_SECRET is not set: cursors are signed with a random secret and will not survive a restart");
   }
-  const keys = new KeyStore(loadKeysFile(config.apiKeysFile));
-  const store = new SnapshotStore({ retainMs: config.cursorRetentionSeconds * 1000, maxVersions: config.snapshotMaxVersions });
-  const ctx: GatewayContext = {
-    store,
-    keys,
-    rateLimiter: new FixedWindowRateLimiter(config.defaultRateLimit),
-    cursors: new CursorCodec(config.cursorSecret),
-    log,
-    ready: false,
-  };
-  const keysReloader = new KeysReloader(config.apiKeysFile, (next) => (ctx.keys = next), log);
-  const loader = new SnapshotLoader(
-    { snapshotDir: config.snapshotDir, rebuildCron: config.rebuildCron, logoTemplate: config.tokenLogoTemplate, watchDebounceMs: config.watchDebounceMs, workerFile: WORKER_FILE },
-    store,
+  const keysFile = loadKeysFile(config.apiKeysFile);
+  void new KeyStore(keysFile); // fail at start-up on duplicate ids or hashes
+
+  const quotaCounters = createQuotaCounters(config.maxApiKeys);
+  const quotaSlots = new QuotaSlots(config.maxApiKeys, quotaCounters);
+  const slotsOf = (file: KeysFile) => quotaSlots.assign(file.keys.map((k) => k.id));
+  const policy = { retainMs: config.cursorRetentionSeconds * 1000, maxVersions: config.snapshotMaxVersions };
+  const versionUse = new SharedArrayBuffer(VersionRetention.slotsFor(policy) * Float64Array.BYTES_PER_ELEMENT);
+  const retention = new VersionRetention(policy, versionUse);
+  const requestMetrics = createRequestMetricsBuffer();
+  const metrics = new GatewayMetrics(requestMetrics);
+
+  const supervisor = new Supervisor(
+    {
+      threadFile: SERVING_THREAD_FILE,
+      threads: config.threads,
+      port: config.port,
+      init: {
+        host: config.host,
+        logLevel: config.logLevel,
+        cursorSecret: new Uint8Array(config.cursorSecret),
+        keys: keysFile,
+        keySlots: slotsOf(keysFile),
+        defaultRateLimit: config.defaultRateLimit,
+        quotaCounters,
+        versionUse,
+        requestMetrics,
+      },
+    },
+    metrics,
     log,
   );
+  const hex = (v: number) => v.toString(16).padStart(8, "0");
+  const versionsChanged = () => metrics.versionsChanged(hex(retention.current ?? 0), retention.versions().map(hex));
 
-  const app = createApp(ctx);
-  const listenSocket = await new Promise<us_listen_socket>((resolvePromise, reject) => {
-    app.listen(config.host, config.port, (socket) => (socket ? resolvePromise(socket) : reject(new Error(`cannot listen on ${config.host}:${config.port} (address in use or not available)`))));
-  });
-  const port = uws.us_socket_local_port(listenSocket);
-  log.info({ event: "listening", host: config.host, port, keys: keys.size }, `listening on ${config.host}:${port}`);
+  const loader = new SnapshotLoader(
+    {
+      snapshotDir: config.snapshotDir,
+      rebuildCron: config.rebuildCron,
+      logoTemplate: config.tokenLogoTemplate,
+      watchDebounceMs: config.watchDebounceMs,
+      workerFile: WORKER_FILE,
+      workerMaxOldGenerationMb: config.buildWorkerMaxMb,
+    },
+    {
+      snapshotBuilt(version, chains, tokenIndex) {
+        const { slot, retired } = retention.promote(version);
+        supervisor.publishSnapshot({ type: "snapshot", version, slot, chains, tokenIndex }, retired);
+        versionsChanged();
+        log.info({ event: "snapshot-swapped", version: hex(version), retired: retired.map(hex) }, `serving snapshot ${hex(version)}`);
+      },
+      chainAccepted: (info) => metrics.chainLoaded(info),
+      fileRejected: (reason) => metrics.rejectedFiles.inc({ reason }),
+      buildFailed: () => metrics.buildFailures.inc(),
+      buildTimed: (phase, seconds) => metrics.buildDuration.observe({ phase }, seconds),
+    },
+    log,
+  );
+  const keysReloader = new KeysReloader(config.apiKeysFile, (file) => supervisor.publishKeys(file, slotsOf(file)), log);
 
+  const port = await supervisor.start();
+  log.info({ event: "listening", host: config.host, port, threads: config.threads, keys: keysFile.keys.length }, `listening on ${config.host}:${port} with ${config.threads} serving threads`);
   keysReloader.start();
+  const pruning = setInterval(() => {
+    const retired = retention.prune();
+    if (retired.length > 0) {
+      supervisor.retire(retired);
+      versionsChanged();
+    }
+  }, 5000);
   await loader.start();
-  ctx.ready = true;
+  supervisor.markReady();
 
   return {
     port,
+    restartThreads: () => supervisor.restartThreads(),
     async stop() {
-      uws.us_listen_socket_close(listenSocket);
+      clearInterval(pruning);
       keysReloader.stop();
+      await supervisor.stop();
       await loader.stop();
     },
   };

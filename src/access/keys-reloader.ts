@@ -1,14 +1,14 @@
 /**
  * Applies a changed keys file to the running gateway (keys-file.md): watches
- * the file's directory (so rename-over edits are seen), debounces, parses the
- * whole file, and swaps in a new KeyStore. A file that fails validation is
+ * the file's directory (so rename-over edits are seen), debounces, parses and
+ * checks the whole file, and hands it on. A file that fails validation is
  * logged and ignored; the keys in force stay in force.
  */
 import { statSync, watch, type FSWatcher } from "node:fs";
 import { basename, dirname } from "node:path";
 import type { Logger } from "../log/logger.js";
 import { KeyStore } from "./key-store.js";
-import { loadKeysFile } from "./keys-file.js";
+import { loadKeysFile, type KeysFile } from "./keys-file.js";
 
 export class KeysReloader {
   private watcher: FSWatcher | null = null;
@@ -17,7 +17,7 @@ export class KeysReloader {
 
   constructor(
     private readonly file: string,
-    private readonly apply: (keys: KeyStore) => void,
+    private readonly apply: (keys: KeysFile) => void,
     private readonly log: Logger,
     private readonly debounceMs = 200,
   ) {
@@ -45,8 +45,9 @@ export class KeysReloader {
     if (signature === null || signature === this.signature) return;
     this.signature = signature;
     try {
-      const keys = new KeyStore(loadKeysFile(this.file));
-      this.apply(keys);
+      const file = loadKeysFile(this.file);
+      const keys = new KeyStore(file); // the same checks the serving threads will make
+      this.apply(file);
       this.log.info({ event: "keys-reloaded", keys: keys.size }, `keys file reloaded: ${keys.size} keys`);
     } catch (error) {
       this.log.warn({ event: "keys-file-rejected", error: (error as Error).message }, `keys file rejected, previous keys stay in force: ${(error as Error).message}`);

@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 /**
- * `liquidity-gateway`: starts the gateway. Configuration from the environment
- * and flags (see src/config/config.ts and the README). Stops on SIGTERM/SIGINT.
+ * `liquidity-gateway`: starts the gateway (configuration from the environment
+ * and flags, see src/config/config.ts and the README); `liquidity-gateway keys
+ * ...` manages the keys file. The gateway drains and stops on SIGTERM/SIGINT
+ * and replaces its serving threads one by one on SIGUSR2.
  */
 import { ConfigError, loadConfig, SETTINGS } from "../config/config.js";
 import { startGateway } from "../gateway.js";
 import { createLogger } from "../log/logger.js";
 import { KeysFileError } from "../access/keys-file.js";
+import { runKeysCli } from "./keys-cli.js";
 
 function usage(): string {
   const lines = Object.values(SETTINGS).map((s) => `  ${s.flag.padEnd(28)} ${s.env.padEnd(26)} ${s.help}`);
@@ -15,6 +18,10 @@ function usage(): string {
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
+  if (argv[0] === "keys") {
+    process.exitCode = await runKeysCli(argv.slice(1));
+    return;
+  }
   if (argv.includes("--help") || argv.includes("-h")) {
     process.stdout.write(`${usage()}\n`);
     return;
@@ -60,6 +67,13 @@ async function main(): Promise<void> {
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGUSR2", () => {
+    log.info({ event: "restarting-threads" }, "SIGUSR2: replacing the serving threads one by one");
+    gateway
+      .restartThreads()
+      .then(() => log.info({ event: "threads-restarted" }, "serving threads replaced"))
+      .catch((error: unknown) => log.error({ event: "restart-failed", err: error }, "replacing the serving threads failed"));
+  });
 }
 
 void main();

@@ -4,13 +4,22 @@
  * one stops the gateway with a message that names it.
  */
 import { randomBytes } from "node:crypto";
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import cron from "node-cron";
 import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../snapshot/normalize-token.js";
 
-export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+/** The directory of this package's package.json (from src/ under vitest, or from dist/src/ when built). */
+export const PROJECT_ROOT = findProjectRoot(dirname(fileURLToPath(import.meta.url)));
+
+function findProjectRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(resolve(dir, "package.json"))) return dir;
+    if (dirname(dir) === dir) throw new Error(`no package.json above ${from}`);
+  }
+}
 export const SAMPLE_KEYS_FILE = resolve(PROJECT_ROOT, "config/keys.sample.json");
 
 export interface GatewayConfig {
@@ -29,6 +38,12 @@ export interface GatewayConfig {
   readonly cursorRetentionSeconds: number;
   readonly snapshotMaxVersions: number;
   readonly watchDebounceMs: number;
+  /** Serving threads sharing the port. */
+  readonly threads: number;
+  /** Heap limit of a snapshot build worker (MB), or null for Node's default. */
+  readonly buildWorkerMaxMb: number | null;
+  /** Capacity of the shared quota table (keys in one file at most). */
+  readonly maxApiKeys: number;
   /** Quota of keys whose record has no rateLimit. */
   readonly defaultRateLimit: { readonly requests: number; readonly windowSeconds: number };
 }
@@ -50,6 +65,9 @@ export const SETTINGS = {
   cursorSecret: { env: "CURSOR_SECRET", flag: "--cursor-secret", help: "Secret (>= 16 chars) that signs cursors; set it so cursors survive restarts. Default: random per start." },
   cursorRetentionSeconds: { env: "CURSOR_RETENTION_SECONDS", flag: "--cursor-retention-seconds", help: "How long an earlier snapshot stays available to cursors after its last use. Default 900." },
   defaultRateLimit: { env: "RATE_LIMIT_DEFAULT", flag: "--rate-limit-default", help: "Quota of keys without their own rateLimit, as REQUESTS/SECONDS. Default 600/60." },
+  threads: { env: "GATEWAY_THREADS", flag: "--threads", help: "Serving threads sharing the port. Default: the available cores." },
+  buildWorkerMaxMb: { env: "BUILD_WORKER_MAX_MB", flag: "--build-worker-max-mb", help: "Heap limit (MB) of a snapshot build worker; a build over it fails and the current data keeps serving. Default: Node's." },
+  maxApiKeys: { env: "MAX_API_KEYS", flag: "--max-api-keys", help: "Most keys a keys file may hold (size of the shared quota table). Default 10000." },
   snapshotMaxVersions: { env: "SNAPSHOT_MAX_VERSIONS", flag: "--snapshot-max-versions", help: "Earlier snapshot versions kept for cursors at most. Default 4." },
 } as const satisfies Record<string, Setting>;
 
@@ -133,6 +151,9 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Gat
     snapshotMaxVersions: integer(SETTINGS.snapshotMaxVersions, 4, 1, 64),
     watchDebounceMs: 250,
     defaultRateLimit: { requests: Number(rate[1]), windowSeconds: Number(rate[2]) },
+    threads: integer(SETTINGS.threads, Math.min(availableParallelism(), 63), 1, 63),
+    buildWorkerMaxMb: raw(SETTINGS.buildWorkerMaxMb) === undefined ? null : integer(SETTINGS.buildWorkerMaxMb, 0, 16, 1_048_576),
+    maxApiKeys: integer(SETTINGS.maxApiKeys, 10_000, 1, 1_000_000),
   };
 }
 

@@ -10,14 +10,18 @@ import type { GatewayContext } from "./gateway-context.js";
 import { readRequestInfo, type RequestInfo } from "./request-info.js";
 import { sendError, toApiError } from "./respond.js";
 import { matchRoute } from "./router.js";
-import { serveHealth, serveReady } from "./routes/operations.js";
+import { serveHealth, serveMetrics, serveReady } from "./routes/operations.js";
+import { serveOpenApi } from "./routes/openapi.js";
 import { servePool } from "./routes/pools.js";
 import { serveProtocols } from "./routes/protocols.js";
 import { serveTokens } from "./routes/tokens.js";
 import { uws, type HttpRequest, type HttpResponse, type TemplatedApp } from "./uws.js";
 
-export function createApp(ctx: GatewayContext): TemplatedApp {
-  return uws.App().any("/*", (res: HttpResponse, req: HttpRequest) => {
+/** @param onRequest called as each request arrives (the serving thread counts requests in flight). */
+export function createApp(ctx: GatewayContext, onRequest: () => void = () => {}): TemplatedApp {
+  const app = uws.App() as unknown as TemplatedApp;
+  return app.any("/*", (res: HttpResponse, req: HttpRequest) => {
+    onRequest();
     const info = readRequestInfo(req);
     try {
       dispatch(res, info, ctx);
@@ -26,13 +30,16 @@ export function createApp(ctx: GatewayContext): TemplatedApp {
       if (apiError.code === "UNKNOWN_ERROR") ctx.log.error({ event: "request-failed", traceId: info.traceId, path: info.url, err: error }, "request failed");
       sendError(res, info, apiError);
     }
-  });
+  }) as TemplatedApp;
 }
 
 function dispatch(res: HttpResponse, info: RequestInfo, ctx: GatewayContext): void {
   const { route, params } = matchRoute(info.method, info.url);
+  info.route = route;
   if (route === "health") return serveHealth(res, info);
   if (route === "ready") return serveReady(res, info, ctx);
+  if (route === "openapi") return serveOpenApi(res, info);
+  if (route === "metrics") return serveMetrics(res, info, ctx);
   const now = Date.now();
   const key = authenticate(info.authorization, ctx.keys, now);
   const quota = ctx.rateLimiter.consume(key, now);

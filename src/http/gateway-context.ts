@@ -14,4 +14,6 @@ export interface GatewayContext {
   readonly log: Logger;
   /** True once the initial snapshot load has finished. */
   ready: boolean;
+  /** The Prometheus exposition text of the whole gateway (rendered by the supervisor). */
+  readonly fetchMetrics: () => Promise<{ contentType: string; text: string }>;
 }

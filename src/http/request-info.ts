@@ -18,6 +18,10 @@ export interface RequestInfo {
   readonly contentLength: string;
   /** Headers every response to this request carries (set once authenticated: RateLimit-*). */
   responseHeaders: Record<string, string> | null;
+  /** The matched route's name, for metrics ("unmatched" until routed). */
+  route: string;
+  /** performance.now() when the request arrived. */
+  readonly startedAt: number;
 }
 
 export function readRequestInfo(req: HttpRequest): RequestInfo {
@@ -32,5 +36,7 @@ export function readRequestInfo(req: HttpRequest): RequestInfo {
     contentType: req.getHeader("content-type"),
     contentLength: req.getHeader("content-length"),
     responseHeaders: null,
+    route: "unmatched",
+    startedAt: performance.now(),
   };
 }

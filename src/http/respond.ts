@@ -41,15 +41,32 @@ export function assemble(prefix: string, parts: readonly Uint8Array[], separator
   return scratch.subarray(0, at);
 }
 
+/** What the serving thread wants to know of every response (metrics, draining). */
+export interface ResponseHooks {
+  /** A response was sent. */
+  ended(info: RequestInfo, status: number): void;
+  /** The client went away before the response. */
+  aborted(info: RequestInfo): void;
+  /** Ask clients to close their connection (while the thread drains). */
+  readonly closeConnections: boolean;
+}
+
+let hooks: ResponseHooks = { ended() {}, aborted() {}, closeConnections: false };
+
+export function setResponseHooks(next: ResponseHooks): void {
+  hooks = next;
+}
+
 export interface ResponseState {
   aborted: boolean;
 }
 
 /** Registers the abort handler a response needs before any asynchronous step. */
-export function trackAbort(res: HttpResponse): ResponseState {
+export function trackAbort(res: HttpResponse, info: RequestInfo): ResponseState {
   const state = { aborted: false };
   res.onAborted(() => {
     state.aborted = true;
+    hooks.aborted(info);
   });
   return state;
 }
@@ -62,16 +79,30 @@ export function sendJson(
   headers: Record<string, string> = {},
   snapshotVersion?: string,
 ): void {
+  sendBody(res, info, status, JSON_TYPE, body, headers, snapshotVersion);
+}
+
+export function sendBody(
+  res: HttpResponse,
+  info: RequestInfo,
+  status: number,
+  contentType: string,
+  body: string | Uint8Array,
+  headers: Record<string, string> = {},
+  snapshotVersion?: string,
+): void {
   res.cork(() => {
     res.writeStatus(STATUS_LINE[status] ?? `${status}`);
-    res.writeHeader("content-type", JSON_TYPE);
+    res.writeHeader("content-type", contentType);
     res.writeHeader("x-trace-id", info.traceId);
     if (snapshotVersion !== undefined) res.writeHeader("x-snapshot-version", snapshotVersion);
     const common = info.responseHeaders;
     if (common !== null) for (const name in common) res.writeHeader(name, common[name]);
     for (const name in headers) res.writeHeader(name, headers[name]);
-    res.end(body); // on HEAD, uWS sends the headers and Content-Length without the body
+    // On HEAD, uWS sends the headers and Content-Length without the body.
+    res.end(body, hooks.closeConnections);
   });
+  hooks.ended(info, status);
 }
 
 export function sendError(res: HttpResponse, info: RequestInfo, error: ApiError, headers: Record<string, string> = {}): void {

@@ -5,7 +5,7 @@
  */
 import { ApiError } from "./errors.js";
 
-export type RouteName = "tokens" | "pools" | "protocols" | "health" | "ready";
+export type RouteName = "tokens" | "pools" | "protocols" | "health" | "ready" | "metrics" | "openapi";
 
 export interface RouteMatch {
   readonly route: RouteName;
@@ -26,6 +26,8 @@ const ROUTES: readonly Route[] = [
   { name: "protocols", method: "GET", segments: ["v1", "protocols"] },
   { name: "health", method: "GET", segments: ["health"] },
   { name: "ready", method: "GET", segments: ["ready"] },
+  { name: "openapi", method: "GET", segments: ["v1", "openapi.json"] },
+  { name: "metrics", method: "GET", segments: ["metrics"] },
 ];
 
 function matchSegments(route: Route, parts: readonly string[]): string[] | null {

@@ -21,4 +21,12 @@ function loadNative(): typeof UWS {
 }
 
 export const uws = loadNative();
-export type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from "uWebSockets.js";
+export type { HttpRequest, HttpResponse, us_listen_socket } from "uWebSockets.js";
+
+/**
+ * The app type, with `close()`: present in the native binary we load (it
+ * closes the listen sockets and every open connection) though missing from
+ * the package's typings. A serving thread must close everything before it
+ * exits, or tearing down the thread aborts the process.
+ */
+export type TemplatedApp = UWS.TemplatedApp & { close(): void };

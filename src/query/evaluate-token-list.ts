@@ -2,7 +2,12 @@
  * The token list of api-decisions.md §3 as a pure function of the index and
  * the query: eligibility, grouping with price and name parity, canonical vs
  * matchAllSymbols, then the exact order (group TVL, ties by normalizedSymbol).
+ *
+ * One pass over the index writes into per-thread scratch typed arrays sized by
+ * the index; the order is a radix sort of the group TVLs; the result is copied
+ * into exact-size arrays that nobody else holds (immutable once returned).
  */
+import { sortByFloatKey } from "../util/float-key-sort.js";
 import { jaccardSorted } from "./name-parity.js";
 import {
   FLAG_INITIALS_MATCH_SYMBOL,
@@ -26,21 +31,24 @@ export interface TokenListResult {
 
 const PRICE_TOLERANCE = 0.2;
 const JACCARD_THRESHOLD = 0.5;
+const NAME_FLAGS = FLAG_NAME_CONTAINS_SYMBOL | FLAG_INITIALS_MATCH_SYMBOL;
 
-function metadataParity(ix: TokenIndexData, i: number, a: number): boolean {
-  if (ix.nameId[i] === ix.nameId[a]) return true;
-  const either = ix.flags[i] | ix.flags[a];
-  if (either & (FLAG_NAME_CONTAINS_SYMBOL | FLAG_INITIALS_MATCH_SYMBOL)) return true;
-  const first = ix.firstWordId[i];
-  if (first === 0 || first !== ix.firstWordId[a]) return false;
-  const w = ix.wordStart;
-  return jaccardSorted(ix.words, w[i], w[i + 1], ix.words, w[a], w[a + 1]) >= JACCARD_THRESHOLD;
-}
+/** Per-thread scratch, grown to the largest index seen. */
+let entryGroup = new Uint32Array(0);
+let entrySum = new Float64Array(0);
+/** entryStart[0] is always 0; entryStart[e + 1] ends entry e. */
+let entryStart = new Uint32Array(1);
+let entryOrder = new Uint32Array(0);
+let memberScratch = new Uint32Array(0);
 
-function priceParity(ix: TokenIndexData, i: number, a: number): boolean {
-  const anchorPrice = ix.price[a];
-  if (anchorPrice === 0) return true;
-  return Math.abs(ix.price[i] - anchorPrice) / anchorPrice <= PRICE_TOLERANCE;
+function reserve(groupCount: number, instanceCount: number): void {
+  if (entryGroup.length < groupCount + 1) {
+    entryGroup = new Uint32Array(groupCount + 1);
+    entrySum = new Float64Array(groupCount + 1);
+    entryStart = new Uint32Array(groupCount + 1);
+    entryOrder = new Uint32Array(groupCount + 1);
+  }
+  if (memberScratch.length < instanceCount) memberScratch = new Uint32Array(instanceCount);
 }
 
 /**
@@ -48,68 +56,103 @@ function priceParity(ix: TokenIndexData, i: number, a: number): boolean {
  *   (the query's chains, or all loaded ones when it names none).
  */
 export function evaluateTokenList(ix: TokenIndexData, q: TokenQuery, loadedMask: number): TokenListResult {
-  const { groupStart, chainBit, tvl, swaps, volume, flags } = ix;
+  reserve(ix.groupCount, ix.instanceCount);
+  const count = collectEntries(ix, q, loadedMask);
+  return orderResult(count, q.direction);
+}
+
+/**
+ * Steps 1-4 into the scratch arrays, entries in group (normalizedSymbol)
+ * order; returns the entry count. Entry e's members are
+ * memberScratch[entryStart[e]..entryStart[e+1]].
+ */
+function collectEntries(ix: TokenIndexData, q: TokenQuery, loadedMask: number): number {
+  const { groupCount, groupStart, chainBit, tvl, swaps, volume, flags, price, nameId, firstWordId, wordStart, words } = ix;
   const excluded = q.ignoreWrappedNative ? FLAG_WRAPPED_NATIVE : 0;
   const { minTvl, minSwaps, minVolume, matchAllSymbols } = q;
+  const groups = entryGroup;
+  const sums = entrySum;
+  const starts = entryStart;
+  const members = memberScratch;
 
-  const members: number[] = [];
-  const memberStart: number[] = [];
-  const groups: number[] = [];
-  const sums: number[] = [];
-
-  for (let g = 0; g < ix.groupCount; g++) {
+  let count = 0;
+  let memberCount = 0;
+  let from = groupStart[0];
+  for (let g = 0; g < groupCount; g++) {
     const end = groupStart[g + 1];
     let anchor = -1;
     let chosenChains = 0;
     let sum = 0;
-    for (let i = groupStart[g]; i < end; i++) {
+    // Anchor features, read once per group.
+    let anchorPrice = 0;
+    let anchorName = 0;
+    let anchorFlags = 0;
+    let anchorFirstWord = 0;
+    for (let i = from; i < end; i++) {
+      const t = tvl[i];
+      // Instances are ranked by TVL desc: none after this one passes either.
+      if (!(t > minTvl)) break;
       const bit = chainBit[i];
       if ((loadedMask & bit) === 0) continue;
-      if (!(tvl[i] > minTvl) || !(swaps[i] > minSwaps) || !(volume[i] > minVolume)) continue;
-      if (flags[i] & excluded) continue;
+      if (!(swaps[i] > minSwaps) || !(volume[i] > minVolume)) continue;
+      const f = flags[i];
+      if (f & excluded) continue;
       if (anchor < 0) {
         anchor = i;
-        memberStart.push(members.length);
+        anchorPrice = price[i];
+        anchorName = nameId[i];
+        anchorFlags = f;
+        anchorFirstWord = firstWordId[i];
       } else {
         if (!matchAllSymbols && (chosenChains & bit) !== 0) continue;
-        if (!priceParity(ix, i, anchor) || !metadataParity(ix, i, anchor)) continue;
+        // Price parity (an anchor price of 0 passes all).
+        if (anchorPrice !== 0 && !(Math.abs(price[i] - anchorPrice) / anchorPrice <= PRICE_TOLERANCE)) continue;
+        // Metadata parity.
+        if (nameId[i] !== anchorName && ((f | anchorFlags) & NAME_FLAGS) === 0) {
+          const first = firstWordId[i];
+          if (first === 0 || first !== anchorFirstWord) continue;
+          if (jaccardSorted(words, wordStart[i], wordStart[i + 1], words, wordStart[anchor], wordStart[anchor + 1]) < JACCARD_THRESHOLD) continue;
+        }
       }
       chosenChains |= bit;
-      members.push(i);
-      sum += tvl[i];
+      members[memberCount++] = i;
+      sum += t;
     }
     if (anchor >= 0) {
-      groups.push(g);
-      sums.push(sum);
+      groups[count] = g;
+      sums[count] = sum;
+      count++;
+      starts[count] = memberCount;
     }
+    from = end;
   }
-  return orderResult(groups, sums, memberStart, members, q.direction);
+  return count;
 }
 
 /**
- * Orders entries by group TVL; entries arrive in normalizedSymbol order, so a
- * stable sort on TVL alone gives the symbol tie-break in both directions.
+ * Copies the scratch entries into exact-size arrays ordered by group TVL.
+ * Entries arrive in normalizedSymbol order and the sort is stable, so ties
+ * keep the symbol order in both directions.
  */
-function orderResult(groups: number[], sums: number[], memberStart: number[], members: number[], direction: "desc" | "asc"): TokenListResult {
-  const count = groups.length;
-  const order = Array.from({ length: count }, (_, e) => e);
-  if (direction === "desc") order.sort((x, y) => sums[y] - sums[x]);
-  else order.sort((x, y) => sums[x] - sums[y]);
-
+function orderResult(count: number, direction: "desc" | "asc"): TokenListResult {
+  const order = sortByFloatKey(entrySum, count, direction === "desc", entryOrder);
+  const groups = entryGroup;
+  const sums = entrySum;
+  const starts = entryStart;
+  const scratchMembers = memberScratch;
   const group = new Uint32Array(count);
   const tvl = new Float64Array(count);
-  const outStart = new Uint32Array(count + 1);
-  const outMembers = new Uint32Array(members.length);
+  const memberStart = new Uint32Array(count + 1);
+  const members = new Uint32Array(starts[count]);
   let at = 0;
   for (let e = 0; e < count; e++) {
     const src = order[e];
     group[e] = groups[src];
     tvl[e] = sums[src];
-    outStart[e] = at;
-    const from = memberStart[src];
-    const to = src + 1 < count ? memberStart[src + 1] : members.length;
-    for (let m = from; m < to; m++) outMembers[at++] = members[m];
+    memberStart[e] = at;
+    const to = starts[src + 1];
+    for (let m = starts[src]; m < to; m++) members[at++] = scratchMembers[m];
   }
-  outStart[count] = at;
-  return { count, group, tvl, memberStart: outStart, members: outMembers };
+  memberStart[count] = at;
+  return { count, group, tvl, memberStart, members };
 }

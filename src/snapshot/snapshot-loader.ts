@@ -4,9 +4,10 @@
  * A scan looks at every `chain-<id>.msgpack`, hands each new or changed file to
  * a build worker, keeps the last good data of every chain (a bad, half-written,
  * unsupported or out-of-order file is rejected and logged; the chain keeps
- * serving), then rebuilds the cross-chain token index in a worker and swaps the
- * new snapshot in. Scans run at start, on file changes (debounced) and on the
- * REBUILD_CRON schedule; one at a time, a request during a scan queues one more.
+ * serving), then rebuilds the cross-chain token index in a worker and hands the
+ * result to its listener (the supervisor hands it to the serving threads).
+ * Scans run at start, on file changes (debounced) and on the REBUILD_CRON
+ * schedule; one at a time, a request during a scan queues one more.
  */
 import { readdirSync, statSync, watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
@@ -16,12 +17,11 @@ import { isSupportedChainId, type ChainId } from "../chains/chains.js";
 import type { Logger } from "../log/logger.js";
 import type { TokenIndexData } from "../query/token-index.js";
 import type { ChainTask, ChainTaskResult, TokenIndexTask } from "../../workers/snapshot-worker.js";
-import type { CompiledChain } from "./compiled-chain.js";
+import type { ChainSnapshotInfo, CompiledChain } from "./compiled-chain.js";
 import { SNAPSHOT_FILE_PATTERN } from "./format.js";
 import { isSnapshotError } from "./snapshot-error.js";
 import { checkSnapshotOrder } from "./validate-snapshot.js";
-import { ServingSnapshot, snapshotVersion } from "./serving-snapshot.js";
-import type { SnapshotStore } from "./snapshot-store.js";
+import { snapshotVersion } from "./serving-snapshot.js";
 
 export interface SnapshotLoaderOptions {
   readonly snapshotDir: string;
@@ -29,6 +29,17 @@ export interface SnapshotLoaderOptions {
   readonly logoTemplate: string;
   readonly watchDebounceMs: number;
   readonly workerFile: string;
+  /** Heap limit of a build worker (MB); a build over it fails and the current snapshot keeps serving. */
+  readonly workerMaxOldGenerationMb: number | null;
+}
+
+/** What the loader reports; the supervisor wires these to the threads and metrics. */
+export interface LoaderEvents {
+  snapshotBuilt(version: number, chains: readonly CompiledChain[], tokenIndex: TokenIndexData): void;
+  chainAccepted(info: ChainSnapshotInfo): void;
+  fileRejected(reason: string): void;
+  buildFailed(): void;
+  buildTimed(phase: "chain" | "token-index", seconds: number): void;
 }
 
 export class SnapshotLoader {
@@ -42,22 +53,23 @@ export class SnapshotLoader {
   private watcher: FSWatcher | null = null;
   private debounce: NodeJS.Timeout | null = null;
   private schedule: ScheduledTask | null = null;
-  /** Rejected files by reason since start. */
-  readonly rejections = new Map<string, number>();
+  private lastVersion: number | null = null;
 
   constructor(
     private readonly options: SnapshotLoaderOptions,
-    private readonly store: SnapshotStore,
+    private readonly events: LoaderEvents,
     private readonly log: Logger,
   ) {
-    this.pool = new Piscina({ filename: options.workerFile, maxThreads: 2, minThreads: 1, idleTimeout: 60_000 });
+    const resourceLimits = options.workerMaxOldGenerationMb ? { maxOldGenerationSizeMb: options.workerMaxOldGenerationMb } : undefined;
+    // Idle build workers exit after 10 s so their heaps do not stay resident between builds.
+    this.pool = new Piscina({ filename: options.workerFile, maxThreads: 2, minThreads: 0, idleTimeout: 10_000, resourceLimits });
   }
 
   /** Loads what is in the directory now, then starts watching and the schedule. */
   async start(): Promise<void> {
     await this.scan();
     this.log.info(
-      { event: "initial-load-complete", chains: [...this.lastGood.keys()], version: this.store.current?.versionHex ?? null },
+      { event: "initial-load-complete", chains: [...this.lastGood.keys()], version: this.lastVersion?.toString(16).padStart(8, "0") ?? null },
       "initial snapshot load complete",
     );
     this.watcher = watch(this.options.snapshotDir, () => this.scheduleScan());
@@ -125,15 +137,18 @@ export class SnapshotLoader {
     }
     this.noticeRemoved(present);
     const changed = (await Promise.all(builds)).some(Boolean);
-    if (changed || (this.store.current === null && this.lastGood.size > 0)) await this.swap();
+    if (changed) await this.buildSnapshot();
   }
 
   /** Builds one chain file; true when the chain's data changed. */
   private async buildChain(name: string, path: string, signature: string, chainId: ChainId): Promise<boolean> {
     let result: ChainTaskResult;
+    const started = performance.now();
     try {
       result = await this.pool.run({ kind: "chain", path, logoTemplate: this.options.logoTemplate } satisfies ChainTask);
+      this.events.buildTimed("chain", (performance.now() - started) / 1000);
     } catch (error) {
+      this.events.buildFailed();
       // A crashed or throwing worker: forget the attempt, so the next scan retries the file.
       if (this.attempted.get(name) === signature) this.attempted.delete(name);
       this.log.error({ event: "build-failed", chainId, file: name, err: error }, "snapshot build failed; serving the last good data");
@@ -152,6 +167,7 @@ export class SnapshotLoader {
     }
     this.lastGood.set(chainId, result.chain);
     this.removedNoticed.delete(chainId);
+    this.events.chainAccepted(result.chain.info);
     const { info } = result.chain;
     this.log.info(
       { event: "snapshot-accepted", chainId, file: name, generatedAt: info.generatedAt, tokens: info.tokenCount, pools: info.poolCount, buildMs: info.buildMs },
@@ -169,25 +185,30 @@ export class SnapshotLoader {
   }
 
   private reject(file: string, chainId: number, reason: string, message: string): void {
-    this.rejections.set(reason, (this.rejections.get(reason) ?? 0) + 1);
+    this.events.fileRejected(reason);
     this.log.warn({ event: "snapshot-rejected", chainId, file, reason, error: message }, `rejected ${file}: ${message}`);
   }
 
-  private async swap(): Promise<void> {
+  private async buildSnapshot(): Promise<void> {
     const started = performance.now();
     const chains = [...this.lastGood.values()];
+    const version = snapshotVersion(chains);
+    if (version === this.lastVersion) return; // the same files again: nothing to serve anew
     let tokenIndex: TokenIndexData;
     try {
       tokenIndex = await this.pool.run({ kind: "token-index", chains: chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })) } satisfies TokenIndexTask);
     } catch (error) {
+      this.events.buildFailed();
       this.log.error({ event: "build-failed", err: error }, "token index build failed; serving the last good snapshot");
       return;
     }
-    const next = new ServingSnapshot(snapshotVersion(chains), chains, tokenIndex);
-    this.store.swap(next);
+    const seconds = (performance.now() - started) / 1000;
+    this.events.buildTimed("token-index", seconds);
+    this.lastVersion = version;
+    this.events.snapshotBuilt(version, chains, tokenIndex);
     this.log.info(
-      { event: "snapshot-swapped", version: next.versionHex, chains: chains.map((c) => c.info.chainId), tokenInstances: tokenIndex.instanceCount, buildMs: Math.round(performance.now() - started) },
-      `serving snapshot ${next.versionHex}`,
+      { event: "snapshot-built", version: version.toString(16).padStart(8, "0"), chains: chains.map((c) => c.info.chainId), tokenInstances: tokenIndex.instanceCount, buildMs: Math.round(seconds * 1000) },
+      "new snapshot built",
     );
   }
 }

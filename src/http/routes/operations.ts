@@ -1,7 +1,7 @@
-/** Public operations endpoints outside /v1: liveness and readiness. */
+/** Public operations endpoints outside /v1: liveness, readiness, Prometheus metrics. */
 import type { GatewayContext } from "../gateway-context.js";
 import type { RequestInfo } from "../request-info.js";
-import { sendJson } from "../respond.js";
+import { sendBody, sendJson, sendError, toApiError, trackAbort } from "../respond.js";
 import type { HttpResponse } from "../uws.js";
 
 export function serveHealth(res: HttpResponse, info: RequestInfo): void {
@@ -12,4 +12,17 @@ export function serveReady(res: HttpResponse, info: RequestInfo, ctx: GatewayCon
   const snapshot = ctx.store.current;
   const body = JSON.stringify({ ready: ctx.ready, version: snapshot?.versionHex ?? null, chains: snapshot ? [...snapshot.chains.keys()] : [] });
   sendJson(res, info, ctx.ready ? 200 : 503, body);
+}
+
+export function serveMetrics(res: HttpResponse, info: RequestInfo, ctx: GatewayContext): void {
+  const state = trackAbort(res, info);
+  ctx
+    .fetchMetrics()
+    .then(({ contentType, text }) => {
+      if (!state.aborted) sendBody(res, info, 200, contentType, text);
+    })
+    .catch((error: unknown) => {
+      ctx.log.error({ event: "metrics-failed", err: error }, "metrics rendering failed");
+      if (!state.aborted) sendError(res, info, toApiError(error));
+    });
 }

@@ -32,7 +32,7 @@ export function parseTokenListRequest(body: unknown): TokenListRequest {
 
 export function serveTokens(res: HttpResponse, info: RequestInfo, ctx: GatewayContext, key: KeyEntry): void {
   checkContentType(info);
-  const state = trackAbort(res);
+  const state = trackAbort(res, info);
   readJsonBody(res, info, state)
     .then((body) => {
       if (state.aborted) return;

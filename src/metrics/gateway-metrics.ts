@@ -1,0 +1,136 @@
+/**
+ * The gateway's Prometheus metrics (prom-client), owned by the supervisor:
+ * request counts and latency read from the serving threads' shared counters,
+ * and the snapshot lifecycle (per-chain version and age, counts, build
+ * durations, rejected files, live versions), plus the process's own metrics.
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from "prom-client";
+import type { ChainSnapshotInfo } from "../snapshot/compiled-chain.js";
+import { LATENCY_BUCKETS, readRequestMetrics } from "./request-metrics.js";
+
+/** Latency histogram whose values come from the shared per-thread buckets. */
+function sharedLatencyHistogram(buffer: SharedArrayBuffer): Metric<string> {
+  const name = "gateway_http_request_duration_seconds";
+  const help = "Time from request to response, by route (seconds).";
+  return {
+    name,
+    help,
+    type: "histogram",
+    aggregator: "sum",
+    get: async () => {
+      const values: Array<{ value: number; metricName: string; labels: Record<string, string | number> }> = [];
+      for (const { route, buckets, sum, count } of readRequestMetrics(buffer).latency) {
+        let cumulative = 0;
+        buckets.forEach((n, i) => {
+          cumulative += n;
+          values.push({ value: cumulative, metricName: `${name}_bucket`, labels: { le: i < LATENCY_BUCKETS.length ? LATENCY_BUCKETS[i] : "+Inf", route } });
+        });
+        values.push({ value: sum, metricName: `${name}_sum`, labels: { route } });
+        values.push({ value: count, metricName: `${name}_count`, labels: { route } });
+      }
+      return { name, help, type: "histogram", values, aggregator: "sum" };
+    },
+  } as unknown as Metric<string>;
+}
+
+export class GatewayMetrics {
+  readonly registry = new Registry();
+  private readonly chains = new Map<number, ChainSnapshotInfo>();
+  private liveVersions: readonly string[] = [];
+  private currentVersion: string | null = null;
+
+  readonly buildDuration = new Histogram({
+    name: "gateway_snapshot_build_duration_seconds",
+    help: "Duration of snapshot builds in the build workers, by phase (chain: one chain file; token-index: the cross-chain index).",
+    labelNames: ["phase"],
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [this.registry],
+  });
+
+  readonly rejectedFiles = new Counter({
+    name: "gateway_snapshot_rejected_files_total",
+    help: "Snapshot files rejected, by reason (decode, structure, reference, duplicate, chain-mismatch, unsupported-chain, out-of-order, io, file-name).",
+    labelNames: ["reason"],
+    registers: [this.registry],
+  });
+
+  readonly buildFailures = new Counter({
+    name: "gateway_snapshot_build_failures_total",
+    help: "Builds that threw or whose worker crashed (the current snapshot kept serving).",
+    registers: [this.registry],
+  });
+
+  readonly threadRestarts = new Counter({
+    name: "gateway_serving_thread_restarts_total",
+    help: "Serving threads that exited unexpectedly and were replaced.",
+    registers: [this.registry],
+  });
+
+  readonly servingThreads = new Gauge({
+    name: "gateway_serving_threads",
+    help: "Serving threads currently listening.",
+    registers: [this.registry],
+  });
+
+  constructor(requestMetrics: SharedArrayBuffer) {
+    const self = this;
+    collectDefaultMetrics({ register: this.registry });
+    new Counter({
+      name: "gateway_http_requests_total",
+      help: "HTTP requests answered, by route and status.",
+      labelNames: ["route", "status"],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const { route, status, count } of readRequestMetrics(requestMetrics).requests) this.inc({ route, status }, count);
+      },
+    });
+    this.registry.registerMetric(sharedLatencyHistogram(requestMetrics));
+    const perChain = (name: string, help: string, value: (info: ChainSnapshotInfo) => number | null) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ["chain_id"],
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          for (const info of self.chains.values()) {
+            const v = value(info);
+            if (v !== null) this.set({ chain_id: String(info.chainId) }, v);
+          }
+        },
+      });
+    perChain("gateway_snapshot_generated_at_seconds", "generatedAt of the chain's served snapshot (Unix seconds): its version.", (i) => i.generatedAt);
+    perChain("gateway_snapshot_age_seconds", "Seconds since the served snapshot's generatedAt.", (i) => Date.now() / 1000 - i.generatedAt);
+    perChain("gateway_snapshot_block_number", "blockNumber of the chain's served snapshot, when the file gives one.", (i) => i.blockNumber);
+    perChain("gateway_snapshot_pools", "Pools in the chain's served snapshot.", (i) => i.poolCount);
+    perChain("gateway_snapshot_tokens", "Tokens in the chain's served snapshot.", (i) => i.tokenCount);
+    new Gauge({
+      name: "gateway_snapshot_live_versions",
+      help: "Snapshot versions alive (the served one and earlier ones kept for cursors); the label current is 1 for the served one.",
+      labelNames: ["version", "current"],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const v of self.liveVersions) this.set({ version: v, current: v === self.currentVersion ? "1" : "0" }, 1);
+      },
+    });
+  }
+
+  chainLoaded(info: ChainSnapshotInfo): void {
+    this.chains.set(info.chainId, info);
+  }
+
+  versionsChanged(current: string, live: readonly string[]): void {
+    this.currentVersion = current;
+    this.liveVersions = live;
+  }
+
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}

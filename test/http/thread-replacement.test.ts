@@ -1,0 +1,106 @@
+/**
+ * A serving thread that dies is replaced (issue 3). The supervisor runs in
+ * this process (with the built serving-thread module) so the test can make
+ * one thread fail for real: it receives a malformed snapshot message, throws,
+ * closes its sockets and exits; the port keeps answering and a replacement
+ * serving the current snapshot takes its place.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { existsSync } from "node:fs";
+import { pino } from "pino";
+import { KEYS, poolsFixture, standardKeys, writeKeysFile } from "../support/fixtures.js";
+import { getPool, request } from "../support/gateway-process.js";
+import { loadKeysFile } from "../../src/access/keys-file.js";
+import { createQuotaCounters, QuotaSlots } from "../../src/access/shared-rate-limiter.js";
+import { SERVING_THREAD_FILE } from "../../src/gateway.js";
+import { GatewayMetrics } from "../../src/metrics/gateway-metrics.js";
+import { createRequestMetricsBuffer } from "../../src/metrics/request-metrics.js";
+import { Supervisor } from "../../src/server/supervisor.js";
+import { compileChain } from "../../src/snapshot/compile-chain.js";
+import { compileTokenIndex } from "../../src/snapshot/compile-token-index.js";
+import type { NormalizedSnapshotFile } from "../../src/snapshot/read-snapshot-file.js";
+import { parseSnapshotBytes } from "../../src/snapshot/read-snapshot-file.js";
+import { packSnapshot } from "../support/fixtures.js";
+import type { ChainId } from "../../src/chains/chains.js";
+
+describe("a serving thread that dies", () => {
+  let supervisor: Supervisor;
+  let metrics: GatewayMetrics;
+  let base: string;
+  let poolAddress: string;
+
+  beforeAll(async () => {
+    if (!existsSync(SERVING_THREAD_FILE)) throw new Error(`${SERVING_THREAD_FILE} missing: build first`);
+    const keys = loadKeysFile(writeKeysFile(standardKeys()));
+    const counters = createQuotaCounters(64);
+    const requestMetrics = createRequestMetricsBuffer();
+    metrics = new GatewayMetrics(requestMetrics);
+    supervisor = new Supervisor(
+      {
+        threadFile: SERVING_THREAD_FILE,
+        threads: 2,
+        port: 0,
+        init: {
+          host: "127.0.0.1",
+          logLevel: "silent",
+          cursorSecret: new Uint8Array(32),
+          keys,
+          keySlots: new QuotaSlots(64, counters).assign(keys.keys.map((k) => k.id)),
+          defaultRateLimit: { requests: 1000, windowSeconds: 60 },
+          quotaCounters: counters,
+          versionUse: new SharedArrayBuffer(8 * 8),
+          requestMetrics,
+        },
+      },
+      metrics,
+      pino({ level: "silent" }),
+    );
+    const port = await supervisor.start();
+    base = `http://127.0.0.1:${port}`;
+
+    const file = poolsFixture()[0]!;
+    poolAddress = file.pools[0]!.address;
+    const snapshot: NormalizedSnapshotFile = parseSnapshotBytes(packSnapshot(file), file.chainId as ChainId);
+    const chain = compileChain(snapshot, { file: "chain.msgpack", fileBytes: 1, fileMtimeMs: 0 });
+    const tokenIndex = compileTokenIndex([{ chainId: chain.info.chainId, tokens: chain.tokens }]);
+    supervisor.publishSnapshot({ type: "snapshot", version: 42, slot: 0, chains: [chain], tokenIndex }, []);
+    supervisor.markReady();
+    const deadline = Date.now() + 5000;
+    while ((await getPool(base, file.chainId, poolAddress, { key: KEYS.active })).status !== 200 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  });
+
+  afterAll(async () => {
+    await supervisor?.stop();
+  });
+
+  it("is replaced; the port keeps answering and the replacement serves the current snapshot", async () => {
+    const chainId = poolsFixture()[0]!.chainId;
+    const before = supervisor.serving();
+    expect(before).toHaveLength(2);
+    const victim = before[0]!;
+    const exited = new Promise<number>((resolve) => victim.worker.once("exit", resolve));
+
+    // A real fault: a snapshot message without data makes the thread throw.
+    victim.worker.postMessage({ type: "snapshot", version: 43, slot: 1, chains: null, tokenIndex: null });
+    expect(await exited).toBe(1);
+
+    // Meanwhile and after, requests succeed (the other thread holds the port).
+    for (let i = 0; i < 20; i++) expect((await getPool(base, chainId, poolAddress, { key: KEYS.active })).status).toBe(200);
+
+    const deadline = Date.now() + 5000;
+    while (supervisor.serving().length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const after = supervisor.serving();
+    expect(after).toHaveLength(2);
+    expect(after.map((t) => t.threadId)).not.toContain(victim.threadId);
+    expect(await metrics.registry.getSingleMetricAsString("gateway_serving_thread_restarts_total")).toMatch(/ 1$/m);
+
+    // Every thread, the replacement included, answers from snapshot 42.
+    const versions = new Set<string | null>();
+    for (let i = 0; i < 40; i++) {
+      const res = await request(base, `/v1/pools/${chainId}/${poolAddress}`, { key: KEYS.active, headers: { connection: "close" } });
+      expect(res.status).toBe(200);
+      versions.add(res.headers.get("x-snapshot-version"));
+    }
+    expect([...versions]).toEqual(["0000002a"]);
+  });
+});
