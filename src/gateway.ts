@@ -7,6 +7,7 @@ import { resolve } from "node:path";
 import { KeyStore } from "./access/key-store.js";
 import { loadKeysFile, type KeysFile } from "./access/keys-file.js";
 import { KeysReloader } from "./access/keys-reloader.js";
+import { createFailedAuthCounters } from "./access/failed-auth-limiter.js";
 import { createQuotaCounters, QuotaSlots } from "./access/shared-rate-limiter.js";
 import { PROJECT_ROOT, type GatewayConfig } from "./config/config.js";
 import type { Logger } from "./log/logger.js";
@@ -58,6 +59,8 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
         keySlots: slotsOf(keysFile),
         defaultRateLimit: config.defaultRateLimit,
         quotaCounters,
+        failedAuthLimit: config.failedAuthLimit,
+        failedAuthCounters: createFailedAuthCounters(),
         versionUse,
         requestMetrics,
       },

@@ -1,10 +1,9 @@
 /**
- * Per-key request quotas (api-decisions.md §5): a fixed window of
- * `windowSeconds` aligned to the Unix epoch, `requests` per window. Aligned
- * windows make the count a pure function of (key, window index), which is
- * what lets the counters move to shared memory for several serving threads.
+ * Per-key request quotas (api-decisions.md §5): what a limiter decides and how
+ * a decision is answered. The limiter itself is shared-rate-limiter.ts: fixed
+ * windows aligned to the Unix epoch, counted in memory every serving thread
+ * shares.
  */
-import type { KeyRateLimit } from "./keys-file.js";
 import type { KeyEntry } from "./key-store.js";
 import { ApiError } from "../http/errors.js";
 
@@ -18,33 +17,6 @@ export interface RateLimitDecision {
 
 export interface RateLimiter {
   consume(entry: KeyEntry, nowMs: number): RateLimitDecision;
-}
-
-interface Window {
-  index: number;
-  count: number;
-}
-
-export class FixedWindowRateLimiter implements RateLimiter {
-  private readonly windows = new Map<string, Window>();
-
-  constructor(private readonly defaultLimit: KeyRateLimit) {}
-
-  consume(entry: KeyEntry, nowMs: number): RateLimitDecision {
-    const { requests, windowSeconds } = entry.rateLimit ?? this.defaultLimit;
-    const windowMs = windowSeconds * 1000;
-    const index = Math.floor(nowMs / windowMs);
-    const state = this.windows.get(entry.id) ?? { index, count: 0 };
-    if (state.index !== index) {
-      state.index = index;
-      state.count = 0;
-    }
-    this.windows.set(entry.id, state);
-    const resetSeconds = Math.max(1, Math.ceil(((index + 1) * windowMs - nowMs) / 1000));
-    if (state.count >= requests) return { allowed: false, limit: requests, remaining: 0, resetSeconds };
-    state.count++;
-    return { allowed: true, limit: requests, remaining: requests - state.count, resetSeconds };
-  }
 }
 
 /** The RateLimit-* headers of a decision (on every authenticated response). */

@@ -44,6 +44,8 @@ export interface GatewayConfig {
   readonly buildWorkerMaxMb: number | null;
   /** Capacity of the shared quota table (keys in one file at most). */
   readonly maxApiKeys: number;
+  /** Failed authentication attempts allowed per client address and window. */
+  readonly failedAuthLimit: { readonly requests: number; readonly windowSeconds: number };
   /** Quota of keys whose record has no rateLimit. */
   readonly defaultRateLimit: { readonly requests: number; readonly windowSeconds: number };
 }
@@ -65,6 +67,7 @@ export const SETTINGS = {
   cursorSecret: { env: "CURSOR_SECRET", flag: "--cursor-secret", help: "Secret (>= 16 chars) that signs cursors; set it so cursors survive restarts. Default: random per start." },
   cursorRetentionSeconds: { env: "CURSOR_RETENTION_SECONDS", flag: "--cursor-retention-seconds", help: "How long an earlier snapshot stays available to cursors after its last use. Default 900." },
   defaultRateLimit: { env: "RATE_LIMIT_DEFAULT", flag: "--rate-limit-default", help: "Quota of keys without their own rateLimit, as REQUESTS/SECONDS. Default 600/60." },
+  failedAuthLimit: { env: "FAILED_AUTH_LIMIT", flag: "--failed-auth-limit", help: "Failed authentication attempts allowed per client address, as REQUESTS/SECONDS. Default 20/60." },
   threads: { env: "GATEWAY_THREADS", flag: "--threads", help: "Serving threads sharing the port. Default: the available cores." },
   buildWorkerMaxMb: { env: "BUILD_WORKER_MAX_MB", flag: "--build-worker-max-mb", help: "Heap limit (MB) of a snapshot build worker; a build over it fails and the current data keeps serving. Default: Node's." },
   maxApiKeys: { env: "MAX_API_KEYS", flag: "--max-api-keys", help: "Most keys a keys file may hold (size of the shared quota table). Default 10000." },
@@ -132,9 +135,12 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Gat
   const secretText = raw(SETTINGS.cursorSecret);
   if (secretText !== undefined && secretText.length < 16) throw new ConfigError(`${name(SETTINGS.cursorSecret)} must be at least 16 characters long.`);
 
-  const rateText = raw(SETTINGS.defaultRateLimit) ?? "600/60";
-  const rate = /^([1-9][0-9]{0,8})\/([1-9][0-9]{0,6})$/.exec(rateText);
-  if (!rate) throw new ConfigError(`${name(SETTINGS.defaultRateLimit)} must be REQUESTS/SECONDS with positive integers, e.g. 600/60; got "${rateText}".`);
+  const quota = (s: Setting, fallback: string) => {
+    const text = raw(s) ?? fallback;
+    const m = /^([1-9][0-9]{0,8})\/([1-9][0-9]{0,6})$/.exec(text);
+    if (!m) throw new ConfigError(`${name(s)} must be REQUESTS/SECONDS with positive integers, e.g. ${fallback}; got "${text}".`);
+    return { requests: Number(m[1]), windowSeconds: Number(m[2]) };
+  };
 
   return {
     port,
@@ -150,7 +156,8 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Gat
     cursorRetentionSeconds: integer(SETTINGS.cursorRetentionSeconds, 900, 600, 86_400),
     snapshotMaxVersions: integer(SETTINGS.snapshotMaxVersions, 4, 1, 64),
     watchDebounceMs: 250,
-    defaultRateLimit: { requests: Number(rate[1]), windowSeconds: Number(rate[2]) },
+    defaultRateLimit: quota(SETTINGS.defaultRateLimit, "600/60"),
+    failedAuthLimit: quota(SETTINGS.failedAuthLimit, "20/60"),
     threads: integer(SETTINGS.threads, Math.min(availableParallelism(), 63), 1, 63),
     buildWorkerMaxMb: raw(SETTINGS.buildWorkerMaxMb) === undefined ? null : integer(SETTINGS.buildWorkerMaxMb, 0, 16, 1_048_576),
     maxApiKeys: integer(SETTINGS.maxApiKeys, 10_000, 1, 1_000_000),

@@ -24,7 +24,7 @@ export function createApp(ctx: GatewayContext, onRequest: () => void = () => {})
     onRequest();
     const info = readRequestInfo(req);
     try {
-      dispatch(res, info, ctx);
+      dispatch(res, info, ctx, new Uint8Array(res.getRemoteAddress()));
     } catch (error) {
       const apiError = toApiError(error);
       if (apiError.code === "UNKNOWN_ERROR") ctx.log.error({ event: "request-failed", traceId: info.traceId, path: info.url, err: error }, "request failed");
@@ -33,7 +33,8 @@ export function createApp(ctx: GatewayContext, onRequest: () => void = () => {})
   }) as TemplatedApp;
 }
 
-function dispatch(res: HttpResponse, info: RequestInfo, ctx: GatewayContext): void {
+/** @param address the client's address bytes (valid during this call only) */
+function dispatch(res: HttpResponse, info: RequestInfo, ctx: GatewayContext, address: Uint8Array): void {
   const { route, params } = matchRoute(info.method, info.url);
   info.route = route;
   if (route === "health") return serveHealth(res, info);
@@ -41,7 +42,14 @@ function dispatch(res: HttpResponse, info: RequestInfo, ctx: GatewayContext): vo
   if (route === "openapi") return serveOpenApi(res, info);
   if (route === "metrics") return serveMetrics(res, info, ctx);
   const now = Date.now();
-  const key = authenticate(info.authorization, ctx.keys, now);
+  ctx.failedAuth.assertNotBlocked(address, now);
+  let key;
+  try {
+    key = authenticate(info.authorization, ctx.keys, now);
+  } catch (error) {
+    ctx.failedAuth.recordFailure(address, now);
+    throw error;
+  }
   const quota = ctx.rateLimiter.consume(key, now);
   info.responseHeaders = rateLimitHeaders(quota);
   if (!quota.allowed) throw rateLimitExceeded(quota);

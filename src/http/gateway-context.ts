@@ -1,5 +1,6 @@
 /** What the route handlers share: the snapshot store, keys, cursor codec, logger. */
 import type { KeyStore } from "../access/key-store.js";
+import type { FailedAuthLimiter } from "../access/failed-auth-limiter.js";
 import type { RateLimiter } from "../access/rate-limiter.js";
 import type { Logger } from "../log/logger.js";
 import type { CursorCodec } from "../query/cursor.js";
@@ -10,6 +11,7 @@ export interface GatewayContext {
   /** The keys in force (replaced as a whole when the keys file changes). */
   keys: KeyStore;
   readonly rateLimiter: RateLimiter;
+  readonly failedAuth: FailedAuthLimiter;
   readonly cursors: CursorCodec;
   readonly log: Logger;
   /** True once the initial snapshot load has finished. */

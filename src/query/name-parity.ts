@@ -1,6 +1,6 @@
 /**
  * Metadata parity of api-decisions.md §3.3, split into what can be computed
- * once per token (at build time) and the pairwise test run per query.
+ * once per token name (at build time) and the pairwise test run per query.
  */
 
 /** Lowercased, everything but [a-z0-9 ] removed, trimmed. */
@@ -8,27 +8,30 @@ export function cleanName(normalizedName: string): string {
   return normalizedName.toLowerCase().replace(/[^a-z0-9 ]/g, "").trim();
 }
 
-export interface NameFeatures {
+/** What parity needs of a name alone (shared by every token with that name). */
+export interface NameWords {
   readonly cleaned: string;
   readonly words: readonly string[];
-  /** The cleaned name contains the lowercased symbol. */
-  readonly containsSymbol: boolean;
-  /** The initials of the name's words equal the lowercased symbol. */
-  readonly initialsMatchSymbol: boolean;
+  /** First letters of the words. */
+  readonly initials: string;
 }
 
-export function nameFeatures(normalizedName: string, normalizedSymbol: string): NameFeatures {
+export function nameWords(normalizedName: string): NameWords {
   const cleaned = cleanName(normalizedName);
-  const symbol = normalizedSymbol.toLowerCase();
   const words = cleaned.split(" ").filter((w) => w.length > 0);
   let initials = "";
   for (const w of words) initials += w[0];
-  return {
-    cleaned,
-    words,
-    containsSymbol: cleaned.includes(symbol),
-    initialsMatchSymbol: initials === symbol,
-  };
+  return { cleaned, words, initials };
+}
+
+/** The cleaned name contains the symbol (`lowerSymbol`: already lowercased). */
+export function containsSymbol(name: NameWords, lowerSymbol: string): boolean {
+  return name.cleaned.includes(lowerSymbol);
+}
+
+/** The initials of the name's words equal the symbol (`lowerSymbol`: already lowercased). */
+export function initialsMatchSymbol(name: NameWords, lowerSymbol: string): boolean {
+  return name.initials === lowerSymbol;
 }
 
 /** Jaccard index of two sorted, duplicate-free id lists. */

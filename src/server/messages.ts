@@ -19,6 +19,9 @@ export interface ServingThreadInit {
   readonly defaultRateLimit: { readonly requests: number; readonly windowSeconds: number };
   /** Shared quota counters, one per key slot (see shared-rate-limiter.ts). */
   readonly quotaCounters: SharedArrayBuffer;
+  readonly failedAuthLimit: { readonly requests: number; readonly windowSeconds: number };
+  /** Shared failed-authentication counters by client address (see failed-auth-limiter.ts). */
+  readonly failedAuthCounters: SharedArrayBuffer;
   /** Last cursor use (epoch ms) of each retained snapshot, by retention slot. */
   readonly versionUse: SharedArrayBuffer;
   /** Shared request counters and latency histogram (see request-metrics.ts). */

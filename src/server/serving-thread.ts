@@ -5,6 +5,7 @@
  * socket, then tells the supervisor.
  */
 import { parentPort, threadId, workerData } from "node:worker_threads";
+import { FailedAuthLimiter } from "../access/failed-auth-limiter.js";
 import { KeyStore } from "../access/key-store.js";
 import { SharedRateLimiter } from "../access/shared-rate-limiter.js";
 import { createApp } from "../http/app.js";
@@ -36,6 +37,7 @@ const ctx: GatewayContext = {
   store: new SnapshotStore(init.versionUse),
   keys: new KeyStore(init.keys),
   rateLimiter,
+  failedAuth: new FailedAuthLimiter(init.failedAuthCounters, init.failedAuthLimit),
   cursors: new CursorCodec(init.cursorSecret),
   log,
   ready: false,

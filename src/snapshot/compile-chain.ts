@@ -4,13 +4,16 @@
  * details.
  */
 import type { ChainId } from "../chains/chains.js";
-import type { PoolToken, Protocol } from "../api/wire.js";
-import { encodeStringColumn, sharedArray, utf8 } from "../util/shared-columns.js";
+import type { Protocol } from "../api/wire.js";
+import { encodeStringColumn, sharedArray, StringColumnBuilder } from "../util/shared-columns.js";
 import type { ChainSnapshotInfo, ChainTokenColumns, CompiledChain } from "./compiled-chain.js";
-import { toWirePool } from "./encode-pool.js";
+import { PoolJsonEncoder } from "./encode-pool.js";
 import type { NormalizedSnapshotToken } from "./normalize-token.js";
 import { buildPoolTable } from "./pool-table.js";
 import type { NormalizedSnapshotFile } from "./read-snapshot-file.js";
+
+/** Pool JSON is written in chunks of this size, then copied once into shared memory. */
+const POOL_JSON_CHUNK_BYTES = 16 << 20;
 
 export interface CompileChainSource {
   readonly file: string;
@@ -22,24 +25,22 @@ export function compileChain(snapshot: NormalizedSnapshotFile, source: CompileCh
   const started = performance.now();
   const chainId = snapshot.chainId as ChainId;
 
-  const tokenByAddress = new Map<string, PoolToken>();
-  for (const t of snapshot.tokens) {
-    tokenByAddress.set(t.address, { chainId, address: t.address, decimals: t.decimals, name: t.name, symbol: t.symbol, logoUrl: t.logoUrl });
-  }
+  const encoder = new PoolJsonEncoder(chainId, snapshot.tokens, snapshot.protocols);
   const protocolById = new Map<string, Protocol>();
   for (const p of snapshot.protocols) protocolById.set(p.id, { id: p.id, name: p.name, logoUrl: p.logoUrl, url: p.url });
 
-  const poolAddresses: string[] = new Array(snapshot.pools.length);
-  const poolJson: Uint8Array[] = new Array(snapshot.pools.length);
+  const poolCount = snapshot.pools.length;
+  const poolAddresses: string[] = new Array(poolCount);
+  const poolJson = new StringColumnBuilder(poolCount, POOL_JSON_CHUNK_BYTES);
   const usedProtocols = new Set<string>();
-  for (let i = 0; i < snapshot.pools.length; i++) {
+  for (let i = 0; i < poolCount; i++) {
     const pool = snapshot.pools[i];
     poolAddresses[i] = pool.address;
-    poolJson[i] = utf8(JSON.stringify(toWirePool(chainId, pool, tokenByAddress, protocolById)));
+    poolJson.add(encoder.encode(pool));
     usedProtocols.add(pool.protocolId);
   }
 
-  const pools = buildPoolTable(poolAddresses, poolJson);
+  const pools = buildPoolTable(poolAddresses, poolJson.finish());
   const tokens = tokenColumns(snapshot.tokens);
   const info: ChainSnapshotInfo = {
     chainId,

@@ -29,8 +29,11 @@ function hashAddress(address: string): number {
   return h >>> 0;
 }
 
-export function buildPoolTable(addresses: readonly string[], poolJson: readonly Uint8Array[]): PoolTableData {
+/** @param poolJson JSON of pool i, as one column or one byte string per pool. */
+export function buildPoolTable(addresses: readonly string[], poolJson: StringColumn | readonly Uint8Array[]): PoolTableData {
   const count = addresses.length;
+  const json = isColumn(poolJson) ? poolJson : encodeByteColumn(poolJson);
+  if (json.offsets.length !== count + 1) throw new RangeError(`${count} pool addresses but ${json.offsets.length - 1} pool JSON values`);
   const keys = sharedArray(Uint8Array, count * KEY_WIDTH);
   const keyLength = sharedArray(Uint8Array, count);
   let size = 2;
@@ -45,7 +48,11 @@ export function buildPoolTable(addresses: readonly string[], poolJson: readonly 
     while (slots[slot] !== 0) slot = (slot + 1) & mask;
     slots[slot] = i + 1;
   }
-  return { count, json: encodeByteColumn(poolJson), keys, keyLength, slots };
+  return { count, json, keys, keyLength, slots };
+}
+
+function isColumn(value: StringColumn | readonly Uint8Array[]): value is StringColumn {
+  return !Array.isArray(value);
 }
 
 /** Index of the pool with this address (any letter case), or -1. */

@@ -11,6 +11,7 @@ import { pino } from "pino";
 import { KEYS, poolsFixture, standardKeys, writeKeysFile } from "../support/fixtures.js";
 import { getPool, request } from "../support/gateway-process.js";
 import { loadKeysFile } from "../../src/access/keys-file.js";
+import { createFailedAuthCounters } from "../../src/access/failed-auth-limiter.js";
 import { createQuotaCounters, QuotaSlots } from "../../src/access/shared-rate-limiter.js";
 import { SERVING_THREAD_FILE } from "../../src/gateway.js";
 import { GatewayMetrics } from "../../src/metrics/gateway-metrics.js";
@@ -48,6 +49,8 @@ describe("a serving thread that dies", () => {
           keySlots: new QuotaSlots(64, counters).assign(keys.keys.map((k) => k.id)),
           defaultRateLimit: { requests: 1000, windowSeconds: 60 },
           quotaCounters: counters,
+          failedAuthLimit: { requests: 1000, windowSeconds: 60 },
+          failedAuthCounters: createFailedAuthCounters(),
           versionUse: new SharedArrayBuffer(8 * 8),
           requestMetrics,
         },

@@ -17,7 +17,7 @@ const START_TIMEOUT_MS = 20_000;
 const STOP_TIMEOUT_MS = 10_000;
 
 /** Settings the harness controls; removed from the inherited environment so they never leak in. */
-const CONTROLLED_ENV = ["PORT", "HOST", "SNAPSHOT_DIR", "API_KEYS_FILE", "REBUILD_CRON", "LOG_LEVEL"];
+const CONTROLLED_ENV = ["PORT", "HOST", "SNAPSHOT_DIR", "API_KEYS_FILE", "REBUILD_CRON", "LOG_LEVEL", "FAILED_AUTH_LIMIT", "GATEWAY_THREADS", "RATE_LIMIT_DEFAULT"];
 
 export type LogLine = Record<string, unknown>;
 
@@ -61,6 +61,9 @@ export function startGateway(opts: StartOptions): Promise<Gateway> {
     PORT: "0",
     HOST: "127.0.0.1",
     LOG_LEVEL: "info",
+    // Suites send many deliberately bad keys from one address; the failed-auth
+    // limit has its own test with a small budget.
+    FAILED_AUTH_LIMIT: "1000000/60",
     SNAPSHOT_DIR: opts.snapshotDir,
     API_KEYS_FILE: opts.keysFile,
     ...opts.env,
