@@ -1,16 +1,20 @@
 /** Public operations endpoints outside /v1: liveness, readiness, Prometheus metrics. */
+import type { HealthResponse, ReadinessResponse } from "../../api/wire.js";
 import type { GatewayContext } from "../gateway-context.js";
 import type { RequestInfo } from "../request-info.js";
 import { sendBody, sendJson, sendError, toApiError, trackAbort } from "../respond.js";
 import type { HttpResponse } from "../uws.js";
 
+const HEALTHY = JSON.stringify({ status: "ok" } satisfies HealthResponse);
+
 export function serveHealth(res: HttpResponse, info: RequestInfo): void {
-  sendJson(res, info, 200, '{"status":"ok"}');
+  sendJson(res, info, 200, HEALTHY);
 }
 
 export function serveReady(res: HttpResponse, info: RequestInfo, ctx: GatewayContext): void {
   const snapshot = ctx.store.current;
-  const body = JSON.stringify({ ready: ctx.ready, version: snapshot?.versionHex ?? null, chains: snapshot ? [...snapshot.chains.keys()] : [] });
+  const chains = snapshot ? [...snapshot.chains.keys()].sort((a, b) => a - b) : [];
+  const body = JSON.stringify({ ready: ctx.ready, version: snapshot?.versionHex ?? null, chains } satisfies ReadinessResponse);
   sendJson(res, info, ctx.ready ? 200 : 503, body);
 }
 

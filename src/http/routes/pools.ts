@@ -1,6 +1,8 @@
 /** GET /v1/pools/{chainId}/{poolAddress} (api-decisions.md §2, §4). */
+import typia from "typia";
 import { assertChainAllowed } from "../../access/restrictions.js";
 import type { KeyEntry } from "../../access/key-store.js";
+import type { PoolPathParameters } from "../../api/wire.js";
 import { isSupportedChainId } from "../../chains/chains.js";
 import { findPool } from "../../snapshot/pool-table.js";
 import { columnBytes } from "../../util/shared-columns.js";
@@ -14,8 +16,8 @@ import type { HttpResponse } from "../uws.js";
 import { unsupportedChainError } from "../validation-error.js";
 
 const CANONICAL_INTEGER = /^(0|[1-9][0-9]*)$/;
-/** 0x + 40 hex (contract) or 0x + 64 hex (V4 pool id), any letter case (the prefix too). */
-const POOL_ADDRESS = /^0[xX](?:[0-9a-fA-F]{40}|[0-9a-fA-F]{64})$/;
+/** The address rule of the wire type (0x + 40 or 64 hex digits, any letter case). */
+const isPoolAddress = typia.createIs<PoolPathParameters["poolAddress"]>();
 
 function parseChainId(text: string): number {
   if (!CANONICAL_INTEGER.test(text) || text.length > 15) {
@@ -34,7 +36,7 @@ export function servePool(res: HttpResponse, info: RequestInfo, ctx: GatewayCont
   const chainId = parseChainId(chainText);
   if (!isSupportedChainId(chainId)) throw unsupportedChainError(chainId, [chainId]);
   assertChainAllowed(key, chainId);
-  if (!POOL_ADDRESS.test(address)) {
+  if (!isPoolAddress(address)) {
     throw new ApiError(
       "INVALID_POOL_ADDRESS",
       `"${address.slice(0, 80)}" is not a pool address; use 0x and 40 hex digits, or 0x and 64 hex digits for a V4 pool id.`,
