@@ -23,6 +23,7 @@ export function createApp(ctx: GatewayContext, onRequest: () => void = () => {})
   return app.any("/*", (res: HttpResponse, req: HttpRequest) => {
     onRequest();
     const info = readRequestInfo(req);
+    info.snapshotVersion = ctx.store.current?.versionHex;
     try {
       dispatch(res, info, ctx, new Uint8Array(res.getRemoteAddress()));
     } catch (error) {

@@ -22,6 +22,8 @@ export interface RequestInfo {
   route: string;
   /** performance.now() when the request arrived. */
   readonly startedAt: number;
+  /** Version of the snapshot being served when the request arrived (the x-snapshot-version header). */
+  snapshotVersion: string | undefined;
 }
 
 export function readRequestInfo(req: HttpRequest): RequestInfo {
@@ -38,5 +40,6 @@ export function readRequestInfo(req: HttpRequest): RequestInfo {
     responseHeaders: null,
     route: "unmatched",
     startedAt: performance.now(),
+    snapshotVersion: undefined,
   };
 }

@@ -95,7 +95,8 @@ export function sendBody(
     res.writeStatus(STATUS_LINE[status] ?? `${status}`);
     res.writeHeader("content-type", contentType);
     res.writeHeader("x-trace-id", info.traceId);
-    if (snapshotVersion !== undefined) res.writeHeader("x-snapshot-version", snapshotVersion);
+    const version = snapshotVersion ?? info.snapshotVersion;
+    if (version !== undefined) res.writeHeader("x-snapshot-version", version);
     const common = info.responseHeaders;
     if (common !== null) for (const name in common) res.writeHeader(name, common[name]);
     for (const name in headers) res.writeHeader(name, headers[name]);

@@ -222,6 +222,20 @@ describe("two serving threads, pushes under load", () => {
     expect(new Set(seen).size).toBe(seen.length);
   });
 
+  it("every response, success or error, carries the served snapshot's version", async () => {
+    const ready = await request(gw.baseUrl, "/ready");
+    const version = ready.body.version as string;
+    expect(version).toMatch(/^[0-9a-f]{8}$/);
+    const answers = [
+      await getPool(gw.baseUrl, 1, POOL, { key: KEYS.active }),
+      await getPool(gw.baseUrl, 1, addr("0bad"), { key: KEYS.active }),
+      await postTokens(gw.baseUrl, { config: { limit: 0 } }, { key: KEYS.active }),
+      await request(gw.baseUrl, "/v1/nowhere"),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([200, 404, 400, 404]);
+    for (const a of answers) expect(a.headers.get("x-snapshot-version")).toBe(version);
+  });
+
   it("SIGUSR2 replaces every serving thread under load without a failed request", async () => {
     const load = startLoad(gw.baseUrl, 6);
     await new Promise((r) => setTimeout(r, 200));
