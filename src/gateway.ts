@@ -22,6 +22,8 @@ export const SERVING_THREAD_FILE = resolve(PROJECT_ROOT, "dist/src/server/servin
 
 export interface RunningGateway {
   readonly port: number;
+  /** Settles when the files present at start have loaded or been rejected (the gateway is ready). */
+  readonly initialLoad: Promise<void>;
   /** Replaces every serving thread, one at a time (SIGUSR2). */
   restartThreads(): Promise<void>;
   stop(): Promise<void>;
@@ -106,11 +108,12 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
       versionsChanged();
     }
   }, 5000);
-  await loader.start();
-  supervisor.markReady();
+  // Serving starts now; readiness (GET /ready) follows the initial load.
+  const initialLoad = loader.start().then(() => supervisor.markReady());
 
   return {
     port,
+    initialLoad,
     restartThreads: () => supervisor.restartThreads(),
     async stop() {
       clearInterval(pruning);

@@ -67,6 +67,10 @@ async function main(): Promise<void> {
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+  gateway.initialLoad.catch((error: unknown) => {
+    log.fatal({ event: "initial-load-failed", err: error }, "initial snapshot load failed");
+    stop("initial-load-failed");
+  });
   process.on("SIGUSR2", () => {
     log.info({ event: "restarting-threads" }, "SIGUSR2: replacing the serving threads one by one");
     gateway

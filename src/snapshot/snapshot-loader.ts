@@ -54,6 +54,7 @@ export class SnapshotLoader {
   private debounce: NodeJS.Timeout | null = null;
   private schedule: ScheduledTask | null = null;
   private lastVersion: number | null = null;
+  private stopped = false;
 
   constructor(
     private readonly options: SnapshotLoaderOptions,
@@ -77,12 +78,14 @@ export class SnapshotLoader {
     this.schedule = cron.schedule(this.options.rebuildCron, () => void this.scan());
   }
 
+  /** Stops watching and cancels any build in progress (shutdown must not wait for a large build). */
   async stop(): Promise<void> {
+    this.stopped = true;
     this.watcher?.close();
     if (this.debounce) clearTimeout(this.debounce);
     await this.schedule?.stop();
-    await this.scanning;
     await this.pool.destroy();
+    await this.scanning;
   }
 
   private scheduleScan(): void {
@@ -92,6 +95,7 @@ export class SnapshotLoader {
 
   /** Runs one scan, or queues one more if a scan is running. */
   scan(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
     if (this.scanning) {
       this.rescanRequested = true;
       return this.scanning;
@@ -101,7 +105,7 @@ export class SnapshotLoader {
         do {
           this.rescanRequested = false;
           await this.scanOnce();
-        } while (this.rescanRequested);
+        } while (this.rescanRequested && !this.stopped);
       } finally {
         this.scanning = null;
       }
@@ -148,6 +152,7 @@ export class SnapshotLoader {
       result = await this.pool.run({ kind: "chain", path, logoTemplate: this.options.logoTemplate } satisfies ChainTask);
       this.events.buildTimed("chain", (performance.now() - started) / 1000);
     } catch (error) {
+      if (this.stopped) return false;
       this.events.buildFailed();
       // A crashed or throwing worker: forget the attempt, so the next scan retries the file.
       if (this.attempted.get(name) === signature) this.attempted.delete(name);
@@ -198,6 +203,7 @@ export class SnapshotLoader {
     try {
       tokenIndex = await this.pool.run({ kind: "token-index", chains: chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })) } satisfies TokenIndexTask);
     } catch (error) {
+      if (this.stopped) return;
       this.events.buildFailed();
       this.log.error({ event: "build-failed", err: error }, "token index build failed; serving the last good snapshot");
       return;
