@@ -32,8 +32,13 @@ export interface KeyEntry {
   readonly rateLimit: Readonly<KeyRateLimit> | null;
 }
 
+/** Confirmed keys remembered per store at most (one per active client, in practice). */
+const CONFIRMED_KEYS_MAX = 10_000;
+
 export class KeyStore {
   readonly #byDigest: ReadonlyMap<string, KeyEntry>;
+  /** Presented keys already confirmed, so repeat requests skip the hash (only valid keys enter). */
+  readonly #confirmed = new Map<string, KeyEntry>();
   readonly #byId: ReadonlyMap<string, KeyEntry>;
 
   /**
@@ -71,10 +76,16 @@ export class KeyStore {
    * or expiry (authenticate decides those), or undefined.
    */
   find(presentedKey: string): KeyEntry | undefined {
+    // Keys already confirmed skip the hash (a store lives until the keys file
+    // changes, so nothing here outlives a disabled, deleted or rotated key).
+    const known = this.#confirmed.get(presentedKey);
+    if (known !== undefined) return known;
     const digest = createHash("sha256").update(presentedKey, "utf8").digest();
     const entry = this.#byDigest.get(digest.toString("hex"));
     // Constant-time confirmation on the 32-byte digests.
     if (entry === undefined || !timingSafeEqual(digest, entry.digest)) return undefined;
+    if (this.#confirmed.size >= CONFIRMED_KEYS_MAX) this.#confirmed.clear();
+    this.#confirmed.set(presentedKey, entry);
     return entry;
   }
 

@@ -6,7 +6,7 @@
  * Layout: [1 format][4 snapshot version][8 query hash][4 next offset]
  *         [8 last group TVL][2 symbol length][symbol utf8] + [12 HMAC-SHA256].
  */
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from "node:crypto";
 
 const FORMAT = 1;
 const MAC_BYTES = 12;
@@ -23,12 +23,26 @@ export interface CursorPosition {
   readonly lastSymbol: string;
 }
 
-export class CursorCodec {
-  constructor(private readonly secret: Uint8Array) {}
+const QUERY_HASHES_MAX = 4096;
+const queryHashes = new Map<string, Buffer>();
 
-  /** Short digest of a canonical query key (see tokenQueryKey). */
+export class CursorCodec {
+  /** The HMAC key, imported once (importing it per call costs more than the HMAC). */
+  private readonly key: KeyObject;
+
+  constructor(secret: Uint8Array) {
+    this.key = createSecretKey(secret);
+  }
+
+  /** Short digest of a canonical query key (see tokenQueryKey); remembered, queries repeat. */
   static queryHash(queryKey: string): Buffer {
-    return createHash("sha256").update(queryKey).digest().subarray(0, 8);
+    let hash = queryHashes.get(queryKey);
+    if (hash === undefined) {
+      if (queryHashes.size >= QUERY_HASHES_MAX) queryHashes.clear();
+      hash = createHash("sha256").update(queryKey).digest().subarray(0, 8);
+      queryHashes.set(queryKey, hash);
+    }
+    return hash;
   }
 
   encode(queryHash: Buffer, p: CursorPosition): string {
@@ -67,6 +81,6 @@ export class CursorCodec {
   }
 
   private mac(body: Buffer): Buffer {
-    return createHmac("sha256", this.secret).update(body).digest().subarray(0, MAC_BYTES);
+    return createHmac("sha256", this.key).update(body).digest().subarray(0, MAC_BYTES);
   }
 }

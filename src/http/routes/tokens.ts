@@ -12,6 +12,8 @@ import type { ChainId } from "../../chains/chains.js";
 import { CursorCodec } from "../../query/cursor.js";
 import { DEFAULT_LIMIT, toTokenQuery, tokenQueryKey, type TokenQuery } from "../../query/token-query.js";
 import type { ServingSnapshot } from "../../snapshot/serving-snapshot.js";
+import type { TokenListView } from "../../query/token-list-view.js";
+import { LruCache } from "../../util/lru-cache.js";
 import { requireLoadedChain } from "../chain-availability.js";
 import { successPrefix } from "../envelope.js";
 import { ApiError } from "../errors.js";
@@ -70,6 +72,19 @@ function invalidCursor(cursor: string, why: string): ApiError {
   );
 }
 
+/** Encoded next-page cursors: the same (snapshot, query, offset) always gives the same cursor. */
+const nextCursors = new LruCache<string, string>(4096);
+
+function nextCursorJson(ctx: GatewayContext, snapshot: ServingSnapshot, view: TokenListView, queryKey: string, queryHash: Buffer, end: number): string {
+  const memo = `${snapshot.version}:${end}:${queryKey}`;
+  let cursor = nextCursors.get(memo);
+  if (cursor === undefined) {
+    cursor = JSON.stringify(ctx.cursors.encode(queryHash, { version: snapshot.version, offset: end, lastTvl: view.result.tvl[end - 1], lastSymbol: view.symbolOf(end - 1) }));
+    nextCursors.set(memo, cursor);
+  }
+  return cursor;
+}
+
 function tokenPage(ctx: GatewayContext, info: RequestInfo, key: KeyEntry, request: TokenListRequest): { body: Buffer; version: string } {
   const current = ctx.store.current;
   const query = resolveChains(toTokenQuery(request), key, current);
@@ -100,10 +115,7 @@ function tokenPage(ctx: GatewayContext, info: RequestInfo, key: KeyEntry, reques
   const end = Math.min(view.count, start + limit);
   const entries: Buffer[] = [];
   for (let e = start; e < end; e++) entries.push(view.entry(e));
-  const next =
-    end < view.count
-      ? JSON.stringify(ctx.cursors.encode(queryHash, { version: snapshot.version, offset: end, lastTvl: view.result.tvl[end - 1], lastSymbol: view.symbolOf(end - 1) }))
-      : "null";
+  const next = end < view.count ? nextCursorJson(ctx, snapshot, view, queryKey, queryHash, end) : "null";
   return {
     body: assemble(`${successPrefix(info)}{"tokens":[`, entries, ",", `],"nextCursor":${next}}}`),
     version: snapshot.versionHex,

@@ -1,0 +1,267 @@
+/**
+ * Snapshot build figures:
+ * - `profileBuild(dir)`: in a child process, plain msgpackr decoding of each
+ *   file (read + unpack, the reference the rebuild is compared with), then the
+ *   gateway's own phases on one thread: decode + validate + defaults, compile
+ *   of each chain, the cross-chain token index;
+ * - `measureRebuilds(...)`: on a running gateway, the time from re-pushing every
+ *   chain file (new generatedAt; copy under a temporary name, then rename) to
+ *   the new snapshot serving, idle and then under load on the pool route, with
+ *   the route's latency during the rebuild and swap against a run without one.
+ */
+import { fork } from "node:child_process";
+import { closeSync, copyFileSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { epochMs, runLoad, type LoadResult, type LoadSpec } from "./load.js";
+import { readCpuSeconds, readMachineBusySeconds } from "./rss.js";
+import { BenchChild } from "./targets/child.js";
+import { buildDurations, readiness, waitForNewVersion, type RunningGateway } from "./targets/gateway.js";
+
+const THIS_FILE = fileURLToPath(import.meta.url);
+const SNAPSHOT_FILE = /^chain-\d+\.msgpack$/;
+
+export function snapshotFiles(dir: string): string[] {
+  return readdirSync(dir)
+    .filter((name) => SNAPSHOT_FILE.test(name))
+    .sort();
+}
+
+// ------------------------------------------------------------------ profile (child process)
+
+export interface FileProfile {
+  readonly file: string;
+  readonly bytes: number;
+  readonly pools: number;
+  readonly tokens: number;
+  readonly readMs: number;
+  /** Plain `unpack` of the bytes, same msgpackr options as the gateway. */
+  readonly unpackMs: number;
+  /** The gateway's decode + validate + token defaults (parseSnapshotBytes). */
+  readonly parseMs: number;
+  /** The gateway's compile of the chain into shared columns (compileChain). */
+  readonly compileMs: number;
+}
+
+export interface BuildProfile {
+  readonly files: FileProfile[];
+  readonly bytes: number;
+  readonly pools: number;
+  readonly tokenInstances: number;
+  /** Read + unpack of every file, one after the other on one thread. */
+  readonly plainDecodeMs: number;
+  readonly unpackMs: number;
+  readonly parseMs: number;
+  readonly compileMs: number;
+  readonly tokenIndexMs: number;
+  /** parse + compile of every chain + the token index, on one thread. */
+  readonly oneThreadBuildMs: number;
+}
+
+export async function profileBuild(dir: string, timeoutMs: number): Promise<BuildProfile> {
+  const process_ = fork(THIS_FILE, ["--profile", dir], { execArgv: ["--max-old-space-size=8192"], stdio: ["ignore", "pipe", "pipe", "ipc"] });
+  const child = new BenchChild("build profiler", process_);
+  try {
+    const line = await child.waitForLine((l) => typeof l.profile === "object", timeoutMs);
+    return line.profile as BuildProfile;
+  } finally {
+    await child.stop();
+  }
+}
+
+async function profileInThisProcess(dir: string): Promise<BuildProfile> {
+  const { Unpackr } = await import("msgpackr");
+  const { chainIdFromSnapshotFileName, parseSnapshotBytes } = await import("../src/snapshot/read-snapshot-file.js");
+  const { compileChain } = await import("../src/snapshot/compile-chain.js");
+  const { compileTokenIndex } = await import("../src/snapshot/compile-token-index.js");
+  // The gateway's decoder options (src/snapshot/decode-snapshot.ts), nothing else.
+  const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true, int64AsType: "auto" as "number" });
+  const files: FileProfile[] = [];
+  const tokens = [];
+  for (const file of snapshotFiles(dir)) {
+    const path = join(dir, file);
+    let t = performance.now();
+    const bytes = readFileSync(path);
+    const readMs = performance.now() - t;
+    t = performance.now();
+    let decoded: unknown = unpackr.unpack(bytes);
+    const unpackMs = performance.now() - t;
+    decoded = null;
+    t = performance.now();
+    const snapshot = parseSnapshotBytes(bytes, chainIdFromSnapshotFileName(file));
+    const parseMs = performance.now() - t;
+    t = performance.now();
+    const chain = compileChain(snapshot, { file, fileBytes: bytes.length, fileMtimeMs: statSync(path).mtimeMs });
+    const compileMs = performance.now() - t;
+    tokens.push({ chainId: chain.info.chainId, tokens: chain.tokens });
+    files.push({ file, bytes: bytes.length, pools: chain.info.poolCount, tokens: chain.info.tokenCount, readMs, unpackMs, parseMs, compileMs });
+    void decoded;
+  }
+  const t = performance.now();
+  const index = compileTokenIndex(tokens);
+  const tokenIndexMs = performance.now() - t;
+  const sum = (f: (p: FileProfile) => number) => files.reduce((n, p) => n + f(p), 0);
+  const parseMs = sum((p) => p.parseMs);
+  const compileMs = sum((p) => p.compileMs);
+  return {
+    files,
+    bytes: sum((p) => p.bytes),
+    pools: sum((p) => p.pools),
+    tokenInstances: index.instanceCount,
+    plainDecodeMs: sum((p) => p.readMs + p.unpackMs),
+    unpackMs: sum((p) => p.unpackMs),
+    parseMs,
+    compileMs,
+    tokenIndexMs,
+    oneThreadBuildMs: parseMs + compileMs + tokenIndexMs,
+  };
+}
+
+// ------------------------------------------------------------------ re-push
+
+const GENERATED_AT_KEY = Buffer.from("\xabgeneratedAt", "latin1");
+
+/**
+ * Copies a snapshot file to `to` with its top-level `generatedAt` (Unix
+ * seconds) raised by `bump`, patched in place in the copy's header: the
+ * value keeps its MessagePack width, so nothing else moves.
+ */
+function copyWithNewGeneratedAt(from: string, to: string, bump: number): void {
+  copyFileSync(from, to);
+  const fd = openSync(to, "r+");
+  try {
+    const head = Buffer.alloc(4096);
+    const length = readSync(fd, head, 0, head.length, 0);
+    const at = head.subarray(0, length).indexOf(GENERATED_AT_KEY);
+    if (at < 0) throw new Error(`${from}: no generatedAt in the first ${length} bytes`);
+    const valueAt = at + GENERATED_AT_KEY.length;
+    const type = head[valueAt];
+    const value = Buffer.alloc(9);
+    value[0] = type;
+    if (type === 0xce) value.writeUInt32BE(head.readUInt32BE(valueAt + 1) + bump, 1);
+    else if (type === 0xcf) value.writeBigUInt64BE(head.readBigUInt64BE(valueAt + 1) + BigInt(bump), 1);
+    else if (type === 0xd3) value.writeBigInt64BE(head.readBigInt64BE(valueAt + 1) + BigInt(bump), 1);
+    else if (type === 0xd2) value.writeInt32BE(head.readInt32BE(valueAt + 1) + bump, 1);
+    else throw new Error(`${from}: generatedAt has MessagePack type 0x${type.toString(16)}, which this bench does not patch`);
+    const width = type === 0xce || type === 0xd2 ? 5 : 9;
+    writeSync(fd, value, 0, width, valueAt);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Every chain file of `dir` copied under a temporary name with a newer generatedAt, ready to rename over the live names. */
+export class PreparedPush {
+  private readonly pending: Array<{ tmp: string; live: string }>;
+
+  constructor(dir: string) {
+    this.pending = snapshotFiles(dir).map((name) => {
+      const live = join(dir, name);
+      const tmp = join(dir, `.${name}.bench-tmp`);
+      copyWithNewGeneratedAt(live, tmp, 1);
+      return { tmp, live };
+    });
+  }
+
+  /** Renames every copy over its live name; returns the epoch ms just before the first rename. */
+  commit(): number {
+    const at = epochMs();
+    for (const { tmp, live } of this.pending) renameSync(tmp, live);
+    this.pending.length = 0;
+    return at;
+  }
+
+  discard(): void {
+    for (const { tmp } of this.pending) rmSync(tmp, { force: true });
+    this.pending.length = 0;
+  }
+}
+
+// ------------------------------------------------------------------ rebuilds on the running gateway
+
+export interface RebuildFigures {
+  /** Re-push of every file (idle gateway) to the new version serving; includes the 250 ms watch debounce. */
+  readonly idleRebuildMs: number;
+  /** CPU during the idle rebuild, % of one core: the gateway process (build workers included) and every other process. */
+  readonly idleRebuildCpu: { readonly gatewayPercent: number; readonly otherPercent: number };
+  /** The same under load on the pool route. */
+  readonly loadedRebuildMs: number;
+  /** Pool route without a rebuild (same connections). */
+  readonly baseline: LoadResult;
+  /** Pool route over a run that contains a re-push, rebuild and swap; `window` = push to swap. */
+  readonly duringSwap: LoadResult;
+  /** Build-duration histogram of the gateway (/metrics) after both rebuilds. */
+  readonly gatewayBuildMetrics: Record<string, { sumSeconds: number; count: number }>;
+}
+
+export interface RebuildOptions {
+  readonly gateway: RunningGateway;
+  /** The gateway's SNAPSHOT_DIR (a scratch copy: its files get replaced). */
+  readonly servingDir: string;
+  /** Load on the pool route; its durationS is the baseline duration. */
+  readonly poolLoad: LoadSpec;
+  /** Upper bound of one rebuild. */
+  readonly rebuildTimeoutMs: number;
+}
+
+export async function measureRebuilds(options: RebuildOptions): Promise<RebuildFigures> {
+  const { gateway, servingDir } = options;
+  let version = (await readiness(gateway.baseUrl))?.version ?? gateway.version;
+
+  // 1. Idle: re-push every file, wait for the new version.
+  let push = new PreparedPush(servingDir);
+  const gatewayCpuBefore = readCpuSeconds(gateway.child.pid);
+  const busyBefore = readMachineBusySeconds();
+  let pushedAt = push.commit();
+  let swapped = await waitForNewVersion(gateway.baseUrl, version, options.rebuildTimeoutMs);
+  const idleRebuildMs = swapped.at + performance.timeOrigin - pushedAt;
+  const gatewayCpuS = readCpuSeconds(gateway.child.pid) - gatewayCpuBefore;
+  const idleRebuildCpu = {
+    gatewayPercent: Math.round((gatewayCpuS / (idleRebuildMs / 1000)) * 100),
+    otherPercent: Math.max(0, Math.round(((readMachineBusySeconds() - busyBefore - gatewayCpuS) / (idleRebuildMs / 1000)) * 100)),
+  };
+  version = swapped.version;
+
+  // 2. Baseline latency on the pool route, no rebuild.
+  const baseline = await runLoad(options.poolLoad).result;
+
+  // 3. The same load with a re-push 1 s into it; the load stops 1 s after the swap.
+  push = new PreparedPush(servingDir);
+  const load = runLoad({ ...options.poolLoad, warmupS: 0, durationS: Math.ceil(options.rebuildTimeoutMs / 1000) + 5 });
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    pushedAt = push.commit();
+  } catch (error) {
+    push.discard();
+    load.stop();
+    throw error;
+  }
+  try {
+    swapped = await waitForNewVersion(gateway.baseUrl, version, options.rebuildTimeoutMs);
+  } catch (error) {
+    load.stop();
+    await load.result.catch(() => undefined);
+    throw error;
+  }
+  const swappedAt = swapped.at + performance.timeOrigin;
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  load.stop({ startMs: pushedAt, endMs: swappedAt });
+  const duringSwap = await load.result;
+  return {
+    idleRebuildMs,
+    idleRebuildCpu,
+    loadedRebuildMs: swappedAt - pushedAt,
+    baseline,
+    duringSwap,
+    gatewayBuildMetrics: await buildDurations(gateway.baseUrl),
+  };
+}
+
+if (process.argv[1] === THIS_FILE && process.argv[2] === "--profile" && process.send) {
+  profileInThisProcess(process.argv[3])
+    .then((profile) => process.stdout.write(`${JSON.stringify({ profile })}\n`, () => process.exit(0)))
+    .catch((error: unknown) => {
+      process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+      process.exit(1);
+    });
+}

@@ -1,0 +1,137 @@
+/**
+ * Launches the real built gateway (`node dist/src/cli/main.js`) as in
+ * production: auth on with a bench key in a temporary keys file (very high
+ * quota), rate limiting on, the default serving-thread count, LOG_LEVEL warn,
+ * listening on 127.0.0.1 only. With info logs off, readiness and the served
+ * snapshot version are read from GET /ready.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PROJECT_ROOT } from "../../src/config/config.js";
+import { startNode, type BenchChild } from "./child.js";
+import { freePort } from "./free-port.js";
+
+export const MAIN_JS = join(PROJECT_ROOT, "dist/src/cli/main.js");
+
+/** Settings the bench controls: never inherited from the caller's environment. */
+const CONTROLLED_ENV = [
+  "PORT",
+  "HOST",
+  "SNAPSHOT_DIR",
+  "API_KEYS_FILE",
+  "REBUILD_CRON",
+  "LOG_LEVEL",
+  "FAILED_AUTH_LIMIT",
+  "GATEWAY_THREADS",
+  "RATE_LIMIT_DEFAULT",
+  "MAX_API_KEYS",
+  "BUILD_WORKER_MAX_MB",
+  "CURSOR_SECRET",
+  "SNAPSHOT_MAX_VERSIONS",
+  "CURSOR_RETENTION_SECONDS",
+  "TOKEN_LOGO_URL_TEMPLATE",
+];
+
+export interface BenchKey {
+  readonly key: string;
+  readonly file: string;
+}
+
+/** A keys file (in a fresh temporary directory) holding one active key with a quota no run can exhaust. */
+export function writeBenchKey(): BenchKey {
+  const key = `lgw_bench_${randomBytes(24).toString("base64url")}`;
+  const file = join(mkdtempSync(join(tmpdir(), "lgw-bench-keys-")), "keys.json");
+  const record = {
+    id: "bench",
+    name: "benchmark harness",
+    sha256: createHash("sha256").update(key, "utf8").digest("hex"),
+    status: "active",
+    rateLimit: { requests: 1_000_000_000, windowSeconds: 60 },
+  };
+  writeFileSync(file, JSON.stringify({ keys: [record] }, null, 2), { mode: 0o600 });
+  return { key, file };
+}
+
+export interface Readiness {
+  readonly ready: boolean;
+  readonly version: string | null;
+  readonly chains: number[];
+}
+
+export async function readiness(baseUrl: string): Promise<Readiness | null> {
+  try {
+    const response = await fetch(`${baseUrl}/ready`, { signal: AbortSignal.timeout(2000) });
+    return (await response.json()) as Readiness;
+  } catch {
+    return null; // not listening yet
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface RunningGateway {
+  readonly child: BenchChild;
+  readonly port: number;
+  readonly baseUrl: string;
+  /** performance.now() at spawn. */
+  readonly spawnedAt: number;
+  /** Spawn to the first 200 of /ready (the initial load is complete). */
+  readonly startToReadyMs: number;
+  readonly version: string;
+  readonly chains: number[];
+}
+
+export async function startGateway(options: { snapshotDir: string; keysFile: string; timeoutMs: number; pollMs?: number }): Promise<RunningGateway> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of CONTROLLED_ENV) delete env[name];
+  Object.assign(env, { PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", SNAPSHOT_DIR: options.snapshotDir, API_KEYS_FILE: options.keysFile });
+  const spawnedAt = performance.now();
+  const child = startNode("gateway", [MAIN_JS], { cwd: PROJECT_ROOT, env });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = spawnedAt + options.timeoutMs;
+  for (;;) {
+    if (!child.running) throw new Error(`the gateway exited during start-up\n${child.tails()}`);
+    const state = await readiness(baseUrl);
+    if (state?.ready && state.version) {
+      return { child, port, baseUrl, spawnedAt, startToReadyMs: performance.now() - spawnedAt, version: state.version, chains: state.chains };
+    }
+    if (performance.now() > deadline) {
+      await child.stop();
+      throw new Error(`the gateway was not ready within ${options.timeoutMs} ms\n${child.tails()}`);
+    }
+    await sleep(options.pollMs ?? 20);
+  }
+}
+
+/** Polls /ready until the served version differs from `from`; resolves with it and performance.now() of the observation. */
+export async function waitForNewVersion(baseUrl: string, from: string, timeoutMs: number, pollMs = 20): Promise<{ version: string; at: number }> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const state = await readiness(baseUrl);
+    if (state?.version && state.version !== from) return { version: state.version, at: performance.now() };
+    if (performance.now() > deadline) throw new Error(`no new snapshot version within ${timeoutMs} ms (still ${state?.version ?? "unknown"})`);
+    await sleep(pollMs);
+  }
+}
+
+/** The gateway's own count of serving threads (`gateway_serving_threads` in /metrics). */
+export async function servingThreads(baseUrl: string): Promise<number | null> {
+  const text = await (await fetch(`${baseUrl}/metrics`)).text();
+  const match = /^gateway_serving_threads(?:\{[^}]*\})? (\d+)/m.exec(text);
+  return match ? Number(match[1]) : null;
+}
+
+/** Build-duration histogram sums and counts by phase, from /metrics. */
+export async function buildDurations(baseUrl: string): Promise<Record<string, { sumSeconds: number; count: number }>> {
+  const text = await (await fetch(`${baseUrl}/metrics`)).text();
+  const out: Record<string, { sumSeconds: number; count: number }> = {};
+  for (const match of text.matchAll(/^gateway_snapshot_build_duration_seconds_(sum|count)\{phase="([^"]+)"\} ([0-9.eE+-]+)/gm)) {
+    const entry = (out[match[2]] ??= { sumSeconds: 0, count: 0 });
+    if (match[1] === "sum") entry.sumSeconds = Number(match[3]);
+    else entry.count = Number(match[3]);
+  }
+  return out;
+}
