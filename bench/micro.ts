@@ -29,16 +29,22 @@ const dir = argument("--dir", "snapshots");
 const time = Number(argument("--time", "1000"));
 
 const started = performance.now();
+let parseMs = 0;
 const chains = readdirSync(dir)
   .filter((name) => SNAPSHOT_FILE_PATTERN.test(name))
   .map((name) => {
     const path = join(dir, name);
+    const parseStarted = performance.now();
     const snapshot = parseSnapshotBytes(readFileSync(path), chainIdFromSnapshotFileName(name), "https://logo/{chainId}/{address}");
+    parseMs += performance.now() - parseStarted;
     return compileChain(snapshot, { file: name, fileBytes: statSync(path).size, fileMtimeMs: 0 });
   });
+const indexStarted = performance.now();
 const index = compileTokenIndex(chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })));
+const indexMs = performance.now() - indexStarted;
 const snapshot = new ServingSnapshot(snapshotVersion(chains), chains, index);
 const buildMs = performance.now() - started;
+const compileMs = chains.reduce((n, c) => n + c.info.buildMs, 0);
 
 const base = chains.find((c) => c.info.chainId === 8453) ?? chains[0];
 const poolAddresses = Array.from({ length: 1024 }, (_, i) => {
@@ -46,6 +52,10 @@ const poolAddresses = Array.from({ length: 1024 }, (_, i) => {
   return String.fromCharCode(...base.pools.keys.subarray(k * 66, k * 66 + base.pools.keyLength[k])).toUpperCase().replace("0X", "0x");
 });
 const filtered = toTokenQuery({ filters: { chainIds: [1, 8453], minimumTotalValuePooledUsd: 5000, minimumSwapsCount: 100, minimumSwapVolumeUsd: 10_000 } });
+const everything = toTokenQuery({
+  config: { matchAllSymbols: true },
+  filters: { minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0, ignoreWrappedNative: false },
+});
 const codec = new CursorCodec(Buffer.from("bench-secret-bench-secret"));
 const queryHash = CursorCodec.queryHash(tokenQueryKey(DEFAULT_TOKEN_QUERY));
 const cursor = codec.encode(queryHash, { version: snapshot.version, offset: 10, lastTvl: 123456.78, lastSymbol: "USDC" });
@@ -64,6 +74,9 @@ bench
   })
   .add("token list: uncached filtered query (2 chains, low thresholds)", () => {
     sink += evaluateTokenList(index, filtered, snapshot.loadedMask).count;
+  })
+  .add("token list: uncached, all thresholds 0 + matchAllSymbols", () => {
+    sink += evaluateTokenList(index, everything, snapshot.loadedMask).count;
   })
   .add("pool: lookup (mixed case) + response bytes", () => {
     const address = poolAddresses[p++ & 1023];
@@ -85,7 +98,26 @@ await bench.run();
 
 const cpu = cpus()[0]?.model ?? "unknown CPU";
 console.log(`machine: ${cpus().length} cores, ${cpu}; node ${process.version}`);
-console.log(`data: ${dir}: ${chains.length} chains, ${chains.reduce((n, c) => n + c.info.poolCount, 0)} pools, ${index.instanceCount} token instances, ${index.groupCount} symbol groups; in-process build ${buildMs.toFixed(0)} ms`);
-console.log(`uncached filtered query returns ${evaluateTokenList(index, filtered, snapshot.loadedMask).count} entries; default view ${snapshot.tokenList(DEFAULT_TOKEN_QUERY).count} entries; first: ${columnString(index.groupSymbol, snapshot.tokenList(DEFAULT_TOKEN_QUERY).result.group[0])}`);
-console.table(bench.table());
+console.log(`data: ${dir}: ${chains.length} chains, ${chains.reduce((n, c) => n + c.info.poolCount, 0)} pools, ${index.instanceCount} token instances, ${index.groupCount} symbol groups`);
+console.log(
+  `in-process build ${buildMs.toFixed(0)} ms: decode + validate ${parseMs.toFixed(0)} ms, compile chains ${compileMs} ms, token index ${indexMs.toFixed(0)} ms`,
+);
+console.log(
+  `uncached filtered query returns ${evaluateTokenList(index, filtered, snapshot.loadedMask).count} entries; all-0 + matchAllSymbols ` +
+    `${evaluateTokenList(index, everything, snapshot.loadedMask).count}; default view ${snapshot.tokenList(DEFAULT_TOKEN_QUERY).count} entries; ` +
+    `first: ${columnString(index.groupSymbol, snapshot.tokenList(DEFAULT_TOKEN_QUERY).result.group[0])}`,
+);
+console.table(
+  bench.tasks.map((task) => {
+    const r = task.result as { latency?: { mean: number; p50?: number; p99?: number }; throughput?: { mean: number } } | undefined;
+    const us = (ms: number | undefined) => (ms === undefined ? "-" : (ms * 1000).toFixed(2));
+    return {
+      task: task.name,
+      "mean µs": us(r?.latency?.mean),
+      "p50 µs": us(r?.latency?.p50),
+      "p99 µs": us(r?.latency?.p99),
+      "ops/s": r?.throughput ? Math.round(r.throughput.mean) : "-",
+    };
+  }),
+);
 if (sink === -1) console.log(sink);

@@ -306,7 +306,11 @@ export interface RequestHeaders {
 export interface ResponseHeaders {
   /** The request's trace id (`traceId` of the body); on every response. */
   "x-trace-id": string & tags.Pattern<"^[A-Za-z0-9._-]{1,128}$">;
-  /** Version of the snapshot that answered, 8 lowercase hex digits; the same version answers a cursor's later pages while it is kept. */
+  /**
+   * Version of the snapshot, 8 lowercase hex digits: on every response once a snapshot has loaded
+   * (the one being served; for a token page, the one that answered, which stays the same for a
+   * cursor's later pages while it is kept).
+   */
   "x-snapshot-version": string & tags.Pattern<"^[0-9a-f]{8}$">;
   /** The error's `code`; on every error envelope. */
   "x-error-code": string;

@@ -109,9 +109,7 @@ class DocumentBuilder {
 
   operation(spec: OperationSpec): JsonSchema {
     const successHeaders = this.headers.common(spec.authenticated ? "always" : "never");
-    if (spec.success.snapshotVersion !== "never") {
-      successHeaders["x-snapshot-version"] = this.headers.header("x-snapshot-version", spec.success.snapshotVersion === "always");
-    }
+    if (spec.success.snapshotVersion === "always") successHeaders["x-snapshot-version"] = this.headers.header("x-snapshot-version", true);
     return {
       operationId: spec.operationId,
       tags: [spec.tag],
@@ -206,7 +204,7 @@ export function buildOpenApiDocument(): JsonSchema {
           tag: "operations",
           summary: "Liveness",
           authenticated: false,
-          success: { description: "The process is up (not enveloped).", schema: componentRef("HealthResponse"), example: HEALTH_RESPONSE_EXAMPLE, snapshotVersion: "never" },
+          success: { description: "The process is up (not enveloped).", schema: componentRef("HealthResponse"), example: HEALTH_RESPONSE_EXAMPLE, snapshotVersion: "sometimes" },
           errors: ANY_ROUTE,
         }),
       },
@@ -220,7 +218,7 @@ export function buildOpenApiDocument(): JsonSchema {
             description: "The snapshot files present at start have loaded or been rejected (not enveloped).",
             schema: componentRef("ReadinessResponse"),
             example: READINESS_RESPONSE_EXAMPLE,
-            snapshotVersion: "never",
+            snapshotVersion: "sometimes",
           },
           otherResponses: {
             "503": {
@@ -238,7 +236,7 @@ export function buildOpenApiDocument(): JsonSchema {
           tag: "operations",
           summary: "This OpenAPI 3.1 document",
           authenticated: false,
-          success: { description: "The document.", schema: { type: "object", description: "An OpenAPI 3.1 document." }, snapshotVersion: "never" },
+          success: { description: "The document.", schema: { type: "object", description: "An OpenAPI 3.1 document." }, snapshotVersion: "sometimes" },
           errors: ANY_ROUTE,
         }),
       },

@@ -22,9 +22,12 @@ export class ResponseHeaderCatalogue {
     return { description, required, schema: schema ?? generated };
   }
 
-  /** `x-trace-id`, plus the RateLimit-* headers when present. */
+  /**
+   * `x-trace-id`; `x-snapshot-version` (every response once a snapshot has
+   * loaded, so optional here); the RateLimit-* headers when present.
+   */
   common(rateLimit: Presence): HeaderObjects {
-    const headers: HeaderObjects = { "x-trace-id": this.header("x-trace-id", true) };
+    const headers: HeaderObjects = { "x-trace-id": this.header("x-trace-id", true), "x-snapshot-version": this.header("x-snapshot-version", false) };
     if (rateLimit !== "never") {
       for (const name of ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"] as const) {
         headers[name] = this.header(name, rateLimit === "always");

@@ -2,15 +2,16 @@
  * One query's full list over one snapshot, with each entry's JSON encoded
  * the first time a page needs it and kept for the pages after.
  */
-import { columnBytes, columnString, utf8 } from "../util/shared-columns.js";
+import { columnString, utf8 } from "../util/shared-columns.js";
 import type { TokenListResult } from "./evaluate-token-list.js";
 import type { TokenIndexData } from "./token-index.js";
 
 const OPEN_ADDRESSES = utf8('{"addresses":[');
-const COMMA = utf8(",");
+const COMMA = 0x2c;
 const CLOSE_ADDRESSES = utf8("],");
 const OPEN_CHAIN_IDS = utf8(',"chainIds":[');
 const CLOSE_ENTRY = utf8("]}");
+const FIXED_BYTES = OPEN_ADDRESSES.length + CLOSE_ADDRESSES.length + OPEN_CHAIN_IDS.length + CLOSE_ENTRY.length;
 
 export class TokenListView {
   private readonly encoded: Array<Buffer | undefined>;
@@ -52,26 +53,44 @@ export class TokenListView {
     return lo;
   }
 
+  /** Sizes the entry first, then copies its pieces into one buffer. */
   private encodeEntry(e: number): Buffer {
     const ix = this.index;
     const { memberStart, members } = this.result;
     const from = memberStart[e];
     const to = memberStart[e + 1];
-    const parts: Uint8Array[] = [OPEN_ADDRESSES];
-    for (let m = from; m < to; m++) {
-      if (m > from) parts.push(COMMA);
-      parts.push(columnBytes(ix.addressJson, members[m]));
-    }
-    parts.push(CLOSE_ADDRESSES, columnBytes(ix.headerJson, members[from]), OPEN_CHAIN_IDS);
+    const address = ix.addressJson;
+    const header = ix.headerJson;
+    const anchor = members[from];
     let seen = 0;
     let chainIds = "";
+    let size = FIXED_BYTES + (to - from - 1) + header.offsets[anchor + 1] - header.offsets[anchor];
     for (let m = from; m < to; m++) {
-      const bit = ix.chainBit[members[m]];
+      const i = members[m];
+      size += address.offsets[i + 1] - address.offsets[i];
+      const bit = ix.chainBit[i];
       if (seen & bit) continue;
       seen |= bit;
-      chainIds += (chainIds ? "," : "") + ix.chainId[members[m]];
+      chainIds += (seen === bit ? "" : ",") + ix.chainId[i];
     }
-    parts.push(utf8(chainIds), CLOSE_ENTRY);
-    return Buffer.concat(parts);
+    size += chainIds.length;
+    const out = Buffer.allocUnsafe(size);
+    let at = copy(out, 0, OPEN_ADDRESSES, 0, OPEN_ADDRESSES.length);
+    for (let m = from; m < to; m++) {
+      if (m > from) out[at++] = COMMA;
+      const i = members[m];
+      at = copy(out, at, address.bytes, address.offsets[i], address.offsets[i + 1]);
+    }
+    at = copy(out, at, CLOSE_ADDRESSES, 0, CLOSE_ADDRESSES.length);
+    at = copy(out, at, header.bytes, header.offsets[anchor], header.offsets[anchor + 1]);
+    at = copy(out, at, OPEN_CHAIN_IDS, 0, OPEN_CHAIN_IDS.length);
+    at += out.write(chainIds, at, "latin1");
+    copy(out, at, CLOSE_ENTRY, 0, CLOSE_ENTRY.length);
+    return out;
   }
+}
+
+function copy(out: Buffer, at: number, from: Uint8Array, start: number, end: number): number {
+  for (let k = start; k < end; k++) out[at++] = from[k];
+  return at;
 }

@@ -12,8 +12,8 @@ import type { NormalizedSnapshotToken } from "./normalize-token.js";
 import { buildPoolTable } from "./pool-table.js";
 import type { NormalizedSnapshotFile } from "./read-snapshot-file.js";
 
-/** Pool JSON is written in chunks of this size, then copied once into shared memory. */
-const POOL_JSON_CHUNK_BYTES = 16 << 20;
+/** First guess of a pool's JSON size (the column grows if pools are larger). */
+const EXPECTED_POOL_JSON_BYTES = 3072;
 
 export interface CompileChainSource {
   readonly file: string;
@@ -31,12 +31,12 @@ export function compileChain(snapshot: NormalizedSnapshotFile, source: CompileCh
 
   const poolCount = snapshot.pools.length;
   const poolAddresses: string[] = new Array(poolCount);
-  const poolJson = new StringColumnBuilder(poolCount, POOL_JSON_CHUNK_BYTES);
+  const poolJson = new StringColumnBuilder(poolCount, poolCount * EXPECTED_POOL_JSON_BYTES);
   const usedProtocols = new Set<string>();
   for (let i = 0; i < poolCount; i++) {
     const pool = snapshot.pools[i];
     poolAddresses[i] = pool.address;
-    poolJson.add(encoder.encode(pool));
+    encoder.write(pool, poolJson);
     usedProtocols.add(pool.protocolId);
   }
 

@@ -33,7 +33,6 @@ interface Instances {
   readonly price: Float64Array;
   readonly swaps: Float64Array;
   readonly volume: Float64Array;
-  readonly address: string[];
   readonly normalizedSymbol: string[];
   readonly normalizedName: string[];
   /** In chainId order. */
@@ -99,8 +98,10 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>): TokenInde
   const nameId = sharedArray(Uint32Array, n);
   const firstWordId = sharedArray(Uint32Array, n);
   const wordStart = sharedArray(Uint32Array, n + 1);
-  const addressJson = new StringColumnBuilder(n);
-  const headerJson = new StringColumnBuilder(n);
+  let textBytes = 0;
+  for (const { tokens } of all.chains) textBytes += tokens.symbol.bytes.length + tokens.name.bytes.length + tokens.logoUrl.bytes.length;
+  const addressJson = new StringColumnBuilder(n, n * 80);
+  const headerJson = new StringColumnBuilder(n, n * 32 + textBytes + (textBytes >> 3));
   const chainBits = new Map<number, number>(SUPPORTED_CHAIN_IDS.map((id, i) => [id, 1 << i]));
   const addressPrefix = all.chains.map((c) => utf8(`{"chainId":${c.chainId},"address":`));
   const names = new NameInterner();
@@ -236,7 +237,6 @@ function gatherInstances(chains: ReadonlyArray<ChainTokens>): Instances {
     price: new Float64Array(count),
     swaps: new Float64Array(count),
     volume: new Float64Array(count),
-    address: new Array(count),
     normalizedSymbol: new Array(count),
     normalizedName: new Array(count),
     chains: ordered,
@@ -257,7 +257,6 @@ function gatherInstances(chains: ReadonlyArray<ChainTokens>): Instances {
       all.price[at] = tokens.price[row];
       all.swaps[at] = tokens.swaps[row];
       all.volume[at] = tokens.volume[row];
-      all.address[at] = address[row];
       all.normalizedSymbol[at] = normalizedSymbol[row];
       all.normalizedName[at] = normalizedName[row];
       at++;

@@ -1,106 +1,231 @@
 /**
  * The `data.pool` JSON of one snapshot pool (api-decisions.md §4), keys in the
- * documented order, written straight as text: byte for byte what
- * JSON.stringify gives for the wire object (test/unit/encode-pool.test.ts
- * holds that object form as the reference). Each token's and protocol's JSON
- * is encoded once per chain, not once per pool that uses it.
+ * documented order, written straight into a column's bytes: byte for byte
+ * what JSON.stringify gives for the wire object (test/unit/encode-pool.test.ts
+ * holds that object form as the reference). Keys are pre-encoded constants;
+ * each token's and protocol's JSON is encoded once per chain and copied into
+ * every pool that uses it; numbers are written as digits without a string.
  *
  * Input is a validated snapshot: strings with a format pattern (addresses,
- * integer strings) and the pool type need no escaping, so they are quoted as
- * they are; free text goes through JSON.stringify.
+ * integer strings) and the pool type are ASCII that needs no escaping, so
+ * they are copied as they are; free text goes through JSON.stringify.
  */
 import type { ChainId } from "../chains/chains.js";
 import type { PoolToken, Protocol } from "../api/wire.js";
-import type { PeriodStats, SnapshotPool, SnapshotProtocol, SnapshotToken } from "./format.js";
+import { StringColumnBuilder, utf8, type StringColumn } from "../util/shared-columns.js";
+import type { PeriodStats, PoolType, SnapshotPool, SnapshotProtocol, SnapshotToken } from "./format.js";
 
 type TokenRecord = Pick<SnapshotToken, "address" | "decimals" | "name" | "symbol"> & { logoUrl: string };
 
-export class PoolJsonEncoder {
-  private readonly tokenJson = new Map<string, string>();
-  private readonly protocolJson = new Map<string, string>();
-  private readonly head: string;
+const COMMA = 0x2c;
+const QUOTE = 0x22;
+const CLOSE_BRACE = 0x7d;
 
-  constructor(
-    chainId: ChainId,
-    tokens: readonly TokenRecord[],
-    protocols: readonly SnapshotProtocol[],
-  ) {
-    for (const t of tokens) {
+const K = {
+  createdAt: utf8('","createdAtTimestamp":'),
+  feeTier: utf8(',"feeTier":{"feeTierPercentage":'),
+  isDynamicTrue: utf8(',"isDynamic":true},"tokens":['),
+  isDynamicFalse: utf8(',"isDynamic":false},"tokens":['),
+  protocol: utf8('],"protocol":'),
+  stats7d: utf8(',"stats7d":'),
+  stats30d: utf8(',"stats30d":'),
+  stats90d: utf8(',"stats90d":'),
+  balance: utf8('},"balance":{"totalValueLockedUsd":'),
+  balanceTokens: utf8(',"tokens":['),
+  amount: utf8('{"amount":'),
+  amountUsd: utf8(',"amountUsd":'),
+  token: utf8(',"token":'),
+  metadata: utf8(']},"metadata":'),
+  feesUsd: utf8('{"feesUsd":'),
+  swapVolumeUsd: utf8(',"swapVolumeUsd":'),
+  yield: utf8(',"yield":'),
+  netInflowUsd: utf8(',"netInflowUsd":'),
+  liquidityVolumeUsd: utf8(',"liquidityVolumeUsd":'),
+  v2: utf8('{"positionManagerAddress":"'),
+  sqrtPrice: utf8('{"latestSqrtPriceX96":"'),
+  tickSpacing: utf8('","tickSpacing":'),
+  latestTick: utf8(',"latestTick":"'),
+  positionManager: utf8('","positionManagerAddress":"'),
+  poolManager: utf8('","poolManagerAddress":"'),
+  permit2: utf8('","permit2Address":"'),
+  stateViewNull: utf8('","stateViewAddress":null'),
+  stateView: utf8('","stateViewAddress":"'),
+  hookNull: utf8(',"hook":null}'),
+  hookAfterNull: utf8(',"hook":{"address":"'),
+  hook: utf8('","hook":{"address":"'),
+  closeHook: utf8('"}}'),
+  communityFee: utf8('","communityFeePercentage":'),
+  deployer: utf8(',"deployer":"'),
+  pluginNull: utf8('","plugin":null'),
+  plugin: utf8('","plugin":{"address":"'),
+  pluginConfig: utf8('","config":'),
+  version: utf8(',"version":'),
+};
+
+/** `,"type":"V3","stats":{"stats24h":` per pool type. */
+const TYPE_AND_STATS = new Map<PoolType, Uint8Array>(
+  (["V2", "V3", "V4", "ALGEBRA", "SLIPSTREAM"] as const).map((t) => [t, utf8(`,"type":${JSON.stringify(t)},"stats":{"stats24h":`)]),
+);
+
+export class PoolJsonEncoder {
+  /** Token JSON objects, one value per token, found by address through tokenRow. */
+  private readonly tokenJson: StringColumn;
+  private readonly tokenRow = new Map<string, number>();
+  private readonly protocolJson = new Map<string, Uint8Array>();
+  private readonly head: Uint8Array;
+  /** Token rows of the pool being written. */
+  private rows = new Uint32Array(8);
+
+  constructor(chainId: ChainId, tokens: readonly TokenRecord[], protocols: readonly SnapshotProtocol[]) {
+    const tokenJson = new StringColumnBuilder(tokens.length, tokens.length * 256);
+    for (let i = 0; i < tokens.length; i++) {
+      const t = tokens[i];
       const token: PoolToken = { chainId, address: t.address, decimals: t.decimals, name: t.name, symbol: t.symbol, logoUrl: t.logoUrl };
-      this.tokenJson.set(t.address, JSON.stringify(token));
+      tokenJson.add(JSON.stringify(token));
+      this.tokenRow.set(t.address, i);
     }
+    this.tokenJson = tokenJson.finish();
     for (const p of protocols) {
       const protocol: Protocol = { id: p.id, name: p.name, logoUrl: p.logoUrl, url: p.url };
-      this.protocolJson.set(p.id, JSON.stringify(protocol));
+      this.protocolJson.set(p.id, utf8(JSON.stringify(protocol)));
     }
-    this.head = `{"chainId":${chainId},"address":"`;
+    this.head = utf8(`{"chainId":${JSON.stringify(chainId)},"address":"`);
   }
 
-  /** JSON text of the pool (one `data.pool` object). */
-  encode(pool: SnapshotPool): string {
+  /** Appends the pool's JSON (one `data.pool` object) to `out` as one value. */
+  write(pool: SnapshotPool, out: StringColumnBuilder): void {
     const poolTokens = pool.tokens;
-    let tokens = "";
-    let balances = "";
-    for (let j = 0; j < poolTokens.length; j++) {
-      const t = poolTokens[j];
-      const token = this.tokenJson.get(t.address)!;
-      if (j > 0) {
-        tokens += ",";
-        balances += ",";
-      }
-      tokens += token;
-      balances += `{"amount":${num(t.amount)},"amountUsd":${num(t.amountUsd)},"token":${token}}`;
+    const count = poolTokens.length;
+    if (this.rows.length < count) this.rows = new Uint32Array(count * 2);
+    const rows = this.rows;
+    const { bytes, offsets } = this.tokenJson;
+    lit(out, this.head);
+    out.writeAscii(pool.address);
+    lit(out, K.createdAt);
+    out.writeNumber(pool.createdAtTimestamp);
+    lit(out, K.feeTier);
+    out.writeNumber(pool.feeTierPercentage);
+    lit(out, pool.isDynamicFee ? K.isDynamicTrue : K.isDynamicFalse);
+    for (let j = 0; j < count; j++) {
+      const row = this.tokenRow.get(poolTokens[j].address)!;
+      rows[j] = row;
+      if (j > 0) out.writeByte(COMMA);
+      out.writeBytes(bytes, offsets[row], offsets[row + 1]);
     }
+    lit(out, K.protocol);
+    lit(out, this.protocolJson.get(pool.protocolId)!);
+    lit(out, TYPE_AND_STATS.get(pool.type)!);
     const s = pool.stats;
-    return (
-      `${this.head}${pool.address}","createdAtTimestamp":${num(pool.createdAtTimestamp)}` +
-      `,"feeTier":{"feeTierPercentage":${num(pool.feeTierPercentage)},"isDynamic":${pool.isDynamicFee ? "true" : "false"}}` +
-      `,"tokens":[${tokens}],"protocol":${this.protocolJson.get(pool.protocolId)!},"type":"${pool.type}"` +
-      `,"stats":{"stats24h":${period(s.stats24h)},"stats7d":${period(s.stats7d)},"stats30d":${period(s.stats30d)},"stats90d":${period(s.stats90d)}}` +
-      `,"balance":{"totalValueLockedUsd":${num(pool.totalValueLockedUsd)},"tokens":[${balances}]}` +
-      `,"metadata":${metadata(pool)}}`
-    );
+    period(out, s.stats24h);
+    lit(out, K.stats7d);
+    period(out, s.stats7d);
+    lit(out, K.stats30d);
+    period(out, s.stats30d);
+    lit(out, K.stats90d);
+    period(out, s.stats90d);
+    lit(out, K.balance);
+    out.writeNumber(pool.totalValueLockedUsd);
+    lit(out, K.balanceTokens);
+    for (let j = 0; j < count; j++) {
+      const t = poolTokens[j];
+      if (j > 0) out.writeByte(COMMA);
+      lit(out, K.amount);
+      out.writeNumber(t.amount);
+      lit(out, K.amountUsd);
+      out.writeNumber(t.amountUsd);
+      lit(out, K.token);
+      out.writeBytes(bytes, offsets[rows[j]], offsets[rows[j] + 1]);
+      out.writeByte(CLOSE_BRACE);
+    }
+    lit(out, K.metadata);
+    metadata(out, pool);
+    out.writeByte(CLOSE_BRACE);
+    out.endValue();
   }
 }
 
-/** A number as JSON.stringify writes it (non-finite: null; validation never lets one through). */
-function num(value: number): string {
-  return Number.isFinite(value) ? `${value}` : "null";
+function lit(out: StringColumnBuilder, bytes: Uint8Array): void {
+  out.writeBytes(bytes, 0, bytes.length);
 }
 
-function period(p: PeriodStats): string {
-  return (
-    `{"feesUsd":${num(p.feesUsd)},"swapVolumeUsd":${num(p.swapVolumeUsd)},"yield":${num(p.yield)}` +
-    `,"netInflowUsd":${num(p.netInflowUsd)},"liquidityVolumeUsd":${num(p.liquidityVolumeUsd)}}`
-  );
+function period(out: StringColumnBuilder, p: PeriodStats): void {
+  lit(out, K.feesUsd);
+  out.writeNumber(p.feesUsd);
+  lit(out, K.swapVolumeUsd);
+  out.writeNumber(p.swapVolumeUsd);
+  lit(out, K.yield);
+  out.writeNumber(p.yield);
+  lit(out, K.netInflowUsd);
+  out.writeNumber(p.netInflowUsd);
+  lit(out, K.liquidityVolumeUsd);
+  out.writeNumber(p.liquidityVolumeUsd);
+  out.writeByte(CLOSE_BRACE);
 }
 
 /** Exactly the documented fields of the pool's type, nothing an operator added. */
-function metadata(pool: SnapshotPool): string {
-  if (pool.type === "V2") return `{"positionManagerAddress":"${pool.metadata.positionManagerAddress}"}`;
+function metadata(out: StringColumnBuilder, pool: SnapshotPool): void {
+  if (pool.type === "V2") {
+    lit(out, K.v2);
+    out.writeAscii(pool.metadata.positionManagerAddress);
+    out.writeByte(QUOTE);
+    out.writeByte(CLOSE_BRACE);
+    return;
+  }
   const m = pool.metadata;
-  const concentrated =
-    `{"latestSqrtPriceX96":"${m.latestSqrtPriceX96}","tickSpacing":${num(m.tickSpacing)}` +
-    `,"latestTick":"${m.latestTick}","positionManagerAddress":"${m.positionManagerAddress}"`;
+  lit(out, K.sqrtPrice);
+  out.writeAscii(m.latestSqrtPriceX96);
+  lit(out, K.tickSpacing);
+  out.writeNumber(m.tickSpacing);
+  lit(out, K.latestTick);
+  out.writeAscii(m.latestTick);
+  lit(out, K.positionManager);
+  out.writeAscii(m.positionManagerAddress);
   switch (pool.type) {
     case "V3":
     case "SLIPSTREAM":
-      return `${concentrated}}`;
+      out.writeByte(QUOTE);
+      out.writeByte(CLOSE_BRACE);
+      return;
     case "V4": {
       const v4 = pool.metadata;
-      return (
-        `${concentrated},"poolManagerAddress":"${v4.poolManagerAddress}","permit2Address":"${v4.permit2Address}"` +
-        `,"stateViewAddress":${v4.stateViewAddress === null ? "null" : `"${v4.stateViewAddress}"`}` +
-        `,"hook":${v4.hook === null ? "null" : `{"address":"${v4.hook.address}"}`}}`
-      );
+      lit(out, K.poolManager);
+      out.writeAscii(v4.poolManagerAddress);
+      lit(out, K.permit2);
+      out.writeAscii(v4.permit2Address);
+      if (v4.stateViewAddress === null) {
+        lit(out, K.stateViewNull);
+        if (v4.hook === null) return lit(out, K.hookNull);
+        lit(out, K.hookAfterNull);
+      } else {
+        lit(out, K.stateView);
+        out.writeAscii(v4.stateViewAddress);
+        if (v4.hook === null) {
+          out.writeByte(QUOTE);
+          return lit(out, K.hookNull);
+        }
+        lit(out, K.hook);
+      }
+      out.writeAscii(v4.hook.address);
+      return lit(out, K.closeHook);
     }
     case "ALGEBRA": {
       const a = pool.metadata;
-      return (
-        `${concentrated},"communityFeePercentage":${num(a.communityFeePercentage)},"deployer":"${a.deployer}"` +
-        `,"plugin":${a.plugin === null ? "null" : `{"address":"${a.plugin.address}","config":${num(a.plugin.config)}}`}` +
-        `,"version":${JSON.stringify(a.version)}}`
-      );
+      lit(out, K.communityFee);
+      out.writeNumber(a.communityFeePercentage);
+      lit(out, K.deployer);
+      out.writeAscii(a.deployer);
+      if (a.plugin === null) lit(out, K.pluginNull);
+      else {
+        lit(out, K.plugin);
+        out.writeAscii(a.plugin.address);
+        lit(out, K.pluginConfig);
+        out.writeNumber(a.plugin.config);
+        out.writeByte(CLOSE_BRACE);
+      }
+      lit(out, K.version);
+      out.write(JSON.stringify(a.version));
+      out.writeByte(CLOSE_BRACE);
+      return;
     }
   }
 }

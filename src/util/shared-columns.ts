@@ -3,6 +3,8 @@
  * read lives in a SharedArrayBuffer, so a compiled snapshot can be handed to
  * any number of threads without copying.
  */
+import { MAX_JSON_NUMBER_BYTES, writeJsonNumber } from "./json-number.js";
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -34,24 +36,21 @@ const JSON_ESCAPES: readonly (Uint8Array | null)[] = Array.from({ length: 256 },
 const JSON_ESCAPED = Uint8Array.from(JSON_ESCAPES, (e) => (e === null ? 0 : 1));
 
 /**
- * Appends values to a column: a value is written once into private chunks
- * (strings as UTF-8, raw bytes, or JSON string literals of UTF-8 bytes), and
- * `finish()` copies the chunks into one shared blob. A value may be written in
- * pieces (`write*`, then `endValue()`); `add*` write a whole value.
+ * Appends values to a column, written once, straight into shared memory:
+ * strings as UTF-8, raw bytes, or JSON string literals of UTF-8 bytes. A value
+ * may be written in pieces (`write*`, then `endValue()`); `add*` write a whole
+ * value. The blob starts at `expectedBytes` and grows by copying when a value
+ * does not fit; only the bytes written are ever touched, so the unused tail
+ * of the blob costs address space, not memory.
  */
 export class StringColumnBuilder {
-  private readonly chunkBytes: number;
-  private readonly done: Buffer[] = [];
-  private chunk: Buffer;
+  private blob: Buffer;
   private at = 0;
-  /** Bytes in finished chunks. */
-  private flushed = 0;
   private ends: Uint32Array;
   private count = 0;
 
-  constructor(expectedCount = 1024, chunkBytes = 1 << 22) {
-    this.chunkBytes = chunkBytes;
-    this.chunk = Buffer.allocUnsafeSlow(chunkBytes);
+  constructor(expectedCount = 1024, expectedBytes = 1 << 16) {
+    this.blob = sharedBuffer(Math.max(64, expectedBytes));
     this.ends = new Uint32Array(Math.max(16, expectedCount));
   }
 
@@ -75,18 +74,39 @@ export class StringColumnBuilder {
   write(value: string): void {
     // A UTF-16 code unit takes at most 3 UTF-8 bytes.
     this.reserve(value.length * 3);
-    this.at += this.chunk.write(value, this.at);
+    this.at += this.blob.write(value, this.at);
   }
 
   /** Writes part of the current value: bytes[start..end) as they are. */
   writeBytes(bytes: Uint8Array, start: number, end: number): void {
     const length = end - start;
     this.reserve(length);
-    const chunk = this.chunk;
+    const blob = this.blob;
     let at = this.at;
-    if (length > 64) chunk.set(bytes.subarray(start, end), at);
-    else for (let k = start; k < end; k++) chunk[at++] = bytes[k];
+    if (length > 64) blob.set(start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end), at);
+    else for (let k = start; k < end; k++) blob[at++] = bytes[k];
     this.at += length;
+  }
+
+  /** Writes part of the current value: a string the caller knows is ASCII, byte per code unit. */
+  writeAscii(value: string): void {
+    this.reserve(value.length);
+    const blob = this.blob;
+    let at = this.at;
+    for (let i = 0; i < value.length; i++) blob[at++] = value.charCodeAt(i);
+    this.at = at;
+  }
+
+  /** Writes part of the current value: a number as JSON.stringify writes it. */
+  writeNumber(value: number): void {
+    this.reserve(MAX_JSON_NUMBER_BYTES);
+    this.at = writeJsonNumber(this.blob, this.at, value);
+  }
+
+  /** Writes part of the current value: one byte. */
+  writeByte(byte: number): void {
+    this.reserve(1);
+    this.blob[this.at++] = byte;
   }
 
   /**
@@ -96,67 +116,63 @@ export class StringColumnBuilder {
    */
   writeJsonString(bytes: Uint8Array, start: number, end: number): void {
     this.reserve((end - start) * 6 + 2);
-    const chunk = this.chunk;
+    const blob = this.blob;
     let at = this.at;
-    chunk[at++] = 0x22;
+    blob[at++] = 0x22;
     for (let k = start; k < end; k++) {
       const b = bytes[k];
-      if (JSON_ESCAPED[b] === 0) chunk[at++] = b;
+      if (JSON_ESCAPED[b] === 0) blob[at++] = b;
       else {
         const escape = JSON_ESCAPES[b]!;
-        for (let e = 0; e < escape.length; e++) chunk[at++] = escape[e];
+        for (let e = 0; e < escape.length; e++) blob[at++] = escape[e];
       }
     }
-    chunk[at++] = 0x22;
+    blob[at++] = 0x22;
     this.at = at;
   }
 
   /** Ends the current value. */
   endValue(): void {
-    const total = this.flushed + this.at;
-    if (total > MAX_COLUMN_BYTES) throw tooLarge(total);
     if (this.count === this.ends.length) {
       const grown = new Uint32Array(this.ends.length * 2);
       grown.set(this.ends);
       this.ends = grown;
     }
-    this.ends[this.count++] = total;
+    if (this.at > MAX_COLUMN_BYTES) throw tooLarge(this.at);
+    this.ends[this.count++] = this.at;
   }
 
-  /** Copies everything into a shared column; the builder is spent afterwards. */
+  /** The column (a view of the shared blob); the builder is spent afterwards. */
   finish(): StringColumn {
-    const total = this.flushed + this.at;
-    const bytes = sharedArray(Uint8Array, total);
-    let at = 0;
-    for (const part of this.done) {
-      bytes.set(part, at);
-      at += part.length;
-    }
-    bytes.set(this.chunk.subarray(0, this.at), at);
+    const bytes = new Uint8Array(this.blob.buffer, 0, this.at);
     const offsets = sharedArray(Uint32Array, this.count + 1);
     offsets.set(this.ends.subarray(0, this.count), 1);
-    this.done.length = 0;
-    this.chunk = Buffer.alloc(0);
+    this.blob = EMPTY;
     this.at = 0;
     return { bytes, offsets };
   }
 
-  /** Room for maxBytes more in the current chunk (a value may span chunks: finish() joins them). */
+  /** Room for maxBytes more. */
   private reserve(maxBytes: number): void {
-    if (this.at + maxBytes <= this.chunk.length) return;
-    if (this.at > 0) {
-      this.done.push(this.chunk.subarray(0, this.at));
-      this.flushed += this.at;
-    }
-    this.chunk = Buffer.allocUnsafeSlow(Math.max(this.chunkBytes, maxBytes));
-    this.at = 0;
+    const need = this.at + maxBytes;
+    if (need <= this.blob.length) return;
+    const grown = sharedBuffer(Math.max(need, Math.ceil(this.blob.length * 1.5)));
+    grown.set(this.blob.subarray(0, this.at));
+    this.blob = grown;
   }
 }
 
+/** A Buffer over new shared memory (zero-filled lazily by the system). */
+function sharedBuffer(length: number): Buffer {
+  return Buffer.from(new SharedArrayBuffer(length), 0, length);
+}
+
+const EMPTY = Buffer.alloc(0);
+
 export function encodeStringColumn(values: readonly string[]): StringColumn {
-  let chars = 0;
-  for (let i = 0; i < values.length; i++) chars += values[i].length;
-  const builder = new StringColumnBuilder(values.length, Math.min(1 << 22, Math.max(1024, chars + 64)));
+  let maxBytes = 0;
+  for (let i = 0; i < values.length; i++) maxBytes += values[i].length * 3;
+  const builder = new StringColumnBuilder(values.length, maxBytes);
   for (let i = 0; i < values.length; i++) builder.add(values[i]);
   return builder.finish();
 }
