@@ -7,6 +7,7 @@
  * never thrown, so the caller can log and count them.
  */
 import { readFileSync, statSync } from "node:fs";
+import { setPriority } from "node:os";
 import { basename } from "node:path";
 import type { ChainId } from "../src/chains/chains.js";
 import { compileChain } from "../src/snapshot/compile-chain.js";
@@ -30,6 +31,18 @@ export interface TokenIndexTask {
 export type ChainTaskResult =
   | { readonly ok: true; readonly chain: CompiledChain }
   | { readonly ok: false; readonly reason: SnapshotErrorReason; readonly message: string; readonly fileBytes: number; readonly mtimeMs: number };
+
+/**
+ * Builds yield the CPU to the serving threads, so requests keep their latency
+ * while a snapshot builds. On Linux a thread's priority is its own: this lowers
+ * the build worker only, never the serving threads of the same process.
+ */
+const BUILD_NICENESS = 10;
+try {
+  setPriority(BUILD_NICENESS);
+} catch {
+  // Not permitted here: build at normal priority.
+}
 
 export default function run(task: ChainTask | TokenIndexTask): ChainTaskResult | TokenIndexData {
   return task.kind === "chain" ? buildChain(task) : compileTokenIndex(task.chains);
