@@ -6,7 +6,7 @@
 import type { tags } from "typia";
 import type { KeyRoute } from "../access/keys-file.js";
 import type { ChainId } from "../chains/chains.js";
-import type { AlgebraMetadata, ConcentratedMetadata, PoolType, V2Metadata, V4Metadata } from "../snapshot/format.js";
+import type { AlgebraMetadata, ConcentratedMetadata, V2Metadata, V4Metadata } from "../snapshot/format.js";
 
 // ---------------------------------------------------------------- requests
 
@@ -168,16 +168,8 @@ export interface Protocol {
   url: string;
 }
 
-/**
- * Protocol-specific pool data; its shape follows the pool's `type`: V2 → the router as
- * `positionManagerAddress`; V3 and SLIPSTREAM → concentrated-liquidity fields; V4 → those plus the
- * pool manager, Permit2, state view and hook; ALGEBRA → those plus community fee, deployer, plugin
- * and version. Only `stateViewAddress`, `hook` and `plugin` may be null.
- */
-export type PoolMetadata = V2Metadata | ConcentratedMetadata | V4Metadata | AlgebraMetadata;
-
-/** One liquidity pool (`data.pool`), keys in this order. */
-export interface Pool {
+/** What every pool has, whatever its type (`data.pool` keys, in order: chainId, address, createdAtTimestamp, feeTier, tokens, protocol, type, stats, balance, metadata). */
+interface PoolCommon {
   /** Supported chain id. */
   chainId: ChainId;
   /** Lowercase: `0x` + 40 hex digits, or `0x` + 64 hex digits for a V4 pool id. */
@@ -190,15 +182,45 @@ export interface Pool {
   tokens: PoolToken[];
   /** The protocol the pool belongs to. */
   protocol: Protocol;
-  /** Pool type; selects the shape of `metadata`. */
-  type: PoolType;
   /** Activity per period. */
   stats: PoolStatsWire;
   /** Holdings and TVL. */
   balance: PoolBalance;
-  /** Protocol-specific data of the pool's `type`. */
-  metadata: PoolMetadata;
 }
+
+/** A V2 pool: its metadata is the router, as `positionManagerAddress`. */
+export interface PoolV2 extends PoolCommon {
+  /** Pool type; selects the shape of `metadata`. */
+  type: "V2";
+  metadata: V2Metadata;
+}
+
+/** A V3 or SLIPSTREAM (concentrated-liquidity) pool. */
+export interface PoolConcentrated extends PoolCommon {
+  /** Pool type; selects the shape of `metadata`. */
+  type: "V3" | "SLIPSTREAM";
+  metadata: ConcentratedMetadata;
+}
+
+/** A V4 pool: concentrated-liquidity fields plus the pool manager, Permit2, state view and hook. */
+export interface PoolV4 extends PoolCommon {
+  /** Pool type; selects the shape of `metadata`. */
+  type: "V4";
+  metadata: V4Metadata;
+}
+
+/** An ALGEBRA pool: concentrated-liquidity fields plus community fee, deployer, plugin and version. */
+export interface PoolAlgebra extends PoolCommon {
+  /** Pool type; selects the shape of `metadata`. */
+  type: "ALGEBRA";
+  metadata: AlgebraMetadata;
+}
+
+/**
+ * One liquidity pool (`data.pool`). `metadata` has exactly the fields of the pool's `type`; only
+ * `stateViewAddress`, `hook` and `plugin` may be null.
+ */
+export type Pool = PoolV2 | PoolConcentrated | PoolV4 | PoolAlgebra;
 
 /** `data` of GET /v1/pools/{chainId}/{poolAddress}. */
 export interface PoolData {

@@ -287,6 +287,27 @@ describe("the document", () => {
     }
   });
 
+  it("a pool's metadata must have exactly the shape of its type", () => {
+    const pool = component("Pool");
+    const concentrated = { latestSqrtPriceX96: "79228162514264337593543950336", tickSpacing: 60, latestTick: "-12", positionManagerAddress: `0x${"1".repeat(40)}` };
+    const base = {
+      chainId: 1,
+      address: `0x${"a".repeat(40)}`,
+      createdAtTimestamp: 1_700_000_000,
+      feeTier: { feeTierPercentage: 0.3, isDynamic: false },
+      tokens: [],
+      protocol: { id: "p", name: "P", logoUrl: "https://l", url: "https://u" },
+      stats: Object.fromEntries(["stats24h", "stats7d", "stats30d", "stats90d"].map((k) => [k, { feesUsd: 0, swapVolumeUsd: 0, yield: 0, netInflowUsd: 0, liquidityVolumeUsd: 0 }])),
+      balance: { totalValueLockedUsd: 0, tokens: [] },
+    };
+    expect(schemaErrors(pool, { ...base, type: "V3", metadata: concentrated })).toBeNull();
+    expect(schemaErrors(pool, { ...base, type: "V2", metadata: { positionManagerAddress: concentrated.positionManagerAddress } })).toBeNull();
+    // A V3 pool with only the V2 router field, or a V4 pool without its V4 fields, is not a valid pool.
+    expect(schemaErrors(pool, { ...base, type: "V3", metadata: { positionManagerAddress: concentrated.positionManagerAddress } })).not.toBeNull();
+    expect(schemaErrors(pool, { ...base, type: "V4", metadata: concentrated })).not.toBeNull();
+    expect(schemaErrors(pool, { ...base, type: "V5", metadata: concentrated })).not.toBeNull();
+  });
+
   it("every example matches its schema", () => {
     let checked = 0;
     for (const { template, method, operation } of operations()) {
