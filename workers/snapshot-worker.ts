@@ -6,15 +6,14 @@
  * Failures are returned as values (a SnapshotError's reason and message),
  * never thrown, so the caller can log and count them.
  */
-import { readFileSync, statSync } from "node:fs";
 import { setPriority } from "node:os";
 import { basename } from "node:path";
 import type { ChainId } from "../src/chains/chains.js";
 import { compileChain } from "../src/snapshot/compile-chain.js";
 import type { ChainTokenColumns, CompiledChain } from "../src/snapshot/compiled-chain.js";
 import { compileTokenIndex } from "../src/snapshot/compile-token-index.js";
-import { isSnapshotError, SnapshotError, type SnapshotErrorReason } from "../src/snapshot/snapshot-error.js";
-import { chainIdFromSnapshotFileName, parseSnapshotBytes } from "../src/snapshot/read-snapshot-file.js";
+import { isSnapshotError, type SnapshotErrorReason } from "../src/snapshot/snapshot-error.js";
+import { readSnapshotFile } from "../src/snapshot/read-snapshot-file.js";
 import type { TokenIndexData } from "../src/query/token-index.js";
 
 export interface ChainTask {
@@ -30,7 +29,7 @@ export interface TokenIndexTask {
 
 export type ChainTaskResult =
   | { readonly ok: true; readonly chain: CompiledChain }
-  | { readonly ok: false; readonly reason: SnapshotErrorReason; readonly message: string; readonly fileBytes: number; readonly mtimeMs: number };
+  | { readonly ok: false; readonly reason: SnapshotErrorReason; readonly message: string };
 
 /**
  * Builds yield the CPU to the serving threads, so requests keep their latency
@@ -44,29 +43,17 @@ try {
   // Not permitted here: build at normal priority.
 }
 
-export default function run(task: ChainTask | TokenIndexTask): ChainTaskResult | TokenIndexData {
+export default function run(task: ChainTask | TokenIndexTask): Promise<ChainTaskResult> | TokenIndexData {
   return task.kind === "chain" ? buildChain(task) : compileTokenIndex(task.chains);
 }
 
-function buildChain(task: ChainTask): ChainTaskResult {
-  let fileBytes = 0;
-  let mtimeMs = 0;
+async function buildChain(task: ChainTask): Promise<ChainTaskResult> {
   try {
-    const chainId = chainIdFromSnapshotFileName(task.path);
-    let bytes: Buffer;
-    try {
-      const stat = statSync(task.path);
-      fileBytes = stat.size;
-      mtimeMs = stat.mtimeMs;
-      bytes = readFileSync(task.path);
-    } catch (error) {
-      throw new SnapshotError("io", `${basename(task.path)}: cannot read the file (${(error as Error).message})`);
-    }
-    const snapshot = parseSnapshotBytes(bytes, chainId, task.logoTemplate);
-    const chain = compileChain(snapshot, { file: basename(task.path), fileBytes, fileMtimeMs: mtimeMs });
+    const loaded = await readSnapshotFile(task.path, task.logoTemplate);
+    const chain = compileChain(loaded.snapshot, { file: basename(task.path), fileBytes: loaded.bytes, fileMtimeMs: loaded.mtimeMs });
     return { ok: true, chain };
   } catch (error) {
-    if (isSnapshotError(error)) return { ok: false, reason: error.reason, message: error.message, fileBytes, mtimeMs };
+    if (isSnapshotError(error)) return { ok: false, reason: error.reason, message: error.message };
     throw error;
   }
 }

@@ -3,7 +3,7 @@
  * Every failure is a SnapshotError (reasons `file-name`, `unsupported-chain`,
  * `io`, `decode`, `structure`, ...) carrying the file path in `error.file`.
  */
-import { readFile } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { basename } from "node:path";
 import { CHAINS, isSupportedChainId, NATIVE_ADDRESS, SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../chains/chains.js";
 import { decodeSnapshotBytes } from "./decode-snapshot.js";
@@ -20,6 +20,8 @@ export interface LoadedSnapshot {
   chainId: ChainId;
   /** Size of the file in bytes. */
   bytes: number;
+  /** Modification time of the file read (ms since the epoch). */
+  mtimeMs: number;
 }
 
 /**
@@ -78,15 +80,23 @@ export async function readSnapshotFile(
   try {
     const chainId = chainIdFromSnapshotFileName(path);
     let bytes: Buffer;
+    let mtimeMs: number;
     try {
-      bytes = await readFile(path);
+      // One handle: the size, mtime and bytes all describe the same file, even mid-rename.
+      const file = await open(path, "r");
+      try {
+        mtimeMs = (await file.stat()).mtimeMs;
+        bytes = await file.readFile();
+      } finally {
+        await file.close();
+      }
     } catch (error) {
       const code = (error as NodeJS.ErrnoException | undefined)?.code;
       const detail = code ?? (error instanceof Error ? error.message : String(error));
       throw new SnapshotError("io", `${basename(path)}: cannot read the file (${detail})`, { cause: error });
     }
     const snapshot = parseSnapshotBytes(bytes, chainId, logoTemplate);
-    return { snapshot, chainId, bytes: bytes.length };
+    return { snapshot, chainId, bytes: bytes.length, mtimeMs };
   } catch (error) {
     if (error instanceof SnapshotError) error.file ??= path;
     throw error;

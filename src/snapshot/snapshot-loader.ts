@@ -133,10 +133,7 @@ export class SnapshotLoader {
       if (isSupportedChainId(chainId)) present.add(chainId);
       if (this.attempted.get(name) === signature) continue;
       this.attempted.set(name, signature);
-      if (!isSupportedChainId(chainId)) {
-        this.reject(name, chainId, "unsupported-chain", `${name}: chain ${chainId} is not a supported chain id`);
-        continue;
-      }
+      // An unsupported chain id is rejected by the reader like any other bad file.
       builds.push(this.buildChain(name, path, signature, chainId));
     }
     this.noticeRemoved(present);
@@ -145,7 +142,7 @@ export class SnapshotLoader {
   }
 
   /** Builds one chain file; true when the chain's data changed. */
-  private async buildChain(name: string, path: string, signature: string, chainId: ChainId): Promise<boolean> {
+  private async buildChain(name: string, path: string, signature: string, chainId: number): Promise<boolean> {
     let result: ChainTaskResult;
     const started = performance.now();
     try {
@@ -164,14 +161,14 @@ export class SnapshotLoader {
       return false;
     }
     try {
-      checkSnapshotOrder(result.chain.info, this.lastGood.get(chainId)?.info);
+      checkSnapshotOrder(result.chain.info, this.lastGood.get(result.chain.info.chainId)?.info);
     } catch (error) {
       if (!isSnapshotError(error)) throw error;
       this.reject(name, chainId, error.reason, `${name}: ${error.message}`);
       return false;
     }
-    this.lastGood.set(chainId, result.chain);
-    this.removedNoticed.delete(chainId);
+    this.lastGood.set(result.chain.info.chainId, result.chain);
+    this.removedNoticed.delete(result.chain.info.chainId);
     this.events.chainAccepted(result.chain.info);
     const { info } = result.chain;
     this.log.info(

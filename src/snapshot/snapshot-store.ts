@@ -36,8 +36,4 @@ export class SnapshotStore {
     if (this.lastUse) this.lastUse[entry.slot] = this.now();
     return entry.snapshot;
   }
-
-  liveVersions(): number[] {
-    return [...this.byVersion.keys()];
-  }
 }
