@@ -46,6 +46,8 @@ export class SnapshotLoader {
   private readonly lastGood = new Map<ChainId, CompiledChain>();
   /** Signature (size, mtime, inode) of the last attempt per file name, so unchanged files are not rebuilt. */
   private readonly attempted = new Map<string, string>();
+  /** Files whose build crashed or threw: retried on the schedule (or when they change), not on every watch event. */
+  private readonly crashed = new Set<string>();
   private readonly removedNoticed = new Set<ChainId>();
   private readonly pool: Piscina;
   private scanning: Promise<void> | null = null;
@@ -75,7 +77,11 @@ export class SnapshotLoader {
     );
     this.watcher = watch(this.options.snapshotDir, () => this.scheduleScan());
     this.watcher.on("error", (error) => this.log.error({ event: "watch-error", err: error }, "snapshot directory watch failed; the cron schedule still rescans"));
-    this.schedule = cron.schedule(this.options.rebuildCron, () => void this.scan());
+    this.schedule = cron.schedule(this.options.rebuildCron, () => {
+      for (const name of this.crashed) this.attempted.delete(name);
+      this.crashed.clear();
+      void this.scan();
+    });
   }
 
   /** Stops watching and cancels any build in progress (shutdown must not wait for a large build). */
@@ -151,8 +157,9 @@ export class SnapshotLoader {
     } catch (error) {
       if (this.stopped) return false;
       this.events.buildFailed();
-      // A crashed or throwing worker: forget the attempt, so the next scan retries the file.
-      if (this.attempted.get(name) === signature) this.attempted.delete(name);
+      // A crashed or throwing worker: retried on the next scheduled tick. Reading the file
+      // can itself wake the directory watch, so retrying on any scan would loop hot.
+      if (this.attempted.get(name) === signature) this.crashed.add(name);
       this.log.error({ event: "build-failed", chainId, file: name, err: error }, "snapshot build failed; serving the last good data");
       return false;
     }

@@ -250,6 +250,38 @@ describe("two serving threads, pushes under load", () => {
   });
 });
 
+describe("a build worker that crashes", () => {
+  it("is logged and counted, the current snapshot keeps serving, and a later good push is taken", async () => {
+    const dir = tempDir("lgw-crash-");
+    push(dir, chainAt(1, 0));
+    const gw = await startGateway({
+      snapshotDir: dir,
+      keysFile: writeKeysFile(standardKeys()),
+      // A heap limit the small file fits in and the pushed one does not: the worker dies out of memory.
+      env: { GATEWAY_THREADS: "1", BUILD_WORKER_MAX_MB: "24" },
+    });
+    try {
+      expect(await poolCreatedAt(gw.baseUrl, 1)).toBe(T0);
+      push(dir, chainAt(1, 1, 150_000));
+      const { value: failed } = await waitFor(async () => gw.logs().filter((l) => l.event === "build-failed").length, (n) => n > 0, 20_000);
+      expect(failed).toBe(1);
+      expect(await poolCreatedAt(gw.baseUrl, 1)).toBe(T0);
+      const metrics = (await request(gw.baseUrl, "/metrics")).text;
+      expect(metrics).toMatch(/^gateway_snapshot_build_failures_total 1$/m);
+      // Not rebuilt again until the file changes or the schedule ticks. (A hot retry loop was seen,
+      // and fixed, with a 48 MB generated file; this small fixture does not provoke it, so this
+      // assertion guards the rule rather than reproducing that case.)
+      await new Promise((r) => setTimeout(r, 2000));
+      expect(gw.logs().filter((l) => l.event === "build-failed").length).toBe(1);
+      // A good push afterwards is taken.
+      push(dir, chainAt(1, 2));
+      expect((await waitFor(() => poolCreatedAt(gw.baseUrl, 1), (v) => v === T0 + 2, 5000)).value).toBe(T0 + 2);
+    } finally {
+      await gw.stop();
+    }
+  });
+});
+
 describe("shutdown", () => {
   it("SIGTERM under load: in-flight requests complete, new connections are refused, exit 0 within 5 s", async () => {
     const dir = tempDir("lgw-shutdown-");
