@@ -77,12 +77,19 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
 
   /** The synchronous part: route, access, then the body (async) or the handler. */
   const admit = (x: Exchange, req: HttpRequest): void => {
-    const match = router.match(x.method, x.url);
+    const now = Date.now();
+    let match;
+    try {
+      match = router.match(x.method, x.url);
+    } catch (notRouted) {
+      // Requests no route takes need no key: they count against the address's public budget.
+      ctx.publicRequests.take(clientAddress(x.res), now);
+      throw notRouted;
+    }
     const route = router.route(match.index);
     x.routeIndex = match.index;
     x.routeName = route.name;
     x.params = match.params;
-    const now = Date.now();
     if (route.access === "public") {
       ctx.publicRequests.take(clientAddress(x.res), now);
     } else {
