@@ -17,6 +17,7 @@ import { spawn } from "node:child_process";
 import { copyFileSync, linkSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, release, tmpdir, totalmem } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
+import { Flags, log, onCleanup, round, runBench } from "./entry.js";
 import { PROJECT_ROOT } from "../src/config/config.js";
 import { SUPPORTED_CHAIN_IDS_ASCENDING } from "../src/chains/chains.js";
 import { measureRebuilds, profileBuild, snapshotFiles } from "./build-bench.js";
@@ -52,23 +53,14 @@ const UNIQUE = { placeholder: "__N__", start: 50000, step: 0.000001 };
 
 function parseArgs(argv: readonly string[]): Args {
   const args: Args = { quick: false, data: null, durationS: null, connections: null, writeSummary: false };
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].split(/=(.*)/s, 2);
-    const value = () => {
-      const v = inline ?? argv[++i];
-      if (v === undefined || v === "") throw new Error(`${flag} needs a value`);
-      return v;
-    };
-    const positive = (v: string) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 1 || n > 10_000) throw new Error(`${flag} must be an integer 1-10000, got '${v}'`);
-      return n;
-    };
+  const flags = new Flags(argv);
+  while (flags.next()) {
+    const flag = flags.flag;
     if (flag === "--quick") args.quick = true;
     else if (flag === "--write-summary") args.writeSummary = true;
-    else if (flag === "--data") args.data = resolve(value());
-    else if (flag === "--duration") args.durationS = positive(value());
-    else if (flag === "--connections") args.connections = positive(value());
+    else if (flag === "--data") args.data = resolve(flags.value());
+    else if (flag === "--duration") args.durationS = flags.integer(1, 10_000);
+    else if (flag === "--connections") args.connections = flags.integer(1, 10_000);
     else if (flag === "--help" || flag === "-h") {
       process.stdout.write(`${USAGE}\n`);
       process.exit(0);
@@ -79,9 +71,7 @@ function parseArgs(argv: readonly string[]): Args {
 
 // ------------------------------------------------------------------ helpers
 
-const log = (message: string) => process.stdout.write(`[bench] ${message}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const round = (v: number, digits = 1) => Math.round(v * 10 ** digits) / 10 ** digits;
 const DEFAULT_LARGE_DIR = "/tmp/lgw-bench-large";
 const GENERATE_JS = join(PROJECT_ROOT, "dist/src/cli/generate-snapshots.js");
 
@@ -176,7 +166,7 @@ async function main(): Promise<void> {
     rmSync(scratch, { recursive: true, force: true });
     rmSync(dirname(benchKey.file), { recursive: true, force: true });
   };
-  cleanups.push(removeTemporaries);
+  onCleanup(removeTemporaries);
   const headers = { authorization: `Bearer ${benchKey.key}` };
   const jsonHeaders = { ...headers, "content-type": "application/json" };
   let results: BuildResults | null = null;
@@ -305,23 +295,4 @@ async function main(): Promise<void> {
   process.stdout.write(`\n${renderBuildSection(results, null, { brief: true })}\n`);
 }
 
-/** Run on an interrupting signal too (a finally block does not run on process.exit). */
-const cleanups: Array<() => void> = [];
-let interrupted = false;
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => {
-    if (interrupted) return;
-    interrupted = true;
-    process.stderr.write(`[bench] ${signal}: stopping every process the bench started\n`);
-    void stopAllChildren().finally(() => {
-      for (const cleanup of cleanups) cleanup();
-      process.exit(130);
-    });
-  });
-}
-
-main().catch(async (error: unknown) => {
-  process.stderr.write(`[bench] failed: ${(error as Error).stack ?? String(error)}\n`);
-  await stopAllChildren();
-  process.exit(1);
-});
+runBench(main);

@@ -5,7 +5,7 @@
  * from them. Every figure is quoted with the machine it was measured on.
  */
 import type { BuildProfile } from "./build-bench.js";
-import type { LatencySummary } from "./load.js";
+import type { LatencySummary } from "./stats.js";
 import type { MicroResult } from "./targets/micro-process.js";
 
 export interface MachineInfo {

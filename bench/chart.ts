@@ -38,7 +38,7 @@ export function renderChart(results: HttpCpuResults): string {
     const cells = results.cells.filter((c) => c.target === target.name);
     if (cells.length === 0) continue;
     y += 30;
-    parts.push(text(16, y, `${target.label}: ${target.method} ${target.path.length > 50 ? `${target.path.slice(0, 47)}...` : target.path}${target.body ? ` ${target.body.slice(0, 60)}` : ""}`, 'font-size="13" font-weight="bold"'));
+    parts.push(text(16, y, `${target.label}: ${target.method} ${target.path.length > 50 ? `${target.path.slice(0, 47)}...` : target.path}${target.body ? ` ${target.body.length > 40 ? `${target.body.slice(0, 37)}...` : target.body}` : ""}`, 'font-size="13" font-weight="bold"'));
     for (const c of cells) {
       y += 6;
       const scale = (v: number) => (Number.isFinite(v) ? Math.max(1, Math.round((v / max) * BAR_W)) : 0);

@@ -6,8 +6,7 @@
  * judged, and what limits a missed goal as far as the figures tell.
  */
 import type { Goal, ServerKind } from "./http-targets.js";
-import { pairedRatio, summarise, type Spread } from "./stats.js";
-import type { WrkLatency } from "./wrk.js";
+import { pairedRatio, summarise, type LatencySummary, type Spread } from "./stats.js";
 
 export interface Machine {
   readonly cpuModel: string;
@@ -75,7 +74,7 @@ export interface Measurement {
   readonly wrkCpuPercent: number;
   /** Every other process on the machine meanwhile (machine busy − server − wrk), % of one core. */
   readonly otherCpuPercent: number;
-  readonly latencyMs: WrkLatency;
+  readonly latencyMs: LatencySummary;
   readonly non2xx: number;
   readonly socketErrors: number;
 }

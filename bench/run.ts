@@ -14,9 +14,11 @@
  * with --write-summary). Every process it starts is stopped at the end, also
  * on failure or an interrupt.
  */
+import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, release, tmpdir, totalmem } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
+import { Flags, log, onCleanup, round, runBench } from "./entry.js";
 import { PROJECT_ROOT } from "../src/config/config.js";
 import { renderChart } from "./chart.js";
 import { cpuRatios, judgeGoals, summariseCells, type HttpCpuResults, type Machine, type Measurement, type ServerRun, type TargetRun } from "./http-cpu.js";
@@ -84,37 +86,27 @@ function parseArgs(argv: readonly string[]): Args {
     writeSummary: false,
     notes: [],
   };
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].split(/=(.*)/s, 2);
-    const value = () => {
-      const v = inline ?? argv[++i];
-      if (v === undefined || v === "") throw new Error(`${flag} needs a value`);
-      return v;
-    };
-    const count = (min: number, max: number) => {
-      const text = value();
-      const n = Number(text);
-      if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${flag} must be an integer ${min}-${max}, got '${text}'`);
-      return n;
-    };
-    const cpuList = () => {
-      const text = value();
-      if (!/^\d+(-\d+)?(,\d+(-\d+)?)*$/.test(text)) throw new Error(`${flag} must be a CPU list like 0 or 0-2 or 0,2, got '${text}'`);
-      return text;
-    };
+  const flags = new Flags(argv);
+  const cpuList = () => {
+    const text = flags.value();
+    if (!/^\d+(-\d+)?(,\d+(-\d+)?)*$/.test(text)) throw new Error(`${flags.flag} must be a CPU list like 0 or 0-2 or 0,2, got '${text}'`);
+    return text;
+  };
+  while (flags.next()) {
+    const flag = flags.flag;
     if (flag === "--quick") args.quick = true;
-    else if (flag === "--data") args.data = resolve(value());
-    else if (flag === "--rounds") args.rounds = count(1, 100);
-    else if (flag === "--duration") args.durationS = count(1, 600);
-    else if (flag === "--warmup") args.warmupS = count(0, 600);
-    else if (flag === "--connections") args.connections = count(1, 10_000);
-    else if (flag === "--wrk-threads") args.wrkThreads = count(1, 256);
+    else if (flag === "--data") args.data = resolve(flags.value());
+    else if (flag === "--rounds") args.rounds = flags.integer(1, 100);
+    else if (flag === "--duration") args.durationS = flags.integer(1, 600);
+    else if (flag === "--warmup") args.warmupS = flags.integer(0, 600);
+    else if (flag === "--connections") args.connections = flags.integer(1, 10_000);
+    else if (flag === "--wrk-threads") args.wrkThreads = flags.integer(1, 256);
     else if (flag === "--server-cpus") args.serverCpus = cpuList();
     else if (flag === "--wrk-cpus") args.wrkCpus = cpuList();
     else if (flag === "--no-pin") args.pin = false;
-    else if (flag === "--servers") args.servers = value();
-    else if (flag === "--targets") args.targets = value();
-    else if (flag === "--note") args.notes.push(value());
+    else if (flag === "--servers") args.servers = flags.value();
+    else if (flag === "--targets") args.targets = flags.value();
+    else if (flag === "--note") args.notes.push(flags.value());
     else if (flag === "--write-summary") args.writeSummary = true;
     else if (flag === "--help" || flag === "-h") {
       process.stdout.write(`${USAGE}\n`);
@@ -126,8 +118,6 @@ function parseArgs(argv: readonly string[]): Args {
 
 // ------------------------------------------------------------------ helpers
 
-const log = (message: string) => process.stdout.write(`[bench] ${message}\n`);
-const round = (v: number, digits = 1) => Math.round(v * 10 ** digits) / 10 ** digits;
 
 function cpuModel(): string {
   try {
@@ -253,7 +243,7 @@ async function main(): Promise<void> {
 
   const scratch = mkdtempSync(join(tmpdir(), "lgw-bench-wrk-"));
   const benchKey = writeBenchKey();
-  cleanups.push(() => {
+  onCleanup(() => {
     rmSync(scratch, { recursive: true, force: true });
     rmSync(dirname(benchKey.file), { recursive: true, force: true });
   });
@@ -289,9 +279,12 @@ async function main(): Promise<void> {
 
     // --- servers: gateways first (they provide the bytes), then bare and floor
     const running: RunningServer[] = [];
+    const cursorSecret = randomBytes(24).toString("base64url");
     for (const def of servers.filter((s) => s.kind === "gateway")) {
       log(`starting ${def.id}: ${threadsOf(def)} serving thread(s), auth and quotas on, LOG_LEVEL warn`);
-      const gateway = await startGateway({ snapshotDir: args.data, keysFile: benchKey.file, timeoutMs: 10 * 60_000, threads: threadsOf(def), env: def.env, cpus: pin.serverCpus, name: def.id });
+      // One cursor secret for every gateway of the run (as a deployment configures one), so their next-page cursors match.
+      const env = { CURSOR_SECRET: cursorSecret, ...(def.env ?? {}) };
+      const gateway = await startGateway({ snapshotDir: args.data, keysFile: benchKey.file, timeoutMs: 10 * 60_000, threads: threadsOf(def), env, cpus: pin.serverCpus, name: def.id });
       running.push({ def, threads: threadsOf(def), child: gateway.child, baseUrl: gateway.baseUrl });
     }
     const referenceServer = running.find((s) => s.def.id === reference.id)!;
@@ -440,28 +433,4 @@ async function main(): Promise<void> {
   process.stdout.write(`\n${renderBrief(results)}\n`);
 }
 
-/** Run on an interrupting signal too (a finally block does not run on process.exit). */
-const cleanups: Array<() => void> = [];
-let interrupted = false;
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => {
-    if (interrupted) return;
-    interrupted = true;
-    process.stderr.write(`[bench] ${signal}: stopping every process the bench started\n`);
-    void stopAllChildren().finally(() => {
-      for (const cleanup of cleanups) cleanup();
-      process.exit(130);
-    });
-  });
-}
-
-main()
-  .then(() => {
-    for (const cleanup of cleanups) cleanup();
-  })
-  .catch(async (error: unknown) => {
-    process.stderr.write(`[bench] failed: ${(error as Error).stack ?? String(error)}\n`);
-    await stopAllChildren();
-    for (const cleanup of cleanups) cleanup();
-    process.exit(1);
-  });
+runBench(main);

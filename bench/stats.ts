@@ -48,3 +48,13 @@ export function pairedRatio(a: readonly number[], b: readonly number[]): Spread 
 export function cpuMicrosPerRequest(cpuSeconds: number, requests: number): number {
   return requests > 0 && Number.isFinite(cpuSeconds) ? (cpuSeconds / requests) * 1e6 : NaN;
 }
+
+/** Latency percentiles of a run, in milliseconds (NaN where a load generator gave no figure). */
+export interface LatencySummary {
+  readonly p50: number;
+  readonly p90: number;
+  readonly p99: number;
+  readonly p999: number;
+  readonly max: number;
+  readonly mean: number;
+}

@@ -11,6 +11,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { clockTicksPerSecond, cpuSecondsOf, parseProcStat } from "./proc-stat.js";
+import type { LatencySummary } from "./stats.js";
 import { BenchChild } from "./targets/child.js";
 
 export interface WrkRequest {
@@ -36,15 +37,6 @@ export interface WrkSpec {
   readonly scratchDir: string;
 }
 
-export interface WrkLatency {
-  readonly p50: number;
-  readonly p90: number;
-  readonly p99: number;
-  readonly p999: number;
-  readonly max: number;
-  readonly mean: number;
-}
-
 export interface WrkResult {
   /** Responses completed in the run. */
   readonly requests: number;
@@ -56,7 +48,7 @@ export interface WrkResult {
   readonly non2xx: number;
   readonly socketErrors: { readonly connect: number; readonly read: number; readonly write: number; readonly timeout: number };
   /** Milliseconds (NaN where the output had no figure). */
-  readonly latencyMs: WrkLatency;
+  readonly latencyMs: LatencySummary;
   /** wrk's own user + system CPU seconds over its whole run (NaN without the done line). */
   readonly wrkCpuSeconds: number;
 }
