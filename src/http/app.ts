@@ -7,6 +7,7 @@ import { authenticate } from "../access/authenticate.js";
 import { rateLimitExceeded, rateLimitHeaders } from "../access/rate-limiter.js";
 import { assertRouteAllowed } from "../access/restrictions.js";
 import type { GatewayContext } from "./gateway-context.js";
+import { checkRequestFraming } from "./request-framing.js";
 import { readRequestInfo, type RequestInfo } from "./request-info.js";
 import { sendError, toApiError } from "./respond.js";
 import { matchRoute } from "./router.js";
@@ -24,6 +25,12 @@ export function createApp(ctx: GatewayContext, onRequest: () => void = () => {})
     onRequest();
     const info = readRequestInfo(req);
     info.snapshotVersion = ctx.store.current?.versionHex;
+    // HTTP edge (src/http/request-framing.ts): a body of ambiguous length is refused before routing, and the connection closed.
+    const framing = checkRequestFraming(req);
+    if (framing !== null) {
+      info.closeConnection = true;
+      return sendError(res, info, framing);
+    }
     try {
       dispatch(res, info, ctx, new Uint8Array(res.getRemoteAddress()));
     } catch (error) {

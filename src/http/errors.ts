@@ -8,6 +8,7 @@ export const ERROR_CATALOGUE = {
   UNSUPPORTED_CHAIN_ID: { status: 400, title: "Invalid Parameters" },
   INVALID_POOL_ADDRESS: { status: 400, title: "Invalid Parameters" },
   INVALID_PAGINATION_CURSOR: { status: 400, title: "Invalid Parameters" },
+  INVALID_REQUEST_FRAMING: { status: 400, title: "Bad Request" },
   API_KEY_MISSING: { status: 401, title: "Authentication Failed" },
   API_KEY_INVALID: { status: 401, title: "Authentication Failed" },
   API_KEY_NOT_FOUND: { status: 401, title: "Authentication Failed" },

@@ -24,6 +24,8 @@ export interface RequestInfo {
   readonly startedAt: number;
   /** Version of the snapshot being served when the request arrived (the x-snapshot-version header). */
   snapshotVersion: string | undefined;
+  /** Close the connection after the response (set when the request's framing cannot be trusted). */
+  closeConnection: boolean;
 }
 
 export function readRequestInfo(req: HttpRequest): RequestInfo {
@@ -41,5 +43,6 @@ export function readRequestInfo(req: HttpRequest): RequestInfo {
     route: "unmatched",
     startedAt: performance.now(),
     snapshotVersion: undefined,
+    closeConnection: false,
   };
 }

@@ -100,10 +100,25 @@ export function sendBody(
     const common = info.responseHeaders;
     if (common !== null) for (const name in common) res.writeHeader(name, common[name]);
     for (const name in headers) res.writeHeader(name, headers[name]);
-    // On HEAD, uWS sends the headers and Content-Length without the body.
-    res.end(body, hooks.closeConnections);
+    const close = hooks.closeConnections || info.closeConnection;
+    if (info.method === "HEAD") endHead(res, body, close);
+    else res.end(body, close);
   });
   hooks.ended(info, status);
+}
+
+/**
+ * Ends a HEAD response: the GET's headers and Content-Length, no body. uWS's
+ * end() would send the body (the client would read the next response from
+ * inside it), and endWithoutBody with any argument leaves the response pending
+ * so that uWS aborts the process; so the length is written here and
+ * endWithoutBody gets none, which also means it cannot close: a HEAD that must
+ * close asks the client to.
+ */
+function endHead(res: HttpResponse, body: string | Uint8Array, close: boolean): void {
+  res.writeHeader("content-length", String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength));
+  if (close) res.writeHeader("connection", "close");
+  res.endWithoutBody();
 }
 
 export function sendError(res: HttpResponse, info: RequestInfo, error: ApiError, headers: Record<string, string> = {}): void {

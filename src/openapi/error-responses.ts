@@ -30,6 +30,10 @@ const CODES: Readonly<Record<ErrorCode, CodeFacts>> = {
     when: "`config.cursor` was not issued by this gateway, was altered, or belongs to a request with other filters, matchAllSymbols or orderBy",
     rateLimitHeaders: "always",
   },
+  INVALID_REQUEST_FRAMING: {
+    when: "the body's length is ambiguous: several Content-Length headers, or a Transfer-Encoding other than exactly chunked; the connection is closed",
+    rateLimitHeaders: "never",
+  },
   API_KEY_MISSING: { when: "no Authorization header", rateLimitHeaders: "never" },
   API_KEY_INVALID: { when: "the Authorization header is not `Bearer <api-key>`", rateLimitHeaders: "never" },
   API_KEY_NOT_FOUND: { when: "the key is not known to this gateway", rateLimitHeaders: "never" },
