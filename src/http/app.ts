@@ -26,7 +26,7 @@ export function createApp(ctx: GatewayContext, onRequest: () => void = () => {})
     const info = readRequestInfo(req);
     info.snapshotVersion = ctx.store.current?.versionHex;
     // HTTP edge (src/http/request-framing.ts): a body of ambiguous length is refused before routing, and the connection closed.
-    const framing = checkRequestFraming(req);
+    const framing = checkRequestFraming(req, info.contentLength);
     if (framing !== null) {
       info.closeConnection = true;
       return sendError(res, info, framing);

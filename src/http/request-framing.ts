@@ -23,12 +23,13 @@ export interface FramingFields {
 }
 
 /**
- * Reads the framing fields of a request. Requests without a body-framing
- * header (every GET a client sends) cost two header look-ups; only those
- * with one walk the header list, to see repeats that `getHeader` hides.
+ * Reads the framing fields of a request, given its first Content-Length
+ * (which the request info has already read). A request without a framing
+ * field (every GET a client sends) costs one header look-up; only one with a
+ * body walks the header list, to see the repeats that `getHeader` hides.
  */
-export function readFramingFields(req: HttpRequest): FramingFields | null {
-  if (req.getHeader("content-length") === "" && req.getHeader("transfer-encoding") === "") return null;
+export function readFramingFields(req: HttpRequest, firstContentLength: string): FramingFields | null {
+  if (firstContentLength === "" && req.getHeader("transfer-encoding") === "") return null;
   const contentLength: string[] = [];
   const transferEncoding: string[] = [];
   req.forEach((name, value) => {
@@ -69,8 +70,8 @@ function invalidFraming(header: "content-length" | "transfer-encoding", values: 
   return new ApiError("INVALID_REQUEST_FRAMING", message, details, { header, values: [...values] });
 }
 
-/** The framing error of the request being handled, or null. */
-export function checkRequestFraming(req: HttpRequest): ApiError | null {
-  const fields = readFramingFields(req);
+/** The framing error of the request being handled (`firstContentLength`: its first Content-Length, "" when none), or null. */
+export function checkRequestFraming(req: HttpRequest, firstContentLength: string): ApiError | null {
+  const fields = readFramingFields(req, firstContentLength);
   return fields === null ? null : framingError(fields);
 }

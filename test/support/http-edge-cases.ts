@@ -145,7 +145,7 @@ export const EDGE_CASES: readonly EdgeCase[] = [
     name: "Transfer-Encoding: chunked in two fields (chunked applied twice)",
     parts: [post("Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n", "2\r\n{}\r\n0\r\n\r\n"), FOLLOW_UP],
     direct: { statuses: [400], closed: true, code: "INVALID_REQUEST_FRAMING" },
-    proxied: { statuses: [501], closed: true },
+    proxied: { statuses: [400], closed: true },
   },
   {
     name: "Content-Length and Transfer-Encoding together",
