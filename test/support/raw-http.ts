@@ -35,6 +35,8 @@ export interface ExchangeOptions {
   readonly settleMs?: number;
   /** Indexes of the responses that answer HEAD requests (they have no body). */
   readonly headAt?: readonly number[];
+  /** Written once the first bytes of an answer are in (never coalesced with the request before it), unless the server closed. */
+  readonly followUp?: string;
 }
 
 export function exchange(port: number, parts: readonly (string | Buffer)[], opts: ExchangeOptions = {}): Promise<RawExchange> {
@@ -59,8 +61,16 @@ export function exchange(port: number, parts: readonly (string | Buffer)[], opts
       resolve({ raw, responses: parseResponses(raw, opts.headAt ?? [], closed), closed, elapsedMs });
     };
     const giveUp = setTimeout(finish, timeoutMs);
+    let allWritten = false;
+    let followUpSent = opts.followUp === undefined;
+    const sendFollowUp = () => {
+      if (followUpSent || !allWritten || chunks.length === 0 || closed) return;
+      followUpSent = true;
+      socket.write(opts.followUp!);
+    };
     socket.on("data", (chunk) => {
       chunks.push(chunk);
+      sendFollowUp();
       if (opts.expectResponses !== undefined && settleTimer === undefined) {
         if (parseResponses(Buffer.concat(chunks), opts.headAt ?? [], false).length >= opts.expectResponses) settleTimer = setTimeout(finish, settleMs);
       }
@@ -75,6 +85,8 @@ export function exchange(port: number, parts: readonly (string | Buffer)[], opts
         if (i > 0) await new Promise((r) => setTimeout(r, gapMs));
         if (!closed) socket.write(parts[i]);
       }
+      allWritten = true;
+      sendFollowUp();
     });
   });
 }
