@@ -2,13 +2,13 @@
  * The message-framing checks of RFC 9112 §6 that uWS's parser leaves to the
  * application. The parser itself rejects (400/431/505, then closes) a
  * Content-Length that is not a plain decimal, Content-Length together with
- * Transfer-Encoding, an unknown `Transfer-Encoding: identity`, a missing or
- * repeated Host and an oversized header section; it passes on
+ * Transfer-Encoding, a missing or repeated Host and an oversized header
+ * section; it passes on
  *   - several Content-Length fields (it reads the first; the rest of the body
  *     would be parsed as the next request), and
- *   - a Transfer-Encoding other than exactly `chunked` (`xchunked`,
- *     `chunked, identity`, `gzip, chunked`, `chunked` twice...), which it
- *     decodes as chunked all the same.
+ *   - a Transfer-Encoding other than exactly `chunked` (`identity`,
+ *     `xchunked`, `chunked, identity`, `gzip, chunked`, `chunked` twice...),
+ *     which it decodes as chunked all the same.
  * Both are answered 400 INVALID_REQUEST_FRAMING and the connection closed.
  * What stays out of reach (bytes pipelined behind such a request in the same
  * read are parsed before the handler can close) is in docs/reverse-proxy.md.

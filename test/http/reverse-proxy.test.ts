@@ -10,7 +10,7 @@ import { basicFixture, KEYS } from "../support/fixtures.js";
 import { startWithFixtures, type Gateway } from "../support/gateway-process.js";
 import { EDGE_CASES, expectOutcome, HEADER_LIMIT } from "../support/http-edge-cases.js";
 import { startNginx, type Nginx } from "../support/nginx-process.js";
-import { exchange } from "../support/raw-http.js";
+import { exchangeInPieces } from "../support/raw-pieces.js";
 
 let gw: Gateway;
 let nginx: Nginx;
@@ -37,7 +37,7 @@ describe("what reaches the gateway through nginx", () => {
   it("a JSON body sent chunked with an extension arrives whole, and the API answers as usual", async () => {
     const body = JSON.stringify({ config: { limit: 1 } });
     const chunked = `${body.length.toString(16)};ext=1\r\n${body}\r\n0\r\n\r\n`;
-    const result = await exchange(
+    const result = await exchangeInPieces(
       nginx.port,
       [`POST /v1/tokens HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer ${KEYS.active}\r\nContent-Type: application/json\r\nX-Trace-Id: edge-proxy-1\r\nTransfer-Encoding: chunked\r\n\r\n${chunked}`],
       { expectResponses: 1 },
@@ -47,11 +47,11 @@ describe("what reaches the gateway through nginx", () => {
     const envelope = JSON.parse(res.body.toString("utf8"));
     expect(envelope.traceId).toBe("edge-proxy-1");
     expect(envelope.data.tokens.length).toBe(1);
-    expect(res.headers.get("ratelimit-limit")).toBeDefined();
+    expect(res.header("ratelimit-limit")).toBeDefined();
   });
 
   it("HTTP/1.0 clients (nginx's own default upstream protocol) are served", async () => {
-    const result = await exchange(nginx.port, [`GET /v1/protocols HTTP/1.0\r\nAuthorization: Bearer ${KEYS.active}\r\n\r\n`]);
+    const result = await exchangeInPieces(nginx.port, [`GET /v1/protocols HTTP/1.0\r\nAuthorization: Bearer ${KEYS.active}\r\n\r\n`]);
     expect(result.responses.map((r) => r.status)).toEqual([200]);
     expect(JSON.parse(result.responses[0].body.toString("utf8")).data.protocols.length).toBeGreaterThan(0);
   });

@@ -1,126 +1,87 @@
 /**
- * A raw HTTP/1.1 client for edge tests: writes bytes exactly as given (each
- * part as its own TCP write, a pause between them so they arrive as separate
- * reads), reads until the server closes, the expected responses are in, or a
- * timeout: never hangs. Then splits what came back into responses.
+ * HTTP/1.1 over a raw TCP socket: bytes in, bytes out, and a small response
+ * parser (status line, headers, Content-Length bodies; HEAD answers carry no
+ * body) — for what fetch cannot send or does not show: pipelining, HEAD
+ * framing, header bytes that are not ASCII, clients that never read.
  */
 import net from "node:net";
 
 export interface RawResponse {
   readonly status: number;
-  /** Lower-case header names; every value in order. */
-  readonly headers: ReadonlyMap<string, readonly string[]>;
+  readonly headers: ReadonlyArray<readonly [string, string]>;
   readonly body: Buffer;
+  header(name: string): string | undefined;
 }
 
-export interface RawExchange {
-  /** Every byte the server sent. */
-  readonly raw: Buffer;
-  /** The complete responses in `raw`, in order. */
-  readonly responses: readonly RawResponse[];
-  /** The server closed the connection (FIN or reset) before we gave up. */
-  readonly closed: boolean;
-  /** Milliseconds from the first write to the close (or to giving up). */
-  readonly elapsedMs: number;
+/** Parses consecutive responses; `methods[i]` is the method of the i-th request (HEAD → no body). */
+export function parseResponses(data: Buffer, methods: readonly string[]): { responses: RawResponse[]; rest: Buffer } {
+  const responses: RawResponse[] = [];
+  let at = 0;
+  while (at < data.length) {
+    const end = data.indexOf("\r\n\r\n", at, "latin1");
+    if (end < 0) break;
+    const lines = data.toString("latin1", at, end).split("\r\n");
+    const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(lines[0])?.[1] ?? NaN);
+    const headers = lines.slice(1).map((line) => {
+      const colon = line.indexOf(":");
+      return [line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim()] as const;
+    });
+    const lengthText = headers.find(([name]) => name === "content-length")?.[1];
+    const isHead = methods[responses.length] === "HEAD";
+    const length = isHead || status === 304 || status === 204 ? 0 : Number(lengthText ?? 0);
+    const bodyStart = end + 4;
+    if (bodyStart + length > data.length) break;
+    const body = data.subarray(bodyStart, bodyStart + length);
+    responses.push({ status, headers, body, header: (name) => headers.find(([n]) => n === name.toLowerCase())?.[1] });
+    at = bodyStart + length;
+  }
+  return { responses, rest: data.subarray(at) };
 }
 
-export interface ExchangeOptions {
-  /** Pause between two parts, ms (default 20). */
-  readonly gapMs?: number;
-  /** Give up after this long, ms (default 2000). */
+export interface RawExchangeOptions {
+  /** Stop once this many responses have arrived. */
+  readonly responses: number;
+  /** Methods of the requests, in order (for HEAD framing). */
+  readonly methods: readonly string[];
   readonly timeoutMs?: number;
-  /** Stop waiting once this many responses are in and the connection stayed open for `settleMs` more. */
-  readonly expectResponses?: number;
-  /** How long to watch for a close after the expected responses (default 200 ms). */
-  readonly settleMs?: number;
-  /** Indexes of the responses that answer HEAD requests (they have no body). */
-  readonly headAt?: readonly number[];
-  /** Written once the first bytes of an answer are in (never coalesced with the request before it), unless the server closed. */
-  readonly followUp?: string;
+  readonly localAddress?: string;
 }
 
-export function exchange(port: number, parts: readonly (string | Buffer)[], opts: ExchangeOptions = {}): Promise<RawExchange> {
-  const gapMs = opts.gapMs ?? 20;
-  const timeoutMs = opts.timeoutMs ?? 2000;
-  const settleMs = opts.settleMs ?? 200;
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    const socket = net.connect(port, "127.0.0.1");
-    const started = performance.now();
+/** Sends `payload` on a new connection and reads until `responses` complete responses arrived (or timeout / close). */
+export function rawExchange(port: number, payload: Buffer | string, options: RawExchangeOptions): Promise<{ responses: RawResponse[]; rest: Buffer; closed: boolean }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ port, host: "127.0.0.1", localAddress: options.localAddress });
+    let data = Buffer.alloc(0);
     let closed = false;
-    let done = false;
-    let settleTimer: NodeJS.Timeout | undefined;
     const finish = () => {
-      if (done) return;
-      done = true;
-      clearTimeout(giveUp);
-      clearTimeout(settleTimer);
-      const elapsedMs = performance.now() - started;
+      clearTimeout(timer);
       socket.destroy();
-      const raw = Buffer.concat(chunks);
-      resolve({ raw, responses: parseResponses(raw, opts.headAt ?? [], closed), closed, elapsedMs });
+      resolve({ ...parseResponses(data, options.methods), closed });
     };
-    const giveUp = setTimeout(finish, timeoutMs);
-    let allWritten = false;
-    let followUpSent = opts.followUp === undefined;
-    const sendFollowUp = () => {
-      if (followUpSent || !allWritten || chunks.length === 0 || closed) return;
-      followUpSent = true;
-      socket.write(opts.followUp!);
-    };
+    const timer = setTimeout(finish, options.timeoutMs ?? 3000);
     socket.on("data", (chunk) => {
-      chunks.push(chunk);
-      sendFollowUp();
-      if (opts.expectResponses !== undefined && settleTimer === undefined) {
-        if (parseResponses(Buffer.concat(chunks), opts.headAt ?? [], false).length >= opts.expectResponses) settleTimer = setTimeout(finish, settleMs);
-      }
+      data = Buffer.concat([data, chunk]);
+      if (parseResponses(data, options.methods).responses.length >= options.responses) finish();
     });
     socket.on("close", () => {
       closed = true;
       finish();
     });
-    socket.on("error", () => {}); // a reset is a close; "close" follows
-    socket.on("connect", async () => {
-      for (let i = 0; i < parts.length && !closed; i++) {
-        if (i > 0) await new Promise((r) => setTimeout(r, gapMs));
-        if (!closed) socket.write(parts[i]);
-      }
-      allWritten = true;
-      sendFollowUp();
+    socket.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
     });
+    socket.write(payload);
   });
 }
 
-/**
- * Splits a byte stream into responses: status line, fields, then a body of
- * Content-Length bytes (none for HEAD); without Content-Length the body runs
- * to the end of the stream when the server closed it. Stops at the first
- * incomplete or unparsable response.
- */
-export function parseResponses(raw: Buffer, headAt: readonly number[], closed: boolean): RawResponse[] {
-  const responses: RawResponse[] = [];
-  let at = 0;
-  while (at < raw.length) {
-    const end = raw.indexOf("\r\n\r\n", at, "latin1");
-    if (end < 0) break;
-    const lines = raw.toString("latin1", at, end).split("\r\n");
-    const statusLine = /^HTTP\/1\.[01] (\d{3})(?: .*)?$/.exec(lines[0]);
-    if (!statusLine) break;
-    const headers = new Map<string, string[]>();
-    for (const line of lines.slice(1)) {
-      const colon = line.indexOf(":");
-      const name = line.slice(0, colon).toLowerCase();
-      headers.set(name, [...(headers.get(name) ?? []), line.slice(colon + 1).trim()]);
-    }
-    let bodyEnd: number;
-    const length = headers.get("content-length");
-    if (headAt.includes(responses.length)) bodyEnd = end + 4;
-    else if (length !== undefined) bodyEnd = end + 4 + Number(length[0]);
-    else if (closed) bodyEnd = raw.length;
-    else break;
-    if (bodyEnd > raw.length) break;
-    responses.push({ status: Number(statusLine[1]), headers, body: raw.subarray(end + 4, bodyEnd) });
-    at = bodyEnd;
-  }
-  return responses;
+/** One request's bytes. */
+export function rawRequest(method: string, path: string, headers: Record<string, string | Buffer> = {}, body?: Buffer | string): Buffer {
+  const parts: Buffer[] = [Buffer.from(`${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n`, "latin1")];
+  for (const [name, value] of Object.entries(headers)) parts.push(Buffer.from(`${name}: `, "latin1"), Buffer.isBuffer(value) ? value : Buffer.from(value, "latin1"), Buffer.from("\r\n"));
+  const bytes = body === undefined ? undefined : Buffer.isBuffer(body) ? body : Buffer.from(body, "utf8");
+  if (bytes !== undefined) parts.push(Buffer.from(`content-length: ${bytes.length}\r\n`));
+  parts.push(Buffer.from("\r\n"));
+  if (bytes !== undefined) parts.push(bytes);
+  return Buffer.concat(parts);
 }
