@@ -10,6 +10,7 @@ import { KeysReloader } from "./access/keys-reloader.js";
 import { createAddressTable } from "./access/address-table.js";
 import { createQuotaCounters, QuotaSlots } from "./access/shared-rate-limiter.js";
 import { PROJECT_ROOT, type GatewayConfig } from "./config/config.js";
+import { setHeaderSizeLimit } from "./http/header-limit.js";
 import type { Logger } from "./log/logger.js";
 import { GatewayMetrics } from "./metrics/gateway-metrics.js";
 import { ROUTE_NAMES } from "./http/route-table.js";
@@ -42,6 +43,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   }
   const keysFile = loadKeysFile(config.apiKeysFile);
   void new KeyStore(keysFile); // fail at start-up on duplicate ids or hashes
+  setHeaderSizeLimit(config.maxHeaderBytes); // before any serving thread loads uWS
 
   const quotaCounters = createQuotaCounters(config.maxApiKeys);
   const quotaSlots = new QuotaSlots(config.maxApiKeys, quotaCounters);

@@ -62,6 +62,8 @@ export interface GatewayConfig {
   readonly compressionCacheMb: number;
   /** CORS_ORIGINS as given ("" when CORS is off); parsed with CorsPolicy.parse. */
   readonly corsOrigins: string;
+  /** Largest request header section (request line + fields) accepted, bytes; larger ones get 431. */
+  readonly maxHeaderBytes: number;
 }
 
 interface Setting {
@@ -94,6 +96,7 @@ export const SETTINGS = {
   threads: { env: "GATEWAY_THREADS", flag: "--threads", help: "Serving threads sharing the port. Default: the available cores." },
   buildWorkerMaxMb: { env: "BUILD_WORKER_MAX_MB", flag: "--build-worker-max-mb", help: "Heap limit (MB) of a snapshot build worker; a build over it fails and the current data keeps serving. Default: Node's." },
   maxApiKeys: { env: "MAX_API_KEYS", flag: "--max-api-keys", help: "Most keys a keys file may hold (size of the shared quota table). Default 10000." },
+  maxHeaderBytes: { env: "MAX_HEADER_BYTES", flag: "--max-header-bytes", help: "Largest request header section (request line and header fields), bytes, 1024-65536; larger ones are answered 431. Default 8192." },
   snapshotMaxVersions: { env: "SNAPSHOT_MAX_VERSIONS", flag: "--snapshot-max-versions", help: "Earlier snapshot versions kept for cursors at most. Default 4." },
 } as const satisfies Record<string, Setting>;
 
@@ -223,6 +226,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Gat
     threads: integer(SETTINGS.threads, Math.min(availableParallelism(), 63), 1, 63),
     buildWorkerMaxMb: raw(SETTINGS.buildWorkerMaxMb) === undefined ? null : integer(SETTINGS.buildWorkerMaxMb, 0, 16, 1_048_576),
     maxApiKeys: integer(SETTINGS.maxApiKeys, 10_000, 1, 1_000_000),
+    maxHeaderBytes: integer(SETTINGS.maxHeaderBytes, 8192, 1024, 65_536),
   };
 }
 

@@ -14,6 +14,7 @@ import { toApiError } from "./errors.js";
 import { Exchange } from "./exchange.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { checkContentType, readJsonBody } from "./json-body.js";
+import { checkRequestFraming } from "./request-framing.js";
 import type { Reply } from "./reply.js";
 import { DEFAULT_TRANSPORT, ResponseWriter, type ResponseLifecycle, type TransportOptions, type WriterLimits } from "./response-writer.js";
 import type { RouteSpec } from "./route.js";
@@ -94,6 +95,12 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
 
   /** The synchronous part: route, access, then the body (async) or the handler. */
   const admit = (x: Exchange, req: HttpRequest): void => {
+    // HTTP edge (request-framing.ts): a body of ambiguous length is refused before anything else, and the connection closed.
+    const framing = checkRequestFraming(req, req.getHeader("content-length"));
+    if (framing !== null) {
+      x.closeConnection = true;
+      throw framing;
+    }
     const now = Date.now();
     if (x.method === "OPTIONS" && x.corsOrigin !== null && req.getHeader("access-control-request-method") !== "") {
       // A CORS preflight: no key; counted against the address's public budget.

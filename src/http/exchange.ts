@@ -50,6 +50,8 @@ export class Exchange implements RouteRequest {
   responded = false;
   /** The response is complete or aborted (counted once). */
   settled = false;
+  /** Close the connection after the response (the request's framing cannot be trusted). */
+  closeConnection = false;
   /** The body the socket has not taken yet (see response-writer.ts). */
   held: Buffer | null = null;
   private watchingAbort = false;

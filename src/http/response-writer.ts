@@ -220,6 +220,7 @@ export class ResponseWriter {
     if (x.aborted || x.responded) return;
     x.responded = true;
     const res = x.res;
+    const close = this.lifecycle.closeConnections || x.closeConnection;
     let done = true;
     res.cork(() => {
       res.writeStatus(STATUS_LINE[status] ?? String(status));
@@ -240,14 +241,14 @@ export class ResponseWriter {
       }
       if (body === null) {
         // 204/304: no body and no Content-Length (endWithoutBody() writes none of its own).
-        if (this.lifecycle.closeConnections) res.writeHeader("connection", "close");
+        if (close) res.writeHeader("connection", "close");
         res.endWithoutBody();
       } else if (x.head) {
-        // endWithoutBody() writes no Content-Length of its own (with an argument, this uWS build hangs the connection).
+        // endWithoutBody() writes no Content-Length of its own (given an argument, uWS aborts the process).
         res.writeHeader("content-length", String(body.length));
-        if (this.lifecycle.closeConnections) res.writeHeader("connection", "close");
+        if (close) res.writeHeader("connection", "close");
         res.endWithoutBody();
-      } else if (this.lifecycle.closeConnections) {
+      } else if (close) {
         res.end(body, true);
       } else {
         done = res.tryEnd(body, body.length)[1];
