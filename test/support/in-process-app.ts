@@ -14,7 +14,7 @@ import type { ChainId } from "../../src/chains/chains.js";
 import { createApp } from "../../src/http/app.js";
 import type { GatewayContext } from "../../src/http/gateway-context.js";
 import type { Exchange } from "../../src/http/exchange.js";
-import type { ResponseLifecycle, WriterLimits } from "../../src/http/response-writer.js";
+import type { ResponseLifecycle, TransportOptions, WriterLimits } from "../../src/http/response-writer.js";
 import type { RouteSpec } from "../../src/http/route.js";
 import { uws, type us_listen_socket } from "../../src/http/uws.js";
 import { CursorCodec } from "../../src/query/cursor.js";
@@ -34,6 +34,7 @@ export interface InProcessOptions {
   readonly defaultRateLimit?: AddressLimit;
   /** A route table of the test's own (default: the gateway's). */
   readonly routes?: readonly RouteSpec[];
+  readonly transport?: TransportOptions;
 }
 
 export interface InProcessApp {
@@ -42,6 +43,8 @@ export interface InProcessApp {
   readonly ctx: GatewayContext;
   /** Requests whose response is complete or aborted, and those still open. */
   readonly counts: { started: number; settled: number; overloaded: number; statuses: number[] };
+  /** Serves another snapshot from now on (as a swap does). */
+  swap(files: readonly SnapshotFile[]): void;
   close(): void;
 }
 
@@ -84,10 +87,11 @@ export async function startInProcess(files: readonly SnapshotFile[], options: In
     },
     closeConnections: false,
   };
-  const app = createApp(ctx, { started: () => counts.started++, lifecycle, limits: options.limits, routes: options.routes });
+  const app = createApp(ctx, { started: () => counts.started++, lifecycle, limits: options.limits, routes: options.routes, transport: options.transport });
   const socket = await new Promise<us_listen_socket>((resolve, reject) => {
     app.listen("127.0.0.1", 0, (s) => (s ? resolve(s) : reject(new Error("in-process app could not listen"))));
   });
   const port = uws.us_socket_local_port(socket);
-  return { baseUrl: `http://127.0.0.1:${port}`, port, ctx, counts, close: () => app.close() };
+  let slot = 1;
+  return { baseUrl: `http://127.0.0.1:${port}`, port, ctx, counts, swap: (next) => store.swap(compileSnapshot(next), slot++ % 8), close: () => app.close() };
 }

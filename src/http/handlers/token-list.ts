@@ -77,5 +77,5 @@ export function listTokens(request: RouteRequest): Reply {
         )
       : "null";
   data.push(`],"nextCursor":${next}}`);
-  return dataReply(data, snapshot.versionHex);
+  return dataReply(data, snapshot.versionHex, `${SCOPE}:${queryKey}:${start}:${end}`);
 }
