@@ -63,6 +63,8 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
         keySlots: slotsOf(keysFile),
         defaultRateLimit: config.defaultRateLimit,
         quotaCounters,
+        maxApiKeys: config.maxApiKeys,
+        quotaStore: config.quotaStore,
         failedAuthLimit: config.failedAuthLimit,
         failedAuthCounters: createAddressTable(),
         publicRateLimit: config.publicRateLimit,
@@ -104,7 +106,11 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   const keysReloader = new KeysReloader(config.apiKeysFile, (file) => supervisor.publishKeys(file, slotsOf(file)), log, () => metrics.keysFileRejections.inc());
 
   const port = await supervisor.start();
-  log.info({ event: "listening", host: config.host, port, threads: config.threads, keys: keysFile.keys.length }, `listening on ${config.host}:${port} with ${config.threads} serving threads`);
+  const quotaStore = config.quotaStore.kind === "redis" ? `redis (QUOTA_FAILURE=${config.quotaStore.failure})` : "memory";
+  log.info(
+    { event: "listening", host: config.host, port, threads: config.threads, keys: keysFile.keys.length, quotaStore },
+    `listening on ${config.host}:${port} with ${config.threads} serving threads; quotas counted in ${quotaStore}`,
+  );
   keysReloader.start();
   const pruning = setInterval(() => {
     const retired = retention.prune();

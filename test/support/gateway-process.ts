@@ -328,6 +328,7 @@ export const ERROR_TITLES: Record<string, [number, string]> = {
   UNSUPPORTED_MEDIA_TYPE: [415, "Unsupported Media Type"],
   RATE_LIMIT_EXCEEDED: [429, "Rate Limit Exceeded"],
   CHAIN_DATA_UNAVAILABLE: [503, "Service Unavailable"],
+  QUOTA_STORE_UNAVAILABLE: [503, "Service Unavailable"],
   UNKNOWN_ERROR: [500, "Unknown Error"],
 };
 
