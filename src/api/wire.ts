@@ -449,6 +449,13 @@ export interface LiquidityPoolNotFoundMetadata {
   chainId: ChainId;
 }
 
+export interface InvalidRequestFramingMetadata {
+  /** The header that makes the body's length ambiguous. */
+  header: "content-length" | "transfer-encoding";
+  /** Every value of that header, in order. */
+  values: string[];
+}
+
 export interface RouteNotFoundMetadata {
   /** The request method. */
   method: string;
@@ -494,6 +501,7 @@ export interface ErrorMetadataByCode {
   UNSUPPORTED_CHAIN_ID: UnsupportedChainIdMetadata;
   INVALID_POOL_ADDRESS: InvalidPoolAddressMetadata;
   INVALID_PAGINATION_CURSOR: InvalidPaginationCursorMetadata;
+  INVALID_REQUEST_FRAMING: InvalidRequestFramingMetadata;
   API_KEY_MISSING: ApiKeyMissingMetadata;
   API_KEY_INVALID: ApiKeyInvalidMetadata;
   API_KEY_NOT_FOUND: ApiKeyNotFoundMetadata;

@@ -34,6 +34,12 @@ export const ERROR_CATALOGUE = {
     when: "`config.cursor` was not issued by this gateway for this route, was altered, or belongs to a request with other parameters",
     rateLimitHeaders: "always",
   },
+  INVALID_REQUEST_FRAMING: {
+    status: 400,
+    title: "Bad Request",
+    when: "the body's length is ambiguous: several Content-Length headers, or a Transfer-Encoding other than exactly chunked; the connection is closed",
+    rateLimitHeaders: "never",
+  },
   API_KEY_MISSING: { status: 401, title: "Authentication Failed", when: "no Authorization header", rateLimitHeaders: "never" },
   API_KEY_INVALID: { status: 401, title: "Authentication Failed", when: "the Authorization header is not `Bearer <api-key>`", rateLimitHeaders: "never" },
   API_KEY_NOT_FOUND: { status: 401, title: "Authentication Failed", when: "the key is not known to this gateway", rateLimitHeaders: "never" },

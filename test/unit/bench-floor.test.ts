@@ -2,13 +2,12 @@ import { describe, expect, test, vi } from "vitest";
 import { CannedIndex, type CannedTarget } from "../../bench/targets/canned.js";
 import { dataTail, envelopePrefix, IsoClock } from "../../bench/targets/floor.js";
 import { successPrefix } from "../../src/http/envelope.js";
-import type { RequestInfo } from "../../src/http/request-info.js";
 
 describe("the floor's envelope", () => {
   test("is the gateway's success prefix, byte for byte", () => {
     const traceId = "0b6f3d52-8a1e-4c55-9a43-7a2b1c3d4e5f";
-    const gateway = successPrefix({ path: "/v1/pools/8453/0xAbC", traceId } as RequestInfo);
-    const timestamp = /"timestamp":"([^"]+)"/.exec(gateway)![1];
+    const timestamp = new Date(1_700_000_000_123).toISOString();
+    const gateway = successPrefix({ path: "/v1/pools/8453/0xAbC", traceId }, timestamp);
     expect(envelopePrefix(200, timestamp, "/v1/pools/8453/0xAbC", traceId)).toBe(gateway);
   });
 
