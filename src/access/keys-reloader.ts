@@ -1,7 +1,9 @@
 /**
  * Applies a changed keys file to the running gateway (keys-file.md): watches
  * the file's directory (so rename-over edits are seen), debounces, parses and
- * checks the whole file, and hands it on. A file that fails validation, or that
+ * checks the whole file, and hands it on. A poll of the file's size, mtime and
+ * inode every `pollMs` is the backstop where watching sees nothing (a keys file
+ * on a network file system, written from another host). A file that fails validation, or that
  * `apply` refuses (e.g. more keys than the quota table holds), is logged,
  * counted and ignored: `apply` changes nothing when it throws, so the keys and
  * quotas in force stay in force.
@@ -15,6 +17,7 @@ import { loadKeysFile, type KeysFile } from "./keys-file.js";
 export class KeysReloader {
   private watcher: FSWatcher | null = null;
   private timer: NodeJS.Timeout | null = null;
+  private poll: NodeJS.Timeout | null = null;
   private signature: string | null;
 
   constructor(
@@ -24,6 +27,7 @@ export class KeysReloader {
     /** A changed file was rejected (counted in metrics). */
     private readonly rejected: () => void = () => {},
     private readonly debounceMs = 200,
+    private readonly pollMs = 10_000,
   ) {
     this.signature = signatureOf(file);
   }
@@ -35,11 +39,14 @@ export class KeysReloader {
       if (this.timer) clearTimeout(this.timer);
       this.timer = setTimeout(() => this.reload(), this.debounceMs);
     });
-    this.watcher.on("error", (error) => this.log.error({ event: "keys-watch-error", err: error }, "keys file watch failed"));
+    this.watcher.on("error", (error) => this.log.error({ event: "keys-watch-error", err: error }, "keys file watch failed; the poll still rereads a changed file"));
+    this.poll = setInterval(() => this.reload(), this.pollMs);
+    this.poll.unref();
   }
 
   stop(): void {
     if (this.timer) clearTimeout(this.timer);
+    if (this.poll) clearInterval(this.poll);
     this.watcher?.close();
   }
 

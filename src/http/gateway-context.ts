@@ -1,7 +1,7 @@
 /** What the request pipeline and the handlers share in a serving thread: snapshots, keys, limiters, cursors, logger. */
 import type { AddressLimiter } from "../access/address-limiter.js";
 import type { KeyStore } from "../access/key-store.js";
-import type { RateLimiter } from "../access/rate-limiter.js";
+import type { QuotaStore } from "../access/quota-store.js";
 import type { Logger } from "../log/logger.js";
 import type { CursorCodec } from "../query/cursor.js";
 import type { SnapshotStore } from "../snapshot/snapshot-store.js";
@@ -10,9 +10,8 @@ export interface GatewayContext {
   readonly store: SnapshotStore;
   /** The keys in force (replaced as a whole when the keys file changes). */
   keys: KeyStore;
-  readonly rateLimiter: RateLimiter;
-  /** Failed authentications per client address. */
-  readonly failedAuth: AddressLimiter;
+  /** Key quotas and failed authentications per client address (memory or Redis). */
+  readonly quotas: QuotaStore;
   /** Requests to public routes (and to no route) per client address. */
   readonly publicRequests: AddressLimiter;
   readonly cursors: CursorCodec;

@@ -4,6 +4,7 @@
  * snapshot shares its memory with every thread, it never copies it.
  */
 import type { KeysFile } from "../access/keys-file.js";
+import type { QuotaStoreConfig } from "../config/config.js";
 import type { TokenIndexData } from "../query/token-index.js";
 import type { CompiledChain } from "../snapshot/compiled-chain.js";
 
@@ -19,6 +20,10 @@ export interface ServingThreadInit {
   readonly defaultRateLimit: { readonly requests: number; readonly windowSeconds: number };
   /** Shared quota counters, one per key slot (see shared-rate-limiter.ts). */
   readonly quotaCounters: SharedArrayBuffer;
+  /** Most keys a keys file holds. */
+  readonly maxApiKeys: number;
+  /** Where quotas are counted: these counters (memory) or Redis, one client per serving thread. */
+  readonly quotaStore: QuotaStoreConfig;
   readonly failedAuthLimit: { readonly requests: number; readonly windowSeconds: number };
   /** Shared failed-authentication counters by client address (see address-table.ts). */
   readonly failedAuthCounters: SharedArrayBuffer;
