@@ -6,6 +6,7 @@
  */
 import { parentPort, threadId, workerData } from "node:worker_threads";
 import { AddressLimiter } from "../access/address-limiter.js";
+import { ConfirmedKeys } from "../access/confirmed-keys.js";
 import { KeyStore } from "../access/key-store.js";
 import { LocalQuotaStore, type QuotaStore } from "../access/quota-store.js";
 import { RedisQuotaStore } from "../access/redis-quota-store.js";
@@ -56,6 +57,7 @@ const ctx: GatewayContext = {
   store: new SnapshotStore(init.versionUse),
   keys: new KeyStore(init.keys),
   quotas,
+  confirmedKeys: new ConfirmedKeys(init.confirmedKeys, init.keySlots),
   publicRequests: new AddressLimiter(init.publicRequestCounters, init.publicRateLimit, "requests without an API key", () => recorder.count("address-table-full")),
   cursors: new CursorCodec(init.cursorSecret),
   log,
@@ -170,6 +172,7 @@ port.on("message", (message: SupervisorMessage) => {
     case "keys":
       ctx.keys = new KeyStore(message.keys);
       quotas.keysChanged(message.keySlots);
+      ctx.confirmedKeys.setSlots(message.keySlots);
       break;
     case "ready":
       ctx.ready = true;
