@@ -1,45 +1,63 @@
 /**
  * Per-key quotas shared by every serving thread (api-decisions.md §5: exact
- * across threads). Each key id owns a slot in a SharedArrayBuffer holding one
- * 64-bit cell: the fixed window's index (high 32 bits) and the count in it
- * (low 32 bits), updated with compare-and-swap, so concurrent threads never
- * lose or double an increment. Windows are aligned to the Unix epoch.
+ * across threads). Each key id owns a slot in a SharedArrayBuffer: two int32
+ * cells, the fixed window's index and the count in it. Windows are aligned to
+ * the Unix epoch. Counting is one Atomics.add on the count while the window is
+ * current; the thread that first sees a new window claims the slot (a CAS of
+ * the window cell to a marker), sets the count to 1 and publishes the window,
+ * so concurrent threads never lose or double an increment. A request over the
+ * limit takes its increment back, so the count never runs past the limit by
+ * more than the requests in flight. (No 64-bit BigInt cell: BigInt arithmetic
+ * allocates on every request.)
  */
 import type { KeyRateLimit } from "./keys-file.js";
 import type { KeyEntry } from "./key-store.js";
 import type { RateLimitDecision, RateLimiter } from "./rate-limiter.js";
 
-const COUNT_BITS = 32n;
-const COUNT_MASK = (1n << COUNT_BITS) - 1n;
-
-export const QUOTA_SLOT_BYTES = BigInt64Array.BYTES_PER_ELEMENT;
+/** Int32 cells per slot: [window index, count]. */
+export const QUOTA_SLOT_CELLS = 2;
+/** A window cell being reset by another thread. */
+const CLAIMING = -1;
 
 export function createQuotaCounters(slots: number): SharedArrayBuffer {
-  return new SharedArrayBuffer(slots * QUOTA_SLOT_BYTES);
+  return new SharedArrayBuffer(Math.max(1, slots) * QUOTA_SLOT_CELLS * Int32Array.BYTES_PER_ELEMENT);
 }
 
-/** Consumes one request from a counter cell; the core of the limiter. */
-export function consumeCell(cells: BigInt64Array, slot: number, windowIndex: number, limit: number): number {
-  const window = BigInt(windowIndex);
+/**
+ * Counts one request in a slot for the window `windowIndex` (or the next one,
+ * when another thread has already moved there): the count including it, or -1
+ * when it would exceed `limit` (nothing counted). Any other window in the slot
+ * (an earlier one, or one of another window length after a keys-file change)
+ * is replaced.
+ */
+export function consumeCell(cells: Int32Array, slot: number, windowIndex: number, limit: number): number {
+  if (limit < 1) return -1;
+  const at = slot * QUOTA_SLOT_CELLS;
   for (;;) {
-    const current = Atomics.load(cells, slot);
-    const sameWindow = current >> COUNT_BITS === window;
-    const count = sameWindow ? Number(current & COUNT_MASK) : 0;
-    if (count >= limit) return -1;
-    const next = (window << COUNT_BITS) | BigInt(count + 1);
-    if (Atomics.compareExchange(cells, slot, current, next) === current) return count + 1;
+    const seen = Atomics.load(cells, at);
+    if (seen === windowIndex || seen === windowIndex + 1) {
+      const count = Atomics.add(cells, at + 1, 1) + 1;
+      if (count <= limit) return count;
+      Atomics.sub(cells, at + 1, 1);
+      return -1;
+    }
+    if (seen === CLAIMING) continue; // another thread is starting the window: a few instructions
+    if (Atomics.compareExchange(cells, at, seen, CLAIMING) !== seen) continue;
+    Atomics.store(cells, at + 1, 1);
+    Atomics.store(cells, at, windowIndex);
+    return 1;
   }
 }
 
 export class SharedRateLimiter implements RateLimiter {
-  private readonly cells: BigInt64Array;
+  private readonly cells: Int32Array;
 
   constructor(
     counters: SharedArrayBuffer,
     private slots: Readonly<Record<string, number>>,
     private readonly defaultLimit: KeyRateLimit,
   ) {
-    this.cells = new BigInt64Array(counters);
+    this.cells = new Int32Array(counters);
   }
 
   /** New key-id → slot mapping after the keys file changed (slots of kept ids do not move). */
@@ -89,11 +107,12 @@ export class QuotaSlots {
     if (added.length > this.free.length + removed.length) {
       throw new Error(`the keys file holds ${keep.size} keys, more than MAX_API_KEYS (${this.capacity}); raise MAX_API_KEYS`);
     }
-    const cells = new BigInt64Array(this.counters);
+    const cells = new Int32Array(this.counters);
     const confirmed = this.confirmed === null ? null : new Int32Array(this.confirmed);
     for (const [id, slot] of removed) {
       this.byId.delete(id);
-      Atomics.store(cells, slot, 0n);
+      Atomics.store(cells, slot * QUOTA_SLOT_CELLS, 0);
+      Atomics.store(cells, slot * QUOTA_SLOT_CELLS + 1, 0);
       if (confirmed !== null) Atomics.store(confirmed, slot, 0);
       this.free.push(slot);
     }

@@ -1,7 +1,7 @@
 import { Worker } from "node:worker_threads";
 import { describe, expect, test } from "vitest";
 import type { KeyEntry } from "../../src/access/key-store.js";
-import { consumeCell, createQuotaCounters, QuotaSlots, SharedRateLimiter } from "../../src/access/shared-rate-limiter.js";
+import { consumeCell, createQuotaCounters, QUOTA_SLOT_CELLS, QuotaSlots, SharedRateLimiter } from "../../src/access/shared-rate-limiter.js";
 
 const entry = (id: string, rateLimit: KeyEntry["rateLimit"]) => ({ id, rateLimit }) as KeyEntry;
 
@@ -42,28 +42,47 @@ describe("shared fixed-window rate limiter", () => {
     expect(l.consume(entry("d", null), 2)).toMatchObject({ allowed: true, remaining: 1 });
   });
 
-  test("threads consuming one cell at once never lose or double a count", async () => {
-    const counters = createQuotaCounters(1);
-    const perThread = 20_000;
+  /** Runs consumeCell in worker threads at once: each makes `perThread` attempts on slot 0 in `window`. */
+  async function hammer(counters: SharedArrayBuffer, threads: number, perThread: number, window: number, limit: number): Promise<number[]> {
     const code = `
       const { workerData, parentPort } = require("node:worker_threads");
-      const cells = new BigInt64Array(workerData.counters);
-      const COUNT_BITS = 32n;
-      const COUNT_MASK = (1n << COUNT_BITS) - 1n;
+      const cells = new Int32Array(workerData.counters);
+      const QUOTA_SLOT_CELLS = ${QUOTA_SLOT_CELLS};
+      const CLAIMING = -1;
       ${consumeCell.toString()}
       let granted = 0;
-      for (let i = 0; i < workerData.perThread; i++) if (consumeCell(cells, 0, 7, 1e9) > 0) granted++;
+      for (let i = 0; i < workerData.perThread; i++) if (consumeCell(cells, 0, workerData.window, workerData.limit) > 0) granted++;
       parentPort.postMessage(granted);`;
     const run = () =>
       new Promise<number>((resolve, reject) => {
-        const w = new Worker(code, { eval: true, workerData: { counters, perThread } });
+        const w = new Worker(code, { eval: true, workerData: { counters, perThread, window, limit } });
         w.once("message", resolve);
         w.once("error", reject);
       });
-    const granted = await Promise.all([run(), run(), run(), run()]);
-    expect(granted.reduce((a, b) => a + b, 0)).toBe(4 * perThread);
-    const cell = new BigInt64Array(counters)[0];
-    expect(Number(cell & 0xffffffffn)).toBe(4 * perThread);
-    expect(Number(cell >> 32n)).toBe(7);
+    return Promise.all(Array.from({ length: threads }, run));
+  }
+
+  test("threads consuming one cell at once never lose or double a count", async () => {
+    const counters = createQuotaCounters(1);
+    const granted = await hammer(counters, 4, 20_000, 7, 1e9);
+    expect(granted.reduce((a, b) => a + b, 0)).toBe(80_000);
+    expect([...new Int32Array(counters).subarray(0, 2)]).toEqual([7, 80_000]);
+  });
+
+  test("threads racing past the limit: exactly the limit is granted, and the count rests at it", async () => {
+    const counters = createQuotaCounters(1);
+    new Int32Array(counters).set([6, 999]); // an older window's count: the first thread to see window 7 resets it
+    const granted = await hammer(counters, 4, 20_000, 7, 30_001);
+    expect(granted.reduce((a, b) => a + b, 0)).toBe(30_001);
+    expect([...new Int32Array(counters).subarray(0, 2)]).toEqual([7, 30_001]);
+  });
+
+  test("a window of another length (the key's limit changed) is replaced, never counted into", () => {
+    const counters = createQuotaCounters(1);
+    const cells = new Int32Array(counters);
+    cells.set([29_000_000, 40]); // a 60 s window's index
+    expect(consumeCell(cells, 0, 480_000, 50)).toBe(1); // now an hourly window: a smaller index
+    expect(consumeCell(cells, 0, 480_001, 50)).toBe(1);
+    expect(consumeCell(cells, 0, 480_000, 50)).toBe(2); // a thread one window behind counts into the next one
   });
 });
