@@ -6,7 +6,7 @@
 import type { tags } from "typia";
 import type { AccessGroup } from "../access/access-groups.js";
 import type { ChainId } from "../chains/chains.js";
-import type { AlgebraMetadata, ConcentratedMetadata, V2Metadata, V4Metadata } from "../snapshot/format.js";
+import type { AlgebraMetadata, ConcentratedMetadata, PoolType, V2Metadata, V4Metadata } from "../snapshot/format.js";
 
 // ---------------------------------------------------------------- requests
 
@@ -54,6 +54,89 @@ export interface TokenListRequest {
   config?: MultiChainTokenListConfig;
   /** Eligibility thresholds and chains. */
   filters?: MultiChainTokenListFilter;
+}
+
+/** A token named by its chain and address. */
+export interface BlockchainAddressInput {
+  /** Supported chain id (an integer that is not one is UNSUPPORTED_CHAIN_ID). */
+  chainId: ChainId;
+  /**
+   * `0x` + 40 hex digits, any letter case; the all-zero address is the chain's native asset.
+   * Otherwise INVALID_BLOCKCHAIN_ADDRESS, listing every malformed address of the list.
+   */
+  address: string & tags.Pattern<"^0[xX][0-9a-fA-F]{40}$">;
+}
+
+/** A token basket of the operator's baskets file, on some chains. */
+export interface BasketSelection {
+  /** Id of a basket (GET /v1/tokens/baskets lists them); an id not in the file is INVALID_BASKET_ID. */
+  basketId: string;
+  /** The chains whose addresses of the basket count; absent or empty: every chain (for a chain-restricted key, its chains). */
+  chainIds?: ChainId[] & tags.UniqueItems;
+}
+
+/** Which matching pools are listed. Allow-lists and block-lists both apply. */
+export interface PoolSearchFilter {
+  /** Minimum pool TVL in USD, inclusive: the pool's tracked TVL when its record has one, else its TVL. @default 0 */
+  minimumTotalValueLockedUsd?: number & tags.Minimum<0>;
+  /** Only pools of these protocol ids (lowercase slugs, `^[a-z0-9]+(-[a-z0-9]+)*$`, else INVALID_PROTOCOL_ID; an unknown id matches nothing). Absent: every protocol. */
+  protocols?: string[];
+  /** No pools of these protocol ids (same format as `protocols`). */
+  blockedProtocols?: string[];
+  /** Only pools of these types. Absent: every type. */
+  poolTypes?: PoolType[];
+  /** No pools of these types. */
+  blockedPoolTypes?: PoolType[];
+}
+
+/** Ordering of pool search results: by the field, ties by chain id ascending, then pool address ascending. */
+export interface PoolSearchOrder {
+  /** `tvl`: pool TVL (tracked when the record has it); `yield`, `volume` (swap volume) and `fees`: of the timeframe's stats. @default "tvl" */
+  field?: "tvl" | "yield" | "volume" | "fees";
+  /** Direction of the field; the tie-breaks are ascending in both directions. @default "desc" */
+  direction?: "desc" | "asc";
+  /** The stats period `yield`, `volume` and `fees` are read from (TVL has none). @default "24h" */
+  timeframe?: "24h" | "7d" | "30d" | "90d";
+}
+
+/** Paging, ordering and the native-token handling of a pool search. */
+export interface PoolSearchConfig {
+  /** Page size: the number of pools in one response. @default 10 */
+  limit?: number & tags.Type<"int32"> & tags.Minimum<1> & tags.Maximum<500>;
+  /** Ordering; changing it while passing a cursor is an INVALID_PAGINATION_CURSOR. */
+  orderBy?: PoolSearchOrder;
+  /** `nextCursor` of the previous page; null or "" starts from the beginning. */
+  cursor?: string | null;
+  /**
+   * How a returned pool shows its chain's wrapped native token (in `tokens` and `balance.tokens`):
+   * `ALWAYS` as the native asset (all-zero address, native name and symbol, 18 decimals), `NEVER` as
+   * stored, `AUTO` as the native asset only on chains whose all-zero address is in side A or B.
+   * @default "AUTO"
+   */
+  parseWrappedToNative?: "ALWAYS" | "AUTO" | "NEVER";
+  /** An all-zero address in a side also adds that chain's wrapped native token to the side. @default true */
+  useWrappedForNative?: boolean;
+}
+
+/**
+ * Body of POST /v1/pools/search. Side A (tokensA and basketsA together) must name at least one
+ * token or basket. Without side B, a pool matches when one of its tokens is in A; with side B, when
+ * one of its token positions holds an A token and another position a B token. Unknown properties,
+ * at any depth, are a VALIDATION_ERROR (constraint `whitelist`).
+ */
+export interface PoolSearchRequest {
+  /** Side A tokens (at most 100). */
+  tokensA?: BlockchainAddressInput[] & tags.MaxItems<100>;
+  /** Side A baskets (at most 10): their addresses on their chains join side A. */
+  basketsA?: BasketSelection[] & tags.MaxItems<10>;
+  /** Side B tokens (at most 100); with basketsB, narrows the search to pairs. */
+  tokensB?: BlockchainAddressInput[] & tags.MaxItems<100>;
+  /** Side B baskets (at most 10). */
+  basketsB?: BasketSelection[] & tags.MaxItems<10>;
+  /** Which matching pools are listed. */
+  filters?: PoolSearchFilter;
+  /** Paging, ordering, native-token handling. */
+  config?: PoolSearchConfig;
 }
 
 // ---------------------------------------------------------------- responses
@@ -228,6 +311,30 @@ export interface PoolData {
   pool: Pool;
 }
 
+/** The filters a pool search applied: every default written out; a list not sent is `[]`. */
+export interface PoolSearchAppliedFilters {
+  /** Inclusive minimum pool TVL in USD. */
+  minimumTotalValueLockedUsd: number;
+  /** Allow-list of protocol ids as sent; `[]`: every protocol. */
+  protocols: string[];
+  /** Block-list of protocol ids as sent. */
+  blockedProtocols: string[];
+  /** Allow-list of pool types as sent; `[]`: every type. */
+  poolTypes: PoolType[];
+  /** Block-list of pool types as sent. */
+  blockedPoolTypes: PoolType[];
+}
+
+/** `data` of POST /v1/pools/search: one page of the matching pools. */
+export interface PoolSearchData {
+  /** Pools of this page, in `orderBy` order; each is the pool-details `data.pool`, apart from the `parseWrappedToNative` rewrite. */
+  pools: Pool[];
+  /** The filters applied. */
+  filters: PoolSearchAppliedFilters;
+  /** Opaque base64url cursor for the next page; null exactly at the end. */
+  nextCursor: string | null;
+}
+
 /** `data` of GET /v1/protocols. */
 export interface ProtocolsData {
   /** Every protocol with a pool in the loaded snapshots, ordered by `id`. */
@@ -283,6 +390,9 @@ export type TokenListResponse = SuccessEnvelope<TokenListData>;
 
 /** 200 body of GET /v1/pools/{chainId}/{poolAddress}. */
 export type PoolResponse = SuccessEnvelope<PoolData>;
+
+/** 200 body of POST /v1/pools/search. */
+export type PoolSearchResponse = SuccessEnvelope<PoolSearchData>;
 
 /** 200 body of GET /v1/protocols. */
 export type ProtocolsResponse = SuccessEnvelope<ProtocolsData>;
@@ -464,6 +574,35 @@ export interface ChainDataUnavailableMetadata {
   chainId: ChainId | null;
 }
 
+export interface InvalidBasketIdMetadata {
+  /** The unknown basket id as sent; the list of unknown ids for the `basketIds` query. */
+  basketId: string | string[];
+  /** The ids of the operator's baskets file, ascending. */
+  supportedIds: string[];
+}
+
+/** One malformed address of a request list. */
+export interface InvalidAddressItem {
+  /** The address as sent (its JSON value when it is not a string). */
+  address: unknown;
+  /** What is wrong with it. */
+  reason: string;
+}
+
+export interface InvalidBlockchainAddressMetadata {
+  /** Every malformed item of the list, in request order. */
+  invalidAddresses: InvalidAddressItem[];
+  /** Length of the list the items came from. */
+  receivedCount: number & tags.Type<"uint32">;
+}
+
+export interface InvalidProtocolIdMetadata {
+  /** The protocol id list as sent. */
+  received: string[];
+  /** The ids that are not lowercase slugs. */
+  invalidItems: string[];
+}
+
 /** An empty object: the code carries no context. */
 export interface NoErrorMetadata {}
 
@@ -474,6 +613,9 @@ export interface ErrorMetadataByCode {
   UNSUPPORTED_CHAIN_ID: UnsupportedChainIdMetadata;
   INVALID_POOL_ADDRESS: InvalidPoolAddressMetadata;
   INVALID_PAGINATION_CURSOR: InvalidPaginationCursorMetadata;
+  INVALID_BLOCKCHAIN_ADDRESS: InvalidBlockchainAddressMetadata;
+  INVALID_BASKET_ID: InvalidBasketIdMetadata;
+  INVALID_PROTOCOL_ID: InvalidProtocolIdMetadata;
   API_KEY_MISSING: ApiKeyMissingMetadata;
   API_KEY_INVALID: ApiKeyInvalidMetadata;
   API_KEY_NOT_FOUND: ApiKeyNotFoundMetadata;

@@ -9,7 +9,20 @@ import type { IValidation } from "typia";
 import { isSupportedChainId, SUPPORTED_CHAIN_IDS_ASCENDING } from "../chains/chains.js";
 import { ApiError } from "./errors.js";
 
-type Constraint = "isObject" | "isArray" | "isString" | "isNumber" | "isInt" | "isBoolean" | "isIn" | "min" | "max" | "uniqueItems" | "whitelist";
+type Constraint =
+  | "isObject"
+  | "isArray"
+  | "isString"
+  | "isNumber"
+  | "isInt"
+  | "isBoolean"
+  | "isIn"
+  | "min"
+  | "max"
+  | "uniqueItems"
+  | "arrayMaxSize"
+  | "isNotEmpty"
+  | "whitelist";
 
 /** `$input.filters.chainIds[1]` → `["filters", "chainIds", "1"]`. */
 function pathSegments(typiaPath: string): string[] {
@@ -72,6 +85,8 @@ function isFractional(value: unknown): boolean {
 
 function constraintOf(expected: string, value: unknown): { name: Constraint; bound?: string; allowed?: string[] } {
   if (expected === "undefined") return { name: "whitelist" };
+  const maxItems = /^Array<.*> & MaxItems<(\d+)>/.exec(expected);
+  if (maxItems) return { name: "arrayMaxSize", bound: maxItems[1] };
   if (/^number & /.test(expected) || /^Array<.*> & UniqueItems/.test(expected)) {
     if (/UniqueItems/.test(expected)) return { name: "uniqueItems" };
     if (/Type<"u?int\d+">/.test(expected)) return { name: "isInt" };
@@ -108,6 +123,8 @@ function message(c: ReturnType<typeof constraintOf>, property: string, isItem: b
     case "isObject": return `${subject} must be an object`;
     case "isIn": return `${subject} must be one of the following values: ${c.allowed!.join(", ")}`;
     case "uniqueItems": return `All ${property}'s elements must be unique`;
+    case "arrayMaxSize": return `${property} must contain no more than ${c.bound} elements`;
+    case "isNotEmpty": return `${property} should not be empty`;
     default: return `${subject} is invalid`;
   }
 }
@@ -145,25 +162,42 @@ export function validationFailure(input: unknown, errors: readonly IValidation.I
     const bad = error.value.findIndex((id) => !isSupportedChainId(id));
     if (bad >= 0) return validationFailure(input, [{ path: `${error.path}[${bad}]`, expected: "ChainId", value: error.value[bad] }]);
   }
-  // A chain id list item of the wrong value (not type) is an unsupported chain.
-  if (isItem && name === "chainIds" && Number.isInteger(error.value)) return unsupportedChain(input, error.value as number);
-  const constraint = isItem && name === "chainIds"
+  // A chain id (a chainIds item, or the chainId of a list item) of the wrong value (not type) is an unsupported chain.
+  const isChainId = (isItem && name === "chainIds") || (!isItem && name === "chainId" && segments.length > 1);
+  if (isChainId && Number.isInteger(error.value)) return unsupportedChain(input, segments, error.value as number);
+  const constraint = isChainId
     ? { name: (isFractional(error.value) ? "isInt" : "isNumber") as Constraint }
     : constraintOf(error.expected, error.value);
-  const text = message(constraint, name, isItem);
-  const metadata: Record<string, unknown> = { property };
-  if (error.value !== undefined) metadata.value = error.value;
-  metadata.constraints = { [constraint.name]: [text] };
-  return new ApiError(
-    "VALIDATION_ERROR",
-    `Invalid parameter ${property}: ${text}.`,
-    `Expected ${error.expected} at ${property}.`,
-    metadata,
-  );
+  return constraintError(property, error.value, constraint.name, message(constraint, name, isItem), `Expected ${error.expected} at ${property}.`);
 }
 
-function unsupportedChain(input: unknown, chainId: number): ApiError {
-  const sent = (input as { filters?: { chainIds?: unknown[] } }).filters?.chainIds ?? [chainId];
+/** The VALIDATION_ERROR of one property and constraint (`value` undefined: the property is absent). */
+export function constraintError(property: string, value: unknown, constraint: Constraint, text: string, details: string): ApiError {
+  const metadata: Record<string, unknown> = { property };
+  if (value !== undefined) metadata.value = value;
+  metadata.constraints = { [constraint]: [text] };
+  return new ApiError("VALIDATION_ERROR", `Invalid parameter ${property}: ${text}.`, details, metadata);
+}
+
+/** The value at a path of segments, or undefined. */
+function valueAt(input: unknown, segments: readonly string[]): unknown {
+  let node = input;
+  for (const segment of segments) {
+    if (node === null || typeof node !== "object") return undefined;
+    node = (node as Record<string, unknown>)[segment];
+  }
+  return node;
+}
+
+/**
+ * UNSUPPORTED_CHAIN_ID for the chain id at `segments`; `unsupportedIds` are the
+ * unsupported ids of the list it came from (a chainIds array, or the chainId
+ * of every item of a token list).
+ */
+function unsupportedChain(input: unknown, segments: readonly string[], chainId: number): ApiError {
+  const last = segments[segments.length - 1];
+  const list = /^\d+$/.test(last) ? valueAt(input, segments.slice(0, -1)) : valueAt(input, segments.slice(0, -2));
+  const sent = !Array.isArray(list) ? [chainId] : /^\d+$/.test(last) ? list : list.map((item) => (item as { chainId?: unknown } | null)?.chainId);
   const unsupportedIds = new Set(sent.filter((id): id is number => Number.isInteger(id) && !isSupportedChainId(id)));
   return unsupportedChainError(chainId, [...unsupportedIds]);
 }

@@ -96,7 +96,7 @@ export function searchPools(
   }
 
   const heap = new CursorHeap(cursors, q.descending);
-  const page: PoolSearchPage = { chain: [], pool: [], more: false };
+  const page = { chain: [] as number[], pool: [] as number[], more: false };
   let lastSlot = -1;
   let lastPool = -1;
   while (heap.size > 0) {
