@@ -7,6 +7,8 @@ import { resolve } from "node:path";
 import { KeyStore } from "./access/key-store.js";
 import { loadKeysFile, type KeysFile } from "./access/keys-file.js";
 import { KeysReloader } from "./access/keys-reloader.js";
+import type { BasketsFile } from "./baskets/basket-file.js";
+import { BasketsReloader, loadInitialBaskets } from "./baskets/baskets-reloader.js";
 import { createAddressTable } from "./access/address-table.js";
 import { createQuotaCounters, QuotaSlots } from "./access/shared-rate-limiter.js";
 import { PROJECT_ROOT, type GatewayConfig } from "./config/config.js";
@@ -49,6 +51,9 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   const metricsLayout = new RequestMetricsLayout(ROUTE_NAMES);
   const requestMetrics = metricsLayout.createBuffer();
   const metrics = new GatewayMetrics(metricsLayout, requestMetrics);
+  const basketsRejected = () => metrics.basketsFileRejections.inc();
+  const baskets = loadInitialBaskets(config.basketsFile, log, basketsRejected);
+  metrics.baskets.set(baskets.baskets.length);
 
   const supervisor = new Supervisor(
     {
@@ -61,6 +66,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
         cursorSecret: new Uint8Array(config.cursorSecret),
         keys: keysFile,
         keySlots: slotsOf(keysFile),
+        baskets,
         defaultRateLimit: config.defaultRateLimit,
         quotaCounters,
         failedAuthLimit: config.failedAuthLimit,
@@ -103,9 +109,20 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   );
   const keysReloader = new KeysReloader(config.apiKeysFile, (file) => supervisor.publishKeys(file, slotsOf(file)), log, () => metrics.keysFileRejections.inc());
 
+  const basketsReloader = new BasketsReloader(
+    config.basketsFile,
+    (file: BasketsFile) => {
+      supervisor.publishBaskets(file);
+      metrics.baskets.set(file.baskets.length);
+    },
+    log,
+    basketsRejected,
+  );
+
   const port = await supervisor.start();
   log.info({ event: "listening", host: config.host, port, threads: config.threads, keys: keysFile.keys.length }, `listening on ${config.host}:${port} with ${config.threads} serving threads`);
   keysReloader.start();
+  basketsReloader.start();
   const pruning = setInterval(() => {
     const retired = retention.prune();
     if (retired.length > 0) {
@@ -123,6 +140,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     async stop() {
       clearInterval(pruning);
       keysReloader.stop();
+      basketsReloader.stop();
       await supervisor.stop();
       await loader.stop();
     },

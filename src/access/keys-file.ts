@@ -9,6 +9,7 @@
 import { readFileSync } from "node:fs";
 import typia, { type IValidation, type tags } from "typia";
 import { SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../chains/chains.js";
+import { describeIoError, displayPath, displayPathSegments as segments, parseJsonText, preview } from "../util/json-file.js";
 import type { AccessGroup } from "./access-groups.js";
 
 /** A key's own rate limit; the gateway's configured default applies when absent. */
@@ -71,14 +72,7 @@ const RATE_LIMIT_FIELDS = ["requests", "windowSeconds"] as const;
  * duplicate sha256.
  */
 export function parseKeysFile(text: string, source: string): KeysFile {
-  // Editors on some systems prepend a byte-order mark; JSON.parse rejects it.
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  let document: unknown;
-  try {
-    document = JSON.parse(body);
-  } catch (error) {
-    throw new KeysFileError(source, null, `invalid JSON: ${describeJsonError(error, body)}`, { cause: error });
-  }
+  const document = parseJsonText(text, (message, cause) => new KeysFileError(source, null, message, { cause }));
 
   if (typeof document !== "object" || document === null || Array.isArray(document)) {
     throw new KeysFileError(source, null, `expected a JSON object {"keys": [...]} at the top level, found ${preview(document)}`);
@@ -170,25 +164,6 @@ export function parseDateTime(value: string): number {
 
 // ---------------------------------------------------------------- messages
 
-/** `$input.keys[2].sha256` → `keys[2].sha256`; `$input` → `(root)`. */
-function displayPath(typiaPath: string): string {
-  if (typiaPath === "$input") return "(root)";
-  return typiaPath.startsWith("$input.") ? typiaPath.slice("$input.".length) : typiaPath.replace(/^\$input/, "");
-}
-
-/** Splits a display path into property names and indices: `keys[2].routes[0]` → ["keys", 2, "routes", 0]. */
-function segments(path: string): (string | number)[] {
-  const out: (string | number)[] = [];
-  const re = /\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]|\.?([^.[\]]+)/g;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(path)) !== null) {
-    if (m[1] !== undefined) out.push(Number(m[1]));
-    else if (m[2] !== undefined) out.push(JSON.parse(`"${m[2]}"`) as string);
-    else if (m[3] !== undefined) out.push(m[3]);
-  }
-  return out;
-}
-
 /** The property names allowed next to the last segment of a path. */
 function allowedFields(segs: (string | number)[]): readonly string[] {
   if (segs.length === 4 && segs[2] === "rateLimit") return RATE_LIMIT_FIELDS;
@@ -277,42 +252,5 @@ function describeProblem(error: IValidation.IError, path: string): string {
       return `expected a supported chain id (${SUPPORTED_CHAIN_IDS_ASCENDING.join(", ")})${found}`;
     default:
       return `expected ${error.expected}${found}`;
-  }
-}
-
-/** A short rendering of an offending value for a message. */
-function preview(value: unknown): string {
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-}
-
-function describeJsonError(error: unknown, text: string): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const position = /at position (\d+)/.exec(message);
-  if (position === null || /line \d+/.test(message)) return message;
-  const offset = Number(position[1]);
-  const before = text.slice(0, offset);
-  const line = before.split("\n").length;
-  const column = offset - before.lastIndexOf("\n");
-  return `${message} (line ${line}, column ${column})`;
-}
-
-function describeIoError(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  switch (code) {
-    case "ENOENT":
-      return "no such file (ENOENT)";
-    case "EACCES":
-    case "EPERM":
-      return `permission denied (${code})`;
-    case "EISDIR":
-      return "the path is a directory, not a file (EISDIR)";
-    default:
-      return error instanceof Error ? error.message : String(error);
   }
 }

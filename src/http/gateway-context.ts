@@ -1,6 +1,7 @@
 /** What the request pipeline and the handlers share in a serving thread: snapshots, keys, limiters, cursors, logger. */
 import type { AddressLimiter } from "../access/address-limiter.js";
 import type { KeyStore } from "../access/key-store.js";
+import type { BasketCatalogue } from "../baskets/basket-catalogue.js";
 import type { RateLimiter } from "../access/rate-limiter.js";
 import type { Logger } from "../log/logger.js";
 import type { CursorCodec } from "../query/cursor.js";
@@ -10,6 +11,8 @@ export interface GatewayContext {
   readonly store: SnapshotStore;
   /** The keys in force (replaced as a whole when the keys file changes). */
   keys: KeyStore;
+  /** The token baskets in force (replaced as a whole when the baskets file changes). */
+  baskets: BasketCatalogue;
   readonly rateLimiter: RateLimiter;
   /** Failed authentications per client address. */
   readonly failedAuth: AddressLimiter;

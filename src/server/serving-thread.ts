@@ -7,6 +7,7 @@
 import { parentPort, threadId, workerData } from "node:worker_threads";
 import { AddressLimiter } from "../access/address-limiter.js";
 import { KeyStore } from "../access/key-store.js";
+import { BasketCatalogue } from "../baskets/basket-catalogue.js";
 import { SharedRateLimiter } from "../access/shared-rate-limiter.js";
 import { createApp } from "../http/app.js";
 import type { GatewayContext } from "../http/gateway-context.js";
@@ -40,6 +41,7 @@ const METRICS_TIMEOUT_MS = 5000;
 const ctx: GatewayContext = {
   store: new SnapshotStore(init.versionUse),
   keys: new KeyStore(init.keys),
+  baskets: new BasketCatalogue(init.baskets),
   rateLimiter,
   failedAuth: new AddressLimiter(init.failedAuthCounters, init.failedAuthLimit, "failed authentication attempts", () => recorder.count("address-table-full")),
   publicRequests: new AddressLimiter(init.publicRequestCounters, init.publicRateLimit, "requests without an API key", () => recorder.count("address-table-full")),
@@ -148,6 +150,9 @@ port.on("message", (message: SupervisorMessage) => {
     case "keys":
       ctx.keys = new KeyStore(message.keys);
       rateLimiter.setSlots(message.keySlots);
+      break;
+    case "baskets":
+      ctx.baskets = new BasketCatalogue(message.baskets);
       break;
     case "ready":
       ctx.ready = true;

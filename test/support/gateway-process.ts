@@ -17,7 +17,7 @@ const START_TIMEOUT_MS = 20_000;
 const STOP_TIMEOUT_MS = 10_000;
 
 /** Settings the harness controls; removed from the inherited environment so they never leak in. */
-const CONTROLLED_ENV = ["PORT", "HOST", "SNAPSHOT_DIR", "API_KEYS_FILE", "REBUILD_CRON", "LOG_LEVEL", "FAILED_AUTH_LIMIT", "GATEWAY_THREADS", "RATE_LIMIT_DEFAULT"];
+const CONTROLLED_ENV = ["PORT", "HOST", "SNAPSHOT_DIR", "API_KEYS_FILE", "BASKETS_FILE", "REBUILD_CRON", "LOG_LEVEL", "FAILED_AUTH_LIMIT", "GATEWAY_THREADS", "RATE_LIMIT_DEFAULT"];
 
 export type LogLine = Record<string, unknown>;
 
