@@ -7,6 +7,8 @@
 import {
   HEALTH_RESPONSE_EXAMPLE,
   POOL_RESPONSE_EXAMPLE,
+  POOL_SEARCH_REQUEST_EXAMPLE,
+  POOL_SEARCH_RESPONSE_EXAMPLE,
   PROTOCOLS_RESPONSE_EXAMPLE,
   READINESS_RESPONSE_EXAMPLE,
   TOKEN_LIST_REQUEST_EXAMPLE,
@@ -15,6 +17,7 @@ import {
 import { getOpenApiDocument } from "./handlers/openapi.js";
 import { getHealth, getMetrics, getReadiness } from "./handlers/operations.js";
 import { getPool } from "./handlers/pool-details.js";
+import { searchPoolsRoute } from "./handlers/pool-search.js";
 import { listProtocols } from "./handlers/protocols.js";
 import { listTokens } from "./handlers/token-list.js";
 import type { RouteSpec } from "./route.js";
@@ -27,6 +30,17 @@ const TOKEN_LIST_DESCRIPTION = `One entry per asset across chains, ordered by to
 4. \`nextCursor\` is null exactly at the end. Send it as \`config.cursor\` with the same filters, \`matchAllSymbols\` and \`orderBy\` (\`limit\` may change): walking every page yields each entry once, even while snapshots change.
 
 A chain that is named in \`chainIds\` but has no loaded snapshot is 503 \`CHAIN_DATA_UNAVAILABLE\`; without \`chainIds\` the list covers the loaded chains (a chain-restricted key: its allowed ones).`;
+
+const POOL_SEARCH_DESCRIPTION = `The pools of a token, of a pair, or of baskets of tokens, across chains, in pages linked by an opaque cursor.
+
+1. Side A is \`tokensA\` plus the addresses of \`basketsA\` on their chains (a basket without \`chainIds\`: every chain the key may read); side B likewise. Side A must name at least one token or basket. With \`config.useWrappedForNative\` (default true), an all-zero address in a side also adds that chain's wrapped native token.
+2. Without side B, a pool matches when one of its tokens is in A. With side B, when one of its token positions holds an A token and another position a B token (for two tokens: t0 in A and t1 in B, or t0 in B and t1 in A). Pools of every type and with any number of tokens take part.
+3. Filters: \`minimumTotalValueLockedUsd\` is inclusive, on the pool's tracked TVL when its record has one, else its TVL; allow-lists and block-lists of protocols and pool types all apply.
+4. Order: \`orderBy.field\` (TVL, or the yield, swap volume or fees of \`orderBy.timeframe\`) in \`orderBy.direction\`, ties by chain id ascending, then pool address ascending (code-unit order of the lowercase address). The order is exact.
+5. Each pool is exactly the pool-details \`data.pool\`, except that \`config.parseWrappedToNative\` may show the wrapped native token as the native asset: \`ALWAYS\`, \`NEVER\`, or \`AUTO\` (default: on the chains whose all-zero address is in side A or B, directly or through a basket).
+6. \`nextCursor\` is null exactly at the end. Send it as \`config.cursor\` with everything else unchanged (\`limit\` may change): the next page starts after the previous page's last pool, on the snapshot of the first page while the gateway keeps it, then on the current one, so a walk never repeats a pool.
+
+A chain named in the body (a token's \`chainId\`, a basket's \`chainIds\`) must be one the key may read (else 403) and loaded (else 503 \`CHAIN_DATA_UNAVAILABLE\`).`;
 
 const pool = POOL_RESPONSE_EXAMPLE.data.pool;
 
@@ -68,6 +82,34 @@ export const ROUTES: readonly RouteSpec[] = [
       ],
       success: { description: "The pool.", schema: "PoolResponse", example: POOL_RESPONSE_EXAMPLE, snapshotVersion: "always" },
       errors: ["VALIDATION_ERROR", "UNSUPPORTED_CHAIN_ID", "INVALID_POOL_ADDRESS", "CHAIN_DATA_UNAVAILABLE", "LIQUIDITY_POOL_NOT_FOUND"],
+    },
+  },
+  {
+    name: "pools.search",
+    method: "POST",
+    path: "/v1/pools/search",
+    access: "pools",
+    body: true,
+    handler: searchPoolsRoute,
+    doc: {
+      operationId: "searchPools",
+      summary: "Search liquidity pools by token, pair or basket across chains",
+      description: POOL_SEARCH_DESCRIPTION,
+      requestBody: {
+        schema: "PoolSearchRequest",
+        description: "A JSON object (at most 64 KiB) naming side A (`tokensA` and/or `basketsA`).",
+        example: POOL_SEARCH_REQUEST_EXAMPLE,
+      },
+      success: { description: "One page of the matching pools.", schema: "PoolSearchResponse", example: POOL_SEARCH_RESPONSE_EXAMPLE, snapshotVersion: "always" },
+      errors: [
+        "VALIDATION_ERROR",
+        "UNSUPPORTED_CHAIN_ID",
+        "INVALID_BLOCKCHAIN_ADDRESS",
+        "INVALID_PROTOCOL_ID",
+        "INVALID_BASKET_ID",
+        "INVALID_PAGINATION_CURSOR",
+        "CHAIN_DATA_UNAVAILABLE",
+      ],
     },
   },
   {

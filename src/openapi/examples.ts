@@ -11,6 +11,8 @@ import type {
   ErrorEnvelope,
   HealthResponse,
   PoolResponse,
+  PoolSearchRequest,
+  PoolSearchResponse,
   ProtocolsResponse,
   ReadinessResponse,
   TokenListRequest,
@@ -158,6 +160,132 @@ export const POOL_RESPONSE_EXAMPLE = {
   },
 } satisfies PoolResponse;
 
+/** USDC against the native asset on Base; `AUTO` shows WETH as ETH since side B names the all-zero address. */
+export const POOL_SEARCH_REQUEST_EXAMPLE = {
+  tokensA: [{ chainId: 8453, address: "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913" }],
+  tokensB: [{ chainId: 8453, address: "0x0000000000000000000000000000000000000000" }],
+  config: { limit: 1, orderBy: { field: "tvl", direction: "desc" } },
+} satisfies PoolSearchRequest;
+
+/** The answer to POOL_SEARCH_REQUEST_EXAMPLE. */
+export const POOL_SEARCH_RESPONSE_EXAMPLE = {
+  statusCode: 200,
+  timestamp: "2026-11-23T18:31:37.300Z",
+  path: "/v1/pools/search",
+  traceId: "50fe13f2-ff53-4a71-9758-e4c1e3878743",
+  data: {
+    pools: [
+      {
+        chainId: 8453,
+        address: "0x5cd316158089410cb926b5bc3295e1b06b2a0657",
+        createdAtTimestamp: 1752904767,
+        feeTier: {
+          feeTierPercentage: 0.05,
+          isDynamic: false,
+        },
+        tokens: [
+          {
+            chainId: 8453,
+            address: "0x0000000000000000000000000000000000000000",
+            decimals: 18,
+            name: "Ether",
+            symbol: "ETH",
+            logoUrl: "https://assets.coingecko.com/coins/images/279/large/ethereum.png",
+          },
+          {
+            chainId: 8453,
+            address: "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913",
+            decimals: 6,
+            name: "USD Coin",
+            symbol: "USDC",
+            logoUrl: "https://assets.coingecko.com/coins/images/6319/large/usdc.png",
+          },
+        ],
+        protocol: {
+          id: "uniswap-v3",
+          name: "Uniswap V3",
+          logoUrl: "https://icons.llamao.fi/icons/protocols/uniswap-v3?w=48&h=48",
+          url: "https://app.uniswap.org",
+        },
+        type: "V3",
+        stats: {
+          stats24h: {
+            feesUsd: 1934.56,
+            swapVolumeUsd: 3869127.28,
+            yield: 0.982455,
+            netInflowUsd: -390978,
+            liquidityVolumeUsd: 1693296.14,
+          },
+          stats7d: {
+            feesUsd: 16522.99,
+            swapVolumeUsd: 33045976.09,
+            yield: 1.19873,
+            netInflowUsd: -589233.4,
+            liquidityVolumeUsd: 9570799.63,
+          },
+          stats30d: {
+            feesUsd: 49393.49,
+            swapVolumeUsd: 98786981.9,
+            yield: 0.836139,
+            netInflowUsd: 1476380.23,
+            liquidityVolumeUsd: 54016326.05,
+          },
+          stats90d: {
+            feesUsd: 118681.81,
+            swapVolumeUsd: 237363617.99,
+            yield: 0.669687,
+            netInflowUsd: -12194300.94,
+            liquidityVolumeUsd: 119044558.17,
+          },
+        },
+        balance: {
+          totalValueLockedUsd: 71872472.38,
+          tokens: [
+            {
+              amount: 5225.10398524,
+              amountUsd: 15833810.26,
+              token: {
+                chainId: 8453,
+                address: "0x0000000000000000000000000000000000000000",
+                decimals: 18,
+                name: "Ether",
+                symbol: "ETH",
+                logoUrl: "https://assets.coingecko.com/coins/images/279/large/ethereum.png",
+              },
+            },
+            {
+              amount: 55864086.8486,
+              amountUsd: 56038662.12,
+              token: {
+                chainId: 8453,
+                address: "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913",
+                decimals: 6,
+                name: "USD Coin",
+                symbol: "USDC",
+                logoUrl: "https://assets.coingecko.com/coins/images/6319/large/usdc.png",
+              },
+            },
+          ],
+        },
+        metadata: {
+          latestSqrtPriceX96: "4354590351762683502214174",
+          tickSpacing: 10,
+          latestTick: "-196187",
+          positionManagerAddress: "0x03a520b32c04bf3beef7beb72e919cf822ed34f1",
+        },
+      },
+    ],
+    filters: {
+      minimumTotalValueLockedUsd: 0,
+      protocols: [],
+      blockedProtocols: [],
+      poolTypes: [],
+      blockedPoolTypes: [],
+    },
+    nextCursor: "AgAA7OI697cHhZfxKUKLQZEiv2GFHrgAACEFACoweDVjZDMxNjE1ODA4OTQxMGNiOTI2YjViYzMyOTVlMWIwNmIyYTA2NTeDFmIWhuKjKLw41AY",
+  },
+} satisfies PoolSearchResponse;
+
 export const PROTOCOLS_RESPONSE_EXAMPLE = {
   statusCode: 200,
   timestamp: "2026-11-21T06:56:46.215Z",
@@ -257,6 +385,76 @@ export const READINESS_RESPONSE_EXAMPLE = {
 
 /** One response per error code that a request can provoke on the sample data. */
 export const ERROR_EXAMPLES: Partial<Record<ErrorCode, ErrorEnvelope>> = {
+  INVALID_BLOCKCHAIN_ADDRESS: {
+    statusCode: 400,
+    timestamp: "2026-11-23T18:31:38.132Z",
+    path: "/v1/pools/search",
+    traceId: "300bab2d-7462-4752-846f-764683e94f8e",
+    error: {
+      code: "INVALID_BLOCKCHAIN_ADDRESS",
+      title: "Invalid Parameters",
+      message: "2 addresses are not valid in tokensA; use 0x followed by 40 hexadecimal digits.",
+      details: "Token addresses are 0x + 40 hex digits, any letter case; the all-zero address is the native asset.",
+      metadata: {
+        invalidAddresses: [
+          {
+            address: "0x833589fcd6edb6e08f4c7c32d4f71b54bda0291",
+            reason: "not 0x followed by 40 hexadecimal digits",
+          },
+          {
+            address: "weth",
+            reason: "not 0x followed by 40 hexadecimal digits",
+          },
+        ],
+        receivedCount: 3,
+      },
+    },
+  },
+  INVALID_BASKET_ID: {
+    statusCode: 400,
+    timestamp: "2026-11-23T18:31:38.814Z",
+    path: "/v1/pools/search",
+    traceId: "30ea528a-ba5a-438a-a4bb-f39a219736f1",
+    error: {
+      code: "INVALID_BASKET_ID",
+      title: "Invalid Parameters",
+      message: "There is no basket \"usd-stablecoin\"; GET /v1/tokens/baskets lists the baskets.",
+      details: "Known basket ids: btc-pegged-tokens, eth-pegged-tokens, eur-stablecoins, hype-pegged-tokens, monad-pegged-tokens, usd-stablecoins, xau-stablecoins.",
+      metadata: {
+        basketId: "usd-stablecoin",
+        supportedIds: [
+          "btc-pegged-tokens",
+          "eth-pegged-tokens",
+          "eur-stablecoins",
+          "hype-pegged-tokens",
+          "monad-pegged-tokens",
+          "usd-stablecoins",
+          "xau-stablecoins",
+        ],
+      },
+    },
+  },
+  INVALID_PROTOCOL_ID: {
+    statusCode: 400,
+    timestamp: "2026-11-23T18:31:39.171Z",
+    path: "/v1/pools/search",
+    traceId: "e3abebf3-009a-4919-aa33-ba144b98df86",
+    error: {
+      code: "INVALID_PROTOCOL_ID",
+      title: "Invalid Parameters",
+      message: "Not a protocol id: \"Uniswap V4\"; protocol ids are lowercase words joined by dashes, e.g. uniswap-v3.",
+      details: "Protocol ids match ^[a-z0-9]+(-[a-z0-9]+)*$; GET /v1/protocols lists them.",
+      metadata: {
+        received: [
+          "uniswap-v3",
+          "Uniswap V4",
+        ],
+        invalidItems: [
+          "Uniswap V4",
+        ],
+      },
+    },
+  },
   VALIDATION_ERROR: {
     statusCode: 400,
     timestamp: "2026-11-21T06:56:46.239Z",
