@@ -252,6 +252,49 @@ export function postTokens<T = any>(baseUrl: string, body: unknown, opts: Omit<R
   });
 }
 
+/** POST /v1/pools/search with a JSON body (any value, serialized with JSON.stringify unless already a string). */
+export function postPoolSearch<T = any>(baseUrl: string, body: unknown, opts: Omit<RequestOptions, "method" | "body"> = {}): Promise<HttpResponse<T>> {
+  return request<T>(baseUrl, "/v1/pools/search", {
+    ...opts,
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...(opts.headers ?? {}) },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+export interface PoolSearchPage {
+  pools: any[];
+  filters: Record<string, unknown>;
+  nextCursor: string | null;
+  limit: number;
+  /** The whole response. */
+  response: HttpResponse;
+}
+
+/** Follows nextCursor of a pool search from the first page until null. */
+export async function walkPoolPages(
+  baseUrl: string,
+  body: { config?: Record<string, unknown>; [k: string]: unknown },
+  limits: number | ((pageIndex: number) => number),
+  opts: Omit<RequestOptions, "method" | "body"> = {},
+  maxPages = 10_000,
+): Promise<{ pools: any[]; pages: PoolSearchPage[] }> {
+  const pages: PoolSearchPage[] = [];
+  let cursor: string | null = null;
+  for (let i = 0; i < maxPages; i++) {
+    const limit = typeof limits === "number" ? limits : limits(i);
+    const config: Record<string, unknown> = { ...(body.config ?? {}), limit };
+    if (cursor !== null) config.cursor = cursor;
+    const res = await postPoolSearch(baseUrl, { ...body, config }, opts);
+    if (res.status !== 200) throw new Error(`page ${i} of ${JSON.stringify(body)} answered ${res.status}: ${res.text}`);
+    const data = res.body.data as { pools: any[]; filters: Record<string, unknown>; nextCursor: string | null };
+    pages.push({ ...data, limit, response: res });
+    if (data.nextCursor === null) break;
+    cursor = data.nextCursor;
+  }
+  return { pools: pages.flatMap((p) => p.pools), pages };
+}
+
 export function getPool<T = any>(baseUrl: string, chainId: number | string, address: string, opts: Omit<RequestOptions, "method"> = {}) {
   return request<T>(baseUrl, `/v1/pools/${chainId}/${address}`, { ...opts, method: "GET" });
 }
