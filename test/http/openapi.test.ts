@@ -18,6 +18,7 @@ import { ROUTES } from "../../src/http/route-table.js";
 import { basicFixture, KEYS, P, poolId } from "../support/fixtures.js";
 import {
   getPool,
+  postPoolSearch,
   postTokens,
   PROJECT_ROOT,
   request,
@@ -231,6 +232,83 @@ describe("the document", () => {
     }
   });
 
+  it("the pool search request schema accepts exactly the bodies the server accepts", async () => {
+    const usdc = { chainId: 1, address: P.usdc1 };
+    const bodies: unknown[] = [
+      { tokensA: [usdc] },
+      { tokensA: [{ chainId: 8453, address: P.usdcBase.toUpperCase().replace("0X", "0x") }], tokensB: [{ chainId: 8453, address: NATIVE }] },
+      {
+        tokensA: [usdc],
+        tokensB: [],
+        basketsB: [],
+        filters: { minimumTotalValueLockedUsd: 0.5, protocols: ["uniswap-v3"], blockedProtocols: ["nope"], poolTypes: ["V3", "V4"], blockedPoolTypes: ["V2"] },
+        config: { limit: 500, cursor: null, orderBy: { field: "fees", direction: "asc", timeframe: "90d" }, parseWrappedToNative: "NEVER", useWrappedForNative: false },
+      },
+      { tokensA: [usdc], config: { cursor: "" } },
+      { tokensA: [{ chainId: 1, address: "0x1234" }] },
+      { tokensA: [{ chainId: 1, address: 5 }] },
+      { tokensA: [{ chainId: 1 }] },
+      { tokensA: [{ chainId: 5, address: P.usdc1 }] },
+      { tokensA: [{ chainId: "1", address: P.usdc1 }] },
+      { tokensA: [{ ...usdc, extra: 1 }] },
+      { tokensA: Array.from({ length: 101 }, () => usdc) },
+      { tokensA: [usdc], basketsA: [{ basketId: "x", chainIds: [1, 1] }] },
+      { tokensA: [usdc], basketsA: Array.from({ length: 11 }, () => ({ basketId: "x" })) },
+      { tokensA: [usdc], filters: { minimumTotalValueLockedUsd: -1 } },
+      { tokensA: [usdc], filters: { protocols: "uniswap-v3" } },
+      { tokensA: [usdc], filters: { poolTypes: ["V5"] } },
+      { tokensA: [usdc], config: { limit: 0 } },
+      { tokensA: [usdc], config: { limit: 2.5 } },
+      { tokensA: [usdc], config: { orderBy: { field: "apr" } } },
+      { tokensA: [usdc], config: { orderBy: { timeframe: "1y" } } },
+      { tokensA: [usdc], config: { parseWrappedToNative: "auto" } },
+      { tokensA: [usdc], config: { useWrappedForNative: 1 } },
+      { tokensA: [usdc], config: { matchAllSymbols: true } },
+      { tokensA: [usdc], tokensC: [] },
+      [],
+      null,
+    ];
+    const schema = doc.paths["/v1/pools/search"].post.requestBody.content["application/json"].schema;
+    for (const body of bodies) {
+      const res = await postPoolSearch(base, JSON.stringify(body));
+      const documentedValid = schemaErrors(schema, body) === null;
+      expect(res.status === 200, `${JSON.stringify(body).slice(0, 200)}: schema says ${documentedValid ? "valid" : "invalid"}, server ${res.status} ${res.text.slice(0, 300)}`).toBe(documentedValid);
+    }
+  });
+
+  it("the pool search's documented defaults are the ones the server applies", async () => {
+    const defaultsOf = (schema: Json): Json => {
+      const out: Json = {};
+      for (const [name, property] of Object.entries<Json>(schema.properties)) {
+        if ("default" in property) out[name] = property.default;
+        else if (property.$ref !== undefined) {
+          const nested = defaultsOf(component(property.$ref.split("/").pop()));
+          if (Object.keys(nested).length > 0) out[name] = nested;
+        }
+      }
+      return out;
+    };
+    const explicit = defaultsOf(component("PoolSearchRequest"));
+    expect(explicit).toEqual({
+      filters: { minimumTotalValueLockedUsd: expect.any(Number) },
+      config: {
+        limit: expect.any(Number),
+        orderBy: { field: expect.any(String), direction: expect.any(String), timeframe: expect.any(String) },
+        parseWrappedToNative: expect.any(String),
+        useWrappedForNative: expect.any(Boolean),
+      },
+    });
+    const sides = { tokensA: [{ chainId: 1, address: P.usdc1 }], tokensB: [{ chainId: 1, address: NATIVE }] };
+    const implicit = expectSuccessData(await postPoolSearch(base, sides));
+    const spelledOut = expectSuccessData(await postPoolSearch(base, { ...sides, ...explicit }));
+    expect(spelledOut.pools).toEqual(implicit.pools);
+    expect(spelledOut.filters).toEqual(implicit.filters);
+    expect(implicit.pools.length).toBeGreaterThan(1);
+    // and the defaults matter: flipping one changes the answer
+    const flipped = expectSuccessData(await postPoolSearch(base, { ...sides, ...explicit, config: { ...explicit.config, useWrappedForNative: !explicit.config.useWrappedForNative } }));
+    expect(flipped.pools).not.toEqual(implicit.pools);
+  });
+
   it("the documented defaults are the ones the server applies", async () => {
     const defaultsOf = (schema: Json): Json => {
       const out: Json = {};
@@ -369,6 +447,22 @@ describe("the document", () => {
       expect([token.symbol, token.name, token.decimals, token.logoUrl]).toEqual([t.symbol, t.name, t.decimals, t.logoUrl]);
     }
 
+    // The search example: the same pool, its wrapped native token shown as the native asset (side B names it).
+    const search = doc.paths["/v1/pools/search"].post;
+    const searchRequest = search.requestBody.content["application/json"].examples.sample.value;
+    for (const t of [...searchRequest.tokensA, ...searchRequest.tokensB]) {
+      expect(t.address === "0x0000000000000000000000000000000000000000" || chain(t.chainId).tokens.some((r: Json) => r.address === t.address), `token ${t.chainId}/${t.address}`).toBe(true);
+    }
+    const [found] = search.responses["200"].content["application/json"].examples.sample.value.data.pools;
+    const wrapped = "0x4200000000000000000000000000000000000006";
+    const native = chain(8453).tokens.find((r: Json) => r.address === "0x0000000000000000000000000000000000000000");
+    const asNative = (t: Json) => (t.address === wrapped ? { chainId: 8453, address: native.address, decimals: 18, name: "Ether", symbol: "ETH", logoUrl: native.logoUrl } : t);
+    expect(found).toEqual({
+      ...pool,
+      tokens: pool.tokens.map(asNative),
+      balance: { ...pool.balance, tokens: pool.balance.tokens.map((b: Json) => ({ ...b, token: asNative(b.token) })) },
+    });
+
     const protocols = doc.paths["/v1/protocols"].get.responses["200"].content["application/json"].examples.sample.value.data.protocols;
     const sampleChains = [1, 130, 143, 999, 8453, 9745, 534352];
     for (const protocol of protocols) {
@@ -378,6 +472,13 @@ describe("the document", () => {
 });
 
 // ------------------------------------------------------------------ live responses
+
+const NATIVE = "0x0000000000000000000000000000000000000000";
+
+function expectSuccessData(res: HttpResponse): Json {
+  expect(res.status, res.text.slice(0, 500)).toBe(200);
+  return res.body.data;
+}
 
 interface LiveCase {
   name: string;
@@ -390,6 +491,8 @@ interface LiveCase {
 
 const json = { "Content-Type": "application/json" };
 const POOLS = "/v1/pools/{chainId}/{poolAddress}";
+const SEARCH = "/v1/pools/search";
+const USDC1 = { chainId: 1, address: P.usdc1 };
 /** An address no fixture pool has. */
 const NO_POOL = "0x" + "ab".repeat(20);
 
@@ -420,6 +523,20 @@ const liveCases: LiveCase[] = [
       ["upper-case address", 1, P.v3.toUpperCase()],
     ] as const
   ).map(([name, chainId, address]): LiveCase => ({ name: `pool ${name}`, method: "GET", template: POOLS, status: 200, send: () => getPool(base, chainId, address) })),
+  { name: "pool search, one token", method: "POST", template: SEARCH, status: 200, send: () => postPoolSearch(base, { tokensA: [USDC1] }) },
+  {
+    name: "pool search, a pair with the native rewrite and every option",
+    method: "POST",
+    template: SEARCH,
+    status: 200,
+    send: () =>
+      postPoolSearch(base, {
+        tokensA: [USDC1],
+        tokensB: [{ chainId: 1, address: NATIVE }],
+        filters: { minimumTotalValueLockedUsd: 0, protocols: ["uniswap-v3", "uniswap-v4", "9lives"], blockedProtocols: ["uniswap-v2"], poolTypes: ["V3", "V4", "ALGEBRA"], blockedPoolTypes: ["SLIPSTREAM"] },
+        config: { limit: 2, orderBy: { field: "yield", direction: "asc", timeframe: "7d" }, parseWrappedToNative: "ALWAYS", useWrappedForNative: true },
+      }),
+  },
   { name: "protocols", method: "GET", template: "/v1/protocols", status: 200, send: () => request(base, "/v1/protocols") },
   { name: "health", method: "GET", template: "/health", status: 200, send: () => request(base, "/health", { key: null }) },
   { name: "ready", method: "GET", template: "/ready", status: 200, send: () => request(base, "/ready", { key: null }) },
@@ -429,6 +546,21 @@ const liveCases: LiveCase[] = [
   { name: "unknown property", method: "POST", template: "/v1/tokens", status: 400, code: "VALIDATION_ERROR", send: () => postTokens(base, { config: { foo: 1 } }) },
   { name: "body not an object", method: "POST", template: "/v1/tokens", status: 400, code: "VALIDATION_ERROR", send: () => postTokens(base, "[1]") },
   { name: "path chainId with a leading zero", method: "GET", template: POOLS, status: 400, code: "VALIDATION_ERROR", send: () => getPool(base, "01", P.v3) },
+  { name: "pool search without side A", method: "POST", template: SEARCH, status: 400, code: "VALIDATION_ERROR", send: () => postPoolSearch(base, { tokensB: [USDC1] }) },
+  {
+    name: "pool search, malformed addresses",
+    method: "POST",
+    template: SEARCH,
+    status: 400,
+    code: "INVALID_BLOCKCHAIN_ADDRESS",
+    send: () => postPoolSearch(base, { tokensA: [USDC1, { chainId: 1, address: "0x12" }, { chainId: 1, address: 12 }] }),
+  },
+  { name: "pool search, a bad protocol id", method: "POST", template: SEARCH, status: 400, code: "INVALID_PROTOCOL_ID", send: () => postPoolSearch(base, { tokensA: [USDC1], filters: { protocols: ["Uniswap V3"] } }) },
+  { name: "pool search, an unknown basket", method: "POST", template: SEARCH, status: 400, code: "INVALID_BASKET_ID", send: () => postPoolSearch(base, { basketsA: [{ basketId: "usd-stablecoins" }] }) },
+  { name: "pool search, an unsupported chain", method: "POST", template: SEARCH, status: 400, code: "UNSUPPORTED_CHAIN_ID", send: () => postPoolSearch(base, { tokensA: [{ chainId: 10, address: P.usdc1 }] }) },
+  { name: "pool search, a garbage cursor", method: "POST", template: SEARCH, status: 400, code: "INVALID_PAGINATION_CURSOR", send: () => postPoolSearch(base, { tokensA: [USDC1], config: { cursor: "bm90LWEtY3Vyc29y" } }) },
+  { name: "pool search, a chain outside the key's chains", method: "POST", template: SEARCH, status: 403, code: "API_KEY_FORBIDDEN", send: () => postPoolSearch(base, { tokensA: [{ chainId: 8453, address: P.usdcBase }] }, { key: KEYS.chain1Only }) },
+  { name: "pool search, an unloaded chain", method: "POST", template: SEARCH, status: 503, code: "CHAIN_DATA_UNAVAILABLE", send: () => postPoolSearch(base, { tokensA: [{ chainId: 999, address: P.usdc1 }] }) },
   { name: "syntax error", method: "POST", template: "/v1/tokens", status: 400, code: "MALFORMED_JSON", send: () => postTokens(base, '{"config":') },
   { name: "empty body", method: "POST", template: "/v1/tokens", status: 400, code: "MALFORMED_JSON", send: () => postTokens(base, "") },
   { name: "unsupported chain in filters", method: "POST", template: "/v1/tokens", status: 400, code: "UNSUPPORTED_CHAIN_ID", send: () => postTokens(base, { filters: { chainIds: [1, 5] } }) },
