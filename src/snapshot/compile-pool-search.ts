@@ -20,8 +20,6 @@ import type { PeriodStats, PoolType, SnapshotPool } from "./format.js";
 
 /** "0x" + 40 hex. */
 const TOKEN_ADDRESS_WIDTH = 42;
-const STATS_OF: readonly (keyof SnapshotPool["stats"])[] = ["stats24h", "stats7d", "stats30d", "stats90d"];
-const FIELDS_OF: readonly (keyof PeriodStats)[] = ["yield", "swapVolumeUsd", "feesUsd"];
 const TYPE_INDEX = new Map<PoolType, number>(POOL_TYPES.map((t, i) => [t, i]));
 
 /** A Uint32Array that grows by doubling (plain memory until copied out). */
@@ -91,15 +89,16 @@ export class PoolSearchIndexBuilder {
     const keys = this.keys;
     // + 0 turns -0 into 0: equal keys tie by address.
     keys[TVL_KEY * n + i] = (pool.trackedTotalValueLockedUsd ?? pool.totalValueLockedUsd) + 0;
-    for (let t = 0; t < STATS_OF.length; t++) {
-      const stats = pool.stats[STATS_OF[t]];
-      for (let f = 0; f < FIELDS_OF.length; f++) keys[(1 + f * POOL_TIMEFRAMES.length + t) * n + i] = stats[FIELDS_OF[f]] + 0;
-    }
+    const stats = pool.stats;
+    writePeriod(keys, n, i, 0, stats.stats24h);
+    writePeriod(keys, n, i, 1, stats.stats7d);
+    writePeriod(keys, n, i, 2, stats.stats30d);
+    writePeriod(keys, n, i, 3, stats.stats90d);
     this.poolType[i] = TYPE_INDEX.get(pool.type)!;
     this.poolProtocol[i] = this.protocolIndex.get(pool.protocolId)!;
     for (let j = 0; j < tokenRows.length; j++) this.poolTokens.push(tokenRows[j]);
     this.poolTokenStart[i + 1] = this.poolTokens.length;
-    for (const at of wrappedOffsets) this.wrappedAt.push(at);
+    for (let j = 0; j < wrappedOffsets.length; j++) this.wrappedAt.push(wrappedOffsets[j]);
     this.wrappedStart[i + 1] = this.wrappedAt.length;
   }
 
@@ -113,16 +112,16 @@ export class PoolSearchIndexBuilder {
     const poolTokens = this.poolTokens.shared();
 
     // Address order: the tie-break of every key.
-    const byAddress = new Uint32Array(poolCount);
-    for (let i = 0; i < poolCount; i++) byAddress[i] = i;
-    byAddress.sort((a, b) => (poolAddresses[a] < poolAddresses[b] ? -1 : poolAddresses[a] > poolAddresses[b] ? 1 : 0));
+    const byAddress = addressOrder(poolAddresses);
     const addressRank = sharedArray(Uint32Array, poolCount);
     for (let r = 0; r < poolCount; r++) addressRank[byAddress[r]] = r;
 
     // Each pool once per distinct token it holds.
     const tokenPoolStart = sharedArray(Uint32Array, tokenCount + 1);
     for (let p = 0; p < poolCount; p++) {
-      forEachDistinctToken(poolTokens, poolTokenStart[p], poolTokenStart[p + 1], (row) => tokenPoolStart[row + 1]++);
+      const from = poolTokenStart[p];
+      const to = poolTokenStart[p + 1];
+      for (let j = from; j < to; j++) if (isFirstOccurrence(poolTokens, from, j)) tokenPoolStart[poolTokens[j] + 1]++;
     }
     for (let t = 0; t < tokenCount; t++) tokenPoolStart[t + 1] += tokenPoolStart[t];
     const membershipCount = tokenPoolStart[tokenCount];
@@ -138,9 +137,9 @@ export class PoolSearchIndexBuilder {
       next.set(tokenPoolStart.subarray(0, tokenCount));
       for (let j = 0; j < poolCount; j++) {
         const p = byAddress[order[j]];
-        forEachDistinctToken(poolTokens, poolTokenStart[p], poolTokenStart[p + 1], (row) => {
-          tokenPools[listBase + next[row]++] = p;
-        });
+        const from = poolTokenStart[p];
+        const to = poolTokenStart[p + 1];
+        for (let m = from; m < to; m++) if (isFirstOccurrence(poolTokens, from, m)) tokenPools[listBase + next[poolTokens[m]]++] = p;
       }
     }
 
@@ -168,14 +167,39 @@ export class PoolSearchIndexBuilder {
   }
 }
 
-/** Calls `fn` once per distinct row of rows[from..to) (pools hold a handful of tokens). */
-function forEachDistinctToken(rows: Uint32Array, from: number, to: number, fn: (row: number) => void): void {
-  for (let j = from; j < to; j++) {
-    const row = rows[j];
-    let seen = false;
-    for (let i = from; i < j && !seen; i++) seen = rows[i] === row;
-    if (!seen) fn(row);
+function writePeriod(keys: Float64Array, n: number, pool: number, timeframe: number, p: PeriodStats): void {
+  keys[(1 + timeframe) * n + pool] = p.yield + 0;
+  keys[(1 + POOL_TIMEFRAMES.length + timeframe) * n + pool] = p.swapVolumeUsd + 0;
+  keys[(1 + 2 * POOL_TIMEFRAMES.length + timeframe) * n + pool] = p.feesUsd + 0;
+}
+
+/** Whether rows[j] is the first of its value in rows[from..j] (pools hold a handful of tokens). */
+function isFirstOccurrence(rows: Uint32Array, from: number, j: number): boolean {
+  const row = rows[j];
+  for (let i = from; i < j; i++) if (rows[i] === row) return false;
+  return true;
+}
+
+/**
+ * Pool indices in code-unit order of their addresses: a radix sort on the
+ * first 13 hex digits (52 bits: exact as a double; hex digits sort like their
+ * lowercase characters), then runs with equal digits by the whole string.
+ */
+function addressOrder(addresses: readonly string[]): Uint32Array {
+  const n = addresses.length;
+  const prefix = new Float64Array(n);
+  for (let i = 0; i < n; i++) prefix[i] = parseInt(addresses[i].slice(2, 15), 16);
+  const order = sortByFloatKey(prefix, n, false);
+  for (let start = 0; start < n; ) {
+    let end = start + 1;
+    while (end < n && prefix[order[end]] === prefix[order[start]]) end++;
+    if (end - start > 1) {
+      const run = Array.from(order.subarray(start, end)).sort((a, b) => (addresses[a] < addresses[b] ? -1 : addresses[a] > addresses[b] ? 1 : 0));
+      order.set(run, start);
+    }
+    start = end;
   }
+  return order;
 }
 
 /** The pools of every unordered pair of token positions, grouped by pair. */
@@ -187,18 +211,18 @@ function pairIndex(
 ): Pick<PoolSearchIndexData, "pairKeys" | "pairStart" | "pairPools"> {
   const composite: number[] = [];
   const owner: number[] = [];
-  const inPool = new Set<number>();
   for (let p = 0; p < poolCount; p++) {
     const from = poolTokenStart[p];
     const to = poolTokenStart[p + 1];
-    inPool.clear();
+    const first = composite.length;
     for (let i = from; i < to; i++) {
       for (let j = i + 1; j < to; j++) {
         const a = poolTokens[i];
         const b = poolTokens[j];
         const key = a <= b ? a * tokenCount + b : b * tokenCount + a;
-        if (inPool.has(key)) continue;
-        inPool.add(key);
+        let seen = false;
+        for (let q = first; q < composite.length && !seen; q++) seen = composite[q] === key;
+        if (seen) continue;
         composite.push(key);
         owner.push(p);
       }
