@@ -544,6 +544,13 @@ export interface LiquidityPoolNotFoundMetadata {
   chainId: ChainId;
 }
 
+export interface InvalidRequestFramingMetadata {
+  /** The header that makes the body's length ambiguous. */
+  header: "content-length" | "transfer-encoding";
+  /** Every value of that header, in order. */
+  values: string[];
+}
+
 export interface RouteNotFoundMetadata {
   /** The request method. */
   method: string;
@@ -616,6 +623,7 @@ export interface ErrorMetadataByCode {
   INVALID_BLOCKCHAIN_ADDRESS: InvalidBlockchainAddressMetadata;
   INVALID_BASKET_ID: InvalidBasketIdMetadata;
   INVALID_PROTOCOL_ID: InvalidProtocolIdMetadata;
+  INVALID_REQUEST_FRAMING: InvalidRequestFramingMetadata;
   API_KEY_MISSING: ApiKeyMissingMetadata;
   API_KEY_INVALID: ApiKeyInvalidMetadata;
   API_KEY_NOT_FOUND: ApiKeyNotFoundMetadata;

@@ -19,8 +19,8 @@ const INTERFACE_VERSION = "1.0.0";
 
 const SECURITY_SCHEME = "bearerAuth";
 
-/** Answered by every route: another method on the path, and a server fault. */
-const ANY_ROUTE: readonly ErrorCode[] = ["METHOD_NOT_ALLOWED", "UNKNOWN_ERROR"];
+/** Answered by every route: an ambiguous body length, another method on the path, and a server fault. */
+const ANY_ROUTE: readonly ErrorCode[] = ["INVALID_REQUEST_FRAMING", "METHOD_NOT_ALLOWED", "UNKNOWN_ERROR"];
 
 /** Answered by every authenticated route, before its own checks (api-decisions.md §5). */
 const ACCESS: readonly ErrorCode[] = [
