@@ -62,8 +62,10 @@ function tokenColumns(tokens: readonly NormalizedSnapshotToken[]): ChainTokenCol
   const price = sharedArray(Float64Array, n);
   const swaps = sharedArray(Float64Array, n);
   const volume = sharedArray(Float64Array, n);
+  const decimals = sharedArray(Uint8Array, n);
   for (let i = 0; i < n; i++) {
     const t = tokens[i];
+    decimals[i] = t.decimals;
     tvl[i] = t.trackedTotalValuePooledUsd;
     price[i] = t.trackedUsdPrice;
     swaps[i] = t.swapsCount;
@@ -77,6 +79,7 @@ function tokenColumns(tokens: readonly NormalizedSnapshotToken[]): ChainTokenCol
     logoUrl: encodeStringColumn(tokens.map((t) => t.logoUrl)),
     normalizedSymbol: encodeStringColumn(tokens.map((t) => t.normalizedSymbol)),
     normalizedName: encodeStringColumn(tokens.map((t) => t.normalizedName)),
+    decimals,
     tvl,
     price,
     swaps,
