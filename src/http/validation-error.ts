@@ -108,7 +108,7 @@ function constraintOf(expected: string, value: unknown): { name: Constraint; bou
   const first = alternatives[0] ?? "";
   if (/^\(?number/.test(first)) return { name: isFractional(value) ? "isInt" : "isNumber" };
   if (first === "boolean") return { name: "isBoolean" };
-  if (first === "string") return { name: "isString" };
+  if (first === "string" || (/^string & /.test(first) && typeof value !== "string")) return { name: "isString" };
   if (/^\(?Array</.test(first)) return { name: "isArray" };
   return { name: "isObject" };
 }
