@@ -262,17 +262,25 @@ export interface SingleChainTokenInfo extends SingleChainTokenMetadata {
 export interface EffectiveMultiChainSearchFilter {
   /** The chains searched, ascending. */
   chainIds: ChainId[];
+  /** Minimum tracked TVL in USD of each instance (strictly greater). */
   minimumTotalValuePooledUsd: number;
+  /** Minimum cumulative swap count of each instance (strictly greater). */
   minimumSwapsCount: number;
+  /** Minimum cumulative tracked swap volume in USD of each instance (strictly greater). */
   minimumSwapVolumeUsd: number;
+  /** Whether each chain's wrapped native token was left out. */
   ignoreWrappedNative: boolean;
 }
 
 /** The filters a single-chain search applied, defaults included. */
 export interface EffectiveSingleChainSearchFilter {
+  /** Minimum tracked TVL in USD (strictly greater). */
   minimumTotalValuePooledUsd: number;
+  /** Minimum cumulative swap count (strictly greater). */
   minimumSwapsCount: number;
+  /** Minimum cumulative tracked swap volume in USD (strictly greater). */
   minimumSwapVolumeUsd: number;
+  /** Whether the chain's wrapped native token was left out. */
   ignoreWrappedNative: boolean;
 }
 
