@@ -56,7 +56,7 @@ function buildIndexAlone(snapshot: NormalizedSnapshotFile): { ms: number; index:
   const started = performance.now();
   const builder = new PoolSearchIndexBuilder({
     chainId: snapshot.chainId as ChainId,
-    tokenAddresses: snapshot.tokens.map((t) => t.address),
+    tokenCount: snapshot.tokens.length,
     protocolIds: snapshot.protocols.map((p) => p.id),
     poolCount: snapshot.pools.length,
     wrappedRow: rowOf.get(CHAINS[snapshot.chainId as ChainId].wrappedNative) ?? -1,

@@ -50,6 +50,8 @@ export const ERROR_CATALOGUE = {
   API_KEY_EXPIRED: { status: 403, title: "Authentication Failed", when: "the key has expired", rateLimitHeaders: "never" },
   API_KEY_FORBIDDEN: { status: 403, title: "Forbidden", when: "the key may not use this route or one of the requested chains", rateLimitHeaders: "always" },
   LIQUIDITY_POOL_NOT_FOUND: { status: 404, title: "Not Found", when: "the chain's loaded snapshot has no pool with this address", rateLimitHeaders: "always" },
+  TOKEN_NOT_FOUND: { status: 404, title: "Not Found", when: "the chain's loaded snapshot has no token with this address", rateLimitHeaders: "always" },
+  TOKEN_BASKET_NOT_FOUND: { status: 404, title: "Not Found", when: "the basket has no address on the chains in scope", rateLimitHeaders: "always" },
   ROUTE_NOT_FOUND: { status: 404, title: "Route Not Found", when: "no route has this path", rateLimitHeaders: "never" },
   METHOD_NOT_ALLOWED: { status: 405, title: "Method Not Allowed", when: "another method was used on this path; `Allow` lists the methods it takes", rateLimitHeaders: "never", allow: true },
   PAYLOAD_TOO_LARGE: { status: 413, title: "Payload Too Large", when: `the body is larger than the ${MAX_BODY_BYTES} bytes allowed`, rateLimitHeaders: "always" },

@@ -3,10 +3,9 @@
  * chain's snapshot by a build worker (src/snapshot/compile-pool-search.ts):
  * per-pool sort keys, type, protocol and tokens; for every token its pools in
  * the order of every sort key; for every pair of tokens the pools holding
- * both; the token address table; and where each pool's JSON holds the wrapped
- * native token. Plain shared columns.
+ * both; and where each pool's JSON holds the wrapped native token. Token rows
+ * are the chain's snapshot token indices (the token index's `chainRow`). Plain shared columns.
  */
-import type { AddressTableData } from "../snapshot/address-hash-table.js";
 import type { PoolType } from "../snapshot/format.js";
 
 export const POOL_ORDER_FIELDS = ["tvl", "yield", "volume", "fees"] as const;
@@ -58,8 +57,6 @@ export interface PoolSearchIndexData {
   readonly pairKeys: Float64Array;
   readonly pairStart: Uint32Array;
   readonly pairPools: Uint32Array;
-  /** Token address → row. */
-  readonly tokens: AddressTableData;
   /** Row of the chain's wrapped native token; -1 when its tokens do not list it. */
   readonly wrappedRow: number;
   /**

@@ -4,7 +4,7 @@
  * addresses lowercase) and the `filters` it echoes.
  */
 import type { ChainId } from "../chains/chains.js";
-import type { BasketSelection, BlockchainAddressInput, PoolSearchAppliedFilters, PoolSearchRequest } from "../api/wire.js";
+import type { BasketSelection, TokenAddressInput, PoolSearchAppliedFilters, PoolSearchRequest } from "../api/wire.js";
 import type { PoolType } from "../snapshot/format.js";
 import { POOL_TYPES, sortKeyIndex, type PoolOrderField, type PoolTimeframe } from "./pool-search-index.js";
 
@@ -58,7 +58,7 @@ export function toPoolSearchSpec(request: PoolSearchRequest): PoolSearchSpec {
   };
 }
 
-function side(tokens: readonly BlockchainAddressInput[] = [], baskets: readonly BasketSelection[] = []): SideSpec {
+function side(tokens: readonly TokenAddressInput[] = [], baskets: readonly BasketSelection[] = []): SideSpec {
   const byText = new Map<string, { chainId: ChainId; address: string }>();
   for (const t of tokens) {
     const address = t.address.toLowerCase();

@@ -1,12 +1,13 @@
 /**
  * Sides A and B of a pool search on one snapshot (api-extended.md §10): the
  * named tokens plus the baskets' addresses on their chains, the wrapped native
- * token added for an all-zero address, resolved to token rows per chain.
+ * token added for an all-zero address, resolved to token rows per chain
+ * through the token index's address table.
  */
 import { NATIVE_ADDRESS, SUPPORTED_CHAIN_IDS, type ChainId } from "../chains/chains.js";
-import { findAddress } from "../snapshot/address-hash-table.js";
 import type { ServingSnapshot } from "../snapshot/serving-snapshot.js";
 import type { SearchChain } from "./pool-search.js";
+import { instanceOnChain, parseAddress } from "./token-lookup.js";
 import { protocolAllowed, type PoolSearchSpec, type SideSpec } from "./pool-search-query.js";
 
 /** What the sides read of the baskets file: a basket's addresses per chain. */
@@ -59,8 +60,8 @@ export function resolveSearch(spec: PoolSearchSpec, snapshot: ServingSnapshot, b
       const found = new Set<number>();
       if (addresses === undefined) return [];
       for (const address of addresses) {
-        const row = findAddress(index.tokens, address);
-        if (row >= 0) found.add(row);
+        const instance = instanceOnChain(snapshot.tokenIndex, chainId, parseAddress(address)!);
+        if (instance >= 0) found.add(snapshot.tokenIndex.chainRow[instance]);
       }
       if (spec.useWrappedForNative && addresses.has(NATIVE_ADDRESS) && index.wrappedRow >= 0) found.add(index.wrappedRow);
       return [...found];

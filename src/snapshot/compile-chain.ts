@@ -37,7 +37,7 @@ export function compileChain(snapshot: NormalizedSnapshotFile, source: CompileCh
   const poolJson = new StringColumnBuilder(poolCount, poolCount * EXPECTED_POOL_JSON_BYTES);
   const search = new PoolSearchIndexBuilder({
     chainId,
-    tokenAddresses: snapshot.tokens.map((t) => t.address),
+    tokenCount: snapshot.tokens.length,
     protocolIds: snapshot.protocols.map((p) => p.id),
     poolCount,
     wrappedRow: encoder.wrappedRow,
@@ -90,8 +90,10 @@ function tokenColumns(tokens: readonly NormalizedSnapshotToken[]): ChainTokenCol
   const price = sharedArray(Float64Array, n);
   const swaps = sharedArray(Float64Array, n);
   const volume = sharedArray(Float64Array, n);
+  const decimals = sharedArray(Uint8Array, n);
   for (let i = 0; i < n; i++) {
     const t = tokens[i];
+    decimals[i] = t.decimals;
     tvl[i] = t.trackedTotalValuePooledUsd;
     price[i] = t.trackedUsdPrice;
     swaps[i] = t.swapsCount;
@@ -105,6 +107,7 @@ function tokenColumns(tokens: readonly NormalizedSnapshotToken[]): ChainTokenCol
     logoUrl: encodeStringColumn(tokens.map((t) => t.logoUrl)),
     normalizedSymbol: encodeStringColumn(tokens.map((t) => t.normalizedSymbol)),
     normalizedName: encodeStringColumn(tokens.map((t) => t.normalizedName)),
+    decimals,
     tvl,
     price,
     swaps,

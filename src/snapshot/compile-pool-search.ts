@@ -15,11 +15,8 @@ import {
 } from "../query/pool-search-index.js";
 import { sortByFloatKey } from "../util/float-key-sort.js";
 import { sharedArray } from "../util/shared-columns.js";
-import { buildAddressTable } from "./address-hash-table.js";
 import type { PeriodStats, PoolType, SnapshotPool } from "./format.js";
 
-/** "0x" + 40 hex. */
-const TOKEN_ADDRESS_WIDTH = 42;
 const TYPE_INDEX = new Map<PoolType, number>(POOL_TYPES.map((t, i) => [t, i]));
 
 /** A Uint32Array that grows by doubling (plain memory until copied out). */
@@ -45,8 +42,8 @@ class GrowingU32 {
 
 export interface PoolSearchChainFacts {
   readonly chainId: ChainId;
-  /** Lowercase token addresses, by row. */
-  readonly tokenAddresses: readonly string[];
+  /** Tokens of the chain's snapshot (the rows). */
+  readonly tokenCount: number;
   /** Every protocol id of the snapshot. */
   readonly protocolIds: readonly string[];
   readonly poolCount: number;
@@ -107,7 +104,7 @@ export class PoolSearchIndexBuilder {
     const { facts } = this;
     const poolCount = facts.poolCount;
     if (this.added !== poolCount) throw new Error(`pool-search index: ${this.added} of ${poolCount} pools added`);
-    const tokenCount = facts.tokenAddresses.length;
+    const tokenCount = facts.tokenCount;
     const poolTokenStart = this.poolTokenStart;
     const poolTokens = this.poolTokens.shared();
 
@@ -157,7 +154,6 @@ export class PoolSearchIndexBuilder {
       tokenPoolStart,
       tokenPools,
       ...pairIndex(poolTokens, poolTokenStart, poolCount, tokenCount),
-      tokens: buildAddressTable(facts.tokenAddresses, TOKEN_ADDRESS_WIDTH),
       wrappedRow: facts.wrappedRow,
       wrappedStart: this.wrappedStart,
       wrappedAt: this.wrappedAt.shared(),

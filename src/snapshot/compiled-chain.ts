@@ -29,6 +29,7 @@ export interface ChainTokenColumns {
   readonly logoUrl: StringColumn;
   readonly normalizedSymbol: StringColumn;
   readonly normalizedName: StringColumn;
+  readonly decimals: Uint8Array;
   /** trackedTotalValuePooledUsd */
   readonly tvl: Float64Array;
   /** trackedUsdPrice */

@@ -425,10 +425,10 @@ describe("input errors", () => {
     const tokens = (n: number) => Array.from({ length: n }, (_, i) => at(1, addr((i + 1).toString(16))));
     const baskets = (n: number) => Array.from({ length: n }, () => ({ basketId: "eth" }));
     expectSuccess(await postPoolSearch(base, { tokensA: tokens(100), tokensB: tokens(100), basketsA: baskets(10), basketsB: baskets(10) }));
-    expectValidation(await postPoolSearch(base, { tokensA: tokens(101) }), "tokensA", "arrayMaxSize");
-    expectValidation(await postPoolSearch(base, { tokensA: tokens(1), tokensB: tokens(101) }), "tokensB", "arrayMaxSize");
-    expectValidation(await postPoolSearch(base, { basketsA: baskets(11) }), "basketsA", "arrayMaxSize");
-    expectValidation(await postPoolSearch(base, { tokensA: tokens(1), basketsB: baskets(11) }), "basketsB", "arrayMaxSize");
+    expectValidation(await postPoolSearch(base, { tokensA: tokens(101) }), "tokensA", "max");
+    expectValidation(await postPoolSearch(base, { tokensA: tokens(1), tokensB: tokens(101) }), "tokensB", "max");
+    expectValidation(await postPoolSearch(base, { basketsA: baskets(11) }), "basketsA", "max");
+    expectValidation(await postPoolSearch(base, { tokensA: tokens(1), basketsB: baskets(11) }), "basketsB", "max");
   });
 
   it("unsupported chain ids: UNSUPPORTED_CHAIN_ID; non-integer ones: VALIDATION_ERROR", async () => {

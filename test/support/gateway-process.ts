@@ -8,7 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
 import type { SnapshotFile } from "../../src/snapshot/format.js";
-import { KEYS, standardKeys, writeKeysFile, writeSnapshotDir, type TestKey } from "./fixtures.js";
+import { KEYS, standardKeys, writeBasketsFile, writeKeysFile, writeSnapshotDir, type TestKey } from "./fixtures.js";
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const MAIN_JS = path.join(PROJECT_ROOT, "dist/src/cli/main.js");
@@ -203,6 +203,20 @@ export async function startWithFixtures(
   return Object.assign(gw, { snapshotDir, keysFile });
 }
 
+/** Like startWithFixtures, with `baskets` written as baskets.json into the snapshot directory. */
+export async function startWithBaskets(
+  files: SnapshotFile[],
+  baskets: unknown,
+  keys: TestKey[] = standardKeys(),
+  env?: Record<string, string>,
+): Promise<Gateway & { snapshotDir: string; keysFile: string }> {
+  const snapshotDir = writeSnapshotDir(files);
+  writeBasketsFile(snapshotDir, baskets);
+  const keysFile = writeKeysFile(keys);
+  const gw = await startGateway({ snapshotDir, keysFile, env });
+  return Object.assign(gw, { snapshotDir, keysFile });
+}
+
 // ------------------------------------------------------------------ HTTP helpers
 
 export interface HttpResponse<T = any> {
@@ -255,12 +269,7 @@ export function postTokens<T = any>(baseUrl: string, body: unknown, opts: Omit<R
 
 /** POST /v1/pools/search with a JSON body (any value, serialized with JSON.stringify unless already a string). */
 export function postPoolSearch<T = any>(baseUrl: string, body: unknown, opts: Omit<RequestOptions, "method" | "body"> = {}): Promise<HttpResponse<T>> {
-  return request<T>(baseUrl, "/v1/pools/search", {
-    ...opts,
-    method: "POST",
-    headers: { "Content-Type": "application/json", ...(opts.headers ?? {}) },
-    body: typeof body === "string" ? body : JSON.stringify(body),
-  });
+  return postJson<T>(baseUrl, "/v1/pools/search", body, opts);
 }
 
 export interface PoolSearchPage {
@@ -302,6 +311,45 @@ export function getPool<T = any>(baseUrl: string, chainId: number | string, addr
 
 export function getProtocols<T = any>(baseUrl: string, opts: Omit<RequestOptions, "method"> = {}) {
   return request<T>(baseUrl, "/v1/protocols", { ...opts, method: "GET" });
+}
+
+/** POST a JSON body (any value, serialized with JSON.stringify unless already a string) to any route. */
+export function postJson<T = any>(baseUrl: string, urlPath: string, body: unknown, opts: Omit<RequestOptions, "method" | "body"> = {}): Promise<HttpResponse<T>> {
+  return request<T>(baseUrl, urlPath, {
+    ...opts,
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...(opts.headers ?? {}) },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+/**
+ * Walks a cursor-paged POST route (token list, searches, single-chain lists): the body as given with
+ * `config.limit` (and `config.cursor` after the first page) set, following nextCursor until null.
+ */
+export async function walkPages(
+  baseUrl: string,
+  urlPath: string,
+  body: { config?: Record<string, unknown>; [field: string]: unknown },
+  limits: number | ((pageIndex: number) => number),
+  opts: Omit<RequestOptions, "method" | "body"> = {},
+  maxPages = 10_000,
+): Promise<{ tokens: any[]; pages: { tokens: any[]; nextCursor: string | null; limit: number; data: any }[] }> {
+  const pages: { tokens: any[]; nextCursor: string | null; limit: number; data: any }[] = [];
+  let cursor: string | null = null;
+  for (let i = 0; i < maxPages; i++) {
+    const limit = typeof limits === "number" ? limits : limits(i);
+    const config: Record<string, unknown> = { ...(body.config ?? {}), limit };
+    if (cursor !== null) config.cursor = cursor;
+    const sent = { ...body, config };
+    const res = await postJson(baseUrl, urlPath, sent, opts);
+    if (res.status !== 200) throw new Error(`page ${i} of ${urlPath} ${JSON.stringify(sent)} answered ${res.status}: ${res.text}`);
+    const data = res.body.data as { tokens: any[]; nextCursor: string | null };
+    pages.push({ tokens: data.tokens, nextCursor: data.nextCursor, limit, data });
+    if (data.nextCursor === null) break;
+    cursor = data.nextCursor;
+  }
+  return { tokens: pages.flatMap((p) => p.tokens), pages };
 }
 
 /** Follows nextCursor from the first page until null; returns every page's data. */
@@ -375,6 +423,11 @@ export const ERROR_TITLES: Record<string, [number, string]> = {
   RATE_LIMIT_EXCEEDED: [429, "Rate Limit Exceeded"],
   CHAIN_DATA_UNAVAILABLE: [503, "Service Unavailable"],
   UNKNOWN_ERROR: [500, "Unknown Error"],
+  // api-extended.md §7, §11
+  TOKEN_NOT_FOUND: [404, "Not Found"],
+  TOKEN_BASKET_NOT_FOUND: [404, "Not Found"],
+  INVALID_BASKET_ID: [400, "Invalid Parameters"],
+  INVALID_BLOCKCHAIN_ADDRESS: [400, "Invalid Parameters"],
 };
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;

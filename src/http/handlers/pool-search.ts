@@ -9,7 +9,7 @@
 import typia from "typia";
 import { assertChainAllowed } from "../../access/restrictions.js";
 import type { KeyEntry } from "../../access/key-store.js";
-import type { BasketSelection, BlockchainAddressInput, PoolSearchRequest } from "../../api/wire.js";
+import type { BasketSelection, TokenAddressInput, PoolSearchRequest } from "../../api/wire.js";
 import type { BasketCatalogue } from "../../baskets/basket-catalogue.js";
 import type { ChainId } from "../../chains/chains.js";
 import { PositionWriter } from "../../query/cursor.js";
@@ -23,14 +23,14 @@ import { ApiError } from "../errors.js";
 import { assertPositionComplete, openCursor } from "../list-cursor.js";
 import { dataReply, type Chunk, type Reply } from "../reply.js";
 import type { RouteRequest } from "../route.js";
-import { constraintError, validationFailure } from "../validation-error.js";
+import { tokenListsFailure } from "../token-address-lists.js";
+import { constraintError } from "../validation-error.js";
 
 const validateRequest = typia.createValidateEquals<PoolSearchRequest>();
 
 /** The cursor scope of this list (the route's name). */
 const SCOPE = "pools.search";
 
-const ADDRESS = /^0[xX][0-9a-fA-F]{40}$/;
 const PROTOCOL_ID = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const TOKEN_LISTS = ["tokensA", "tokensB"] as const;
 const BASKET_LISTS = ["basketsA", "basketsB"] as const;
@@ -108,29 +108,11 @@ function writePool(out: Chunk[], chain: CompiledChain, pool: number, toNative: b
   out.push(bytes.subarray(at, end));
 }
 
-/**
- * Schema errors first (the first in document order); then malformed token
- * addresses, every one of the first list that has any.
- */
+/** The request, or its first problem (token-address-lists.ts). */
 function validatedBody(input: unknown): PoolSearchRequest {
   const result = validateRequest(input);
   if (result.success) return result.data;
-  const isAddressError = (e: { path: string; value: unknown }) => e.value !== undefined && /^\$input\.tokens[AB]\[\d+\]\.address$/.test(e.path);
-  const others = result.errors.filter((e) => !isAddressError(e));
-  if (others.length > 0) throw validationFailure(input, others);
-  const body = input as Record<string, unknown>;
-  const listName = Object.keys(body).find((k) => (TOKEN_LISTS as readonly string[]).includes(k) && result.errors.some((e) => e.path.startsWith(`$input.${k}[`)))!;
-  const list = body[listName] as { address: unknown }[];
-  const invalidAddresses = list.filter((item) => typeof item.address !== "string" || !ADDRESS.test(item.address)).map((item) => ({
-    address: item.address,
-    reason: typeof item.address === "string" ? "not 0x followed by 40 hexadecimal digits" : "not a string",
-  }));
-  throw new ApiError(
-    "INVALID_BLOCKCHAIN_ADDRESS",
-    `${invalidAddresses.length} address${invalidAddresses.length === 1 ? " is" : "es are"} not valid in ${listName}; use 0x followed by 40 hexadecimal digits.`,
-    "Token addresses are 0x + 40 hex digits, any letter case; the all-zero address is the native asset.",
-    { invalidAddresses, receivedCount: list.length },
-  );
+  throw tokenListsFailure(input, result.errors, TOKEN_LISTS);
 }
 
 function assertSideA(body: PoolSearchRequest): void {
@@ -173,7 +155,7 @@ function assertBasketIds(body: PoolSearchRequest, baskets: BasketCatalogue): voi
 /** The chains the body names (tokens' chains, baskets' chainIds), each allowed for the key (else 403). */
 function namedChains(body: PoolSearchRequest, key: KeyEntry): Set<ChainId> {
   const named = new Set<ChainId>();
-  const tokens: (BlockchainAddressInput[] | undefined)[] = [body.tokensA, body.tokensB];
+  const tokens: (TokenAddressInput[] | undefined)[] = [body.tokensA, body.tokensB];
   for (const list of tokens) for (const t of list ?? []) named.add(t.chainId);
   const baskets: (BasketSelection[] | undefined)[] = [body.basketsA, body.basketsB];
   for (const list of baskets) for (const b of list ?? []) for (const chainId of b.chainIds ?? []) named.add(chainId);
