@@ -31,6 +31,7 @@ import {
   writeSnapshotDir,
   wrappedNativeToken,
 } from "../support/fixtures.js";
+import { prng } from "../support/search-data.js";
 import { getPool, startGateway, walkPoolPages, type Gateway } from "../support/gateway-process.js";
 import {
   dataText,
@@ -50,18 +51,6 @@ const CHAIN_IDS: ChainId[] = [1, 8453, 130];
 const PROTOCOL_IDS = ["uni-v2", "uni-v3", "algebra-x", "weird_id"];
 const KEYS = [0, 0, 1, 2.5, 2.5, 10, 1_000, 1_000, 250_000, -4];
 const SHARED = [addr("5a01"), addr("5a02")];
-
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)), pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]! };
-}
 
 /** Token addresses of each chain: [native?, wrapped, majors, tail]. */
 const TOKENS: Record<number, string[]> = {};

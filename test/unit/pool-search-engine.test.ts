@@ -16,22 +16,11 @@ import type { PoolType, SnapshotFile, SnapshotPool } from "../../src/snapshot/fo
 import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../../src/snapshot/normalize-token.js";
 import { parseSnapshotBytes } from "../../src/snapshot/read-snapshot-file.js";
 import { addr, algebraPool, chainFile, packSnapshot, periodStats, poolToken, protocol, slipstreamPool, token, v2Pool, v3Pool, v4Pool } from "../support/fixtures.js";
+import { prng } from "../support/search-data.js";
 
 const CHAIN_IDS: ChainId[] = [1, 8453, 130];
 const KEY_VALUES = [0, -0, 1, 2, 2, 5, 10.5, 1e6, -3];
 const PROTOCOLS = ["p-one", "p-two", "p-three"];
-
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)), pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]! };
-}
 
 function makeChain(chainId: ChainId, seed: number): SnapshotFile {
   const r = prng(seed);
