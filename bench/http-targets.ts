@@ -17,6 +17,11 @@ export interface HttpTarget {
   /** Sent to every server as they are, beside the bench key's `Authorization: Bearer`. */
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string;
+  /**
+   * Measured on the gateways only: bare and floor uWS answer canned bytes, which cannot stand for
+   * work whose output differs per request inside an opaque body (e.g. a compressed envelope).
+   */
+  readonly gatewaysOnly?: true;
 }
 
 const JSON_BODY = { "content-type": "application/json" } as const;
@@ -33,7 +38,12 @@ export const HTTP_TARGETS: readonly HttpTarget[] = [
     body: '{"filters":{"chainIds":[1,8453],"minimumTotalValuePooledUsd":50000}}',
   },
   { name: "tokens-limit-500", label: "token page, limit 500", method: "POST", path: "/v1/tokens", headers: JSON_BODY, body: '{"config":{"limit":500}}' },
-  // Later, e.g.: a search route; { name: "pool-gzip", ..., headers: { "accept-encoding": "gzip" } }.
+  // Compression (issue 13): the same requests asking for gzip / br. gzip is stitched around data compressed once per
+  // snapshot (kept per thread); br is compressed per response.
+  { name: "pool-gzip", label: "pool route, gzip", method: "GET", path: "/v1/pools/8453/{pool:8453}", headers: { "accept-encoding": "gzip" }, gatewaysOnly: true },
+  { name: "pool-br", label: "pool route, br", method: "GET", path: "/v1/pools/8453/{pool:8453}", headers: { "accept-encoding": "br" }, gatewaysOnly: true },
+  { name: "tokens-limit-500-gzip", label: "token page, limit 500, gzip", method: "POST", path: "/v1/tokens", headers: { ...JSON_BODY, "accept-encoding": "gzip" }, body: '{"config":{"limit":500}}', gatewaysOnly: true },
+  { name: "tokens-limit-500-br", label: "token page, limit 500, br", method: "POST", path: "/v1/tokens", headers: { ...JSON_BODY, "accept-encoding": "br" }, body: '{"config":{"limit":500}}', gatewaysOnly: true },
 ];
 
 export type ServerKind = "gateway" | "bare" | "floor";
@@ -47,6 +57,11 @@ export interface ServerDef {
   readonly threads: number | "all";
   /** Extra environment (gateway only), e.g. a quota-store variant. */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * Gateway only: needs a redis-server, started for the run (pinned like the
+   * servers) and passed as REDIS_URL; its CPU counts as this server's.
+   */
+  readonly redis?: true;
 }
 
 /**
@@ -59,7 +74,8 @@ export const SERVERS: readonly ServerDef[] = [
   { id: "gateway-all", label: "gateway, all threads", kind: "gateway", threads: "all" },
   { id: "bare-uws", label: "bare uWS (same bytes)", kind: "bare", threads: 1 },
   { id: "floor-uws", label: "floor uWS (unavoidable work)", kind: "floor", threads: 1 },
-  // Later, e.g.: { id: "gateway-redis", label: "gateway, Redis quotas", kind: "gateway", threads: 1, env: { ... } }.
+  // Issue 15: the same gateway counting quotas in Redis (one script per request); CPU per request includes redis-server's.
+  { id: "gateway-redis", label: "gateway, 1 serving thread, Redis quotas (+ redis-server CPU)", kind: "gateway", threads: 1, env: { QUOTA_STORE: "redis" }, redis: true },
 ];
 
 export interface Goal {

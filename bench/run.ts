@@ -31,6 +31,7 @@ import { capture, writeCanned, type CannedResponse, type CannedTarget } from "./
 import { startNode, stopAllChildren, type BenchChild } from "./targets/child.js";
 import { freePort } from "./targets/free-port.js";
 import { startGateway, writeBenchKey } from "./targets/gateway.js";
+import { startBenchRedis } from "./targets/redis-server.js";
 import { samplePoolAddresses } from "./targets/pool-addresses.js";
 import { ensureTaskset, ensureWrk, runWrk, type WrkBinary, type WrkRequest } from "./wrk.js";
 
@@ -169,6 +170,13 @@ interface RunningServer {
   readonly threads: number;
   readonly child: BenchChild;
   readonly baseUrl: string;
+  /** Processes whose CPU counts as this server's (its redis-server). */
+  readonly helpers?: readonly BenchChild[];
+}
+
+/** CPU seconds of a server's process and its helpers. */
+function serverCpuSeconds(server: RunningServer): number {
+  return [server.child, ...(server.helpers ?? [])].reduce((sum, child) => sum + readProcessCpu(child.pid), 0);
 }
 
 async function startUws(def: ServerDef, threads: number, cannedFile: string, cpusList: string | null): Promise<RunningServer> {
@@ -194,18 +202,23 @@ function withoutPerRequestFields(body: Buffer): string {
  * status, header names and body length, and the same body bytes (bare uWS) or
  * the same body but for the timestamp and trace id (the others).
  */
-async function checkAnswers(servers: readonly RunningServer[], requests: ReadonlyMap<string, WrkRequest>, reference: ReadonlyMap<string, CannedResponse>): Promise<void> {
+async function checkAnswers(servers: readonly RunningServer[], requests: ReadonlyMap<string, WrkRequest>, reference: ReadonlyMap<string, CannedResponse>, serversFor: (target: string) => readonly RunningServer[]): Promise<void> {
   const names = (r: CannedResponse) => r.headers.map(([n]) => n).sort().join(",");
   for (const server of servers) {
     for (const [target, request] of requests) {
+      if (!serversFor(target).includes(server)) continue;
       const expected = reference.get(target)!;
       const got = await fetchTarget(server.baseUrl, request);
       const problems: string[] = [];
       if (got.status !== expected.status) problems.push(`status ${got.status}, expected ${expected.status}`);
       if (names(got) !== names(expected)) problems.push(`headers [${names(got)}], expected [${names(expected)}]`);
-      if (got.body.length !== expected.body.length) problems.push(`body ${got.body.length} bytes, expected ${expected.body.length}`);
-      if (server.def.kind === "bare" && !got.body.equals(expected.body)) problems.push("body bytes differ from the captured ones");
-      else if (withoutPerRequestFields(got.body) !== withoutPerRequestFields(expected.body)) problems.push("body differs beyond the timestamp and trace id");
+      // A gateways-only target's body may be opaque (compressed): only its status and header names are compared.
+      const opaque = serversFor(target).every((s) => s.def.kind === "gateway");
+      if (!opaque) {
+        if (got.body.length !== expected.body.length) problems.push(`body ${got.body.length} bytes, expected ${expected.body.length}`);
+        if (server.def.kind === "bare" && !got.body.equals(expected.body)) problems.push("body bytes differ from the captured ones");
+        else if (withoutPerRequestFields(got.body) !== withoutPerRequestFields(expected.body)) problems.push("body differs beyond the timestamp and trace id");
+      }
       if (problems.length > 0) {
         throw new Error(
           `${server.def.id} answers target '${target}' unlike the reference gateway: ${problems.join("; ")}. ` +
@@ -283,9 +296,16 @@ async function main(): Promise<void> {
     for (const def of servers.filter((s) => s.kind === "gateway")) {
       log(`starting ${def.id}: ${threadsOf(def)} serving thread(s), auth and quotas on, LOG_LEVEL warn`);
       // One cursor secret for every gateway of the run (as a deployment configures one), so their next-page cursors match.
-      const env = { CURSOR_SECRET: cursorSecret, ...(def.env ?? {}) };
+      const env: Record<string, string> = { CURSOR_SECRET: cursorSecret, ...(def.env ?? {}) };
+      const helpers: BenchChild[] = [];
+      if (def.redis) {
+        const redis = await startBenchRedis(pin.serverCpus);
+        log(`${def.id}: redis-server ${redis.url} on CPU ${pin.serverCpus ?? "any"}; its CPU counts as ${def.id}'s`);
+        env.REDIS_URL = redis.url;
+        helpers.push(redis.child);
+      }
       const gateway = await startGateway({ snapshotDir: args.data, keysFile: benchKey.file, timeoutMs: 10 * 60_000, threads: threadsOf(def), env, cpus: pin.serverCpus, name: def.id });
-      running.push({ def, threads: threadsOf(def), child: gateway.child, baseUrl: gateway.baseUrl });
+      running.push({ def, threads: threadsOf(def), child: gateway.child, baseUrl: gateway.baseUrl, helpers });
     }
     const referenceServer = running.find((s) => s.def.id === reference.id)!;
     const captured = new Map<string, CannedResponse>();
@@ -303,7 +323,9 @@ async function main(): Promise<void> {
     }
     // Measure in the order of SERVERS (as listed), not of start-up.
     running.sort((a, b) => servers.indexOf(a.def) - servers.indexOf(b.def));
-    await checkAnswers(running, requests, captured);
+    const gatewaysOnly = new Set(targets.filter((t) => t.gatewaysOnly).map((t) => t.name));
+    const serversFor = (target: string) => (gatewaysOnly.has(target) ? running.filter((s) => s.def.kind === "gateway") : running);
+    await checkAnswers(running, requests, captured, serversFor);
     log(`every server answers every target like ${reference.id} (status, header names, body length)`);
 
     // --- measurements: per target, warm-up, then interleaved rounds
@@ -320,20 +342,19 @@ async function main(): Promise<void> {
     });
     for (const [target, request] of requests) {
       if (warmupS > 0) {
-        for (const server of running) {
+        for (const server of serversFor(target)) {
           const warm = await runWrk(wrk, wrkSpec(server, request, warmupS));
           if (warm.non2xx > 0) throw new Error(`${server.def.id} answered ${warm.non2xx} non-2xx responses to '${target}' during the warm-up`);
         }
       }
       for (let r = 0; r < rounds; r++) {
-        for (const server of running) {
-          const pid = server.child.pid;
-          const cpuBefore = readProcessCpu(pid);
+        for (const server of serversFor(target)) {
+          const cpuBefore = serverCpuSeconds(server);
           const busyBefore = readMachineBusySeconds();
           const wallBefore = performance.now();
           const result = await runWrk(wrk, wrkSpec(server, request, durationS));
           const wallS = (performance.now() - wallBefore) / 1000;
-          const serverCpuS = readProcessCpu(pid) - cpuBefore;
+          const serverCpuS = serverCpuSeconds(server) - cpuBefore;
           const busyS = readMachineBusySeconds() - busyBefore;
           const wrkCpuS = result.wrkCpuSeconds;
           const m: Measurement = {

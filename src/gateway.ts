@@ -74,6 +74,8 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
         baskets,
         defaultRateLimit: config.defaultRateLimit,
         quotaCounters,
+        maxApiKeys: config.maxApiKeys,
+        quotaStore: config.quotaStore,
         failedAuthLimit: config.failedAuthLimit,
         failedAuthCounters: createAddressTable(),
         publicRateLimit: config.publicRateLimit,
@@ -130,10 +132,11 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   const certificates = config.tls === null ? null : new CertificateWatcher(config.tls, () => supervisor.restartThreads(), log, () => metrics.tlsReloadRejections.inc());
 
   const port = await supervisor.start();
+  const quotaStore = config.quotaStore.kind === "redis" ? `redis (QUOTA_FAILURE=${config.quotaStore.failure})` : "memory";
   certificates?.start();
   log.info(
-    { event: "listening", host: config.host, port, threads: config.threads, keys: keysFile.keys.length, protocol: config.tls === null ? "http" : "https" },
-    `listening on ${config.tls === null ? "http" : "https"}://${config.host}:${port} with ${config.threads} serving threads`,
+    { event: "listening", host: config.host, port, threads: config.threads, keys: keysFile.keys.length, protocol: config.tls === null ? "http" : "https", quotaStore },
+    `listening on ${config.tls === null ? "http" : "https"}://${config.host}:${port} with ${config.threads} serving threads; quotas counted in ${quotaStore}`,
   );
   keysReloader.start();
   basketsReloader.start();

@@ -809,12 +809,27 @@ export interface HealthResponse {
 
 /** Body of GET /ready (200 when ready, else 503). Not enveloped. */
 export interface ReadinessResponse {
-  /** True once the snapshot files present at start have loaded or been rejected. */
+  /**
+   * True once the snapshot files present at start have loaded or been rejected, unless the quota
+   * store is Redis with `QUOTA_FAILURE=closed` and the answering serving thread cannot reach it
+   * (such an instance answers keyed routes 503, so it is not ready).
+   */
   ready: boolean;
   /** Version of the served snapshot (the `x-snapshot-version` header of data responses); null before any has loaded. */
   version: (string & tags.Pattern<"^[0-9a-f]{8}$">) | null;
   /** Chain ids of the loaded chains. */
   chains: ChainId[];
+  quotaStore: QuotaStoreStatus;
+}
+
+/** Where per-key quotas and failed-authentication counts are kept, as seen by the serving thread that answered. */
+export interface QuotaStoreStatus {
+  /** `memory`: this instance's counters (exact across its threads); `redis`: counters shared by every instance on the same Redis. */
+  kind: "memory" | "redis";
+  /** `local` for memory; for redis, `connected` when this thread counts in Redis, `unavailable` when `onFailure` applies. */
+  state: "local" | "connected" | "unavailable";
+  /** What happens while Redis is unavailable: `open` counts on this instance's own counters, `closed` answers 503; null for memory. */
+  onFailure: "open" | "closed" | null;
 }
 
 // ---------------------------------------------------------------- headers
@@ -823,6 +838,14 @@ export interface ReadinessResponse {
 export interface RequestHeaders {
   /** The trace id to use for this request when it is 1-128 chars of `[A-Za-z0-9._-]`; otherwise the gateway generates one. */
   "x-trace-id"?: string;
+  /**
+   * Content codings the client accepts, with q-values (RFC 9110 §12.5.3): bodies of at least 1 KiB (configurable)
+   * are sent `gzip` or `br` when accepted (gzip preferred among equal q-values); `identity;q=0` without an
+   * acceptable coding still gets the body as is.
+   */
+  "Accept-Encoding"?: string;
+  /** ETags of representations the client holds (GET and HEAD): when one matches (weak comparison), the answer is 304 with no body. */
+  "If-None-Match"?: string;
 }
 
 /** Response headers (integers are written in base 10). */
@@ -847,6 +870,22 @@ export interface ResponseHeaders {
   "Retry-After": number & tags.Type<"uint32"> & tags.Minimum<1>;
   /** The methods the path allows, comma-separated. */
   Allow: string;
+  /**
+   * Validator of a GET answer. Enveloped answers: weak, `W/"<snapshot version>-<checksum of data>-<length of data>"`
+   * (their `timestamp` and `traceId` differ on every response, so only `data` is validated); bodies sent as they
+   * are (the OpenAPI document, /health): strong, of their bytes, with `-gzip`/`-br` for a compressed variant.
+   */
+  ETag: string & tags.Pattern<'^(W/)?"[0-9a-z-]+"$'>;
+  /** `private, no-cache` on authenticated answers (shared caches never keep them), `no-cache` on public ones, `no-store` on errors. */
+  "Cache-Control": "private, no-cache" | "no-cache" | "no-store";
+  /** `Accept-Encoding` (and `Origin` when CORS lists origins): the answer depends on them. */
+  Vary: string;
+  /** The body's coding when it is compressed. */
+  "Content-Encoding": "gzip" | "br";
+  /** CORS (when enabled by the operator): the calling origin, or `*`. */
+  "Access-Control-Allow-Origin": string;
+  /** CORS (when enabled): the response headers a browser script may read. */
+  "Access-Control-Expose-Headers": string;
 }
 
 // ---------------------------------------------------------------- `error.metadata` of each error code
@@ -967,6 +1006,11 @@ export interface RateLimitExceededMetadata {
   retryAfterSeconds: number & tags.Type<"uint32"> & tags.Minimum<1>;
 }
 
+export interface QuotaStoreUnavailableMetadata {
+  /** Seconds after which to retry (also in the `Retry-After` header). */
+  retryAfterSeconds: number & tags.Type<"uint32"> & tags.Minimum<1>;
+}
+
 export interface ChainDataUnavailableMetadata {
   /** The chain without data; null when no chain has loaded at all. */
   chainId: ChainId | null;
@@ -1053,5 +1097,6 @@ export interface ErrorMetadataByCode {
   UNSUPPORTED_MEDIA_TYPE: UnsupportedMediaTypeMetadata;
   RATE_LIMIT_EXCEEDED: RateLimitExceededMetadata;
   CHAIN_DATA_UNAVAILABLE: ChainDataUnavailableMetadata;
+  QUOTA_STORE_UNAVAILABLE: QuotaStoreUnavailableMetadata;
   UNKNOWN_ERROR: NoErrorMetadata;
 }

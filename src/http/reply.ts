@@ -12,7 +12,10 @@ export interface DataReply {
   readonly data: readonly Chunk[];
   /** The snapshot that answered (`x-snapshot-version`); the current one when absent. */
   readonly snapshotVersion?: string;
-  /** CRC-32 of the data bytes when known beforehand (e.g. computed at snapshot build): spares reading them for the ETag. */
+  /**
+   * A checksum that changes whenever the data bytes do (within one snapshot), when known beforehand (e.g. the
+   * CRC-32 of a pool's JSON, computed at build): spares reading the data for the ETag. Absent: CRC-32 of the data.
+   */
   readonly dataCrc?: number;
   /**
    * Names these data bytes within the snapshot (the same key always gives the same bytes), so their

@@ -19,7 +19,7 @@
  * - Identity success bodies are assembled in one reusable scratch buffer; uWS
  *   copies what it sends, and a held remainder is copied out first.
  */
-import { brotliCompressSync, constants as zlib, crc32, gzipSync } from "node:zlib";
+import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import type { Logger } from "../log/logger.js";
 import { errorBody, IsoClock, STATIC_500_BODY, successPrefix } from "./envelope.js";
 import type { ApiError } from "./errors.js";
@@ -29,7 +29,7 @@ import { CompressionCache } from "./transport/compression-cache.js";
 import { chooseContentCoding, type ContentCoding } from "./transport/content-coding.js";
 import { bodyEtag, dataEtag, ifNoneMatchHits } from "./transport/conditional.js";
 import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS, type CorsPolicy } from "./transport/cors.js";
-import { deflatePiece, gzipMember, type DeflatedPiece } from "./transport/gzip-member.js";
+import { crc32Continue, deflatePiece, gzipMember, type DeflatedPiece } from "./transport/gzip-member.js";
 
 const STATUS_LINE: Record<number, string> = {
   200: "200 OK",
@@ -320,7 +320,7 @@ const CLOSE_BRACE = Buffer.from("}");
 
 function crcOf(chunks: readonly Chunk[]): number {
   let crc = 0;
-  for (let i = 0; i < chunks.length; i++) crc = crc32(chunks[i], crc);
+  for (let i = 0; i < chunks.length; i++) crc = crc32Continue(chunks[i], crc);
   return crc;
 }
 

@@ -2,7 +2,8 @@
  * Pool records of one chain: pre-encoded `data.pool` JSON, addressed by a hash
  * table over the lowercase pool address (address-hash-table.ts).
  */
-import { encodeByteColumn, type StringColumn } from "../util/shared-columns.js";
+import { crc32Continue } from "../http/transport/gzip-member.js";
+import { encodeByteColumn, sharedArray, type StringColumn } from "../util/shared-columns.js";
 import { buildAddressTable, findAddress, type AddressTableData } from "./address-hash-table.js";
 
 /** "0x" + 64 hex, the longest pool address (a V4 pool id). */
@@ -11,6 +12,8 @@ export const POOL_ADDRESS_WIDTH = 66;
 export interface PoolTableData extends AddressTableData {
   /** Pool JSON, one object per pool. */
   readonly json: StringColumn;
+  /** CRC-32 of each pool's JSON (the ETag of its details answer, computed once per snapshot). */
+  readonly jsonCrc: Uint32Array;
 }
 
 /** @param poolJson JSON of pool i, as one column or one byte string per pool. */
@@ -18,7 +21,9 @@ export function buildPoolTable(addresses: readonly string[], poolJson: StringCol
   const count = addresses.length;
   const json = isColumn(poolJson) ? poolJson : encodeByteColumn(poolJson);
   if (json.offsets.length !== count + 1) throw new RangeError(`${count} pool addresses but ${json.offsets.length - 1} pool JSON values`);
-  return { ...buildAddressTable(addresses, POOL_ADDRESS_WIDTH), json };
+  const jsonCrc = sharedArray(Uint32Array, count);
+  for (let i = 0; i < count; i++) jsonCrc[i] = crc32Continue(json.bytes.subarray(json.offsets[i], json.offsets[i + 1]), 0);
+  return { ...buildAddressTable(addresses, POOL_ADDRESS_WIDTH), json, jsonCrc };
 }
 
 function isColumn(value: StringColumn | readonly Uint8Array[]): value is StringColumn {

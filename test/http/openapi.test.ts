@@ -24,6 +24,7 @@ import {
   PROJECT_ROOT,
   request,
   startWithBaskets,
+  startWithFixtures,
   type Gateway,
   type HttpResponse,
 } from "../support/gateway-process.js";
@@ -48,7 +49,7 @@ const BASKETS = {
 };
 
 beforeAll(async () => {
-  gw = await startWithBaskets(basicFixture(), BASKETS);
+  gw = await startWithBaskets(basicFixture(), BASKETS, undefined, { CORS_ORIGINS: "https://app.example.com" });
   base = gw.baseUrl;
   served = await request(base, "/v1/openapi.json", { key: null });
   doc = served.body;
@@ -127,7 +128,8 @@ function headerValue(text: string, schema: Json): unknown {
 
 /** The live response matches the documented response: body schema, required headers, header schemas, no undocumented known header. */
 function expectResponseMatches(response: Json, res: HttpResponse, what: string): void {
-  expectMatches(response.content["application/json"].schema, res.body, `${what}: body`);
+  if (response.content === undefined) expect(res.text, `${what}: no body`).toBe("");
+  else expectMatches(response.content["application/json"].schema, res.body, `${what}: body`);
   const documented = new Map(Object.entries<Json>(response.headers ?? {}).map(([name, header]) => [name.toLowerCase(), header]));
   for (const [name, header] of documented) {
     const value = res.headers.get(name);
@@ -711,6 +713,20 @@ const liveCases: LiveCase[] = [
       }),
   },
   { name: "protocols", method: "GET", template: "/v1/protocols", status: 200, send: () => request(base, "/v1/protocols") },
+  { name: "pool, gzip", method: "GET", template: POOLS, status: 200, send: () => getPool(base, 1, P.v3, { headers: { "accept-encoding": "gzip" } }) },
+  { name: "pool, br", method: "GET", template: POOLS, status: 200, send: () => getPool(base, 1, P.v3, { headers: { "accept-encoding": "br" } }) },
+  { name: "token list, gzip", method: "POST", template: "/v1/tokens", status: 200, send: () => postTokens(base, { config: { limit: 100 } }, { headers: { "accept-encoding": "gzip" } }) },
+  { name: "pool, unchanged (If-None-Match)", method: "GET", template: POOLS, status: 304, send: async () => getPool(base, 1, P.v3, { headers: { "if-none-match": (await getPool(base, 1, P.v3)).headers.get("etag")! } }) },
+  { name: "protocols, unchanged (*)", method: "GET", template: "/v1/protocols", status: 304, send: () => request(base, "/v1/protocols", { headers: { "if-none-match": "*" } }) },
+  {
+    name: "document, unchanged",
+    method: "GET",
+    template: "/v1/openapi.json",
+    status: 304,
+    send: async () => request(base, "/v1/openapi.json", { key: null, headers: { "if-none-match": (await request(base, "/v1/openapi.json", { key: null })).headers.get("etag")! } }),
+  },
+  { name: "health, unchanged", method: "GET", template: "/health", status: 304, send: () => request(base, "/health", { key: null, headers: { "if-none-match": "*" } }) },
+  { name: "pool from an allowed origin (CORS)", method: "GET", template: POOLS, status: 200, send: () => getPool(base, 1, P.v3, { headers: { origin: "https://app.example.com" } }) },
   { name: "health", method: "GET", template: "/health", status: 200, send: () => request(base, "/health", { key: null }) },
   { name: "ready", method: "GET", template: "/ready", status: 200, send: () => request(base, "/ready", { key: null }) },
   { name: "openapi", method: "GET", template: "/v1/openapi.json", status: 200, send: () => request(base, "/v1/openapi.json", { key: null }) },
@@ -749,6 +765,14 @@ const liveCases: LiveCase[] = [
   },
 
   { name: "no key", method: "GET", template: "/v1/protocols", status: 401, code: "API_KEY_MISSING", send: () => request(base, "/v1/protocols", { key: null }) },
+  {
+    name: "no key, from an allowed origin (CORS)",
+    method: "GET",
+    template: "/v1/protocols",
+    status: 401,
+    code: "API_KEY_MISSING",
+    send: () => request(base, "/v1/protocols", { key: null, headers: { origin: "https://app.example.com" } }),
+  },
   {
     name: "another scheme",
     method: "POST",
@@ -893,6 +917,17 @@ describe("live responses match the document", () => {
     });
   }
 
+  it("the new transport headers are sent as documented: ETag, Cache-Control, Vary, Content-Encoding, CORS", async () => {
+    const res = await getPool(base, 1, P.v3, { headers: { origin: "https://app.example.com", "accept-encoding": "gzip" } });
+    for (const name of ["etag", "cache-control", "vary", "content-encoding", "access-control-allow-origin", "access-control-expose-headers"]) {
+      expect(res.headers.get(name), name).not.toBeNull();
+    }
+    expectDocumented("GET", POOLS, res);
+    const notModified = await getPool(base, 1, P.v3, { headers: { "if-none-match": res.headers.get("etag")! } });
+    expect(notModified.status).toBe(304);
+    expect(doc.paths[POOLS].get.responses["304"].headers.ETag.required).toBe(true);
+  });
+
   it("a chosen trace id is echoed", async () => {
     const res = await postTokens(base, { config: { limit: 1 } }, { headers: { "x-trace-id": "partner.trace_01-A" } });
     expectDocumented("POST", "/v1/tokens", res);
@@ -919,5 +954,37 @@ describe("live responses match the document", () => {
     expect(res!.status).toBe(429);
     expect(res!.body.error.code).toBe("RATE_LIMIT_EXCEEDED");
     expect(Number(res!.headers.get("retry-after"))).toBe(res!.body.error.metadata.retryAfterSeconds);
+  });
+});
+
+describe("live responses of a gateway whose shared quota store cannot be reached (QUOTA_STORE=redis, QUOTA_FAILURE=closed)", () => {
+  let closed: Gateway;
+  beforeAll(async () => {
+    // Port 1 on the loopback: nothing listens there, so every connection attempt is refused.
+    closed = await startWithFixtures(basicFixture(), undefined, { QUOTA_STORE: "redis", REDIS_URL: "redis://127.0.0.1:1", QUOTA_FAILURE: "closed" });
+  });
+  afterAll(async () => {
+    await closed?.stop();
+  });
+
+  it("keyed routes answer 503 QUOTA_STORE_UNAVAILABLE as documented", async () => {
+    const cases: Array<[string, string, () => Promise<HttpResponse>]> = [
+      ["GET", "/v1/protocols", () => request(closed.baseUrl, "/v1/protocols")],
+      ["GET", POOLS, () => getPool(closed.baseUrl, 1, P.v3)],
+      ["POST", "/v1/tokens", () => postTokens(closed.baseUrl, {})],
+    ];
+    for (const [method, template, send] of cases) {
+      const res = await send();
+      expect(res.status, res.text.slice(0, 300)).toBe(503);
+      expect(res.body.error.code).toBe("QUOTA_STORE_UNAVAILABLE");
+      expectDocumented(method, template, res);
+    }
+  });
+
+  it("/ready answers 503 with the quota store's state, as documented", async () => {
+    const res = await request(closed.baseUrl, "/ready", { key: null });
+    expect(res.status).toBe(503);
+    expect(res.body.quotaStore).toEqual({ kind: "redis", state: "unavailable", onFailure: "closed" });
+    expectDocumented("GET", "/ready", res);
   });
 });

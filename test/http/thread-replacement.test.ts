@@ -68,6 +68,8 @@ describe("a serving thread that dies", () => {
           keySlots: new QuotaSlots(64, counters).assign(keys.keys.map((k) => k.id)),
           defaultRateLimit: { requests: 1000, windowSeconds: 60 },
           quotaCounters: counters,
+          maxApiKeys: 64,
+          quotaStore: { kind: "memory" },
           failedAuthLimit: { requests: 1000, windowSeconds: 60 },
           failedAuthCounters: createAddressTable(),
           publicRateLimit: { requests: 1000, windowSeconds: 60 },

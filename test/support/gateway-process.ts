@@ -17,7 +17,7 @@ const START_TIMEOUT_MS = 20_000;
 const STOP_TIMEOUT_MS = 10_000;
 
 /** Settings the harness controls; removed from the inherited environment so they never leak in. */
-const CONTROLLED_ENV = ["PORT", "HOST", "SNAPSHOT_DIR", "API_KEYS_FILE", "BASKETS_FILE", "REBUILD_CRON", "LOG_LEVEL", "FAILED_AUTH_LIMIT", "PUBLIC_RATE_LIMIT", "GATEWAY_THREADS", "RATE_LIMIT_DEFAULT", "MAX_API_KEYS", "MAX_HELD_RESPONSE_MB"];
+const CONTROLLED_ENV = ["PORT", "HOST", "SNAPSHOT_DIR", "API_KEYS_FILE", "BASKETS_FILE", "REBUILD_CRON", "LOG_LEVEL", "FAILED_AUTH_LIMIT", "PUBLIC_RATE_LIMIT", "GATEWAY_THREADS", "RATE_LIMIT_DEFAULT", "MAX_API_KEYS", "MAX_HELD_RESPONSE_MB", "TLS_CERT_FILE", "TLS_KEY_FILE", "TLS_KEY_PASSPHRASE", "TLS_CA_FILE", "CORS_ORIGINS", "COMPRESSION_MIN_BYTES", "COMPRESSION_CACHE_MB", "QUOTA_STORE", "REDIS_URL", "REDIS_KEY_PREFIX", "REDIS_TIMEOUT_MS", "QUOTA_FAILURE"];
 
 export type LogLine = Record<string, unknown>;
 
@@ -422,6 +422,7 @@ export const ERROR_TITLES: Record<string, [number, string]> = {
   UNSUPPORTED_MEDIA_TYPE: [415, "Unsupported Media Type"],
   RATE_LIMIT_EXCEEDED: [429, "Rate Limit Exceeded"],
   CHAIN_DATA_UNAVAILABLE: [503, "Service Unavailable"],
+  QUOTA_STORE_UNAVAILABLE: [503, "Service Unavailable"],
   UNKNOWN_ERROR: [500, "Unknown Error"],
   // api-extended.md §7, §11
   TOKEN_NOT_FOUND: [404, "Not Found"],

@@ -8,13 +8,14 @@ import { pino } from "pino";
 import { AddressLimiter, type AddressLimit } from "../../src/access/address-limiter.js";
 import { createAddressTable } from "../../src/access/address-table.js";
 import { KeyStore } from "../../src/access/key-store.js";
+import { LocalQuotaStore, type QuotaStore } from "../../src/access/quota-store.js";
 import { loadKeysFile } from "../../src/access/keys-file.js";
 import { createQuotaCounters, QuotaSlots, SharedRateLimiter } from "../../src/access/shared-rate-limiter.js";
 import type { ChainId } from "../../src/chains/chains.js";
 import { createApp } from "../../src/http/app.js";
 import type { GatewayContext } from "../../src/http/gateway-context.js";
 import type { Exchange } from "../../src/http/exchange.js";
-import type { ResponseLifecycle, WriterLimits } from "../../src/http/response-writer.js";
+import type { ResponseLifecycle, TransportOptions, WriterLimits } from "../../src/http/response-writer.js";
 import type { RouteSpec } from "../../src/http/route.js";
 import { uws, type us_listen_socket } from "../../src/http/uws.js";
 import { CursorCodec } from "../../src/query/cursor.js";
@@ -32,8 +33,11 @@ export interface InProcessOptions {
   readonly publicRateLimit?: AddressLimit;
   readonly limits?: WriterLimits;
   readonly defaultRateLimit?: AddressLimit;
+  /** The quota store, built around the memory one (default: the memory store itself). */
+  readonly quotaStore?: (local: LocalQuotaStore) => QuotaStore;
   /** A route table of the test's own (default: the gateway's). */
   readonly routes?: readonly RouteSpec[];
+  readonly transport?: TransportOptions;
 }
 
 export interface InProcessApp {
@@ -42,6 +46,8 @@ export interface InProcessApp {
   readonly ctx: GatewayContext;
   /** Requests whose response is complete or aborted, and those still open. */
   readonly counts: { started: number; settled: number; overloaded: number; statuses: number[] };
+  /** Serves another snapshot from now on (as a swap does). */
+  swap(files: readonly SnapshotFile[]): void;
   close(): void;
 }
 
@@ -60,11 +66,14 @@ export async function startInProcess(files: readonly SnapshotFile[], options: In
   const store = new SnapshotStore(new SharedArrayBuffer(8 * 8));
   if (files.length > 0) store.swap(compileSnapshot(files), 0);
   const log = pino({ level: "silent" });
+  const quotas = options.quotaStore ?? ((local: LocalQuotaStore) => local);
   const ctx: GatewayContext = {
     store,
     keys: new KeyStore(keysFile),
-    rateLimiter: new SharedRateLimiter(counters, new QuotaSlots(64, counters).assign(keysFile.keys.map((k) => k.id)), options.defaultRateLimit ?? { requests: 1000, windowSeconds: 60 }),
-    failedAuth: new AddressLimiter(createAddressTable(1024), options.failedAuthLimit ?? { requests: 1_000_000, windowSeconds: 60 }, "failed authentication attempts"),
+    quotas: quotas(new LocalQuotaStore(
+      new SharedRateLimiter(counters, new QuotaSlots(64, counters).assign(keysFile.keys.map((k) => k.id)), options.defaultRateLimit ?? { requests: 1000, windowSeconds: 60 }),
+      new AddressLimiter(createAddressTable(1024), options.failedAuthLimit ?? { requests: 1_000_000, windowSeconds: 60 }, "failed authentication attempts"),
+    )),
     publicRequests: new AddressLimiter(createAddressTable(1024), options.publicRateLimit ?? { requests: 1_000_000, windowSeconds: 60 }, "requests without an API key"),
     cursors: new CursorCodec(Buffer.from("in-process-test-secret")),
     log,
@@ -84,10 +93,21 @@ export async function startInProcess(files: readonly SnapshotFile[], options: In
     },
     closeConnections: false,
   };
-  const app = createApp(ctx, { started: () => counts.started++, lifecycle, limits: options.limits, routes: options.routes });
+  const app = createApp(ctx, { started: () => counts.started++, lifecycle, limits: options.limits, routes: options.routes, transport: options.transport });
   const socket = await new Promise<us_listen_socket>((resolve, reject) => {
     app.listen("127.0.0.1", 0, (s) => (s ? resolve(s) : reject(new Error("in-process app could not listen"))));
   });
   const port = uws.us_socket_local_port(socket);
-  return { baseUrl: `http://127.0.0.1:${port}`, port, ctx, counts, close: () => app.close() };
+  let slot = 1;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    port,
+    ctx,
+    counts,
+    swap: (next) => store.swap(compileSnapshot(next), slot++ % 8),
+    close: () => {
+      app.close();
+      void ctx.quotas.close();
+    },
+  };
 }

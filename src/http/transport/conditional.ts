@@ -4,13 +4,14 @@
  * Enveloped answers (`{statusCode, timestamp, path, traceId, data}`) differ on
  * every request in `timestamp` and `traceId`, so no validator of theirs can be
  * strong; their ETag covers `data` and the snapshot that answered, and is weak:
- * `W/"<snapshot version>-<crc32 of data>-<length of data>"` (both hex). Bodies
+ * `W/"<snapshot version>-<checksum of data>-<length of data>"` (hex; the checksum
+ * is a CRC-32 of the data or of what the data is made from). Bodies
  * sent as they are (the OpenAPI document, /health) get a strong ETag of their
  * bytes, with the content coding appended for a compressed variant. If-None-Match
  * compares weakly, as RFC 9110 requires, so both kinds yield 304.
  */
-import { crc32 } from "node:zlib";
 import type { ContentCoding } from "./content-coding.js";
+import { crc32Continue } from "./gzip-member.js";
 
 /** A weak validator of `data` as served from snapshot `version`. */
 export function dataEtag(version: string, crc: number, length: number): string {
@@ -19,7 +20,7 @@ export function dataEtag(version: string, crc: number, length: number): string {
 
 /** A strong validator of exactly these body bytes in this coding. */
 export function bodyEtag(body: Uint8Array, coding: ContentCoding): string {
-  const tag = `${(crc32(body) >>> 0).toString(16)}-${body.length.toString(16)}`;
+  const tag = `${(crc32Continue(body, 0) >>> 0).toString(16)}-${body.length.toString(16)}`;
   return coding === "identity" ? `"${tag}"` : `"${tag}-${coding}"`;
 }
 

@@ -11,8 +11,8 @@ export type ContentCoding = "gzip" | "br" | "identity";
 /** Longest header value looked at (the rest is ignored): a bound on per-request work. */
 const MAX_HEADER_CHARS = 512;
 
-/** Server preference among codings of equal q. */
-const PREFERENCE: readonly ContentCoding[] = ["gzip", "br", "identity"];
+/** Server preference among compressions of equal q. */
+const PREFERENCE = ["gzip", "br"] as const;
 
 /** @param allowBrotli false when the body is too large to compress with brotli per response */
 export function chooseContentCoding(acceptEncoding: string, allowBrotli = true): ContentCoding {
@@ -35,10 +35,10 @@ export function chooseContentCoding(acceptEncoding: string, allowBrotli = true):
     else if (name === "br") q.br = Math.max(q.br, weight);
     else if (name === "identity") q.identity = Math.max(q.identity, weight);
   }
-  // Codings not named take `*`'s weight; identity is acceptable unless excluded (by name, or by `*;q=0`).
+  // Codings not named take `*`'s weight. identity is acceptable unless excluded (by name, or by `*;q=0`),
+  // but only an explicit higher q makes it preferred over an accepted compression.
   if (q.gzip < 0) q.gzip = star < 0 ? 0 : star;
   if (q.br < 0) q.br = star < 0 ? 0 : star;
-  if (q.identity < 0) q.identity = star === 0 ? 0 : 1;
   if (!allowBrotli) q.br = 0;
   let best: ContentCoding = "identity";
   let bestQ = 0;
@@ -48,5 +48,6 @@ export function chooseContentCoding(acceptEncoding: string, allowBrotli = true):
       bestQ = q[coding];
     }
   }
+  if (q.identity > bestQ) return "identity";
   return best;
 }

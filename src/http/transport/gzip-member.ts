@@ -12,6 +12,15 @@ const HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
 /** The largest stored block. */
 const MAX_STORED = 0xffff;
 
+/**
+ * crc32 continued over `bytes`. Node's zlib.crc32 answers 0 for some empty
+ * buffers (zlib's crc32() with a null pointer), whatever the running value:
+ * an empty piece must leave the value as it is.
+ */
+export function crc32Continue(bytes: Uint8Array | string, crc: number): number {
+  return bytes.length === 0 ? crc : crc32(bytes, crc);
+}
+
 /** `data` compressed for stitching: raw deflate ending in a sync flush (byte-aligned, not final). */
 export interface DeflatedPiece {
   readonly deflated: Buffer;
@@ -22,7 +31,7 @@ export interface DeflatedPiece {
 }
 
 export function deflatePiece(data: Uint8Array, level = 6): DeflatedPiece {
-  return { deflated: deflateRawSync(data, { level, finishFlush: constants.Z_SYNC_FLUSH }), crc: crc32(data), length: data.length };
+  return { deflated: deflateRawSync(data, { level, finishFlush: constants.Z_SYNC_FLUSH }), crc: crc32Continue(data, 0), length: data.length };
 }
 
 /** Stored deflate blocks holding `bytes` (the last one final when `final`). */
@@ -52,9 +61,9 @@ export function gzipMember(prefix: Buffer, data: DeflatedPiece, suffix: Buffer, 
   storedBlocks(prefix, false, parts);
   parts.push(data.deflated);
   storedBlocks(suffix, true, parts);
-  const head = crc32(prefix);
-  const withData = raw !== undefined && data.length <= COMBINE_ABOVE_BYTES ? crc32(raw, head) : crc32Combine(head, data.crc, data.length);
-  const crc = crc32(suffix, withData);
+  const head = crc32Continue(prefix, 0);
+  const withData = raw !== undefined && data.length <= COMBINE_ABOVE_BYTES ? crc32Continue(raw, head) : crc32Combine(head, data.crc, data.length);
+  const crc = crc32Continue(suffix, withData);
   const trailer = Buffer.allocUnsafe(8);
   trailer.writeUInt32LE(crc >>> 0, 0);
   trailer.writeUInt32LE((prefix.length + data.length + suffix.length) >>> 0, 4);
