@@ -6,10 +6,10 @@
  */
 import typia from "typia";
 import { assertChainAllowed } from "../../access/restrictions.js";
-import type { EffectiveSingleChainSearchFilter, SingleChainTokenListRequest, SingleChainTokenSearchRequest } from "../../api/wire.js";
+import type { SingleChainTokenListRequest, SingleChainTokenSearchRequest } from "../../api/wire.js";
 import type { ChainId } from "../../chains/chains.js";
 import { TIER_TVL_ADDRESS_KEY } from "../../query/paged-list.js";
-import { DEFAULT_LIMIT, singleChainKey, toSingleChainQuery, type SingleChainQuery } from "../../query/token-query.js";
+import { DEFAULT_LIMIT, filtersEcho, singleChainKey, toSingleChainQuery, type SingleChainQuery } from "../../query/token-query.js";
 import { requireLoadedChain } from "../chain-availability.js";
 import { findPage, pushEntries, type Page } from "../list-page.js";
 import { parsePathChainId } from "../path-parameters.js";
@@ -51,14 +51,8 @@ export function searchChainTokens(request: RouteRequest): Reply {
   const body = validated(validateSearchRequest, request.body, searchRuleFailures(request.body));
   const query = toSingleChainQuery(chainId, body, body.search.trim());
   const page = chainPage(request, query, body.config);
-  const filters: EffectiveSingleChainSearchFilter = {
-    minimumTotalValuePooledUsd: query.minTvl,
-    minimumSwapsCount: query.minSwaps,
-    minimumSwapVolumeUsd: query.minVolume,
-    ignoreWrappedNative: query.ignoreWrappedNative,
-  };
   const data: Chunk[] = ['{"tokens":'];
   pushEntries(data, page);
-  data.push(`,"filters":${JSON.stringify(filters)},"nextCursor":${page.nextCursor}}`);
+  data.push(`,"filters":${JSON.stringify(filtersEcho(query))},"nextCursor":${page.nextCursor}}`);
   return dataReply(data, page.snapshot.versionHex);
 }
