@@ -12,10 +12,12 @@ import { BasketsReloader, loadInitialBaskets } from "./baskets/baskets-reloader.
 import { createAddressTable } from "./access/address-table.js";
 import { createQuotaCounters, QuotaSlots } from "./access/shared-rate-limiter.js";
 import { PROJECT_ROOT, type GatewayConfig } from "./config/config.js";
+import { setHeaderSizeLimit } from "./http/header-limit.js";
 import type { Logger } from "./log/logger.js";
 import { GatewayMetrics } from "./metrics/gateway-metrics.js";
 import { ROUTE_NAMES } from "./http/route-table.js";
 import { RequestMetricsLayout } from "./metrics/request-metrics.js";
+import { CertificateWatcher } from "./server/certificate-watcher.js";
 import { Supervisor } from "./server/supervisor.js";
 import { SnapshotLoader } from "./snapshot/snapshot-loader.js";
 import { VersionRetention } from "./snapshot/version-retention.js";
@@ -29,6 +31,8 @@ export interface RunningGateway {
   readonly initialLoad: Promise<void>;
   /** Replaces every serving thread, one at a time (SIGUSR2). */
   restartThreads(): Promise<void>;
+  /** Rechecks the TLS files and replaces the serving threads when they pass (SIGHUP); false when not applied or no HTTPS. */
+  reloadTls(): Promise<boolean>;
   stop(): Promise<void>;
 }
 
@@ -41,6 +45,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   }
   const keysFile = loadKeysFile(config.apiKeysFile);
   void new KeyStore(keysFile); // fail at start-up on duplicate ids or hashes
+  setHeaderSizeLimit(config.maxHeaderBytes); // before any serving thread loads uWS
 
   const quotaCounters = createQuotaCounters(config.maxApiKeys);
   const quotaSlots = new QuotaSlots(config.maxApiKeys, quotaCounters);
@@ -74,6 +79,10 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
         publicRateLimit: config.publicRateLimit,
         publicRequestCounters: createAddressTable(),
         maxHeldResponseBytes: config.maxHeldResponseMb * 1024 * 1024,
+        tls: config.tls,
+        compressionMinBytes: config.compressionMinBytes,
+        compressionCacheBytes: config.compressionCacheMb * 1024 * 1024,
+        corsOrigins: config.corsOrigins,
         versionUse,
         requestMetrics,
       },
@@ -119,8 +128,14 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     basketsRejected,
   );
 
+  const certificates = config.tls === null ? null : new CertificateWatcher(config.tls, () => supervisor.restartThreads(), log, () => metrics.tlsReloadRejections.inc());
+
   const port = await supervisor.start();
-  log.info({ event: "listening", host: config.host, port, threads: config.threads, keys: keysFile.keys.length }, `listening on ${config.host}:${port} with ${config.threads} serving threads`);
+  certificates?.start();
+  log.info(
+    { event: "listening", host: config.host, port, threads: config.threads, keys: keysFile.keys.length, protocol: config.tls === null ? "http" : "https" },
+    `listening on ${config.tls === null ? "http" : "https"}://${config.host}:${port} with ${config.threads} serving threads`,
+  );
   keysReloader.start();
   basketsReloader.start();
   const pruning = setInterval(() => {
@@ -137,8 +152,10 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     port,
     initialLoad,
     restartThreads: () => supervisor.restartThreads(),
+    reloadTls: () => certificates?.check(true) ?? Promise.resolve(false),
     async stop() {
       clearInterval(pruning);
+      certificates?.stop();
       keysReloader.stop();
       basketsReloader.stop();
       await supervisor.stop();

@@ -8,7 +8,7 @@
  * address, the table is full for it (`add`/`take` say so and the caller
  * decides; nothing else is disturbed).
  *
- * Slot (8 int32): [lock, address ×4, window index, count, -]. A slot's lock
+ * Slot (8 int32): [lock, address ×4, window index + 1 (0: never used), count, -]. A slot's lock
  * guards its words; claiming a slot also takes the table's insert lock, so an
  * address is never inserted twice.
  */
@@ -56,7 +56,7 @@ export class AddressTable {
   /** The address's count in this window (0 when it has none). */
   count(address: Uint8Array, windowIndex: number): number {
     this.setKey(address);
-    const slot = this.findLocked(windowIndex);
+    const slot = this.findLocked(windowIndex + 1);
     if (slot < 0) return 0;
     const count = this.words[this.base(slot) + COUNT];
     this.unlock(slot);
@@ -66,24 +66,24 @@ export class AddressTable {
   /** Adds one to the address's count in this window; the new count, or -1 when the table is full for it. */
   add(address: Uint8Array, windowIndex: number): number {
     this.setKey(address);
-    return this.update(windowIndex, COUNT_CAP);
+    return this.update(windowIndex + 1, COUNT_CAP);
   }
 
   /** Adds one unless the count has reached `limit`. */
   take(address: Uint8Array, windowIndex: number, limit: number): TakeResult {
     this.setKey(address);
-    const count = this.update(windowIndex, limit);
+    const count = this.update(windowIndex + 1, limit);
     return count === -1 ? "full" : count === 0 ? "over" : "taken";
   }
 
-  /** The new count; 0 when already at `limit`; -1 when no slot is free. */
-  private update(windowIndex: number, limit: number): number {
-    let slot = this.findLocked(windowIndex);
+  /** The new count; 0 when already at `limit`; -1 when no slot is free. `window` is the stored form (index + 1). */
+  private update(window: number, limit: number): number {
+    let slot = this.findLocked(window);
     if (slot < 0) {
       this.lockWord(INSERT_LOCK);
       try {
-        slot = this.findLocked(windowIndex);
-        if (slot < 0) slot = this.claimLocked(windowIndex);
+        slot = this.findLocked(window);
+        if (slot < 0) slot = this.claimLocked(window);
       } finally {
         this.unlockWord(INSERT_LOCK);
       }
@@ -97,16 +97,16 @@ export class AddressTable {
     return next;
   }
 
-  /** The slot holding the key in this window, locked; -1 when none. */
-  private findLocked(windowIndex: number): number {
+  /** The slot holding the key in this (stored) window, locked; -1 when none. */
+  private findLocked(window: number): number {
     const words = this.words;
     const k = this.key;
     let slot = this.hash() & this.mask;
     for (let p = 0; p < PROBES; p++, slot = (slot + 1) & this.mask) {
       const b = this.base(slot);
-      if (words[b + WINDOW] !== windowIndex) continue; // cheap pre-check; confirmed under the lock
+      if (words[b + WINDOW] !== window) continue; // cheap pre-check; confirmed under the lock
       this.lock(slot);
-      if (words[b + WINDOW] === windowIndex && words[b + ADDRESS] === k[0] && words[b + ADDRESS + 1] === k[1] && words[b + ADDRESS + 2] === k[2] && words[b + ADDRESS + 3] === k[3]) {
+      if (words[b + WINDOW] === window && words[b + ADDRESS] === k[0] && words[b + ADDRESS + 1] === k[1] && words[b + ADDRESS + 2] === k[2] && words[b + ADDRESS + 3] === k[3]) {
         return slot;
       }
       this.unlock(slot);
@@ -115,15 +115,15 @@ export class AddressTable {
   }
 
   /** Claims a slot whose window has passed (or was never used) for the key, locked, count 0; -1 when none. */
-  private claimLocked(windowIndex: number): number {
+  private claimLocked(window: number): number {
     const words = this.words;
     let slot = this.hash() & this.mask;
     for (let p = 0; p < PROBES; p++, slot = (slot + 1) & this.mask) {
       const b = this.base(slot);
       this.lock(slot);
-      if (words[b + WINDOW] !== windowIndex) {
+      if (words[b + WINDOW] !== window) {
         for (let i = 0; i < 4; i++) words[b + ADDRESS + i] = this.key[i];
-        words[b + WINDOW] = windowIndex;
+        words[b + WINDOW] = window;
         words[b + COUNT] = 0;
         return slot;
       }

@@ -724,6 +724,14 @@ export interface ReadinessResponse {
 export interface RequestHeaders {
   /** The trace id to use for this request when it is 1-128 chars of `[A-Za-z0-9._-]`; otherwise the gateway generates one. */
   "x-trace-id"?: string;
+  /**
+   * Content codings the client accepts, with q-values (RFC 9110 §12.5.3): bodies of at least 1 KiB (configurable)
+   * are sent `gzip` or `br` when accepted (gzip preferred among equal q-values); `identity;q=0` without an
+   * acceptable coding still gets the body as is.
+   */
+  "Accept-Encoding"?: string;
+  /** ETags of representations the client holds (GET and HEAD): when one matches (weak comparison), the answer is 304 with no body. */
+  "If-None-Match"?: string;
 }
 
 /** Response headers (integers are written in base 10). */
@@ -748,6 +756,22 @@ export interface ResponseHeaders {
   "Retry-After": number & tags.Type<"uint32"> & tags.Minimum<1>;
   /** The methods the path allows, comma-separated. */
   Allow: string;
+  /**
+   * Validator of a GET answer. Enveloped answers: weak, `W/"<snapshot version>-<checksum of data>-<length of data>"`
+   * (their `timestamp` and `traceId` differ on every response, so only `data` is validated); bodies sent as they
+   * are (the OpenAPI document, /health): strong, of their bytes, with `-gzip`/`-br` for a compressed variant.
+   */
+  ETag: string & tags.Pattern<'^(W/)?"[0-9a-z-]+"$'>;
+  /** `private, no-cache` on authenticated answers (shared caches never keep them), `no-cache` on public ones, `no-store` on errors. */
+  "Cache-Control": "private, no-cache" | "no-cache" | "no-store";
+  /** `Accept-Encoding` (and `Origin` when CORS lists origins): the answer depends on them. */
+  Vary: string;
+  /** The body's coding when it is compressed. */
+  "Content-Encoding": "gzip" | "br";
+  /** CORS (when enabled by the operator): the calling origin, or `*`. */
+  "Access-Control-Allow-Origin": string;
+  /** CORS (when enabled): the response headers a browser script may read. */
+  "Access-Control-Expose-Headers": string;
 }
 
 // ---------------------------------------------------------------- `error.metadata` of each error code
@@ -834,6 +858,13 @@ export interface LiquidityPoolNotFoundMetadata {
   liquidityPoolAddress: string;
   /** The path's chain id. */
   chainId: ChainId;
+}
+
+export interface InvalidRequestFramingMetadata {
+  /** The header that makes the body's length ambiguous. */
+  header: "content-length" | "transfer-encoding";
+  /** Every value of that header, in order. */
+  values: string[];
 }
 
 export interface RouteNotFoundMetadata {
@@ -923,6 +954,7 @@ export interface ErrorMetadataByCode {
   INVALID_PAGINATION_CURSOR: InvalidPaginationCursorMetadata;
   INVALID_BLOCKCHAIN_ADDRESS: InvalidBlockchainAddressMetadata;
   INVALID_BASKET_ID: InvalidBasketIdMetadata;
+  INVALID_REQUEST_FRAMING: InvalidRequestFramingMetadata;
   API_KEY_MISSING: ApiKeyMissingMetadata;
   API_KEY_INVALID: ApiKeyInvalidMetadata;
   API_KEY_NOT_FOUND: ApiKeyNotFoundMetadata;

@@ -2,8 +2,9 @@
 /**
  * `liquidity-gateway`: starts the gateway (configuration from the environment
  * and flags, see src/config/config.ts and the README); `liquidity-gateway keys
- * ...` manages the keys file. The gateway drains and stops on SIGTERM/SIGINT
- * and replaces its serving threads one by one on SIGUSR2.
+ * ...` manages the keys file. The gateway drains and stops on SIGTERM/SIGINT,
+ * replaces its serving threads one by one on SIGUSR2, and on SIGHUP rechecks
+ * its TLS files and replaces the threads when they pass.
  */
 import { ConfigError, loadConfig, SETTINGS } from "../config/config.js";
 import { startGateway } from "../gateway.js";
@@ -70,6 +71,12 @@ async function main(): Promise<void> {
   gateway.initialLoad.catch((error: unknown) => {
     log.fatal({ event: "initial-load-failed", err: error }, "initial snapshot load failed");
     stop("initial-load-failed");
+  });
+  process.on("SIGHUP", () => {
+    log.info({ event: "reloading-tls" }, "SIGHUP: rechecking the TLS files");
+    gateway
+      .reloadTls()
+      .catch((error: unknown) => log.error({ event: "tls-reload-failed", err: error }, "reloading the TLS files failed"));
   });
   process.on("SIGUSR2", () => {
     log.info({ event: "restarting-threads" }, "SIGUSR2: replacing the serving threads one by one");

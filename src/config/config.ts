@@ -9,7 +9,9 @@ import { availableParallelism } from "node:os";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import cron from "node-cron";
+import { CorsPolicy } from "../http/transport/cors.js";
 import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../snapshot/normalize-token.js";
+import { checkTlsFiles, TlsFilesError, type TlsSettings } from "./tls-files.js";
 
 /** The directory of this package's package.json (from src/ under vitest, or from dist/src/ when built). */
 export const PROJECT_ROOT = findProjectRoot(dirname(fileURLToPath(import.meta.url)));
@@ -54,6 +56,16 @@ export interface GatewayConfig {
   readonly publicRateLimit: { readonly requests: number; readonly windowSeconds: number };
   /** Most response bytes one serving thread holds for connections that do not read (MiB). */
   readonly maxHeldResponseMb: number;
+  /** HTTPS files; null: plain HTTP. */
+  readonly tls: TlsSettings | null;
+  /** Bodies of at least this many bytes are compressed when the client accepts it (Infinity: off). */
+  readonly compressionMinBytes: number;
+  /** Compressed bodies kept per serving thread (MiB). */
+  readonly compressionCacheMb: number;
+  /** CORS_ORIGINS as given ("" when CORS is off); parsed with CorsPolicy.parse. */
+  readonly corsOrigins: string;
+  /** Largest request header section (request line + fields) accepted, bytes; larger ones get 431. */
+  readonly maxHeaderBytes: number;
 }
 
 interface Setting {
@@ -77,9 +89,17 @@ export const SETTINGS = {
   failedAuthLimit: { env: "FAILED_AUTH_LIMIT", flag: "--failed-auth-limit", help: "Failed authentication attempts allowed per client address, as REQUESTS/SECONDS. Default 20/60." },
   publicRateLimit: { env: "PUBLIC_RATE_LIMIT", flag: "--public-rate-limit", help: "Requests without a key (health, ready, metrics, the OpenAPI document, unknown paths) allowed per client address, as REQUESTS/SECONDS. Default 1200/60." },
   maxHeldResponseMb: { env: "MAX_HELD_RESPONSE_MB", flag: "--max-held-response-mb", help: "Most response bytes (MiB) one serving thread holds for clients that do not read them; past it such connections are closed. Default 64." },
+  tlsCertFile: { env: "TLS_CERT_FILE", flag: "--tls-cert-file", help: "PEM certificate (chain) file: with TLS_KEY_FILE, every serving thread serves HTTPS on PORT. Default: plain HTTP." },
+  tlsKeyFile: { env: "TLS_KEY_FILE", flag: "--tls-key-file", help: "PEM private key file of TLS_CERT_FILE." },
+  tlsKeyPassphrase: { env: "TLS_KEY_PASSPHRASE", flag: "--tls-key-passphrase", help: "Passphrase of an encrypted TLS_KEY_FILE." },
+  tlsCaFile: { env: "TLS_CA_FILE", flag: "--tls-ca-file", help: "PEM CA bundle uWS loads to request client certificates (mutual TLS). Default: none." },
+  compressionMinBytes: { env: "COMPRESSION_MIN_BYTES", flag: "--compression-min-bytes", help: "Bodies of at least this many bytes are sent gzip or br when the client accepts it; `off` never. Default 1024." },
+  compressionCacheMb: { env: "COMPRESSION_CACHE_MB", flag: "--compression-cache-mb", help: "Compressed bodies kept per serving thread for reuse (MiB). Default 32." },
+  corsOrigins: { env: "CORS_ORIGINS", flag: "--cors-origins", help: "Origins allowed to call the API from a browser: a comma list of scheme://host[:port], or *. Default: CORS off." },
   threads: { env: "GATEWAY_THREADS", flag: "--threads", help: "Serving threads sharing the port. Default: the available cores." },
   buildWorkerMaxMb: { env: "BUILD_WORKER_MAX_MB", flag: "--build-worker-max-mb", help: "Heap limit (MB) of a snapshot build worker; a build over it fails and the current data keeps serving. Default: Node's." },
   maxApiKeys: { env: "MAX_API_KEYS", flag: "--max-api-keys", help: "Most keys a keys file may hold (size of the shared quota table). Default 10000." },
+  maxHeaderBytes: { env: "MAX_HEADER_BYTES", flag: "--max-header-bytes", help: "Largest request header section (request line and header fields), bytes, 1024-65536; larger ones are answered 431. Default 8192." },
   snapshotMaxVersions: { env: "SNAPSHOT_MAX_VERSIONS", flag: "--snapshot-max-versions", help: "Earlier snapshot versions kept for cursors at most. Default 4." },
 } as const satisfies Record<string, Setting>;
 
@@ -155,6 +175,39 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Gat
     return { requests: Number(m[1]), windowSeconds: Number(m[2]) };
   };
 
+  const tlsNames = { certFile: name(SETTINGS.tlsCertFile), keyFile: name(SETTINGS.tlsKeyFile), passphrase: name(SETTINGS.tlsKeyPassphrase), caFile: name(SETTINGS.tlsCaFile) };
+  const certFile = raw(SETTINGS.tlsCertFile);
+  const keyFile = raw(SETTINGS.tlsKeyFile);
+  const passphrase = raw(SETTINGS.tlsKeyPassphrase);
+  const caFile = raw(SETTINGS.tlsCaFile);
+  if ((certFile === undefined) !== (keyFile === undefined)) {
+    throw new ConfigError(`${certFile === undefined ? tlsNames.certFile : tlsNames.keyFile} must be set too: HTTPS needs both TLS_CERT_FILE and TLS_KEY_FILE.`);
+  }
+  if (certFile === undefined && (passphrase !== undefined || caFile !== undefined)) {
+    throw new ConfigError(`${passphrase !== undefined ? tlsNames.passphrase : tlsNames.caFile} is set but TLS_CERT_FILE and TLS_KEY_FILE are not.`);
+  }
+  let tls: TlsSettings | null = null;
+  if (certFile !== undefined && keyFile !== undefined) {
+    tls = { certFile: resolve(certFile), keyFile: resolve(keyFile), ...(passphrase === undefined ? {} : { passphrase }), ...(caFile === undefined ? {} : { caFile: resolve(caFile) }) };
+    try {
+      checkTlsFiles(tls, tlsNames);
+    } catch (error) {
+      if (error instanceof TlsFilesError) throw new ConfigError(error.message);
+      throw error;
+    }
+  }
+
+  const compressionText = raw(SETTINGS.compressionMinBytes);
+  const compressionMinBytes = compressionText === "off" ? Number.POSITIVE_INFINITY : integer(SETTINGS.compressionMinBytes, 1024, 0, 1 << 30);
+  const corsOrigins = raw(SETTINGS.corsOrigins) ?? "";
+  if (corsOrigins !== "") {
+    try {
+      CorsPolicy.parse(corsOrigins);
+    } catch (error) {
+      throw new ConfigError(`${name(SETTINGS.corsOrigins)}: ${(error as Error).message}.`);
+    }
+  }
+
   return {
     port,
     host,
@@ -174,9 +227,14 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Gat
     failedAuthLimit: quota(SETTINGS.failedAuthLimit, "20/60"),
     publicRateLimit: quota(SETTINGS.publicRateLimit, "1200/60"),
     maxHeldResponseMb: integer(SETTINGS.maxHeldResponseMb, 64, 1, 65_536),
+    tls,
+    compressionMinBytes,
+    compressionCacheMb: integer(SETTINGS.compressionCacheMb, 32, 0, 65_536),
+    corsOrigins,
     threads: integer(SETTINGS.threads, Math.min(availableParallelism(), 63), 1, 63),
     buildWorkerMaxMb: raw(SETTINGS.buildWorkerMaxMb) === undefined ? null : integer(SETTINGS.buildWorkerMaxMb, 0, 16, 1_048_576),
     maxApiKeys: integer(SETTINGS.maxApiKeys, 10_000, 1, 1_000_000),
+    maxHeaderBytes: integer(SETTINGS.maxHeaderBytes, 8192, 1024, 65_536),
   };
 }
 

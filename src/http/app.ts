@@ -14,8 +14,9 @@ import { toApiError } from "./errors.js";
 import { Exchange } from "./exchange.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { checkContentType, readJsonBody } from "./json-body.js";
+import { checkRequestFraming } from "./request-framing.js";
 import type { Reply } from "./reply.js";
-import { ResponseWriter, type ResponseLifecycle, type WriterLimits } from "./response-writer.js";
+import { DEFAULT_TRANSPORT, ResponseWriter, type ResponseLifecycle, type TransportOptions, type WriterLimits } from "./response-writer.js";
 import type { RouteSpec } from "./route.js";
 import { ROUTES } from "./route-table.js";
 import { Router } from "./router.js";
@@ -26,16 +27,33 @@ export interface AppOptions {
   readonly started?: () => void;
   readonly lifecycle?: ResponseLifecycle;
   readonly limits?: WriterLimits;
+  /** Compression, conditional requests and CORS. */
+  readonly transport?: TransportOptions;
+  /** Serve HTTPS with these files (uWS SSLApp); plain HTTP when absent. */
+  readonly tls?: TlsFiles;
   /** The route table (tests may pass their own). */
   readonly routes?: readonly RouteSpec[];
 }
+
+/** The files of an HTTPS listener (validated beforehand: src/config/tls-files.ts). */
+export interface TlsFiles {
+  readonly certFile: string;
+  readonly keyFile: string;
+  readonly passphrase?: string;
+  /** CA bundle uWS loads to request client certificates (mutual TLS). */
+  readonly caFile?: string;
+}
+
+/** Route index of requests that are CORS preflights (a metrics label of its own). */
+export const PREFLIGHT_ROUTE = -2;
 
 const QUIET: ResponseLifecycle = { finished() {}, settled() {}, overloaded() {}, closeConnections: false };
 export const DEFAULT_WRITER_LIMITS: WriterLimits = { maxHeldBytes: 64 * 1024 * 1024 };
 
 export function createApp(ctx: GatewayContext, options: AppOptions = {}): TemplatedApp {
   const router = new Router(options.routes ?? ROUTES);
-  const writer = new ResponseWriter(options.lifecycle ?? QUIET, options.limits ?? DEFAULT_WRITER_LIMITS, ctx.log);
+  const transport = options.transport ?? DEFAULT_TRANSPORT;
+  const writer = new ResponseWriter(options.lifecycle ?? QUIET, options.limits ?? DEFAULT_WRITER_LIMITS, transport, ctx.log);
   const started = options.started ?? (() => {});
   const onAbort = (x: Exchange) => writer.aborted(x);
 
@@ -77,12 +95,35 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
 
   /** The synchronous part: route, access, then the body (async) or the handler. */
   const admit = (x: Exchange, req: HttpRequest): void => {
-    const match = router.match(x.method, x.url);
+    // HTTP edge (request-framing.ts): a body of ambiguous length is refused before anything else, and the connection closed.
+    const framing = checkRequestFraming(req, req.getHeader("content-length"));
+    if (framing !== null) {
+      x.closeConnection = true;
+      throw framing;
+    }
+    const now = Date.now();
+    if (x.method === "OPTIONS" && x.corsOrigin !== null && req.getHeader("access-control-request-method") !== "") {
+      // A CORS preflight: no key; counted against the address's public budget.
+      ctx.publicRequests.take(clientAddress(x.res), now);
+      const methods = router.methodsOf(x.url);
+      if (methods === null) router.match(x.method, x.url); // throws ROUTE_NOT_FOUND
+      x.routeIndex = PREFLIGHT_ROUTE;
+      x.routeName = "preflight";
+      writer.preflight(x, methods!);
+      return;
+    }
+    let match;
+    try {
+      match = router.match(x.method, x.url);
+    } catch (notRouted) {
+      // Requests no route takes need no key: they count against the address's public budget.
+      ctx.publicRequests.take(clientAddress(x.res), now);
+      throw notRouted;
+    }
     const route = router.route(match.index);
     x.routeIndex = match.index;
     x.routeName = route.name;
     x.params = match.params;
-    const now = Date.now();
     if (route.access === "public") {
       ctx.publicRequests.take(clientAddress(x.res), now);
     } else {
@@ -116,12 +157,17 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
     );
   };
 
-  const app = uws.App() as unknown as TemplatedApp;
+  const tls = options.tls;
+  const app = (
+    tls === undefined
+      ? uws.App()
+      : uws.SSLApp({ cert_file_name: tls.certFile, key_file_name: tls.keyFile, ...(tls.passphrase === undefined ? {} : { passphrase: tls.passphrase }), ...(tls.caFile === undefined ? {} : { ca_file_name: tls.caFile }) })
+  ) as unknown as TemplatedApp;
   return app.any("/*", (res: HttpResponse, req: HttpRequest) => {
     started();
     let x: Exchange;
     try {
-      x = new Exchange(res, req, ctx, onAbort);
+      x = new Exchange(res, req, ctx, onAbort, transport.cors);
     } catch (error) {
       ctx.log.error({ event: "request-failed", err: error }, "reading a request failed");
       res.writeStatus("500 Internal Server Error").writeHeader("content-type", "application/json; charset=utf-8").end(STATIC_500_BODY);

@@ -36,6 +36,12 @@ export const ERROR_CATALOGUE = {
   },
   INVALID_BLOCKCHAIN_ADDRESS: { status: 400, title: INVALID, when: "a token address of the body is not 0x + 40 hex digits; every bad item is listed", rateLimitHeaders: "always" },
   INVALID_BASKET_ID: { status: 400, title: INVALID, when: "a basket id is not in the operator's baskets file", rateLimitHeaders: "always" },
+  INVALID_REQUEST_FRAMING: {
+    status: 400,
+    title: "Bad Request",
+    when: "the body's length is ambiguous: several Content-Length headers, or a Transfer-Encoding other than exactly chunked; the connection is closed",
+    rateLimitHeaders: "never",
+  },
   API_KEY_MISSING: { status: 401, title: "Authentication Failed", when: "no Authorization header", rateLimitHeaders: "never" },
   API_KEY_INVALID: { status: 401, title: "Authentication Failed", when: "the Authorization header is not `Bearer <api-key>`", rateLimitHeaders: "never" },
   API_KEY_NOT_FOUND: { status: 401, title: "Authentication Failed", when: "the key is not known to this gateway", rateLimitHeaders: "never" },

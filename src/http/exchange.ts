@@ -9,6 +9,7 @@ import type { RateLimitDecision } from "../access/rate-limiter.js";
 import type { GatewayContext } from "./gateway-context.js";
 import type { RouteRequest } from "./route.js";
 import { traceIdFor } from "./trace-id.js";
+import type { CorsPolicy } from "./transport/cors.js";
 import type { HttpRequest, HttpResponse } from "./uws.js";
 
 export class Exchange implements RouteRequest {
@@ -34,12 +35,23 @@ export class Exchange implements RouteRequest {
   body: unknown = undefined;
   /** `x-snapshot-version` of the response unless the reply names another: the snapshot current at arrival. */
   readonly snapshotVersion: string | undefined;
+  /** GET or HEAD: answers carry an ETag and honour If-None-Match. */
+  readonly conditional: boolean;
+  readonly acceptEncoding: string;
+  /** If-None-Match ("" when absent or not a GET/HEAD). */
+  readonly ifNoneMatch: string;
+  /** The Access-Control-Allow-Origin this request's Origin gets; null without CORS or for another origin. */
+  readonly corsOrigin: string | null;
+  /** Origin header ("" when absent or CORS is off). */
+  readonly origin: string;
   /** The client went away: nothing may touch `res` any more. */
   aborted = false;
   /** A status line has been written. */
   responded = false;
   /** The response is complete or aborted (counted once). */
   settled = false;
+  /** Close the connection after the response (the request's framing cannot be trusted). */
+  closeConnection = false;
   /** The body the socket has not taken yet (see response-writer.ts). */
   held: Buffer | null = null;
   private watchingAbort = false;
@@ -49,6 +61,7 @@ export class Exchange implements RouteRequest {
     req: HttpRequest,
     readonly ctx: GatewayContext,
     private readonly onAbort: (exchange: Exchange) => void,
+    cors: CorsPolicy | null,
   ) {
     const method = req.getMethod().toUpperCase();
     this.method = method;
@@ -57,6 +70,11 @@ export class Exchange implements RouteRequest {
     this.query = req.getQuery() ?? "";
     this.path = this.query === "" ? this.url : `${this.url}?${this.query}`;
     this.traceId = traceIdFor(req.getHeader("x-trace-id"));
+    this.conditional = this.head || method === "GET";
+    this.acceptEncoding = req.getHeader("accept-encoding");
+    this.ifNoneMatch = this.conditional ? req.getHeader("if-none-match") : "";
+    this.origin = cors === null ? "" : req.getHeader("origin");
+    this.corsOrigin = cors === null ? null : cors.allowOrigin(this.origin);
     this.startedAt = performance.now();
     this.snapshotVersion = ctx.store.current?.versionHex;
   }

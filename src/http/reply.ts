@@ -12,6 +12,16 @@ export interface DataReply {
   readonly data: readonly Chunk[];
   /** The snapshot that answered (`x-snapshot-version`); the current one when absent. */
   readonly snapshotVersion?: string;
+  /**
+   * A checksum that changes whenever the data bytes do (within one snapshot), when known beforehand (e.g. the
+   * CRC-32 of a pool's JSON, computed at build): spares reading the data for the ETag. Absent: CRC-32 of the data.
+   */
+  readonly dataCrc?: number;
+  /**
+   * Names these data bytes within the snapshot (the same key always gives the same bytes), so their
+   * compressed form is kept and reused: e.g. `pools.get:8453:<address>`. Absent: compressed per response.
+   */
+  readonly cacheKey?: string;
 }
 
 /** A body sent as it is (operations endpoints: health, readiness, metrics, the OpenAPI document). */
@@ -20,12 +30,15 @@ export interface RawReply {
   readonly status: number;
   readonly contentType: string;
   readonly body: Chunk;
+  /** Names these exact bytes (they never change while the process runs), so their compressed forms are kept. */
+  readonly cacheKey?: string;
 }
 
 export type Reply = DataReply | RawReply;
 
-export function dataReply(data: readonly Chunk[], snapshotVersion?: string): DataReply {
-  return { kind: "data", data, snapshotVersion };
+export function dataReply(data: readonly Chunk[], snapshotVersion?: string, cacheKey?: string, dataCrc?: number): DataReply {
+  // One object shape for every data reply (monomorphic on the hot path).
+  return { kind: "data", data, snapshotVersion, dataCrc, cacheKey };
 }
 
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";

@@ -1,22 +1,35 @@
 /**
  * The one writer of responses, for every route and every error: the status
  * line, the common headers (content type, trace id, snapshot version, the key's
- * RateLimit-*), then the body.
+ * RateLimit-*, caching, CORS), then the body.
  *
- * - HEAD gets the headers and the Content-Length of the GET body, never the body.
+ * - Conditional GET: answers of GET routes carry an ETag (transport/conditional.ts);
+ *   an If-None-Match that matches gets 304 with no body.
+ * - Compression (transport/content-coding.ts): bodies above COMPRESSION_MIN_BYTES
+ *   are sent as gzip or br when the client accepts them. gzip is stitched from the
+ *   envelope's pieces around `data` compressed once per snapshot and body
+ *   (transport/gzip-member.ts, transport/compression-cache.ts); br is compressed
+ *   per response (bounded in size).
+ * - HEAD gets the headers and the Content-Length of the identity GET body, never a body.
  * - A body the socket does not take at once is held and finished on
  *   `onWritable`; while it is held uWS reads no further request from that
  *   connection, so a client that never reads pins at most one response. The
  *   bytes held per thread are capped: past the cap the connection is closed.
  *   (uWS closes a connection whose writes do not drain within its idle timeout.)
- * - Success bodies are assembled in one reusable scratch buffer; uWS copies
- *   what it sends, and a held remainder is copied out first.
+ * - Identity success bodies are assembled in one reusable scratch buffer; uWS
+ *   copies what it sends, and a held remainder is copied out first.
  */
+import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import type { Logger } from "../log/logger.js";
 import { errorBody, IsoClock, STATIC_500_BODY, successPrefix } from "./envelope.js";
 import type { ApiError } from "./errors.js";
 import type { Exchange } from "./exchange.js";
-import { JSON_CONTENT_TYPE, type Chunk, type Reply } from "./reply.js";
+import { JSON_CONTENT_TYPE, type Chunk, type DataReply, type RawReply, type Reply } from "./reply.js";
+import { CompressionCache } from "./transport/compression-cache.js";
+import { chooseContentCoding, type ContentCoding } from "./transport/content-coding.js";
+import { bodyEtag, dataEtag, ifNoneMatchHits } from "./transport/conditional.js";
+import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS, type CorsPolicy } from "./transport/cors.js";
+import { crc32Continue, deflatePiece, gzipMember, type DeflatedPiece } from "./transport/gzip-member.js";
 
 const STATUS_LINE: Record<number, string> = {
   200: "200 OK",
@@ -33,6 +46,18 @@ const STATUS_LINE: Record<number, string> = {
   500: "500 Internal Server Error",
   503: "503 Service Unavailable",
 };
+
+/** Answers that must never be stored (errors). */
+const NO_STORE = "no-store";
+/** Success answers: a cache may keep them but must revalidate; keyed answers never go to a shared cache. */
+const PRIVATE_REVALIDATE = "private, no-cache";
+const REVALIDATE = "no-cache";
+
+/** Brotli is compressed per response: bounded in size and effort. */
+const BROTLI_MAX_BYTES = 1024 * 1024;
+const BROTLI_QUALITY_PER_RESPONSE = 4;
+/** Bodies compressed once and kept (the OpenAPI document) get more effort. */
+const BROTLI_QUALITY_KEPT = 9;
 
 /** What the serving thread learns of each response. */
 export interface ResponseLifecycle {
@@ -51,16 +76,35 @@ export interface WriterLimits {
   readonly maxHeldBytes: number;
 }
 
+export interface TransportOptions {
+  /** Bodies of at least this many bytes are compressed when the client accepts it (Infinity: never). */
+  readonly compressionMinBytes: number;
+  /** Bytes of compressed bodies a thread keeps for reuse. */
+  readonly compressionCacheBytes: number;
+  /** Cross-origin policy; null: CORS off. */
+  readonly cors: CorsPolicy | null;
+}
+
+export const DEFAULT_TRANSPORT: TransportOptions = { compressionMinBytes: 1024, compressionCacheBytes: 32 * 1024 * 1024, cors: null };
+
+type Kept = { readonly bytes: number; readonly piece?: DeflatedPiece; readonly body?: Buffer };
+
 export class ResponseWriter {
   private scratch = Buffer.allocUnsafe(1 << 16);
   private heldBytes = 0;
   readonly clock = new IsoClock();
+  private readonly kept: CompressionCache<Kept>;
+  private readonly varyValue: string;
 
   constructor(
     private readonly lifecycle: ResponseLifecycle,
     private readonly limits: WriterLimits,
+    private readonly transport: TransportOptions,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.kept = new CompressionCache(transport.compressionCacheBytes);
+    this.varyValue = transport.cors !== null && !transport.cors.any ? "Accept-Encoding, Origin" : "Accept-Encoding";
+  }
 
   /** Bytes held for connections whose socket has not taken them yet. */
   get held(): number {
@@ -68,19 +112,20 @@ export class ResponseWriter {
   }
 
   reply(x: Exchange, reply: Reply): void {
-    if (reply.kind === "data") {
-      const body = this.assemble(successPrefix(x, this.clock.now()), reply.data, "}");
-      this.write(x, 200, JSON_CONTENT_TYPE, body, null, reply.snapshotVersion ?? x.snapshotVersion);
-    } else {
-      const body = typeof reply.body === "string" ? Buffer.from(reply.body) : reply.body;
-      this.write(x, reply.status, reply.contentType, body, null, x.snapshotVersion);
-    }
+    if (reply.kind === "data") this.data(x, reply);
+    else this.raw(x, reply);
   }
 
   error(x: Exchange, error: ApiError): void {
     const text = errorBody(x, error, this.clock.now());
     const status = text === STATIC_500_BODY ? 500 : error.status;
-    this.write(x, status, JSON_CONTENT_TYPE, Buffer.from(text), { ...error.headers, "x-error-code": status === 500 ? "UNKNOWN_ERROR" : error.code }, x.snapshotVersion);
+    const headers = { ...error.headers, "x-error-code": status === 500 ? "UNKNOWN_ERROR" : error.code, "cache-control": NO_STORE };
+    this.write(x, status, JSON_CONTENT_TYPE, Buffer.from(text), "identity", headers, x.snapshotVersion);
+  }
+
+  /** 204 to a CORS preflight (no key needed): the path's methods and the headers a request may send. */
+  preflight(x: Exchange, methods: readonly string[]): void {
+    this.write(x, 204, null, null, "identity", { "access-control-allow-methods": methods.join(", "), "access-control-allow-headers": CORS_ALLOW_HEADERS, "access-control-max-age": String(CORS_MAX_AGE_SECONDS) }, x.snapshotVersion);
   }
 
   /** The client went away (the exchange's abort handler). */
@@ -89,14 +134,97 @@ export class ResponseWriter {
     this.settle(x);
   }
 
-  private write(x: Exchange, status: number, contentType: string, body: Uint8Array, headers: Record<string, string> | null, version: string | undefined): void {
+  private cacheControl(x: Exchange): string {
+    return x.key === null ? REVALIDATE : PRIVATE_REVALIDATE;
+  }
+
+  private data(x: Exchange, reply: DataReply): void {
+    const version = reply.snapshotVersion ?? x.snapshotVersion;
+    const prefix = successPrefix(x, this.clock.now());
+    const chunks = reply.data;
+    let dataLength = 0;
+    for (let i = 0; i < chunks.length; i++) {
+      const c = chunks[i];
+      dataLength += typeof c === "string" ? Buffer.byteLength(c) : c.length;
+    }
+    const headers: Record<string, string> = { "cache-control": this.cacheControl(x), vary: this.varyValue };
+    if (x.conditional) {
+      const etag = dataEtag(version ?? "", reply.dataCrc ?? crcOf(chunks), dataLength);
+      headers.etag = etag;
+      if (ifNoneMatchHits(x.ifNoneMatch, etag)) {
+        this.write(x, 304, null, null, "identity", headers, version);
+        return;
+      }
+    }
+    const size = Buffer.byteLength(prefix) + dataLength + 1;
+    const coding = x.head || size < this.transport.compressionMinBytes ? "identity" : chooseContentCoding(x.acceptEncoding, size <= BROTLI_MAX_BYTES);
+    if (coding === "gzip") {
+      const piece = this.deflated(version, reply, chunks, dataLength);
+      const raw = piece.length <= 16 * 1024 ? this.assemble("", chunks, "") : undefined;
+      this.write(x, 200, JSON_CONTENT_TYPE, gzipMember(Buffer.from(prefix), piece, CLOSE_BRACE, raw), "gzip", headers, version);
+      return;
+    }
+    const body = this.assemble(prefix, chunks, "}");
+    if (coding === "br") {
+      this.write(x, 200, JSON_CONTENT_TYPE, brotli(body, BROTLI_QUALITY_PER_RESPONSE), "br", headers, version);
+      return;
+    }
+    this.write(x, 200, JSON_CONTENT_TYPE, body, "identity", headers, version);
+  }
+
+  private raw(x: Exchange, reply: RawReply): void {
+    const identity = typeof reply.body === "string" ? Buffer.from(reply.body) : Buffer.from(reply.body.buffer, reply.body.byteOffset, reply.body.byteLength);
+    const headers: Record<string, string> = { "cache-control": this.cacheControl(x), vary: this.varyValue };
+    const coding: ContentCoding =
+      x.head || reply.status !== 200 || identity.length < this.transport.compressionMinBytes ? "identity" : chooseContentCoding(x.acceptEncoding, reply.cacheKey !== undefined || identity.length <= BROTLI_MAX_BYTES);
+    if (x.conditional && reply.status === 200) {
+      headers.etag = bodyEtag(identity, coding);
+      if (ifNoneMatchHits(x.ifNoneMatch, headers.etag)) {
+        this.write(x, 304, null, null, "identity", headers, x.snapshotVersion);
+        return;
+      }
+    }
+    const body = coding === "identity" ? identity : this.compressedWhole(identity, coding, reply.cacheKey);
+    this.write(x, reply.status, reply.contentType, body, coding, headers, x.snapshotVersion);
+  }
+
+  /** The data compressed for stitching: kept per snapshot and cache key, else made for this response. */
+  private deflated(version: string | undefined, reply: DataReply, chunks: readonly Chunk[], dataLength: number): DeflatedPiece {
+    const key = reply.cacheKey === undefined ? undefined : `${version}|${reply.cacheKey}`;
+    if (key !== undefined) {
+      const hit = this.kept.get(key);
+      if (hit?.piece !== undefined) return hit.piece;
+    }
+    const piece = deflatePiece(dataLength === 0 ? Buffer.alloc(0) : Buffer.from(this.assemble("", chunks, "")), key === undefined ? 1 : 6);
+    if (key !== undefined) this.kept.set(key, { bytes: piece.deflated.length + 64, piece });
+    return piece;
+  }
+
+  /** A whole body compressed: kept when it has a cache key (constant bytes). */
+  private compressedWhole(identity: Uint8Array, coding: "gzip" | "br", cacheKey: string | undefined): Buffer {
+    const key = cacheKey === undefined ? undefined : `${cacheKey}|${coding}`;
+    if (key !== undefined) {
+      const hit = this.kept.get(key);
+      if (hit?.body !== undefined) return hit.body;
+    }
+    const body = coding === "gzip" ? gzipSync(identity, { level: key === undefined ? 1 : 9 }) : brotli(identity, key === undefined ? BROTLI_QUALITY_PER_RESPONSE : BROTLI_QUALITY_KEPT);
+    if (key !== undefined) this.kept.set(key, { bytes: body.length + 64, body });
+    return body;
+  }
+
+  /**
+   * @param body null for a response without a body (204, 304)
+   * @param contentType null for a response without a body
+   */
+  private write(x: Exchange, status: number, contentType: string | null, body: Uint8Array | null, coding: ContentCoding, headers: Record<string, string>, version: string | undefined): void {
     if (x.aborted || x.responded) return;
     x.responded = true;
     const res = x.res;
+    const close = this.lifecycle.closeConnections || x.closeConnection;
     let done = true;
     res.cork(() => {
       res.writeStatus(STATUS_LINE[status] ?? String(status));
-      res.writeHeader("content-type", contentType);
+      if (contentType !== null) res.writeHeader("content-type", contentType);
       res.writeHeader("x-trace-id", x.traceId);
       if (version !== undefined) res.writeHeader("x-snapshot-version", version);
       const quota = x.quota;
@@ -105,13 +233,22 @@ export class ResponseWriter {
         res.writeHeader("ratelimit-remaining", String(quota.remaining));
         res.writeHeader("ratelimit-reset", String(quota.resetSeconds));
       }
-      if (headers !== null) for (const name in headers) res.writeHeader(name, headers[name]);
-      if (x.head) {
-        // endWithoutBody() writes no Content-Length of its own (with an argument, this uWS build hangs the connection).
-        res.writeHeader("content-length", String(body.length));
-        if (this.lifecycle.closeConnections) res.writeHeader("connection", "close");
+      for (const name in headers) res.writeHeader(name, headers[name]);
+      if (coding !== "identity") res.writeHeader("content-encoding", coding);
+      if (x.corsOrigin !== null) {
+        res.writeHeader("access-control-allow-origin", x.corsOrigin);
+        res.writeHeader("access-control-expose-headers", CORS_EXPOSE_HEADERS);
+      }
+      if (body === null) {
+        // 204/304: no body and no Content-Length (endWithoutBody() writes none of its own).
+        if (close) res.writeHeader("connection", "close");
         res.endWithoutBody();
-      } else if (this.lifecycle.closeConnections) {
+      } else if (x.head) {
+        // endWithoutBody() writes no Content-Length of its own (given an argument, uWS aborts the process).
+        res.writeHeader("content-length", String(body.length));
+        if (close) res.writeHeader("connection", "close");
+        res.endWithoutBody();
+      } else if (close) {
         res.end(body, true);
       } else {
         done = res.tryEnd(body, body.length)[1];
@@ -119,7 +256,7 @@ export class ResponseWriter {
     });
     this.lifecycle.finished(x, status);
     if (done) this.settle(x);
-    else this.hold(x, body);
+    else this.hold(x, body!);
   }
 
   /** Keeps the unsent body until the socket drains, within the thread's cap. */
@@ -177,4 +314,16 @@ export class ResponseWriter {
     at += out.write(suffix, at);
     return out.subarray(0, at);
   }
+}
+
+const CLOSE_BRACE = Buffer.from("}");
+
+function crcOf(chunks: readonly Chunk[]): number {
+  let crc = 0;
+  for (let i = 0; i < chunks.length; i++) crc = crc32Continue(chunks[i], crc);
+  return crc;
+}
+
+function brotli(body: Uint8Array, quality: number): Buffer {
+  return brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: quality, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } });
 }

@@ -87,6 +87,13 @@ export class Router {
     );
   }
 
+  /** The methods of the most specific route path matching `url` (HEAD with GET); null when none matches. */
+  methodsOf(url: string): string[] | null {
+    const parts = url.split("/");
+    const node = parts[0] === "" ? this.find(this.root, parts, 1, []) : null;
+    return node === null ? null : [...node.methods.keys()];
+  }
+
   /** Depth-first, literal before parameter: the first complete path found is the most specific. */
   private find(node: Node, parts: readonly string[], at: number, params: string[]): Node | null {
     if (at === parts.length) return node.methods.size > 0 ? node : null;

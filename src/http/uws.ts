@@ -1,21 +1,25 @@
 /**
- * Loads the native uWebSockets.js binary directly. The package we install
- * (see package.json) silently falls back to a slow pure-Node implementation
- * when its binary cannot load; a gateway must fail loudly instead.
+ * Loads the native uWebSockets.js binary directly, so that a machine it cannot
+ * load on fails with a message that says why. The build we install (see
+ * package.json and docs/reverse-proxy.md) reads UWS_HTTP_MAX_HEADERS_SIZE once,
+ * when the first thread of the process loads it: the gateway sets it before
+ * starting its serving threads (src/http/header-limit.ts).
  */
 import { createRequire } from "node:module";
+import path from "node:path";
 import type * as UWS from "uWebSockets.js";
 
 const require = createRequire(import.meta.url);
 
 function loadNative(): typeof UWS {
-  const binary = `uWebSockets.js/binaries/uws_${process.platform}_${process.arch}_${process.versions.modules}.node`;
+  const binary = `uws_${process.platform}_${process.arch}_${process.versions.modules}.node`;
   try {
-    return require(binary) as typeof UWS;
+    // The package exports only its loader; the binaries sit beside it.
+    return require(path.join(path.dirname(require.resolve("uWebSockets.js")), binary)) as typeof UWS;
   } catch (error) {
     throw new Error(
       `uWebSockets.js has no native binary for ${process.platform}-${process.arch} with Node ABI ${process.versions.modules} ` +
-        `(Node ${process.versions.node}); use Node 20 on linux/darwin x64 or arm64. Cause: ${(error as Error).message}`,
+        `(Node ${process.versions.node}); use Node 20 on linux/darwin x64 or arm64 with glibc >= 2.27. Cause: ${(error as Error).message}`,
     );
   }
 }
@@ -24,9 +28,8 @@ export const uws = loadNative();
 export type { HttpRequest, HttpResponse, us_listen_socket } from "uWebSockets.js";
 
 /**
- * The app type, with `close()`: present in the native binary we load (it
- * closes the listen sockets and every open connection) though missing from
- * the package's typings. A serving thread must close everything before it
- * exits, or tearing down the thread aborts the process.
+ * The app type; `close()` closes the listen sockets and every open
+ * connection. A serving thread must close everything before it exits, or
+ * tearing down the thread aborts the process.
  */
-export type TemplatedApp = UWS.TemplatedApp & { close(): void };
+export type TemplatedApp = UWS.TemplatedApp;

@@ -72,6 +72,12 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  readonly tlsReloadRejections = new Counter({
+    name: "gateway_tls_reload_rejections_total",
+    help: "Changed TLS files that failed their checks and were not applied (the threads kept their certificate).",
+    registers: [this.registry],
+  });
+
   readonly keysFileRejections = new Counter({
     name: "gateway_keys_file_rejections_total",
     help: "Keys files rejected as a whole (the keys in force stayed in force).",

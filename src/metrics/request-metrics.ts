@@ -4,7 +4,7 @@
  * only its own slice, with plain increments; the supervisor sums the slices
  * when /metrics is scraped. A replacement thread takes over its predecessor's
  * slice, so counters never go backwards. The route labels are the route
- * table's names (src/http/route-table.ts) plus `unmatched`.
+ * table's names (src/http/route-table.ts), `preflight` (CORS) and `unmatched`.
  */
 export const STATUS_LABELS = [200, 204, 304, 400, 401, 403, 404, 405, 413, 415, 429, 500, 503] as const;
 /** Latency bucket upper bounds, seconds. */
@@ -31,14 +31,14 @@ const eventIndex = new Map<string, number>(THREAD_EVENTS.map((e, i) => [e, i]));
 
 /** Where each figure lives in a thread's slice, for a list of route labels. */
 export class RequestMetricsLayout {
-  /** Route labels: the table's route names, then `unmatched` (index routes.length - 1). */
+  /** Route labels: the table's route names, then `preflight` and `unmatched`. */
   readonly routes: readonly string[];
   readonly slice: number;
   readonly histograms: number;
   readonly events: number;
 
   constructor(routeNames: readonly string[]) {
-    this.routes = [...routeNames, "unmatched"];
+    this.routes = [...routeNames, "preflight", "unmatched"];
     this.histograms = this.routes.length * STATUSES;
     this.events = this.histograms + this.routes.length * HISTOGRAM_FIELDS;
     this.slice = this.events + THREAD_EVENTS.length;
@@ -53,6 +53,7 @@ export class RequestMetricsLayout {
 export class RequestMetricsRecorder {
   private readonly slice: Float64Array;
   private readonly unmatched: number;
+  private readonly preflight: number;
 
   constructor(
     private readonly layout: RequestMetricsLayout,
@@ -61,11 +62,12 @@ export class RequestMetricsRecorder {
   ) {
     this.slice = new Float64Array(buffer, threadSlot * layout.slice * Float64Array.BYTES_PER_ELEMENT, layout.slice);
     this.unmatched = layout.routes.length - 1;
+    this.preflight = layout.routes.length - 2;
   }
 
-  /** @param route index in the route table, or -1 for a request no route took */
+  /** @param route index in the route table; -1 for a request no route took, -2 for a CORS preflight */
   record(route: number, status: number, seconds: number): void {
-    const r = route < 0 ? this.unmatched : route;
+    const r = route >= 0 ? route : route === -2 ? this.preflight : this.unmatched;
     const s = statusIndex.get(status) ?? STATUSES - 1;
     const slice = this.slice;
     slice[r * STATUSES + s]++;

@@ -47,7 +47,7 @@ export function errorResponse(codes: readonly ErrorCode[], authenticated: boolea
   const facts: ErrorCodeFacts[] = codes.map((code) => ERROR_CATALOGUE[code]);
   const rateLimit = authenticated ? combinedPresence(facts.map((f) => f.rateLimitHeaders)) : "never";
   const headerObjects: HeaderObjects = {
-    ...headers.common(rateLimit),
+    ...headers.error(rateLimit),
     "x-error-code": headers.header("x-error-code", true, { enum: [...codes] }),
   };
   const retryAfter = combinedPresence(facts.map((f) => (f.retryAfter ? "always" : "never")));

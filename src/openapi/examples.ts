@@ -339,6 +339,19 @@ export const ERROR_EXAMPLES: Partial<Record<ErrorCode, ErrorEnvelope>> = {
       metadata: { receivedCursor: "bm90LWEtY3Vyc29y" },
     },
   },
+  INVALID_REQUEST_FRAMING: {
+    statusCode: 400,
+    timestamp: "2026-11-23T18:40:12.518Z",
+    path: "/v1/tokens",
+    traceId: "3b0c2f4e-9d1a-4f7e-8a55-0c6f1e2d7b94",
+    error: {
+      code: "INVALID_REQUEST_FRAMING",
+      title: "Bad Request",
+      message: "The request has more than one Content-Length header; send exactly one.",
+      details: "RFC 9112 §6.3: several Content-Length fields leave the body's length ambiguous.",
+      metadata: { header: "content-length", values: ["2", "40"] },
+    },
+  },
   API_KEY_MISSING: {
     statusCode: 401,
     timestamp: "2026-11-21T06:56:46.264Z",

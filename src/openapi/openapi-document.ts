@@ -19,8 +19,8 @@ const INTERFACE_VERSION = "1.0.0";
 
 const SECURITY_SCHEME = "bearerAuth";
 
-/** Answered by every route: another method on the path, and a server fault. */
-const ANY_ROUTE: readonly ErrorCode[] = ["METHOD_NOT_ALLOWED", "UNKNOWN_ERROR"];
+/** Answered by every route: an ambiguous body length, another method on the path, and a server fault. */
+const ANY_ROUTE: readonly ErrorCode[] = ["INVALID_REQUEST_FRAMING", "METHOD_NOT_ALLOWED", "UNKNOWN_ERROR"];
 
 /** Answered by every authenticated route, before its own checks (api-decisions.md §5). */
 const ACCESS: readonly ErrorCode[] = [
@@ -46,7 +46,9 @@ const DESCRIPTION = `Normalized DeFi liquidity data for seven EVM chains (${SUPP
 - Routing comes first: an unknown path is 404 \`ROUTE_NOT_FOUND\` (response \`RouteNotFound\`), another method on a known path 405 \`METHOD_NOT_ALLOWED\`, with or without a key. Then authentication, the key's quota and its route and chain allow-lists, then the request itself.
 - Each key has a quota of requests per fixed window; authenticated responses carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`, and every authenticated request counts, whatever its outcome.
 - Send \`x-trace-id\` to choose the trace id echoed in the body and the \`x-trace-id\` header.
-- \`HEAD\` is answered like \`GET\`, without a body.`;
+- \`HEAD\` is answered like \`GET\`, without a body.
+- Bodies of at least 1 KiB are sent \`gzip\` or \`br\` when \`Accept-Encoding\` accepts it (\`Vary: Accept-Encoding\`). \`GET\` answers carry an \`ETag\`: send it back in \`If-None-Match\` to get 304 with no body while the data is unchanged (weak validators for enveloped answers: their \`timestamp\` and \`traceId\` differ on every response). \`Cache-Control: private, no-cache\` keeps keyed answers out of shared caches.
+- Browsers: when the operator enables CORS (\`CORS_ORIGINS\`), allowed origins get \`Access-Control-Allow-Origin\` on every answer and preflights (\`OPTIONS\`) are answered 204 without a key.`;
 
 const TAGS: Record<string, string> = {
   tokens: "Tokens: the cross-chain list, search, single-chain lists, lookups, prices and baskets.",
@@ -82,11 +84,18 @@ class DocumentBuilder {
     const doc = route.doc;
     const authenticated = route.access !== "public";
     const errors: ErrorCode[] = [...ANY_ROUTE, ...(authenticated ? ACCESS : PUBLIC), ...(route.body ? BODY : []), ...doc.errors];
-    const successHeaders = this.headers.common(authenticated ? "always" : "never");
-    if (doc.success.snapshotVersion === "always") successHeaders["x-snapshot-version"] = this.headers.header("x-snapshot-version", true);
+    const rateLimit = authenticated ? "always" : "never";
+    const conditional = route.method === "GET";
+    const successHeaders = this.headers.success(rateLimit, conditional);
     const other: Record<string, JsonSchema> = {};
+    if (conditional) {
+      const headers = this.headers.notModified(rateLimit);
+      if (doc.success.snapshotVersion === "always") headers["x-snapshot-version"] = this.headers.header("x-snapshot-version", true);
+      other["304"] = { description: "Not Modified: `If-None-Match` matches the answer's ETag (weak comparison); no body. Counted against the key's quota like any request.", headers };
+    }
+    if (doc.success.snapshotVersion === "always") successHeaders["x-snapshot-version"] = this.headers.header("x-snapshot-version", true);
     for (const [status, response] of Object.entries(doc.otherResponses ?? {})) {
-      other[status] = { description: response.description, headers: this.headers.common("never"), content: this.content(componentRef(response.schema), undefined) };
+      other[status] = { description: response.description, headers: this.headers.success("never", false), content: this.content(componentRef(response.schema), undefined) };
     }
     return {
       operationId: doc.operationId,
@@ -94,7 +103,12 @@ class DocumentBuilder {
       summary: doc.summary,
       ...(doc.description === undefined ? {} : { description: doc.description }),
       ...(authenticated ? {} : { security: [] }),
-      parameters: [{ $ref: "#/components/parameters/TraceId" }, ...(doc.parameters ?? []).map((p) => this.parameter(p))],
+      parameters: [
+        { $ref: "#/components/parameters/TraceId" },
+        { $ref: "#/components/parameters/AcceptEncoding" },
+        ...(conditional ? [{ $ref: "#/components/parameters/IfNoneMatch" }] : []),
+        ...(doc.parameters ?? []).map((p) => this.parameter(p)),
+      ],
       ...(doc.requestBody === undefined
         ? {}
         : { requestBody: { required: true, description: doc.requestBody.description, content: this.content(componentRef(doc.requestBody.schema), doc.requestBody.example) } }),
@@ -106,9 +120,9 @@ class DocumentBuilder {
     };
   }
 
-  traceIdParameter(): JsonSchema {
-    const { description, ...schema } = this.wire.requestHeaders["x-trace-id"];
-    return { name: "x-trace-id", in: "header", required: false, description, schema };
+  headerParameter(name: "x-trace-id" | "Accept-Encoding" | "If-None-Match"): JsonSchema {
+    const { description, ...schema } = this.wire.requestHeaders[name];
+    return { name, in: "header", required: false, description, schema };
   }
 }
 
@@ -128,7 +142,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[] = ROUTES): Jso
     components: {
       schemas: { ...wire.components, ...errorEnvelopeSchemas(wire.errorMetadata) },
       responses: { RouteNotFound: errorResponse(["ROUTE_NOT_FOUND"], false, doc.headers) },
-      parameters: { TraceId: doc.traceIdParameter() },
+      parameters: { TraceId: doc.headerParameter("x-trace-id"), AcceptEncoding: doc.headerParameter("Accept-Encoding"), IfNoneMatch: doc.headerParameter("If-None-Match") },
       securitySchemes: {
         [SECURITY_SCHEME]: {
           type: "http",

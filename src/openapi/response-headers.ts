@@ -11,7 +11,6 @@ export type ResponseHeaderName = keyof ResponseHeaders;
 
 export type HeaderObjects = Partial<Record<ResponseHeaderName, JsonSchema>>;
 
-
 export class ResponseHeaderCatalogue {
   constructor(private readonly schemas: WireSchemas["responseHeaders"]) {}
 
@@ -33,5 +32,35 @@ export class ResponseHeaderCatalogue {
       }
     }
     return headers;
+  }
+
+  /** Cache-Control on every answer; the CORS headers when the operator enables CORS. */
+  private shared(headers: HeaderObjects): HeaderObjects {
+    headers["Cache-Control"] = this.header("Cache-Control", true);
+    headers["Access-Control-Allow-Origin"] = this.header("Access-Control-Allow-Origin", false);
+    headers["Access-Control-Expose-Headers"] = this.header("Access-Control-Expose-Headers", false);
+    return headers;
+  }
+
+  /** A success (or a non-error answer such as /ready's 503): `Vary`, a content coding when compressed, an ETag on GET. */
+  success(rateLimit: Presence, etag: boolean): HeaderObjects {
+    const headers = this.shared(this.common(rateLimit));
+    headers.Vary = this.header("Vary", true);
+    headers["Content-Encoding"] = this.header("Content-Encoding", false);
+    if (etag) headers.ETag = this.header("ETag", true);
+    return headers;
+  }
+
+  /** 304: the validator and caching headers of the 200 it stands for, no body. */
+  notModified(rateLimit: Presence): HeaderObjects {
+    const headers = this.shared(this.common(rateLimit));
+    headers.Vary = this.header("Vary", true);
+    headers.ETag = this.header("ETag", true);
+    return headers;
+  }
+
+  /** An error envelope (never compressed, never stored). */
+  error(rateLimit: Presence): HeaderObjects {
+    return this.shared(this.common(rateLimit));
   }
 }

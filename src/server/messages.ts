@@ -30,6 +30,13 @@ export interface ServingThreadInit {
   readonly publicRequestCounters: SharedArrayBuffer;
   /** Most response bytes a serving thread holds for connections that do not read. */
   readonly maxHeldResponseBytes: number;
+  /** HTTPS files (read by uWS when the thread starts: a replaced thread picks up renewed files); null: HTTP. */
+  readonly tls: { readonly certFile: string; readonly keyFile: string; readonly passphrase?: string; readonly caFile?: string } | null;
+  /** Bodies of at least this many bytes are compressed when accepted (Infinity: never). */
+  readonly compressionMinBytes: number;
+  readonly compressionCacheBytes: number;
+  /** CORS_ORIGINS ("" = off). */
+  readonly corsOrigins: string;
   /** Last cursor use (epoch ms) of each retained snapshot, by retention slot. */
   readonly versionUse: SharedArrayBuffer;
   /** Shared request counters, latency histograms and thread events (see request-metrics.ts). */

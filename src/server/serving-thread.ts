@@ -13,6 +13,7 @@ import { createApp } from "../http/app.js";
 import type { GatewayContext } from "../http/gateway-context.js";
 import { openApiDocumentBytes } from "../http/handlers/openapi.js";
 import { ROUTE_NAMES } from "../http/route-table.js";
+import { CorsPolicy } from "../http/transport/cors.js";
 import { uws, type us_listen_socket } from "../http/uws.js";
 import { createLogger } from "../log/logger.js";
 import { RequestMetricsLayout, RequestMetricsRecorder } from "../metrics/request-metrics.js";
@@ -83,6 +84,12 @@ const app = createApp(ctx, {
     },
   },
   limits: { maxHeldBytes: init.maxHeldResponseBytes },
+  transport: {
+    compressionMinBytes: init.compressionMinBytes,
+    compressionCacheBytes: init.compressionCacheBytes,
+    cors: init.corsOrigins === "" ? null : CorsPolicy.parse(init.corsOrigins),
+  },
+  ...(init.tls === null ? {} : { tls: init.tls }),
 });
 openApiDocumentBytes(); // built now, not on the first request
 // A thread that dies with open uWS sockets takes the whole process down; one

@@ -3,6 +3,7 @@
  * open-addressing hash table over the lowercase pool address. Lookups compare
  * the request string in place (case-insensitively), so they allocate nothing.
  */
+import { crc32Continue } from "../http/transport/gzip-member.js";
 import { encodeByteColumn, sharedArray, type StringColumn } from "../util/shared-columns.js";
 
 const KEY_WIDTH = 66; // "0x" + 64 hex, the longest pool address
@@ -11,6 +12,8 @@ export interface PoolTableData {
   readonly count: number;
   /** Pool JSON, one object per pool. */
   readonly json: StringColumn;
+  /** CRC-32 of each pool's JSON (the ETag of its details answer, computed once per snapshot). */
+  readonly jsonCrc: Uint32Array;
   /** Lowercase ASCII address of each pool, KEY_WIDTH bytes per pool, length in keyLength. */
   readonly keys: Uint8Array;
   readonly keyLength: Uint8Array;
@@ -39,16 +42,18 @@ export function buildPoolTable(addresses: readonly string[], poolJson: StringCol
   let size = 2;
   while (size < count * 2) size <<= 1;
   const slots = sharedArray(Uint32Array, size);
+  const jsonCrc = sharedArray(Uint32Array, count);
   const mask = size - 1;
   for (let i = 0; i < count; i++) {
     const address = addresses[i];
     for (let j = 0; j < address.length; j++) keys[i * KEY_WIDTH + j] = address.charCodeAt(j);
     keyLength[i] = address.length;
+    jsonCrc[i] = crc32Continue(json.bytes.subarray(json.offsets[i], json.offsets[i + 1]), 0);
     let slot = hashAddress(address) & mask;
     while (slots[slot] !== 0) slot = (slot + 1) & mask;
     slots[slot] = i + 1;
   }
-  return { count, json, keys, keyLength, slots };
+  return { count, json, jsonCrc, keys, keyLength, slots };
 }
 
 function isColumn(value: StringColumn | readonly Uint8Array[]): value is StringColumn {

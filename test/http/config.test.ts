@@ -18,6 +18,8 @@ describe("invalid configuration → non-zero exit naming the setting", () => {
     ["PORT=80.5", { PORT: "80.5" }, [], /PORT/],
     ["REBUILD_CRON not a cron expression", { REBUILD_CRON: "every now and then" }, [], /REBUILD_CRON/],
     ["LOG_LEVEL unknown", { LOG_LEVEL: "shouting" }, [], /LOG_LEVEL/],
+    ["MAX_HEADER_BYTES under 1024", { MAX_HEADER_BYTES: "512" }, [], /MAX_HEADER_BYTES must be an integer from 1024 to 65536/],
+    ["MAX_HEADER_BYTES over 64 KiB", { MAX_HEADER_BYTES: "65537" }, [], /MAX_HEADER_BYTES/],
     ["unknown command-line flag", {}, ["--no-such-flag"], /no-such-flag/],
   ];
   for (const [label, env, args, names] of cases) {

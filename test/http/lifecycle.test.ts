@@ -25,7 +25,7 @@ import {
   writeChainFile,
   writeKeysFile,
 } from "../support/fixtures.js";
-import { expectSuccess, getPool, postTokens, request, startGateway, type Gateway } from "../support/gateway-process.js";
+import { expectSuccess, getPool, metricValue, postTokens, request, startGateway, type Gateway } from "../support/gateway-process.js";
 
 const POOL = addr("7e57");
 const T0 = 1_760_000_000;
@@ -94,16 +94,6 @@ function startLoad(base: string, connections: number): { stop: () => Promise<Loa
       return result;
     },
   };
-}
-
-function metricValue(text: string, name: string, labels: Record<string, string> = {}): number {
-  const want = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
-  for (const line of text.split("\n")) {
-    if (!line.startsWith(name)) continue;
-    const [series, value] = line.split(" ");
-    if (series === name || (series.startsWith(`${name}{`) && want.every((w) => series.includes(w)))) return Number(value);
-  }
-  return 0;
 }
 
 describe("two serving threads, pushes under load", () => {

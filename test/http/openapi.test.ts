@@ -47,7 +47,7 @@ const BASKETS = {
 };
 
 beforeAll(async () => {
-  gw = await startWithBaskets(basicFixture(), BASKETS);
+  gw = await startWithBaskets(basicFixture(), BASKETS, undefined, { CORS_ORIGINS: "https://app.example.com" });
   base = gw.baseUrl;
   served = await request(base, "/v1/openapi.json", { key: null });
   doc = served.body;
@@ -139,7 +139,8 @@ function headerValue(text: string, schema: Json): unknown {
 
 /** The live response matches the documented response: body schema, required headers, header schemas, no undocumented known header. */
 function expectResponseMatches(response: Json, res: HttpResponse, what: string): void {
-  expectMatches(response.content["application/json"].schema, res.body, `${what}: body`);
+  if (response.content === undefined) expect(res.text, `${what}: no body`).toBe("");
+  else expectMatches(response.content["application/json"].schema, res.body, `${what}: body`);
   const documented = new Map(Object.entries<Json>(response.headers ?? {}).map(([name, header]) => [name.toLowerCase(), header]));
   for (const [name, header] of documented) {
     const value = res.headers.get(name);
@@ -586,6 +587,20 @@ const liveCases: LiveCase[] = [
     ] as const
   ).map(([name, chainId, address]): LiveCase => ({ name: `pool ${name}`, method: "GET", template: POOLS, status: 200, send: () => getPool(base, chainId, address) })),
   { name: "protocols", method: "GET", template: "/v1/protocols", status: 200, send: () => request(base, "/v1/protocols") },
+  { name: "pool, gzip", method: "GET", template: POOLS, status: 200, send: () => getPool(base, 1, P.v3, { headers: { "accept-encoding": "gzip" } }) },
+  { name: "pool, br", method: "GET", template: POOLS, status: 200, send: () => getPool(base, 1, P.v3, { headers: { "accept-encoding": "br" } }) },
+  { name: "token list, gzip", method: "POST", template: "/v1/tokens", status: 200, send: () => postTokens(base, { config: { limit: 100 } }, { headers: { "accept-encoding": "gzip" } }) },
+  { name: "pool, unchanged (If-None-Match)", method: "GET", template: POOLS, status: 304, send: async () => getPool(base, 1, P.v3, { headers: { "if-none-match": (await getPool(base, 1, P.v3)).headers.get("etag")! } }) },
+  { name: "protocols, unchanged (*)", method: "GET", template: "/v1/protocols", status: 304, send: () => request(base, "/v1/protocols", { headers: { "if-none-match": "*" } }) },
+  {
+    name: "document, unchanged",
+    method: "GET",
+    template: "/v1/openapi.json",
+    status: 304,
+    send: async () => request(base, "/v1/openapi.json", { key: null, headers: { "if-none-match": (await request(base, "/v1/openapi.json", { key: null })).headers.get("etag")! } }),
+  },
+  { name: "health, unchanged", method: "GET", template: "/health", status: 304, send: () => request(base, "/health", { key: null, headers: { "if-none-match": "*" } }) },
+  { name: "pool from an allowed origin (CORS)", method: "GET", template: POOLS, status: 200, send: () => getPool(base, 1, P.v3, { headers: { origin: "https://app.example.com" } }) },
   { name: "health", method: "GET", template: "/health", status: 200, send: () => request(base, "/health", { key: null }) },
   { name: "ready", method: "GET", template: "/ready", status: 200, send: () => request(base, "/ready", { key: null }) },
   { name: "openapi", method: "GET", template: "/v1/openapi.json", status: 200, send: () => request(base, "/v1/openapi.json", { key: null }) },
@@ -609,6 +624,14 @@ const liveCases: LiveCase[] = [
   },
 
   { name: "no key", method: "GET", template: "/v1/protocols", status: 401, code: "API_KEY_MISSING", send: () => request(base, "/v1/protocols", { key: null }) },
+  {
+    name: "no key, from an allowed origin (CORS)",
+    method: "GET",
+    template: "/v1/protocols",
+    status: 401,
+    code: "API_KEY_MISSING",
+    send: () => request(base, "/v1/protocols", { key: null, headers: { origin: "https://app.example.com" } }),
+  },
   {
     name: "another scheme",
     method: "POST",
@@ -752,6 +775,17 @@ describe("live responses match the document", () => {
       expectDocumented(c.method, c.template, res);
     });
   }
+
+  it("the new transport headers are sent as documented: ETag, Cache-Control, Vary, Content-Encoding, CORS", async () => {
+    const res = await getPool(base, 1, P.v3, { headers: { origin: "https://app.example.com", "accept-encoding": "gzip" } });
+    for (const name of ["etag", "cache-control", "vary", "content-encoding", "access-control-allow-origin", "access-control-expose-headers"]) {
+      expect(res.headers.get(name), name).not.toBeNull();
+    }
+    expectDocumented("GET", POOLS, res);
+    const notModified = await getPool(base, 1, P.v3, { headers: { "if-none-match": res.headers.get("etag")! } });
+    expect(notModified.status).toBe(304);
+    expect(doc.paths[POOLS].get.responses["304"].headers.ETag.required).toBe(true);
+  });
 
   it("a chosen trace id is echoed", async () => {
     const res = await postTokens(base, { config: { limit: 1 } }, { headers: { "x-trace-id": "partner.trace_01-A" } });

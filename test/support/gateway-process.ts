@@ -3,7 +3,7 @@
  * to it over REAL HTTP. One gateway per test file (beforeAll / afterAll).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
@@ -17,7 +17,7 @@ const START_TIMEOUT_MS = 20_000;
 const STOP_TIMEOUT_MS = 10_000;
 
 /** Settings the harness controls; removed from the inherited environment so they never leak in. */
-const CONTROLLED_ENV = ["PORT", "HOST", "SNAPSHOT_DIR", "API_KEYS_FILE", "BASKETS_FILE", "REBUILD_CRON", "LOG_LEVEL", "FAILED_AUTH_LIMIT", "GATEWAY_THREADS", "RATE_LIMIT_DEFAULT"];
+const CONTROLLED_ENV = ["PORT", "HOST", "SNAPSHOT_DIR", "API_KEYS_FILE", "BASKETS_FILE", "REBUILD_CRON", "LOG_LEVEL", "FAILED_AUTH_LIMIT", "PUBLIC_RATE_LIMIT", "GATEWAY_THREADS", "RATE_LIMIT_DEFAULT", "MAX_API_KEYS", "MAX_HELD_RESPONSE_MB", "TLS_CERT_FILE", "TLS_KEY_FILE", "TLS_KEY_PASSPHRASE", "TLS_CA_FILE", "CORS_ORIGINS", "COMPRESSION_MIN_BYTES", "COMPRESSION_CACHE_MB"];
 
 export type LogLine = Record<string, unknown>;
 
@@ -64,6 +64,7 @@ export function startGateway(opts: StartOptions): Promise<Gateway> {
     // Suites send many deliberately bad keys from one address; the failed-auth
     // limit has its own test with a small budget.
     FAILED_AUTH_LIMIT: "1000000/60",
+    PUBLIC_RATE_LIMIT: "1000000/60",
     SNAPSHOT_DIR: opts.snapshotDir,
     API_KEYS_FILE: opts.keysFile,
     ...opts.env,
@@ -349,6 +350,23 @@ export async function walkTokenPages(
     cursor = data.nextCursor;
   }
   return { tokens: pages.flatMap((p) => p.tokens), pages };
+}
+
+/** The value of one series of a Prometheus exposition text (0 when absent). */
+export function metricValue(text: string, name: string, labels: Record<string, string> = {}): number {
+  const want = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
+  for (const line of text.split("\n")) {
+    if (!line.startsWith(name)) continue;
+    const [series, value] = line.split(" ");
+    if (series === name || (series.startsWith(`${name}{`) && want.every((w) => series.includes(w)))) return Number(value);
+  }
+  return 0;
+}
+
+/** VmRSS of a process, bytes (Linux). */
+export function rssBytes(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
 }
 
 // ------------------------------------------------------------------ envelope assertions

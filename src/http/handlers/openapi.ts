@@ -10,5 +10,5 @@ export function openApiDocumentBytes(): Buffer {
 }
 
 export function getOpenApiDocument(): Reply {
-  return rawJson(200, openApiDocumentBytes());
+  return { ...rawJson(200, openApiDocumentBytes()), cacheKey: "openapi" };
 }

@@ -10,6 +10,9 @@ import { parsePathChainId } from "../path-parameters.js";
 import { dataReply, type Reply } from "../reply.js";
 import type { RouteRequest } from "../route.js";
 
+const POOL_OPEN = Buffer.from('{"pool":');
+const POOL_CLOSE = Buffer.from("}");
+
 /** The address rule of the wire type (0x + 40 or 64 hex digits, any letter case). */
 const isPoolAddress = typia.createIs<PoolPathParameters["poolAddress"]>();
 
@@ -36,5 +39,6 @@ export function getPool(request: RouteRequest): Reply {
       { liquidityPoolAddress: address, chainId },
     );
   }
-  return dataReply(['{"pool":', columnBytes(pools.json, index), "}"], snapshot.versionHex);
+  // The data is a function of the pool's JSON alone: the JSON's checksum (computed at build) validates it.
+  return dataReply([POOL_OPEN, columnBytes(pools.json, index), POOL_CLOSE], snapshot.versionHex, `pools.get:${chainId}:${index}`, pools.jsonCrc[index]);
 }

@@ -6,5 +6,5 @@ const NONE = '{"protocols":[]}';
 
 export function listProtocols(request: RouteRequest): Reply {
   const snapshot = request.ctx.store.current;
-  return snapshot === null ? dataReply([NONE]) : dataReply([snapshot.protocolsJson], snapshot.versionHex);
+  return snapshot === null ? dataReply([NONE]) : dataReply([snapshot.protocolsJson], snapshot.versionHex, "protocols.list");
 }

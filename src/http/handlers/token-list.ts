@@ -28,5 +28,5 @@ export function listTokens(request: RouteRequest): Reply {
   const data: Chunk[] = ['{"tokens":'];
   pushEntries(data, page);
   data.push(`,"nextCursor":${page.nextCursor}}`);
-  return dataReply(data, page.snapshot.versionHex);
+  return dataReply(data, page.snapshot.versionHex, `${request.routeName}:${queryKey}:${page.start}:${page.end}`);
 }
