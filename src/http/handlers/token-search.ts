@@ -30,5 +30,5 @@ export function searchTokens(request: RouteRequest): Reply {
   const data: Chunk[] = ['{"tokens":'];
   pushEntries(data, page);
   data.push(`,"filters":${JSON.stringify(filters)},"nextCursor":${page.nextCursor}}`);
-  return dataReply(data, page.snapshot.versionHex);
+  return dataReply(data, page.snapshot.versionHex, `${request.routeName}:${queryKey}:${page.start}:${page.end}`);
 }
