@@ -129,6 +129,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     log,
     basketsRejected,
   );
+
   const certificates = config.tls === null ? null : new CertificateWatcher(config.tls, () => supervisor.restartThreads(), log, () => metrics.tlsReloadRejections.inc());
 
   const port = await supervisor.start();

@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import typia, { type IValidation, type tags } from "typia";
 import { SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../chains/chains.js";
-import { describeIoError, displayPath, displayPathSegments as segments, parseJsonText, preview } from "../util/json-file.js";
+import { describeIoError, displayPath, displayPathSegments as segments, JsonFileError, moreProblems, parseJsonText, preview } from "../util/json-file.js";
 import type { AccessGroup } from "./access-groups.js";
 
 /** A key's own rate limit; the gateway's configured default applies when absent. */
@@ -45,19 +45,8 @@ export interface KeysFile {
 }
 
 /** A keys file that cannot be used. `message` names the file and, when there is one, the offending path. */
-export class KeysFileError extends Error {
-  constructor(
-    /** The file name or path as given to the parser. */
-    readonly source: string,
-    /** The offending path inside the document (`keys[2].sha256`), or null for file-level problems. */
-    readonly path: string | null,
-    /** The problem without the source and path prefix. */
-    readonly problem: string,
-    options?: { cause?: unknown },
-  ) {
-    super(`${source}: ${path === null ? "" : `${path}: `}${problem}`, options);
-    this.name = "KeysFileError";
-  }
+export class KeysFileError extends JsonFileError {
+  override name = "KeysFileError";
 }
 
 const validateKeysFile = typia.createValidateEquals<KeysFile>();
@@ -87,8 +76,7 @@ export function parseKeysFile(text: string, source: string): KeysFile {
       throw new KeysFileError(source, typo.path, `unknown property ${JSON.stringify(typo.name)} (did you mean ${JSON.stringify(typo.meant)}?)`);
     }
     const path = displayPath(first.path);
-    const more = result.errors.length > 1 ? ` (${result.errors.length - 1} more problem${result.errors.length > 2 ? "s" : ""} after this one)` : "";
-    throw new KeysFileError(source, path, describeProblem(first, path) + more);
+    throw new KeysFileError(source, path, describeProblem(first, path) + moreProblems(result.errors));
   }
   const file = result.data;
 

@@ -10,7 +10,7 @@
 import { readFileSync } from "node:fs";
 import typia, { type IValidation, type tags } from "typia";
 import { isSupportedChainId, SUPPORTED_CHAIN_IDS_ASCENDING } from "../chains/chains.js";
-import { describeIoError, displayPath, displayPathSegments, parseJsonText, preview } from "../util/json-file.js";
+import { describeIoError, displayPath, displayPathSegments, JsonFileError, moreProblems, parseJsonText, preview } from "../util/json-file.js";
 
 /** A basket id: lowercase words of letters and digits joined by single dashes (`usd-stablecoins`). */
 export type BasketId = string & tags.Pattern<"^[a-z0-9]+(-[a-z0-9]+)*$"> & tags.MaxLength<64>;
@@ -36,20 +36,9 @@ export interface BasketsFile {
   baskets: BasketRecord[];
 }
 
-/** A baskets file that cannot be used. `message` names the file and, when there is one, the offending path. */
-export class BasketsFileError extends Error {
-  constructor(
-    /** The file name or path as given to the parser. */
-    readonly source: string,
-    /** The offending path inside the document (`baskets[2].addresses["8453"][0]`), or null for file-level problems. */
-    readonly path: string | null,
-    /** The problem without the source and path prefix. */
-    readonly problem: string,
-    options?: { cause?: unknown },
-  ) {
-    super(`${source}: ${path === null ? "" : `${path}: `}${problem}`, options);
-    this.name = "BasketsFileError";
-  }
+/** A baskets file that cannot be used. `message` names the file and, when there is one, the offending path (`baskets[2].addresses["8453"][0]`). */
+export class BasketsFileError extends JsonFileError {
+  override name = "BasketsFileError";
 }
 
 const validateBasketsFile = typia.createValidateEquals<BasketsFile>();
@@ -74,8 +63,7 @@ export function parseBasketsFile(text: string, source: string): BasketsFile {
   if (!result.success) {
     const first = result.errors[0]!;
     const path = displayPath(first.path);
-    const more = result.errors.length > 1 ? ` (${result.errors.length - 1} more problem${result.errors.length > 2 ? "s" : ""} after this one)` : "";
-    throw new BasketsFileError(source, path, describeProblem(first, path) + more);
+    throw new BasketsFileError(source, path, describeProblem(first, path) + moreProblems(result.errors));
   }
   const file = result.data;
 

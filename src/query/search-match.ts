@@ -50,30 +50,22 @@ export interface SearchMatch {
  * @param withTiers false: every match gets tier 4 (orders that do not use relevance skip the classification)
  */
 export function matchSearchTerm(ix: TokenIndexData, text: string, term: SearchTerm, scopeMask: number, withTiers: boolean): SearchMatch {
+  const { chainBit, postingStart, postings, searchOffsets: offsets } = ix;
   const tier = new Uint8Array(ix.instanceCount);
-  let instances = new Uint32Array(64);
+  let instances = new Uint32Array(256);
   let count = 0;
-  const hit = (instance: number, t: number) => {
-    if ((ix.chainBit[instance] & scopeMask) === 0) return;
-    const seen = tier[instance];
-    if (seen === 0) {
-      if (count === instances.length) {
-        const grown = new Uint32Array(instances.length * 2);
-        grown.set(instances);
-        instances = grown;
-      }
-      instances[count++] = instance;
-      tier[instance] = t;
-    } else if (t < seen) tier[instance] = t;
-  };
 
-  if (term.address !== null) for (const instance of instancesWithAddress(ix, term.address)) hit(instance, 4);
+  if (term.address !== null) {
+    for (const instance of instancesWithAddress(ix, term.address)) {
+      if ((chainBit[instance] & scopeMask) === 0) continue;
+      tier[instance] = 4;
+      instances[count++] = instance;
+    }
+  }
 
   const needle = term.text;
   const length = needle.length;
-  const offsets = ix.searchOffsets;
   const strings = offsets.length - 1;
-  const { postingStart, postings } = ix;
   let k = 0;
   let from = 0;
   for (;;) {
@@ -82,23 +74,34 @@ export function matchSearchTerm(ix: TokenIndexData, text: string, term: SearchTe
     k = stringAt(offsets, strings, p, k);
     const start = offsets[k];
     const end = offsets[k + 1];
-    if (p + length <= end) {
-      let symbolTier = 4;
-      let nameTier = 4;
-      if (withTiers) {
-        const prefix = p === start;
-        symbolTier = prefix ? (end - start === length ? 1 : 2) : 4;
-        nameTier = prefix || (term.wordLike && startsWord(text, needle, start, end, p)) ? 3 : 4;
-      }
-      for (let e = postingStart[k]; e < postingStart[k + 1]; e++) {
-        const posting = postings[e];
-        const fields = posting & 3;
-        const t = fields & FIELD_SYMBOL ? (fields & FIELD_NAME ? Math.min(symbolTier, nameTier) : symbolTier) : nameTier;
-        hit(posting >>> 2, t);
-      }
-    }
-    // Whether or not it matched, no later occurrence inside string k can fit in it.
+    // Whether or not it matches, no later occurrence inside string k can fit in it.
     from = end;
+    if (p + length > end) continue;
+    let symbolTier = 4;
+    let nameTier = 4;
+    if (withTiers) {
+      const prefix = p === start;
+      symbolTier = prefix ? (end - start === length ? 1 : 2) : 4;
+      nameTier = prefix || (term.wordLike && startsWord(text, needle, start, end, p)) ? 3 : 4;
+    }
+    const bothTier = symbolTier < nameTier ? symbolTier : nameTier;
+    for (let e = postingStart[k], stop = postingStart[k + 1]; e < stop; e++) {
+      const posting = postings[e];
+      const instance = posting >>> 2;
+      if ((chainBit[instance] & scopeMask) === 0) continue;
+      const fields = posting & 3;
+      const t = fields === FIELD_SYMBOL ? symbolTier : fields === FIELD_NAME ? nameTier : bothTier;
+      const seen = tier[instance];
+      if (seen === 0) {
+        if (count === instances.length) {
+          const grown = new Uint32Array(instances.length * 2);
+          grown.set(instances);
+          instances = grown;
+        }
+        instances[count++] = instance;
+        tier[instance] = t;
+      } else if (t < seen) tier[instance] = t;
+    }
   }
   return { tier, instances, count };
 }
@@ -130,6 +133,7 @@ function startsWord(text: string, needle: string, start: number, end: number, fi
 /** The character before position q is a letter or digit (a surrogate pair read as one character). */
 function isWordCharBefore(text: string, q: number): boolean {
   const unit = text.charCodeAt(q - 1);
+  if (unit < 0x80) return (unit >= 0x30 && unit <= 0x39) || (unit >= 0x61 && unit <= 0x7a) || (unit >= 0x41 && unit <= 0x5a);
   const char = unit >= 0xdc00 && unit <= 0xdfff && q >= 2 ? text.slice(q - 2, q) : text[q - 1];
   return WORD_CHAR.test(char);
 }

@@ -5,6 +5,7 @@
  */
 import { SUPPORTED_CHAIN_IDS, type ChainId } from "../chains/chains.js";
 import type {
+  EffectiveSingleChainSearchFilter,
   MultiChainTokenSearchFilter,
   SingleChainTokenListRequest,
   SingleChainTokenSearchRequest,
@@ -104,6 +105,11 @@ export function toSingleChainQuery(chainId: ChainId, request: SingleChainTokenLi
     term,
     orderBy: orderBy?.field ?? "tvl",
   };
+}
+
+/** The four thresholds as a search answers them (`filters`), in the wire's key order. */
+export function filtersEcho(q: TokenFilters): EffectiveSingleChainSearchFilter {
+  return { minimumTotalValuePooledUsd: q.minTvl, minimumSwapsCount: q.minSwaps, minimumSwapVolumeUsd: q.minVolume, ignoreWrappedNative: q.ignoreWrappedNative };
 }
 
 function filtersKey(q: TokenFilters): string {

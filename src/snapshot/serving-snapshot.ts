@@ -80,15 +80,20 @@ export class ServingSnapshot {
   tokenSearch(query: TokenSearchQuery, key = tokenSearchKey(query)): TokenListView {
     let view = this.searches.get(key);
     if (view === undefined) {
-      const ix = this.tokenIndex;
-      const mask = query.chainIds.length === 0 ? this.loadedMask : chainMask(query.chainIds) & this.loadedMask;
-      const byRelevance = query.orderBy === "relevance";
-      const match = matchSearchTerm(ix, this.searchText, searchTerm(query.term), mask, byRelevance);
-      const result = evaluateTokenList(ix, query, mask, { tier: match.tier, ...matchedGroups(ix, match), byRelevance });
-      view = new TokenListView(ix, result, byRelevance ? "relevance" : query.direction);
+      view = this.evaluateTokenSearch(query);
       this.searches.set(key, view);
     }
     return view;
+  }
+
+  /** A multi-chain search computed now (what a cache miss costs). */
+  evaluateTokenSearch(query: TokenSearchQuery): TokenListView {
+    const ix = this.tokenIndex;
+    const mask = query.chainIds.length === 0 ? this.loadedMask : chainMask(query.chainIds) & this.loadedMask;
+    const byRelevance = query.orderBy === "relevance";
+    const match = matchSearchTerm(ix, this.searchText, searchTerm(query.term), mask, byRelevance);
+    const result = evaluateTokenList(ix, query, mask, { tier: match.tier, ...matchedGroups(ix, match), byRelevance });
+    return new TokenListView(ix, result, byRelevance ? "relevance" : query.direction);
   }
 
   /** The baskets of a baskets file as this snapshot answers them (one view per file in force). */
@@ -101,13 +106,18 @@ export class ServingSnapshot {
   singleChain(query: SingleChainQuery, key = singleChainKey(query)): SingleChainView {
     let view = this.chainLists.get(key);
     if (view === undefined) {
-      const ix = this.tokenIndex;
-      const byRelevance = query.orderBy === "relevance";
-      const match = query.term === null ? null : matchSearchTerm(ix, this.searchText, searchTerm(query.term), chainBitOf(query.chainId), byRelevance);
-      view = new SingleChainView(ix, evaluateSingleChain(ix, query, match), byRelevance ? "relevance" : query.direction);
+      view = this.evaluateSingleChain(query);
       this.chainLists.set(key, view);
     }
     return view;
+  }
+
+  /** A single-chain list or search computed now (what a cache miss costs). */
+  evaluateSingleChain(query: SingleChainQuery): SingleChainView {
+    const ix = this.tokenIndex;
+    const byRelevance = query.orderBy === "relevance";
+    const match = query.term === null ? null : matchSearchTerm(ix, this.searchText, searchTerm(query.term), chainBitOf(query.chainId), byRelevance);
+    return new SingleChainView(ix, evaluateSingleChain(ix, query, match), byRelevance ? "relevance" : query.direction);
   }
 }
 

@@ -5,6 +5,26 @@
  * offending values, and readable IO failures.
  */
 
+/** An operator's file that cannot be used. `message` names the file and, when there is one, the offending path. */
+export class JsonFileError extends Error {
+  constructor(
+    /** The file name or path as given to the parser. */
+    readonly source: string,
+    /** The offending path inside the document (`keys[2].sha256`), or null for file-level problems. */
+    readonly path: string | null,
+    /** The problem without the source and path prefix. */
+    readonly problem: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${source}: ${path === null ? "" : `${path}: `}${problem}`, options);
+  }
+}
+
+/** ` (N more problems after this one)` when a validation found more than the one reported. */
+export function moreProblems(errors: readonly unknown[]): string {
+  return errors.length > 1 ? ` (${errors.length - 1} more problem${errors.length > 2 ? "s" : ""} after this one)` : "";
+}
+
 /** Parses JSON text (a leading byte-order mark is ignored); throws `problem(message)` with the position of a syntax error. */
 export function parseJsonText(text: string, problem: (message: string, cause: unknown) => Error): unknown {
   // Editors on some systems prepend a byte-order mark; JSON.parse rejects it.

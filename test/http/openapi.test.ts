@@ -93,6 +93,19 @@ function component(name: string): Json {
   return schema;
 }
 
+/** The `default`s a request schema declares, nested like the request. */
+function defaultsOf(schema: Json): Json {
+  const out: Json = {};
+  for (const [name, property] of Object.entries<Json>(schema.properties)) {
+    if ("default" in property) out[name] = property.default;
+    else if (property.$ref !== undefined) {
+      const nested = defaultsOf(component(property.$ref.split("/").pop()));
+      if (Object.keys(nested).length > 0) out[name] = nested;
+    }
+  }
+  return out;
+}
+
 function operations(): { template: string; method: string; operation: Json }[] {
   const list: { template: string; method: string; operation: Json }[] = [];
   for (const [template, item] of Object.entries<Json>(doc.paths)) {
@@ -389,17 +402,6 @@ describe("the document", () => {
   });
 
   it("the new requests' documented defaults are the ones the server applies", async () => {
-    const defaultsOf = (schema: Json): Json => {
-      const out: Json = {};
-      for (const [name, property] of Object.entries<Json>(schema.properties)) {
-        if ("default" in property) out[name] = property.default;
-        else if (property.$ref !== undefined) {
-          const nested = defaultsOf(component(property.$ref.split("/").pop()));
-          if (Object.keys(nested).length > 0) out[name] = nested;
-        }
-      }
-      return out;
-    };
     const cases: [string, string, Json][] = [
       ["TokenSearchRequest", "/v1/tokens/search", { search: "u" }],
       ["SingleChainTokenListRequest", "/v1/tokens/1", {}],
@@ -418,17 +420,6 @@ describe("the document", () => {
   });
 
   it("the documented defaults are the ones the server applies", async () => {
-    const defaultsOf = (schema: Json): Json => {
-      const out: Json = {};
-      for (const [name, property] of Object.entries<Json>(schema.properties)) {
-        if ("default" in property) out[name] = property.default;
-        else if (property.$ref !== undefined) {
-          const nested = defaultsOf(component(property.$ref.split("/").pop()));
-          if (Object.keys(nested).length > 0) out[name] = nested;
-        }
-      }
-      return out;
-    };
     const explicit = defaultsOf(component("TokenListRequest"));
     expect(explicit).toEqual({
       config: { matchAllSymbols: expect.any(Boolean), limit: expect.any(Number), orderBy: { field: expect.any(String), direction: expect.any(String) } },

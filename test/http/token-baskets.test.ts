@@ -22,7 +22,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHAINS, NATIVE_ADDRESS } from "../../src/chains/chains.js";
 import { KEYS, testLogo } from "../support/fixtures.js";
-import { expectError, expectSuccess, expectValidation, request, startWithBaskets, startWithFixtures, type Gateway } from "../support/gateway-process.js";
+import { expectError, expectSuccess, expectValidation, request, startWithBaskets, startWithFixtures, waitFor, type Gateway } from "../support/gateway-process.js";
 import { TS, tokenSurfaceBaskets, tokenSurfaceFixture } from "../support/token-surface-fixture.js";
 
 let gw: Gateway & { snapshotDir: string };
@@ -185,16 +185,6 @@ describe("scope (B5)", () => {
 });
 
 // ------------------------------------------------------------------ the file
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** The operator's way: a temporary file in the same directory, renamed over baskets.json. */
 function pushBaskets(dir: string, text: string): void {

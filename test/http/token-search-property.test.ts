@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SUPPORTED_CHAIN_IDS } from "../../src/chains/chains.js";
 import { startWithFixtures, walkPages, type Gateway } from "../support/gateway-process.js";
 import { referenceChainTokens, referenceSearch, type ReferenceChainRequest, type ReferenceSearchRequest } from "../support/reference-token-search.js";
-import { generateSearchData, prng, randomTerm } from "../support/search-data.js";
+import { prng } from "../support/prng.js";
+import { generateSearchData, randomTerm } from "../support/search-data.js";
 
 const DATA_SEED = Number(process.env.SEARCH_PROPERTY_DATA_SEED ?? 20_261_123);
 const FC_SEED = Number(process.env.SEARCH_PROPERTY_FC_SEED ?? 4_242_025);

@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SnapshotFile } from "../../src/snapshot/format.js";
 import { addr, chainFile, tempDir, token, writeChainFile, writeKeysFile } from "../support/fixtures.js";
-import { expectSuccess, postJson, startGateway, type Gateway } from "../support/gateway-process.js";
+import { expectSuccess, postJson, startGateway, waitFor, type Gateway } from "../support/gateway-process.js";
 
 const T0 = 1_760_000_000;
 const NAMES: Record<string, string> = { USDA: "Alpha", USDB: "Bravo", USDC: "Charlie", USDD: "Delta", USDE: "Echo", USDF: "Foxtrot", USDG: "Golf", USDZ: "Zulu" };
@@ -72,13 +72,7 @@ async function rest(walk: (typeof WALKS)[number], cursor: string | null): Promis
 
 async function served(symbols: string[]): Promise<void> {
   const want = [...symbols].sort().join();
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const got = symbolsOf(expectSuccess(await postJson(gw.baseUrl, "/v1/tokens/1", { config: { limit: 500 } })).tokens).sort().join();
-    if (got === want) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${want} (serving ${got})`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitFor(`chain 1 to serve ${want}`, async () => (symbolsOf(expectSuccess(await postJson(gw.baseUrl, "/v1/tokens/1", { config: { limit: 500 } })).tokens).sort().join() === want ? true : undefined));
 }
 
 describe("cursor walks across snapshot swaps", () => {
@@ -99,10 +93,7 @@ describe("cursor walks across snapshot swaps", () => {
     const before = swaps();
     push(V3);
     // the same tokens: wait for the swap itself
-    for (const deadline = Date.now() + 20_000; swaps() === before; ) {
-      if (Date.now() > deadline) throw new Error("timed out waiting for the V3 swap");
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await waitFor("the V3 swap", () => (swaps() > before ? true : undefined));
     push(V4);
     await served(["USDZ", "USDC", "USDD", "USDE", "USDF", "USDG"]);
     expect(gw.logs().filter((l) => l.event === "snapshot-swapped").length).toBeGreaterThanOrEqual(4);

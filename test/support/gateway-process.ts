@@ -217,6 +217,17 @@ export async function startWithBaskets(
   return Object.assign(gw, { snapshotDir, keysFile });
 }
 
+/** Polls `probe` (every 100 ms) until it answers something other than undefined. */
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 // ------------------------------------------------------------------ HTTP helpers
 
 export interface HttpResponse<T = any> {

@@ -14,29 +14,23 @@ import {
   type Instance,
   type ReferenceEntry,
   type ReferenceGroup,
+  type ReferenceRequest,
 } from "./reference-token-list.js";
 
+type SearchOrder = { field?: "tvl" | "relevance"; direction?: "asc" | "desc" };
+
+/** A token list request with a term, ordered by TVL or relevance. */
 export interface ReferenceSearchRequest {
   search: string;
-  config?: {
-    matchAllSymbols?: boolean;
-    orderBy?: { field?: "tvl" | "relevance"; direction?: "asc" | "desc" };
-    limit?: number;
-    cursor?: string | null;
-  };
-  filters?: {
-    chainIds?: number[];
-    minimumTotalValuePooledUsd?: number;
-    minimumSwapsCount?: number;
-    minimumSwapVolumeUsd?: number;
-    ignoreWrappedNative?: boolean;
-  };
+  config?: Omit<NonNullable<ReferenceRequest["config"]>, "orderBy"> & { orderBy?: SearchOrder };
+  filters?: ReferenceRequest["filters"];
 }
 
+/** A single-chain list (no `search`) or search. */
 export interface ReferenceChainRequest {
   search?: string;
-  config?: { orderBy?: { field?: "tvl" | "relevance"; direction?: "asc" | "desc" }; limit?: number; cursor?: string | null };
-  filters?: { minimumTotalValuePooledUsd?: number; minimumSwapsCount?: number; minimumSwapVolumeUsd?: number; ignoreWrappedNative?: boolean };
+  config?: { orderBy?: SearchOrder; limit?: number; cursor?: string | null };
+  filters?: Omit<NonNullable<ReferenceRequest["filters"]>, "chainIds">;
 }
 
 export interface SingleChainToken {

@@ -73,7 +73,7 @@ function engineList(snapshots: SnapshotFile[], request: ReferenceRequest): unkno
   const query = toTokenQuery(request as Parameters<typeof toTokenQuery>[0]);
   const loaded = chainMask(chains.map((c) => c.info.chainId));
   const mask = query.chainIds.length === 0 ? loaded : chainMask(query.chainIds) & loaded;
-  const view = new TokenListView(index, evaluateTokenList(index, query, mask));
+  const view = new TokenListView(index, evaluateTokenList(index, query, mask), query.direction);
   return Array.from({ length: view.count }, (_, e) => JSON.parse(view.entry(e).toString()));
 }
 

@@ -6,10 +6,10 @@
  */
 import typia from "typia";
 import { assertChainAllowed } from "../../access/restrictions.js";
-import type { EffectiveSingleChainSearchFilter, SingleChainTokenListRequest, SingleChainTokenSearchRequest } from "../../api/wire.js";
+import type { SingleChainTokenListRequest, SingleChainTokenSearchRequest } from "../../api/wire.js";
 import type { ChainId } from "../../chains/chains.js";
 import { TIER_TVL_ADDRESS_KEY } from "../../query/paged-list.js";
-import { DEFAULT_LIMIT, singleChainKey, toSingleChainQuery, type SingleChainQuery } from "../../query/token-query.js";
+import { DEFAULT_LIMIT, filtersEcho, singleChainKey, toSingleChainQuery, type SingleChainQuery } from "../../query/token-query.js";
 import { requireLoadedChain } from "../chain-availability.js";
 import { findPage, pushEntries, type Page } from "../list-page.js";
 import { parsePathChainId } from "../path-parameters.js";
@@ -28,37 +28,33 @@ function pathChain(request: RouteRequest): ChainId {
   return chainId;
 }
 
-function chainPage(request: RouteRequest, query: SingleChainQuery, config: { limit?: number; cursor?: string | null } | undefined): Page<unknown> {
+/** The page, and the name of its bytes within the answering snapshot (for the compression cache). */
+function chainPage(request: RouteRequest, query: SingleChainQuery, config: { limit?: number; cursor?: string | null } | undefined): { page: Page<unknown>; cacheKey: string } {
   const { ctx } = request;
   const served = requireLoadedChain(ctx.store.current, query.chainId);
   const queryKey = singleChainKey(query);
   const scope = ctx.cursors.scope(request.routeName, queryKey);
-  return findPage(ctx, served, scope, config?.cursor, config?.limit ?? DEFAULT_LIMIT, TIER_TVL_ADDRESS_KEY, (s) => s.singleChain(query, queryKey)) as Page<unknown>;
+  const page = findPage(ctx, served, scope, config?.cursor, config?.limit ?? DEFAULT_LIMIT, TIER_TVL_ADDRESS_KEY, (s) => s.singleChain(query, queryKey)) as Page<unknown>;
+  return { page, cacheKey: `${request.routeName}:${queryKey}:${page.start}:${page.end}` };
 }
 
 export function listChainTokens(request: RouteRequest): Reply {
   const chainId = pathChain(request);
   const body = validated(validateListRequest, request.body);
-  const page = chainPage(request, toSingleChainQuery(chainId, body, null), body.config);
+  const { page, cacheKey } = chainPage(request, toSingleChainQuery(chainId, body, null), body.config);
   const data: Chunk[] = ['{"tokens":'];
   pushEntries(data, page);
   data.push(`,"nextCursor":${page.nextCursor}}`);
-  return dataReply(data, page.snapshot.versionHex);
+  return dataReply(data, page.snapshot.versionHex, cacheKey);
 }
 
 export function searchChainTokens(request: RouteRequest): Reply {
   const chainId = pathChain(request);
   const body = validated(validateSearchRequest, request.body, searchRuleFailures(request.body));
   const query = toSingleChainQuery(chainId, body, body.search.trim());
-  const page = chainPage(request, query, body.config);
-  const filters: EffectiveSingleChainSearchFilter = {
-    minimumTotalValuePooledUsd: query.minTvl,
-    minimumSwapsCount: query.minSwaps,
-    minimumSwapVolumeUsd: query.minVolume,
-    ignoreWrappedNative: query.ignoreWrappedNative,
-  };
+  const { page, cacheKey } = chainPage(request, query, body.config);
   const data: Chunk[] = ['{"tokens":'];
   pushEntries(data, page);
-  data.push(`,"filters":${JSON.stringify(filters)},"nextCursor":${page.nextCursor}}`);
-  return dataReply(data, page.snapshot.versionHex);
+  data.push(`,"filters":${JSON.stringify(filtersEcho(query))},"nextCursor":${page.nextCursor}}`);
+  return dataReply(data, page.snapshot.versionHex, cacheKey);
 }

@@ -38,7 +38,7 @@ export function getTokensByAddress(request: RouteRequest): Reply {
     data.push(columnBytes(ix.metadataJson, i));
   });
   data.push("]}");
-  return dataReply(data, snapshot.versionHex);
+  return dataReply(data, snapshot.versionHex, `${request.routeName}:${found.join(",")}`);
 }
 
 /** The path's chain (allowed for the key, loaded) and token address; no query parameters. */
@@ -67,5 +67,5 @@ export function getChainToken(request: RouteRequest): Reply {
   if (i < 0) throw tokenNotFound(request, chainId);
   const metadata = columnBytes(ix.metadataJson, i);
   // SingleChainTokenMetadata without its closing brace, then the pooled value.
-  return dataReply(['{"token":', metadata.subarray(0, metadata.length - 1), `,"totalValuePooledUsd":${JSON.stringify(ix.tvl[i])}}}`], snapshot.versionHex);
+  return dataReply(['{"token":', metadata.subarray(0, metadata.length - 1), `,"totalValuePooledUsd":${JSON.stringify(ix.tvl[i])}}}`], snapshot.versionHex, `${request.routeName}:${i}`);
 }

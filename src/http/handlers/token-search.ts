@@ -6,7 +6,7 @@
 import typia from "typia";
 import type { EffectiveMultiChainSearchFilter, TokenSearchRequest } from "../../api/wire.js";
 import { TIER_TVL_SYMBOL_KEY } from "../../query/paged-list.js";
-import { DEFAULT_LIMIT, toTokenSearchQuery, tokenSearchKey } from "../../query/token-query.js";
+import { DEFAULT_LIMIT, filtersEcho, toTokenSearchQuery, tokenSearchKey } from "../../query/token-query.js";
 import { requireSnapshot } from "../chain-availability.js";
 import { findPage, pushEntries } from "../list-page.js";
 import { dataReply, type Chunk, type Reply } from "../reply.js";
@@ -26,15 +26,9 @@ export function searchTokens(request: RouteRequest): Reply {
   const queryKey = tokenSearchKey(query);
   const scope = ctx.cursors.scope(request.routeName, queryKey);
   const page = findPage(ctx, served, scope, body.config?.cursor, body.config?.limit ?? DEFAULT_LIMIT, TIER_TVL_SYMBOL_KEY, (s) => s.tokenSearch(query, queryKey));
-  const filters: EffectiveMultiChainSearchFilter = {
-    chainIds: searchedChains(query, page.snapshot),
-    minimumTotalValuePooledUsd: query.minTvl,
-    minimumSwapsCount: query.minSwaps,
-    minimumSwapVolumeUsd: query.minVolume,
-    ignoreWrappedNative: query.ignoreWrappedNative,
-  };
+  const filters: EffectiveMultiChainSearchFilter = { chainIds: searchedChains(query, page.snapshot), ...filtersEcho(query) };
   const data: Chunk[] = ['{"tokens":'];
   pushEntries(data, page);
   data.push(`,"filters":${JSON.stringify(filters)},"nextCursor":${page.nextCursor}}`);
-  return dataReply(data, page.snapshot.versionHex);
+  return dataReply(data, page.snapshot.versionHex, `${request.routeName}:${queryKey}:${page.start}:${page.end}`);
 }
