@@ -49,7 +49,7 @@ const chains = readdirSync(dir)
     const chainId = chainIdFromSnapshotFileName(name) as ChainId;
     const snapshot = parseSnapshotBytes(readFileSync(path), chainId, "https://logo/{chainId}/{address}");
     members.set(chainId, sampleBasketMembers(chainId, snapshot.tokens));
-    return compileChain(snapshot, { file: name, fileBytes: statSync(path).size, fileMtimeMs: 0 });
+    return compileChain(snapshot, { file: name, fileBytes: statSync(path).size, fileMtimeMs: 0, logoTemplate: "https://logo/{chainId}/{address}" });
   });
 const indexStarted = performance.now();
 const index = compileTokenIndex(chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })));

@@ -31,7 +31,7 @@ import {
   writeSnapshotDir,
   wrappedNativeToken,
 } from "../support/fixtures.js";
-import { prng } from "../support/search-data.js";
+import { prng } from "../support/prng.js";
 import { getPool, startGateway, walkPoolPages, type Gateway } from "../support/gateway-process.js";
 import {
   dataText,

@@ -65,6 +65,7 @@ describe("a serving thread that dies", () => {
           logLevel: "silent",
           cursorSecret: new Uint8Array(32),
           keys,
+          baskets: { baskets: [] },
           keySlots: new QuotaSlots(64, counters).assign(keys.keys.map((k) => k.id)),
           defaultRateLimit: { requests: 1000, windowSeconds: 60 },
           quotaCounters: counters,

@@ -438,8 +438,6 @@ export const ERROR_TITLES: Record<string, [number, string]> = {
   // api-extended.md §7, §11
   TOKEN_NOT_FOUND: [404, "Not Found"],
   TOKEN_BASKET_NOT_FOUND: [404, "Not Found"],
-  INVALID_BASKET_ID: [400, "Invalid Parameters"],
-  INVALID_BLOCKCHAIN_ADDRESS: [400, "Invalid Parameters"],
 };
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;

@@ -23,6 +23,8 @@ import { compileChain } from "../../src/snapshot/compile-chain.js";
 import { compileTokenIndex } from "../../src/snapshot/compile-token-index.js";
 import type { SnapshotFile } from "../../src/snapshot/format.js";
 import { parseSnapshotBytes } from "../../src/snapshot/read-snapshot-file.js";
+import { BasketCatalogue } from "../../src/baskets/basket-catalogue.js";
+import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../../src/snapshot/normalize-token.js";
 import { ServingSnapshot, snapshotVersion } from "../../src/snapshot/serving-snapshot.js";
 import { SnapshotStore } from "../../src/snapshot/snapshot-store.js";
 import { packSnapshot, standardKeys, writeKeysFile, type TestKey } from "./fixtures.js";
@@ -54,7 +56,7 @@ export interface InProcessApp {
 /** Compiles snapshot files as the build workers do. */
 export function compileSnapshot(files: readonly SnapshotFile[]): ServingSnapshot {
   const chains = files.map((file) =>
-    compileChain(parseSnapshotBytes(packSnapshot(file), file.chainId as ChainId), { file: `chain-${file.chainId}.msgpack`, fileBytes: 1, fileMtimeMs: 0 }),
+    compileChain(parseSnapshotBytes(packSnapshot(file), file.chainId as ChainId), { file: `chain-${file.chainId}.msgpack`, fileBytes: 1, fileMtimeMs: 0, logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE }),
   );
   const index = compileTokenIndex(chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })));
   return new ServingSnapshot(snapshotVersion(chains), chains, index);
@@ -69,6 +71,7 @@ export async function startInProcess(files: readonly SnapshotFile[], options: In
   const quotas = options.quotaStore ?? ((local: LocalQuotaStore) => local);
   const ctx: GatewayContext = {
     store,
+    baskets: BasketCatalogue.EMPTY,
     keys: new KeyStore(keysFile),
     quotas: quotas(new LocalQuotaStore(
       new SharedRateLimiter(counters, new QuotaSlots(64, counters).assign(keysFile.keys.map((k) => k.id)), options.defaultRateLimit ?? { requests: 1000, windowSeconds: 60 }),

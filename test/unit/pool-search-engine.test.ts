@@ -16,7 +16,7 @@ import type { PoolType, SnapshotFile, SnapshotPool } from "../../src/snapshot/fo
 import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../../src/snapshot/normalize-token.js";
 import { parseSnapshotBytes } from "../../src/snapshot/read-snapshot-file.js";
 import { addr, algebraPool, chainFile, packSnapshot, periodStats, poolToken, protocol, slipstreamPool, token, v2Pool, v3Pool, v4Pool } from "../support/fixtures.js";
-import { prng } from "../support/search-data.js";
+import { prng } from "../support/prng.js";
 
 const CHAIN_IDS: ChainId[] = [1, 8453, 130];
 const KEY_VALUES = [0, -0, 1, 2, 2, 5, 10.5, 1e6, -3];

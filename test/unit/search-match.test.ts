@@ -13,6 +13,7 @@ import { compileChain } from "../../src/snapshot/compile-chain.js";
 import { compileTokenIndex } from "../../src/snapshot/compile-token-index.js";
 import type { SnapshotFile } from "../../src/snapshot/format.js";
 import { parseSnapshotBytes } from "../../src/snapshot/read-snapshot-file.js";
+import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../../src/snapshot/normalize-token.js";
 import { ServingSnapshot } from "../../src/snapshot/serving-snapshot.js";
 import { addr, chainFile, packSnapshot, token } from "../support/fixtures.js";
 import { toInstance } from "../support/reference-token-list.js";
@@ -26,7 +27,7 @@ function build(names: { symbol: string; name: string; normalizedSymbol: string; 
   const files = names.map((tokens, c) =>
     chainFile(SUPPORTED_CHAIN_IDS[c] as ChainId, { tokens: tokens.map((t, i) => token(SUPPORTED_CHAIN_IDS[c]!, { address: addr((i + 1).toString(16)), ...t })) }),
   );
-  const chains = files.map((f) => compileChain(parseSnapshotBytes(packSnapshot(f), f.chainId as ChainId), { file: "x", fileBytes: 0, fileMtimeMs: 0 }));
+  const chains = files.map((f) => compileChain(parseSnapshotBytes(packSnapshot(f), f.chainId as ChainId), { file: "x", fileBytes: 0, fileMtimeMs: 0, logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE }));
   const index = compileTokenIndex(chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })));
   return { files, snapshot: new ServingSnapshot(1, chains, index) };
 }
