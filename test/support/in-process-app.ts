@@ -24,6 +24,7 @@ import { compileTokenIndex } from "../../src/snapshot/compile-token-index.js";
 import type { SnapshotFile } from "../../src/snapshot/format.js";
 import { parseSnapshotBytes } from "../../src/snapshot/read-snapshot-file.js";
 import { BasketCatalogue } from "../../src/baskets/basket-catalogue.js";
+import type { BasketsFile } from "../../src/baskets/basket-file.js";
 import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../../src/snapshot/normalize-token.js";
 import { ServingSnapshot, snapshotVersion } from "../../src/snapshot/serving-snapshot.js";
 import { SnapshotStore } from "../../src/snapshot/snapshot-store.js";
@@ -40,6 +41,8 @@ export interface InProcessOptions {
   /** A route table of the test's own (default: the gateway's). */
   readonly routes?: readonly RouteSpec[];
   readonly transport?: TransportOptions;
+  /** The baskets in force (default: none). */
+  readonly baskets?: BasketsFile;
 }
 
 export interface InProcessApp {
@@ -71,7 +74,7 @@ export async function startInProcess(files: readonly SnapshotFile[], options: In
   const quotas = options.quotaStore ?? ((local: LocalQuotaStore) => local);
   const ctx: GatewayContext = {
     store,
-    baskets: BasketCatalogue.EMPTY,
+    baskets: new BasketCatalogue(options.baskets ?? { baskets: [] }),
     keys: new KeyStore(keysFile),
     quotas: quotas(new LocalQuotaStore(
       new SharedRateLimiter(counters, new QuotaSlots(64, counters).assign(keysFile.keys.map((k) => k.id)), options.defaultRateLimit ?? { requests: 1000, windowSeconds: 60 }),
