@@ -30,10 +30,12 @@ export interface QuotaStore {
   authenticationFailed(address: Uint8Array, nowMs: number): Promise<void> | undefined;
   /**
    * Counts one request of an authenticated key: its decision, or a promise of
-   * it. Throws (or rejects with) 429 when the address is over its
-   * failed-authentication budget, or 503 QUOTA_STORE_UNAVAILABLE.
+   * it. With the client's `address` (a key not confirmed before), throws (or
+   * rejects with) 429 when the address is over its failed-authentication
+   * budget; null: a key already confirmed valid, served whatever its address.
+   * Throws (or rejects with) 503 QUOTA_STORE_UNAVAILABLE when it must.
    */
-  consume(entry: KeyEntry, address: Uint8Array, nowMs: number): RateLimitDecision | Promise<RateLimitDecision>;
+  consume(entry: KeyEntry, address: Uint8Array | null, nowMs: number): RateLimitDecision | Promise<RateLimitDecision>;
   /** The keys file changed: the key ids' local counter slots (see QuotaSlots). */
   keysChanged(slots: Readonly<Record<string, number>>): void;
   /** What /ready reports. */
@@ -60,7 +62,7 @@ export class LocalQuotaStore implements QuotaStore {
     return undefined;
   }
 
-  consume(entry: KeyEntry, _address: Uint8Array, nowMs: number): RateLimitDecision {
+  consume(entry: KeyEntry, _address: Uint8Array | null, nowMs: number): RateLimitDecision {
     return this.rateLimiter.consume(entry, nowMs);
   }
 

@@ -27,17 +27,20 @@ end
 `;
 
 /**
- * A keyed request. KEYS[1]: the address's failed-authentication counter name,
- * KEYS[2]: the key's quota counter name. ARGV: failed-authentication limit,
+ * A keyed request. KEYS[1]: the address's failed-authentication counter name
+ * ("" for a key already confirmed valid: no address check), KEYS[2]: the key's
+ * quota counter name. ARGV: failed-authentication limit,
  * its window (ms), the quota's window (ms). Returns {-1, ms left in the
  * address's window} when the address is over its failed-authentication budget
  * (nothing counted), else {the key's count in this window including this
  * request, ms left in the window}.
  */
 export const ADMIT_SCRIPT = `${WINDOW_OF}
-local addressWindow, addressLeft = window(tonumber(ARGV[2]))
-local failed = tonumber(redis.call('GET', KEYS[1] .. ':' .. addressWindow) or '0')
-if failed >= tonumber(ARGV[1]) then return {-1, addressLeft} end
+if KEYS[1] ~= '' then
+  local addressWindow, addressLeft = window(tonumber(ARGV[2]))
+  local failed = tonumber(redis.call('GET', KEYS[1] .. ':' .. addressWindow) or '0')
+  if failed >= tonumber(ARGV[1]) then return {-1, addressLeft} end
+end
 local quotaWindow, quotaLeft = window(tonumber(ARGV[3]))
 local counter = KEYS[2] .. ':' .. quotaWindow
 local count = redis.call('INCR', counter)

@@ -151,17 +151,19 @@ export class RedisQuotaStore implements QuotaStore {
     );
   }
 
-  consume(entry: KeyEntry, address: Uint8Array, nowMs: number): RateLimitDecision | Promise<RateLimitDecision> {
-    const addressName = addressText(address);
-    const refusedMs = this.addressesOver.remainingMs(addressName, nowMs);
-    if (refusedMs > 0) throw this.addressOver(refusedMs);
+  consume(entry: KeyEntry, address: Uint8Array | null, nowMs: number): RateLimitDecision | Promise<RateLimitDecision> {
+    const addressName = address === null ? null : addressText(address);
+    if (addressName !== null) {
+      const refusedMs = this.addressesOver.remainingMs(addressName, nowMs);
+      if (refusedMs > 0) throw this.addressOver(refusedMs);
+    }
     const { requests, windowSeconds } = entry.rateLimit ?? this.options.defaultRateLimit;
     const overMs = this.keysOver.remainingMs(entry.id, nowMs);
     if (overMs > 0) return { allowed: false, limit: requests, remaining: 0, resetSeconds: secondsLeft(overMs) };
     if (!this.usable(nowMs)) return this.uncountedRequest(entry, address, nowMs, null);
     const { failedAuthLimit, keyPrefix } = this.options;
     return this.client
-      .lgwAdmit(failedAuthCounterName(keyPrefix, addressName), quotaCounterName(keyPrefix, entry.id), failedAuthLimit.requests, this.failedWindowMs, windowSeconds * 1000)
+      .lgwAdmit(addressName === null ? "" : failedAuthCounterName(keyPrefix, addressName), quotaCounterName(keyPrefix, entry.id), failedAuthLimit.requests, this.failedWindowMs, windowSeconds * 1000)
       .then(
         (reply) => {
           let counted: ScriptReply;
@@ -174,7 +176,7 @@ export class RedisQuotaStore implements QuotaStore {
           const [count, msLeft] = counted;
           // Deadlines from the time the request was sent: never later than the window's end on Redis's clock.
           if (count < 0) {
-            this.addressesOver.refuse(addressName, nowMs + msLeft, Date.now());
+            if (addressName !== null) this.addressesOver.refuse(addressName, nowMs + msLeft, Date.now());
             throw this.addressOver(msLeft);
           }
           if (count >= requests) this.keysOver.refuse(entry.id, nowMs + msLeft, Date.now());
@@ -216,7 +218,7 @@ export class RedisQuotaStore implements QuotaStore {
   }
 
   /** A request Redis did not count: local counters (open) or 503 (closed). */
-  private uncountedRequest(entry: KeyEntry, address: Uint8Array, nowMs: number, error: unknown): RateLimitDecision {
+  private uncountedRequest(entry: KeyEntry, address: Uint8Array | null, nowMs: number, error: unknown): RateLimitDecision {
     this.failed(error, nowMs);
     if (this.options.failure === "closed") throw quotaStoreUnavailable();
     return this.local.consume(entry, address, nowMs);

@@ -9,7 +9,7 @@
  * reach the thread's last-resort handler.
  */
 import type { AccessGroup } from "../access/access-groups.js";
-import { authenticate } from "../access/authenticate.js";
+import { authenticate, knownKey } from "../access/authenticate.js";
 import { rateLimitExceeded, type RateLimitDecision } from "../access/rate-limiter.js";
 import { assertRouteAllowed } from "../access/restrictions.js";
 import { STATIC_500_BODY } from "./envelope.js";
@@ -130,21 +130,33 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
     if (route.access === "public") {
       ctx.publicRequests.take(clientAddress(x.res), now);
     } else {
-      const address = clientAddress(x.res);
       const quotas = ctx.quotas;
-      quotas.assertAddressUnder(address, now);
-      let key;
-      try {
-        key = authenticate(req.getHeader("authorization"), ctx.keys, now);
-      } catch (error) {
-        const counting = quotas.authenticationFailed(address, now);
-        if (counting === undefined) throw error;
-        x.watchAbort();
-        counting.then(
-          () => fail(x, error),
-          (refusal: unknown) => fail(x, refusal),
-        );
-        return;
+      const header = req.getHeader("authorization");
+      // The fast path: a key this thread has hashed before and this process has confirmed (admitted past
+      // every address check): no hashing, no client address.
+      let key = knownKey(header, ctx.keys, now);
+      if (key !== null && !ctx.confirmedKeys.has(key)) key = null;
+      // The client's address, for a key not confirmed anywhere in this process: such a key is refused
+      // from an address over its failed-authentication budget; a confirmed one is served whatever its
+      // address (confirmed-keys.ts), so an attacker sharing a partner's NAT or proxy cannot lock it out.
+      let address: Uint8Array | null = null;
+      if (key === null) {
+        address = clientAddress(x.res);
+        try {
+          key = authenticate(header, ctx.keys, now);
+        } catch (error) {
+          quotas.assertAddressUnder(address, now);
+          const counting = quotas.authenticationFailed(address, now);
+          if (counting === undefined) throw error;
+          x.watchAbort();
+          counting.then(
+            () => fail(x, error),
+            (refusal: unknown) => fail(x, refusal),
+          );
+          return;
+        }
+        if (ctx.confirmedKeys.has(key)) address = null;
+        else quotas.assertAddressUnder(address, now);
       }
       x.key = key;
       const quota = quotas.consume(key, address, now);
@@ -225,9 +237,14 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
   }) as TemplatedApp;
 }
 
-/** Records the key's quota decision (its RateLimit-* headers), then refuses a key over its quota or outside its allowed routes. */
+/**
+ * Records the key's quota decision (its RateLimit-* headers) and the key as
+ * confirmed valid (it passed every address check), then refuses a key over its
+ * quota or outside its allowed routes.
+ */
 function admitKey(x: Exchange, access: AccessGroup, quota: RateLimitDecision): void {
   x.quota = quota;
+  x.ctx.confirmedKeys.mark(x.key!);
   if (!quota.allowed) throw rateLimitExceeded(quota);
   assertRouteAllowed(x.key!, access);
 }

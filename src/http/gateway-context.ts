@@ -1,5 +1,6 @@
 /** What the request pipeline and the handlers share in a serving thread: snapshots, keys, limiters, cursors, logger. */
 import type { AddressLimiter } from "../access/address-limiter.js";
+import type { ConfirmedKeys } from "../access/confirmed-keys.js";
 import type { KeyStore } from "../access/key-store.js";
 import type { BasketCatalogue } from "../baskets/basket-catalogue.js";
 import type { QuotaStore } from "../access/quota-store.js";
@@ -15,6 +16,8 @@ export interface GatewayContext {
   baskets: BasketCatalogue;
   /** Key quotas and failed authentications per client address (memory or Redis). */
   readonly quotas: QuotaStore;
+  /** Keys this process has confirmed valid (served whatever address presents them). */
+  readonly confirmedKeys: ConfirmedKeys;
   /** Requests to public routes (and to no route) per client address. */
   readonly publicRequests: AddressLimiter;
   readonly cursors: CursorCodec;

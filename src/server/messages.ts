@@ -23,6 +23,8 @@ export interface ServingThreadInit {
   readonly defaultRateLimit: { readonly requests: number; readonly windowSeconds: number };
   /** Shared quota counters, one per key slot (see shared-rate-limiter.ts). */
   readonly quotaCounters: SharedArrayBuffer;
+  /** Keys confirmed valid, by quota slot (see confirmed-keys.ts). */
+  readonly confirmedKeys: SharedArrayBuffer;
   /** Most keys a keys file holds. */
   readonly maxApiKeys: number;
   /** Where quotas are counted: these counters (memory) or Redis, one client per serving thread. */

@@ -6,6 +6,7 @@
  */
 import { parentPort, threadId, workerData } from "node:worker_threads";
 import { AddressLimiter } from "../access/address-limiter.js";
+import { ConfirmedKeys } from "../access/confirmed-keys.js";
 import { KeyStore } from "../access/key-store.js";
 import { BasketCatalogue } from "../baskets/basket-catalogue.js";
 import { LocalQuotaStore, type QuotaStore } from "../access/quota-store.js";
@@ -58,6 +59,7 @@ const ctx: GatewayContext = {
   keys: new KeyStore(init.keys),
   baskets: new BasketCatalogue(init.baskets),
   quotas,
+  confirmedKeys: new ConfirmedKeys(init.confirmedKeys, init.keySlots),
   publicRequests: new AddressLimiter(init.publicRequestCounters, init.publicRateLimit, "requests without an API key", () => recorder.count("address-table-full")),
   cursors: new CursorCodec(init.cursorSecret),
   log,
@@ -172,6 +174,7 @@ port.on("message", (message: SupervisorMessage) => {
     case "keys":
       ctx.keys = new KeyStore(message.keys);
       quotas.keysChanged(message.keySlots);
+      ctx.confirmedKeys.setSlots(message.keySlots);
       break;
     case "baskets":
       ctx.baskets = new BasketCatalogue(message.baskets);

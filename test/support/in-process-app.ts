@@ -7,6 +7,7 @@
 import { pino } from "pino";
 import { AddressLimiter, type AddressLimit } from "../../src/access/address-limiter.js";
 import { createAddressTable } from "../../src/access/address-table.js";
+import { ConfirmedKeys, createConfirmedKeys } from "../../src/access/confirmed-keys.js";
 import { KeyStore } from "../../src/access/key-store.js";
 import { LocalQuotaStore, type QuotaStore } from "../../src/access/quota-store.js";
 import { loadKeysFile } from "../../src/access/keys-file.js";
@@ -72,12 +73,15 @@ export async function startInProcess(files: readonly SnapshotFile[], options: In
   if (files.length > 0) store.swap(compileSnapshot(files), 0);
   const log = pino({ level: "silent" });
   const quotas = options.quotaStore ?? ((local: LocalQuotaStore) => local);
+  const confirmed = createConfirmedKeys(64);
+  const slots = new QuotaSlots(64, counters, confirmed).assign(keysFile.keys.map((k) => k.id));
   const ctx: GatewayContext = {
     store,
     baskets: new BasketCatalogue(options.baskets ?? { baskets: [] }),
     keys: new KeyStore(keysFile),
+    confirmedKeys: new ConfirmedKeys(confirmed, slots),
     quotas: quotas(new LocalQuotaStore(
-      new SharedRateLimiter(counters, new QuotaSlots(64, counters).assign(keysFile.keys.map((k) => k.id)), options.defaultRateLimit ?? { requests: 1000, windowSeconds: 60 }),
+      new SharedRateLimiter(counters, slots, options.defaultRateLimit ?? { requests: 1000, windowSeconds: 60 }),
       new AddressLimiter(createAddressTable(1024), options.failedAuthLimit ?? { requests: 1_000_000, windowSeconds: 60 }, "failed authentication attempts"),
     )),
     publicRequests: new AddressLimiter(createAddressTable(1024), options.publicRateLimit ?? { requests: 1_000_000, windowSeconds: 60 }, "requests without an API key"),
