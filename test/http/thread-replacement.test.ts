@@ -65,6 +65,7 @@ describe("a serving thread that dies", () => {
           cursorSecret: new Uint8Array(32),
           keys,
           keySlots: new QuotaSlots(64, counters).assign(keys.keys.map((k) => k.id)),
+          baskets: { baskets: [] },
           defaultRateLimit: { requests: 1000, windowSeconds: 60 },
           quotaCounters: counters,
           failedAuthLimit: { requests: 1000, windowSeconds: 60 },

@@ -8,6 +8,8 @@ import { pino } from "pino";
 import { AddressLimiter, type AddressLimit } from "../../src/access/address-limiter.js";
 import { createAddressTable } from "../../src/access/address-table.js";
 import { KeyStore } from "../../src/access/key-store.js";
+import { BasketCatalogue } from "../../src/baskets/basket-catalogue.js";
+import type { BasketsFile } from "../../src/baskets/basket-file.js";
 import { loadKeysFile } from "../../src/access/keys-file.js";
 import { createQuotaCounters, QuotaSlots, SharedRateLimiter } from "../../src/access/shared-rate-limiter.js";
 import type { ChainId } from "../../src/chains/chains.js";
@@ -35,6 +37,8 @@ export interface InProcessOptions {
   /** A route table of the test's own (default: the gateway's). */
   readonly routes?: readonly RouteSpec[];
   readonly transport?: TransportOptions;
+  /** The baskets in force (default: none). */
+  readonly baskets?: BasketsFile;
 }
 
 export interface InProcessApp {
@@ -66,6 +70,7 @@ export async function startInProcess(files: readonly SnapshotFile[], options: In
   const ctx: GatewayContext = {
     store,
     keys: new KeyStore(keysFile),
+    baskets: new BasketCatalogue(options.baskets ?? { baskets: [] }),
     rateLimiter: new SharedRateLimiter(counters, new QuotaSlots(64, counters).assign(keysFile.keys.map((k) => k.id)), options.defaultRateLimit ?? { requests: 1000, windowSeconds: 60 }),
     failedAuth: new AddressLimiter(createAddressTable(1024), options.failedAuthLimit ?? { requests: 1_000_000, windowSeconds: 60 }, "failed authentication attempts"),
     publicRequests: new AddressLimiter(createAddressTable(1024), options.publicRateLimit ?? { requests: 1_000_000, windowSeconds: 60 }, "requests without an API key"),
