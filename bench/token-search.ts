@@ -201,7 +201,7 @@ if (out !== "") {
     "",
     "What is timed: the work of a request whose answer is not cached yet (match + grouping + order + the first",
     "page's bytes; an answer once computed is cached per snapshot, bounded), in process, one thread, tinybench",
-    `(${time} ms per case). Milliseconds. A search matching more than a quarter of the symbol groups (\`"a"\`, \`"us"\`)`,
+    `(${time} ms per case). Milliseconds. A search matching more than a quarter of the symbol groups (such as \`"a"\`)`,
     "restricts the token list of its filters, which is computed once per snapshot and filters and then cached",
     "like any token list (its first computation costs what an uncached token list with the same filters costs:",
     "`bench:micro`'s all-thresholds-0 case); the figures here are with that list cached.",
