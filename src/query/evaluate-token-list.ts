@@ -201,3 +201,54 @@ function stableSortByTier(sorted: Uint32Array, count: number): void {
   for (let t = 1; t < starts.length; t++) starts[t] += starts[t - 1];
   for (let e = 0; e < count; e++) sorted[starts[entryTier[copy[e]]]++] = copy[e];
 }
+
+/**
+ * A search's list from the list of its filters (the same groups over the same
+ * eligible instances): the entries with a matching listed member, in the
+ * list's order, or by their best member's tier first (stable, so TVL desc then
+ * symbol within a tier) when `byRelevance` (the list must then be TVL desc).
+ * For matches that touch most groups this is cheaper than evaluating them.
+ */
+export function restrictTokenList(list: TokenListResult, tier: Uint8Array, byRelevance: boolean): TokenListResult {
+  const { count, memberStart, members } = list;
+  const kept = new Uint32Array(count);
+  const keptTier = new Uint8Array(count);
+  let n = 0;
+  let memberTotal = 0;
+  for (let e = 0; e < count; e++) {
+    let best = 0;
+    for (let m = memberStart[e]; m < memberStart[e + 1]; m++) {
+      const t = tier[members[m]];
+      if (t !== 0 && (best === 0 || t < best)) best = t;
+    }
+    if (best === 0) continue;
+    kept[n] = e;
+    keptTier[n++] = best;
+    memberTotal += memberStart[e + 1] - memberStart[e];
+  }
+  // Entry positions in output order: by tier (stable) for relevance, else as listed.
+  const order = new Uint32Array(n);
+  if (byRelevance) {
+    const next = [0, 0, 0, 0, 0, 0];
+    for (let k = 0; k < n; k++) next[keptTier[k] + 1]++;
+    for (let t = 1; t < next.length; t++) next[t] += next[t - 1];
+    for (let k = 0; k < n; k++) order[next[keptTier[k]]++] = k;
+  } else for (let k = 0; k < n; k++) order[k] = k;
+  const group = new Uint32Array(n);
+  const tvl = new Float64Array(n);
+  const outStart = new Uint32Array(n + 1);
+  const outMembers = new Uint32Array(memberTotal);
+  const outTier = byRelevance ? new Uint8Array(n) : null;
+  let at = 0;
+  for (let k = 0; k < n; k++) {
+    const src = order[k];
+    const e = kept[src];
+    group[k] = list.group[e];
+    tvl[k] = list.tvl[e];
+    if (outTier !== null) outTier[k] = keptTier[src];
+    outStart[k] = at;
+    for (let m = memberStart[e]; m < memberStart[e + 1]; m++) outMembers[at++] = members[m];
+  }
+  outStart[n] = at;
+  return { count: n, group, tvl, memberStart: outStart, members: outMembers, tier: outTier };
+}

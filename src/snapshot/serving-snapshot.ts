@@ -7,7 +7,7 @@ import type { ChainId } from "../chains/chains.js";
 import type { Protocol } from "../api/wire.js";
 import type { BasketCatalogue } from "../baskets/basket-catalogue.js";
 import { BasketView } from "../query/basket-view.js";
-import { evaluateTokenList } from "../query/evaluate-token-list.js";
+import { evaluateTokenList, restrictTokenList } from "../query/evaluate-token-list.js";
 import { matchedGroups, matchSearchTerm, searchTerm } from "../query/search-match.js";
 import { evaluateSingleChain } from "../query/single-chain-list.js";
 import { SingleChainView } from "../query/single-chain-view.js";
@@ -30,6 +30,8 @@ import type { CompiledChain } from "./compiled-chain.js";
 const CACHED_QUERIES_PER_SNAPSHOT = 256;
 /** Most bytes the cached searches (and, separately, single-chain lists) of one snapshot hold in one thread. */
 const CACHED_RESULT_BYTES = 32 * 1024 * 1024;
+/** A search whose matches lie in more than 1/4 of the symbol groups restricts the cached list of its filters. */
+const BROAD_MATCH_SHARE = 4;
 
 export class ServingSnapshot {
   readonly chains: ReadonlyMap<ChainId, CompiledChain>;
@@ -86,13 +88,21 @@ export class ServingSnapshot {
     return view;
   }
 
-  /** A multi-chain search computed now (what a cache miss costs). */
+  /**
+   * A multi-chain search computed now (what a cache miss costs): the groups
+   * holding a match are evaluated; when they are most groups, the list of the
+   * search's filters (cached like any token list) is restricted instead.
+   */
   evaluateTokenSearch(query: TokenSearchQuery): TokenListView {
     const ix = this.tokenIndex;
     const mask = query.chainIds.length === 0 ? this.loadedMask : chainMask(query.chainIds) & this.loadedMask;
     const byRelevance = query.orderBy === "relevance";
     const match = matchSearchTerm(ix, this.searchText, searchTerm(query.term), mask, byRelevance);
-    const result = evaluateTokenList(ix, query, mask, { tier: match.tier, ...matchedGroups(ix, match), byRelevance });
+    const candidates = matchedGroups(ix, match);
+    const result =
+      candidates.groupCount * BROAD_MATCH_SHARE < ix.groupCount
+        ? evaluateTokenList(ix, query, mask, { tier: match.tier, ...candidates, byRelevance })
+        : restrictTokenList(this.tokenList({ ...query, direction: byRelevance ? "desc" : query.direction }).result, match.tier, byRelevance);
     return new TokenListView(ix, result, byRelevance ? "relevance" : query.direction);
   }
 

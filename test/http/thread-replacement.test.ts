@@ -68,6 +68,7 @@ describe("a serving thread that dies", () => {
           keys,
           baskets: { baskets: [] },
           keySlots: new QuotaSlots(64, counters).assign(keys.keys.map((k) => k.id)),
+          baskets: { baskets: [] },
           defaultRateLimit: { requests: 1000, windowSeconds: 60 },
           quotaCounters: counters,
           confirmedKeys: createConfirmedKeys(64),

@@ -7,8 +7,9 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { SUPPORTED_CHAIN_IDS, type ChainId } from "../../src/chains/chains.js";
+import { evaluateTokenList, restrictTokenList } from "../../src/query/evaluate-token-list.js";
 import { matchedGroups, matchSearchTerm, searchTerm } from "../../src/query/search-match.js";
-import { chainMask } from "../../src/query/token-query.js";
+import { chainMask, SEARCH_FILTER_DEFAULTS } from "../../src/query/token-query.js";
 import { compileChain } from "../../src/snapshot/compile-chain.js";
 import { compileTokenIndex } from "../../src/snapshot/compile-token-index.js";
 import type { SnapshotFile } from "../../src/snapshot/format.js";
@@ -61,6 +62,24 @@ describe("matchSearchTerm", () => {
         expect(Array.from(groups.subarray(0, groupCount))).toEqual(expectedGroups);
       }),
       { numRuns: 300, seed: 9_271_025 },
+    );
+  });
+
+  test("a search evaluated on its matching groups equals the list of its filters restricted to the matches", () => {
+    fc.assert(
+      fc.property(dataArb, termArb, fc.boolean(), fc.boolean(), fc.constantFrom("desc" as const, "asc" as const), (data, rawTerm, relevance, matchAllSymbols, direction) => {
+        const term = rawTerm.trim();
+        fc.pre(term.length > 0);
+        const { snapshot } = build(data);
+        const ix = snapshot.tokenIndex;
+        const mask = snapshot.loadedMask;
+        const match = matchSearchTerm(ix, snapshot.searchText, searchTerm(term), mask, relevance);
+        const query = { chainIds: [], ...SEARCH_FILTER_DEFAULTS, matchAllSymbols, direction: relevance ? ("desc" as const) : direction };
+        const evaluated = evaluateTokenList(ix, query, mask, { tier: match.tier, ...matchedGroups(ix, match), byRelevance: relevance });
+        const restricted = restrictTokenList(evaluateTokenList(ix, query, mask), match.tier, relevance);
+        expect(restricted).toEqual(evaluated);
+      }),
+      { numRuns: 200, seed: 5_151_025 },
     );
   });
 
