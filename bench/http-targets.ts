@@ -57,6 +57,11 @@ export interface ServerDef {
   readonly threads: number | "all";
   /** Extra environment (gateway only), e.g. a quota-store variant. */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * Gateway only: needs a redis-server, started for the run (pinned like the
+   * servers) and passed as REDIS_URL; its CPU counts as this server's.
+   */
+  readonly redis?: true;
 }
 
 /**
@@ -69,7 +74,8 @@ export const SERVERS: readonly ServerDef[] = [
   { id: "gateway-all", label: "gateway, all threads", kind: "gateway", threads: "all" },
   { id: "bare-uws", label: "bare uWS (same bytes)", kind: "bare", threads: 1 },
   { id: "floor-uws", label: "floor uWS (unavoidable work)", kind: "floor", threads: 1 },
-  // Later, e.g.: { id: "gateway-redis", label: "gateway, Redis quotas", kind: "gateway", threads: 1, env: { ... } }.
+  // Issue 15: the same gateway counting quotas in Redis (one script per request); CPU per request includes redis-server's.
+  { id: "gateway-redis", label: "gateway, 1 serving thread, Redis quotas (+ redis-server CPU)", kind: "gateway", threads: 1, env: { QUOTA_STORE: "redis" }, redis: true },
 ];
 
 export interface Goal {

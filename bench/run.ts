@@ -31,6 +31,7 @@ import { capture, writeCanned, type CannedResponse, type CannedTarget } from "./
 import { startNode, stopAllChildren, type BenchChild } from "./targets/child.js";
 import { freePort } from "./targets/free-port.js";
 import { startGateway, writeBenchKey } from "./targets/gateway.js";
+import { startBenchRedis } from "./targets/redis-server.js";
 import { samplePoolAddresses } from "./targets/pool-addresses.js";
 import { ensureTaskset, ensureWrk, runWrk, type WrkBinary, type WrkRequest } from "./wrk.js";
 
@@ -169,6 +170,13 @@ interface RunningServer {
   readonly threads: number;
   readonly child: BenchChild;
   readonly baseUrl: string;
+  /** Processes whose CPU counts as this server's (its redis-server). */
+  readonly helpers?: readonly BenchChild[];
+}
+
+/** CPU seconds of a server's process and its helpers. */
+function serverCpuSeconds(server: RunningServer): number {
+  return [server.child, ...(server.helpers ?? [])].reduce((sum, child) => sum + readProcessCpu(child.pid), 0);
 }
 
 async function startUws(def: ServerDef, threads: number, cannedFile: string, cpusList: string | null): Promise<RunningServer> {
@@ -288,9 +296,16 @@ async function main(): Promise<void> {
     for (const def of servers.filter((s) => s.kind === "gateway")) {
       log(`starting ${def.id}: ${threadsOf(def)} serving thread(s), auth and quotas on, LOG_LEVEL warn`);
       // One cursor secret for every gateway of the run (as a deployment configures one), so their next-page cursors match.
-      const env = { CURSOR_SECRET: cursorSecret, ...(def.env ?? {}) };
+      const env: Record<string, string> = { CURSOR_SECRET: cursorSecret, ...(def.env ?? {}) };
+      const helpers: BenchChild[] = [];
+      if (def.redis) {
+        const redis = await startBenchRedis(pin.serverCpus);
+        log(`${def.id}: redis-server ${redis.url} on CPU ${pin.serverCpus ?? "any"}; its CPU counts as ${def.id}'s`);
+        env.REDIS_URL = redis.url;
+        helpers.push(redis.child);
+      }
       const gateway = await startGateway({ snapshotDir: args.data, keysFile: benchKey.file, timeoutMs: 10 * 60_000, threads: threadsOf(def), env, cpus: pin.serverCpus, name: def.id });
-      running.push({ def, threads: threadsOf(def), child: gateway.child, baseUrl: gateway.baseUrl });
+      running.push({ def, threads: threadsOf(def), child: gateway.child, baseUrl: gateway.baseUrl, helpers });
     }
     const referenceServer = running.find((s) => s.def.id === reference.id)!;
     const captured = new Map<string, CannedResponse>();
@@ -334,13 +349,12 @@ async function main(): Promise<void> {
       }
       for (let r = 0; r < rounds; r++) {
         for (const server of serversFor(target)) {
-          const pid = server.child.pid;
-          const cpuBefore = readProcessCpu(pid);
+          const cpuBefore = serverCpuSeconds(server);
           const busyBefore = readMachineBusySeconds();
           const wallBefore = performance.now();
           const result = await runWrk(wrk, wrkSpec(server, request, durationS));
           const wallS = (performance.now() - wallBefore) / 1000;
-          const serverCpuS = readProcessCpu(pid) - cpuBefore;
+          const serverCpuS = serverCpuSeconds(server) - cpuBefore;
           const busyS = readMachineBusySeconds() - busyBefore;
           const wrkCpuS = result.wrkCpuSeconds;
           const m: Measurement = {

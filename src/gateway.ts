@@ -10,6 +10,7 @@ import { KeysReloader } from "./access/keys-reloader.js";
 import type { BasketsFile } from "./baskets/basket-file.js";
 import { BasketsReloader, loadInitialBaskets } from "./baskets/baskets-reloader.js";
 import { createAddressTable } from "./access/address-table.js";
+import { createConfirmedKeys } from "./access/confirmed-keys.js";
 import { createQuotaCounters, QuotaSlots } from "./access/shared-rate-limiter.js";
 import { PROJECT_ROOT, type GatewayConfig } from "./config/config.js";
 import { setHeaderSizeLimit } from "./http/header-limit.js";
@@ -48,7 +49,8 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   setHeaderSizeLimit(config.maxHeaderBytes); // before any serving thread loads uWS
 
   const quotaCounters = createQuotaCounters(config.maxApiKeys);
-  const quotaSlots = new QuotaSlots(config.maxApiKeys, quotaCounters);
+  const confirmedKeys = createConfirmedKeys(config.maxApiKeys);
+  const quotaSlots = new QuotaSlots(config.maxApiKeys, quotaCounters, confirmedKeys);
   const slotsOf = (file: KeysFile) => quotaSlots.assign(file.keys.map((k) => k.id));
   const policy = { retainMs: config.cursorRetentionSeconds * 1000, maxVersions: config.snapshotMaxVersions };
   const versionUse = new SharedArrayBuffer(VersionRetention.slotsFor(policy) * Float64Array.BYTES_PER_ELEMENT);
@@ -74,6 +76,9 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
         baskets,
         defaultRateLimit: config.defaultRateLimit,
         quotaCounters,
+        confirmedKeys,
+        maxApiKeys: config.maxApiKeys,
+        quotaStore: config.quotaStore,
         failedAuthLimit: config.failedAuthLimit,
         failedAuthCounters: createAddressTable(),
         publicRateLimit: config.publicRateLimit,
@@ -131,10 +136,11 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   const certificates = config.tls === null ? null : new CertificateWatcher(config.tls, () => supervisor.restartThreads(), log, () => metrics.tlsReloadRejections.inc());
 
   const port = await supervisor.start();
+  const quotaStore = config.quotaStore.kind === "redis" ? `redis (QUOTA_FAILURE=${config.quotaStore.failure})` : "memory";
   certificates?.start();
   log.info(
-    { event: "listening", host: config.host, port, threads: config.threads, keys: keysFile.keys.length, protocol: config.tls === null ? "http" : "https" },
-    `listening on ${config.tls === null ? "http" : "https"}://${config.host}:${port} with ${config.threads} serving threads`,
+    { event: "listening", host: config.host, port, threads: config.threads, keys: keysFile.keys.length, protocol: config.tls === null ? "http" : "https", quotaStore },
+    `listening on ${config.tls === null ? "http" : "https"}://${config.host}:${port} with ${config.threads} serving threads; quotas counted in ${quotaStore}`,
   );
   keysReloader.start();
   basketsReloader.start();

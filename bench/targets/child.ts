@@ -113,13 +113,18 @@ export class BenchChild {
 const live = new Set<BenchChild>();
 
 /**
- * Starts `node <args>` with piped output; with `cpus`, pinned to that CPU list
- * by `taskset -c` (which execs node, so the pid is node's).
+ * Starts `command <args>` with piped output; with `cpus`, pinned to that CPU
+ * list by `taskset -c` (which execs the command, so the pid is the command's).
  */
-export function startNode(name: string, args: readonly string[], options: SpawnOptions = {}, cpus: string | null = null): BenchChild {
-  const [command, argv] = cpus === null ? [process.execPath, args] : ["taskset", ["-c", cpus, process.execPath, ...args]];
-  const child = spawn(command, argv, { stdio: ["ignore", "pipe", "pipe"], ...options });
+export function startChild(name: string, command: string, args: readonly string[], options: SpawnOptions = {}, cpus: string | null = null): BenchChild {
+  const [file, argv] = cpus === null ? [command, args] : ["taskset", ["-c", cpus, command, ...args]];
+  const child = spawn(file, argv, { stdio: ["ignore", "pipe", "pipe"], ...options });
   return new BenchChild(name, child);
+}
+
+/** Starts `node <args>` (see startChild). */
+export function startNode(name: string, args: readonly string[], options: SpawnOptions = {}, cpus: string | null = null): BenchChild {
+  return startChild(name, process.execPath, args, options, cpus);
 }
 
 /** Stops every child still running (all at once; each gets SIGTERM then SIGKILL after 6 s). */

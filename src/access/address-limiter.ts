@@ -21,9 +21,9 @@ export class AddressLimiter {
 
   constructor(
     table: SharedArrayBuffer,
-    private readonly limit: AddressLimit,
+    readonly limit: AddressLimit,
     /** What is limited, for the 429 message: "failed authentication attempts" or "requests without a key". */
-    private readonly what: string,
+    readonly what: string,
     private readonly onFull: () => void = () => {},
   ) {
     this.table = new AddressTable(table);
@@ -54,13 +54,17 @@ export class AddressLimiter {
 
   private exceeded(windowIndex: number, nowMs: number): ApiError {
     const windowMs = this.limit.windowSeconds * 1000;
-    const retryAfterSeconds = Math.max(1, Math.ceil(((windowIndex + 1) * windowMs - nowMs) / 1000));
-    return new ApiError(
-      "RATE_LIMIT_EXCEEDED",
-      `Too many ${this.what} from this address; retry in ${retryAfterSeconds} seconds.`,
-      `At most ${this.limit.requests} ${this.what} per ${this.limit.windowSeconds} s per client address.`,
-      { retryAfterSeconds },
-      { "retry-after": String(retryAfterSeconds) },
-    );
+    return addressLimitExceeded(this.limit, this.what, Math.max(1, Math.ceil(((windowIndex + 1) * windowMs - nowMs) / 1000)));
   }
+}
+
+/** The 429 of an address over its budget of `what` (see AddressLimiter). */
+export function addressLimitExceeded(limit: AddressLimit, what: string, retryAfterSeconds: number): ApiError {
+  return new ApiError(
+    "RATE_LIMIT_EXCEEDED",
+    `Too many ${what} from this address; retry in ${retryAfterSeconds} seconds.`,
+    `At most ${limit.requests} ${what} per ${limit.windowSeconds} s per client address.`,
+    { retryAfterSeconds },
+    { "retry-after": String(retryAfterSeconds) },
+  );
 }

@@ -95,6 +95,11 @@ export class KeyStore {
     return entry;
   }
 
+  /** The entry of a key presented as bytes (see find) that this store has already confirmed; no hashing. */
+  confirmedBytes(presentedKey: string): KeyEntry | undefined {
+    return this.#confirmedBytes.get(presentedKey);
+  }
+
   /** The record of the presented key (any status or expiry), or undefined. */
   lookup(presentedKey: string): ApiKeyRecord | undefined {
     return this.find(presentedKey)?.record;

@@ -72,6 +72,8 @@ export class QuotaSlots {
   constructor(
     private readonly capacity: number,
     private readonly counters: SharedArrayBuffer,
+    /** Confirmed-key tokens by slot (confirmed-keys.ts): cleared with the slot. */
+    private readonly confirmed: SharedArrayBuffer | null = null,
   ) {
     for (let s = capacity - 1; s >= 0; s--) this.free.push(s);
   }
@@ -88,9 +90,11 @@ export class QuotaSlots {
       throw new Error(`the keys file holds ${keep.size} keys, more than MAX_API_KEYS (${this.capacity}); raise MAX_API_KEYS`);
     }
     const cells = new BigInt64Array(this.counters);
+    const confirmed = this.confirmed === null ? null : new Int32Array(this.confirmed);
     for (const [id, slot] of removed) {
       this.byId.delete(id);
       Atomics.store(cells, slot, 0n);
+      if (confirmed !== null) Atomics.store(confirmed, slot, 0);
       this.free.push(slot);
     }
     for (const id of added) this.byId.set(id, this.free.pop()!);

@@ -710,12 +710,27 @@ export interface HealthResponse {
 
 /** Body of GET /ready (200 when ready, else 503). Not enveloped. */
 export interface ReadinessResponse {
-  /** True once the snapshot files present at start have loaded or been rejected. */
+  /**
+   * True once the snapshot files present at start have loaded or been rejected, unless the quota
+   * store is Redis with `QUOTA_FAILURE=closed` and the answering serving thread cannot reach it
+   * (such an instance answers keyed routes 503, so it is not ready).
+   */
   ready: boolean;
   /** Version of the served snapshot (the `x-snapshot-version` header of data responses); null before any has loaded. */
   version: (string & tags.Pattern<"^[0-9a-f]{8}$">) | null;
   /** Chain ids of the loaded chains. */
   chains: ChainId[];
+  quotaStore: QuotaStoreStatus;
+}
+
+/** Where per-key quotas and failed-authentication counts are kept, as seen by the serving thread that answered. */
+export interface QuotaStoreStatus {
+  /** `memory`: this instance's counters (exact across its threads); `redis`: counters shared by every instance on the same Redis. */
+  kind: "memory" | "redis";
+  /** `local` for memory; for redis, `connected` when this thread counts in Redis, `unavailable` when `onFailure` applies. */
+  state: "local" | "connected" | "unavailable";
+  /** What happens while Redis is unavailable: `open` counts on this instance's own counters, `closed` answers 503; null for memory. */
+  onFailure: "open" | "closed" | null;
 }
 
 // ---------------------------------------------------------------- headers
@@ -892,6 +907,11 @@ export interface RateLimitExceededMetadata {
   retryAfterSeconds: number & tags.Type<"uint32"> & tags.Minimum<1>;
 }
 
+export interface QuotaStoreUnavailableMetadata {
+  /** Seconds after which to retry (also in the `Retry-After` header). */
+  retryAfterSeconds: number & tags.Type<"uint32"> & tags.Minimum<1>;
+}
+
 export interface ChainDataUnavailableMetadata {
   /** The chain without data; null when no chain has loaded at all. */
   chainId: ChainId | null;
@@ -970,5 +990,6 @@ export interface ErrorMetadataByCode {
   UNSUPPORTED_MEDIA_TYPE: UnsupportedMediaTypeMetadata;
   RATE_LIMIT_EXCEEDED: RateLimitExceededMetadata;
   CHAIN_DATA_UNAVAILABLE: ChainDataUnavailableMetadata;
+  QUOTA_STORE_UNAVAILABLE: QuotaStoreUnavailableMetadata;
   UNKNOWN_ERROR: NoErrorMetadata;
 }

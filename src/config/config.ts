@@ -56,6 +56,8 @@ export interface GatewayConfig {
   readonly publicRateLimit: { readonly requests: number; readonly windowSeconds: number };
   /** Most response bytes one serving thread holds for connections that do not read (MiB). */
   readonly maxHeldResponseMb: number;
+  /** Where per-key quotas and failed-authentication counts live. */
+  readonly quotaStore: QuotaStoreConfig;
   /** HTTPS files; null: plain HTTP. */
   readonly tls: TlsSettings | null;
   /** Bodies of at least this many bytes are compressed when the client accepts it (Infinity: off). */
@@ -67,6 +69,24 @@ export interface GatewayConfig {
   /** Largest request header section (request line + fields) accepted, bytes; larger ones get 431. */
   readonly maxHeaderBytes: number;
 }
+
+/**
+ * `memory`: this instance's shared-memory counters (exact across its threads).
+ * `redis`: counters in Redis, exact across every instance that shares it.
+ */
+export type QuotaStoreConfig =
+  | { readonly kind: "memory" }
+  | {
+      readonly kind: "redis";
+      /** redis:// or rediss:// URL (may hold credentials: never log it). */
+      readonly url: string;
+      /** Prefix of every Redis key the gateway writes. */
+      readonly keyPrefix: string;
+      /** Longest a request waits for Redis before QUOTA_FAILURE applies (ms). */
+      readonly timeoutMs: number;
+      /** While Redis is unavailable: count locally (`open`) or answer 503 (`closed`). */
+      readonly failure: "open" | "closed";
+    };
 
 interface Setting {
   readonly env: string;
@@ -101,6 +121,11 @@ export const SETTINGS = {
   maxApiKeys: { env: "MAX_API_KEYS", flag: "--max-api-keys", help: "Most keys a keys file may hold (size of the shared quota table). Default 10000." },
   maxHeaderBytes: { env: "MAX_HEADER_BYTES", flag: "--max-header-bytes", help: "Largest request header section (request line and header fields), bytes, 1024-65536; larger ones are answered 431. Default 8192." },
   snapshotMaxVersions: { env: "SNAPSHOT_MAX_VERSIONS", flag: "--snapshot-max-versions", help: "Earlier snapshot versions kept for cursors at most. Default 4." },
+  quotaStore: { env: "QUOTA_STORE", flag: "--quota-store", help: "memory (this instance's counters) or redis (shared by every instance using REDIS_URL). Default memory." },
+  redisUrl: { env: "REDIS_URL", flag: "--redis-url", help: "Redis of QUOTA_STORE=redis, as redis://[user:password@]host:port[/db] (rediss:// for TLS). Required with redis." },
+  redisKeyPrefix: { env: "REDIS_KEY_PREFIX", flag: "--redis-key-prefix", help: "Prefix of the gateway's Redis keys (instances that share quotas use the same one). Default lgw." },
+  redisTimeoutMs: { env: "REDIS_TIMEOUT_MS", flag: "--redis-timeout-ms", help: "Longest a request waits for Redis (ms) before QUOTA_FAILURE applies. Default 250." },
+  quotaFailure: { env: "QUOTA_FAILURE", flag: "--quota-failure", help: "While Redis is unavailable: open (count on this instance's own counters) or closed (answer 503 QUOTA_STORE_UNAVAILABLE). Default open." },
 } as const satisfies Record<string, Setting>;
 
 export class ConfigError extends Error {
@@ -175,6 +200,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Gat
     return { requests: Number(m[1]), windowSeconds: Number(m[2]) };
   };
 
+  const quotaStore = quotaStoreConfig(raw, name, integer);
   const tlsNames = { certFile: name(SETTINGS.tlsCertFile), keyFile: name(SETTINGS.tlsKeyFile), passphrase: name(SETTINGS.tlsKeyPassphrase), caFile: name(SETTINGS.tlsCaFile) };
   const certFile = raw(SETTINGS.tlsCertFile);
   const keyFile = raw(SETTINGS.tlsKeyFile);
@@ -234,8 +260,42 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Gat
     threads: integer(SETTINGS.threads, Math.min(availableParallelism(), 63), 1, 63),
     buildWorkerMaxMb: raw(SETTINGS.buildWorkerMaxMb) === undefined ? null : integer(SETTINGS.buildWorkerMaxMb, 0, 16, 1_048_576),
     maxApiKeys: integer(SETTINGS.maxApiKeys, 10_000, 1, 1_000_000),
+    quotaStore,
     maxHeaderBytes: integer(SETTINGS.maxHeaderBytes, 8192, 1024, 65_536),
   };
+}
+
+function quotaStoreConfig(
+  raw: (s: Setting) => string | undefined,
+  name: (s: Setting) => string,
+  integer: (s: Setting, fallback: number, min: number, max: number) => number,
+): QuotaStoreConfig {
+  const kind = raw(SETTINGS.quotaStore) ?? "memory";
+  if (kind !== "memory" && kind !== "redis") throw new ConfigError(`${name(SETTINGS.quotaStore)} must be memory or redis; got "${kind}".`);
+  const redisOnly = [SETTINGS.redisUrl, SETTINGS.redisKeyPrefix, SETTINGS.redisTimeoutMs, SETTINGS.quotaFailure];
+  if (kind === "memory") {
+    // A Redis setting without QUOTA_STORE=redis would leave quotas per instance without a word.
+    const stray = redisOnly.find((s) => raw(s) !== undefined);
+    if (stray) throw new ConfigError(`${name(stray)} is set but ${name(SETTINGS.quotaStore)} is memory: set ${SETTINGS.quotaStore.env}=redis to share quotas through Redis, or unset ${name(stray)}.`);
+    return { kind };
+  }
+  const url = raw(SETTINGS.redisUrl);
+  if (url === undefined) throw new ConfigError(`${name(SETTINGS.redisUrl)} must be set when ${name(SETTINGS.quotaStore)} is redis (e.g. redis://127.0.0.1:6379).`);
+  let parsed: URL | null = null;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = null;
+  }
+  // The URL may hold a password: errors name its scheme, never the URL.
+  if (parsed === null || (parsed.protocol !== "redis:" && parsed.protocol !== "rediss:") || parsed.hostname === "") {
+    throw new ConfigError(`${name(SETTINGS.redisUrl)} must be a redis:// or rediss:// URL with a host, e.g. redis://127.0.0.1:6379.`);
+  }
+  const keyPrefix = raw(SETTINGS.redisKeyPrefix) ?? "lgw";
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(keyPrefix)) throw new ConfigError(`${name(SETTINGS.redisKeyPrefix)} must be 1-64 of A-Z a-z 0-9 . _ -; got "${keyPrefix.slice(0, 80)}".`);
+  const failure = raw(SETTINGS.quotaFailure) ?? "open";
+  if (failure !== "open" && failure !== "closed") throw new ConfigError(`${name(SETTINGS.quotaFailure)} must be open or closed; got "${failure}".`);
+  return { kind, url, keyPrefix, timeoutMs: integer(SETTINGS.redisTimeoutMs, 250, 10, 5000), failure };
 }
 
 function isDirectory(path: string): boolean {

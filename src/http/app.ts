@@ -2,12 +2,15 @@
  * The uWS application: one catch-all handler runs every request through one
  * pipeline — route (from the route table), access (a key, its quota and
  * allow-lists; or the per-address limit of public routes), the JSON body, the
- * handler (sync or async) — and one writer answers every outcome. Every throw
+ * handler (sync or async) — and one writer answers every outcome. The access
+ * step is synchronous with the memory quota store and may continue
+ * asynchronously with a shared one (Redis). Every throw
  * and rejection of any step lands in `fail`, once; nothing a request does can
  * reach the thread's last-resort handler.
  */
-import { authenticate } from "../access/authenticate.js";
-import { rateLimitExceeded } from "../access/rate-limiter.js";
+import type { AccessGroup } from "../access/access-groups.js";
+import { authenticate, knownKey } from "../access/authenticate.js";
+import { rateLimitExceeded, type RateLimitDecision } from "../access/rate-limiter.js";
 import { assertRouteAllowed } from "../access/restrictions.js";
 import { STATIC_500_BODY } from "./envelope.js";
 import { toApiError } from "./errors.js";
@@ -127,20 +130,41 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
     if (route.access === "public") {
       ctx.publicRequests.take(clientAddress(x.res), now);
     } else {
-      const address = clientAddress(x.res);
-      ctx.failedAuth.assertUnder(address, now);
-      let key;
-      try {
-        key = authenticate(req.getHeader("authorization"), ctx.keys, now);
-      } catch (error) {
-        ctx.failedAuth.record(address, now);
-        throw error;
+      const quotas = ctx.quotas;
+      const header = req.getHeader("authorization");
+      // The fast path: a key this thread has hashed before and this process has confirmed (admitted past
+      // every address check): no hashing, no client address.
+      let key = knownKey(header, ctx.keys, now);
+      if (key !== null && !ctx.confirmedKeys.has(key)) key = null;
+      // The client's address, for a key not confirmed anywhere in this process: such a key is refused
+      // from an address over its failed-authentication budget; a confirmed one is served whatever its
+      // address (confirmed-keys.ts), so an attacker sharing a partner's NAT or proxy cannot lock it out.
+      let address: Uint8Array | null = null;
+      if (key === null) {
+        address = clientAddress(x.res);
+        try {
+          key = authenticate(header, ctx.keys, now);
+        } catch (error) {
+          quotas.assertAddressUnder(address, now);
+          const counting = quotas.authenticationFailed(address, now);
+          if (counting === undefined) throw error;
+          x.watchAbort();
+          counting.then(
+            () => fail(x, error),
+            (refusal: unknown) => fail(x, refusal),
+          );
+          return;
+        }
+        if (ctx.confirmedKeys.has(key)) address = null;
+        else quotas.assertAddressUnder(address, now);
       }
       x.key = key;
-      const quota = ctx.rateLimiter.consume(key, now);
-      x.quota = quota;
-      if (!quota.allowed) throw rateLimitExceeded(quota);
-      assertRouteAllowed(key, route.access);
+      const quota = quotas.consume(key, address, now);
+      if (quota instanceof Promise) {
+        admitLater(x, req, route, route.access, quota);
+        return;
+      }
+      admitKey(x, route.access, quota);
     }
     if (!route.body) {
       run(x, route);
@@ -155,6 +179,38 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
       },
       (error: unknown) => fail(x, error),
     );
+  };
+
+  /**
+   * The rest of `admit` once a shared quota store has decided (QUOTA_STORE=redis).
+   * Whatever the request needs from uWS is taken now: its headers, and its body,
+   * which uWS hands only to a reader attached before the handler returns; the
+   * checks then run in the same order as on the synchronous path.
+   */
+  const admitLater = (x: Exchange, req: HttpRequest, route: RouteSpec, access: AccessGroup, decision: Promise<RateLimitDecision>): void => {
+    x.watchAbort();
+    let contentType = "";
+    let body: Promise<unknown> | null = null;
+    if (route.body) {
+      contentType = req.getHeader("content-type");
+      body = readJsonBody(x, req.getHeader("content-length"));
+      body.catch(() => {}); // its outcome is answered after admission, or not at all
+    }
+    decision
+      .then((quota) => {
+        if (x.aborted) return;
+        admitKey(x, access, quota);
+        if (body === null) {
+          run(x, route);
+          return;
+        }
+        checkContentType(contentType);
+        return body.then((value) => {
+          x.body = value;
+          run(x, route);
+        });
+      })
+      .catch((error: unknown) => fail(x, error));
   };
 
   const tls = options.tls;
@@ -179,6 +235,18 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
       fail(x, error);
     }
   }) as TemplatedApp;
+}
+
+/**
+ * Records the key's quota decision (its RateLimit-* headers) and the key as
+ * confirmed valid (it passed every address check), then refuses a key over its
+ * quota or outside its allowed routes.
+ */
+function admitKey(x: Exchange, access: AccessGroup, quota: RateLimitDecision): void {
+  x.quota = quota;
+  x.ctx.confirmedKeys.mark(x.key!);
+  if (!quota.allowed) throw rateLimitExceeded(quota);
+  assertRouteAllowed(x.key!, access);
 }
 
 /** The peer's address bytes (4 for IPv4, 16 for IPv6). */

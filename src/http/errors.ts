@@ -64,6 +64,13 @@ export const ERROR_CATALOGUE = {
   },
   UNKNOWN_ERROR: { status: 500, title: "Unknown Error", when: "a server fault; its trace id is in the gateway's logs", rateLimitHeaders: "sometimes" },
   CHAIN_DATA_UNAVAILABLE: { status: 503, title: "Service Unavailable", when: "a requested chain has no loaded snapshot yet; retry after `Retry-After` seconds", rateLimitHeaders: "always", retryAfter: true },
+  QUOTA_STORE_UNAVAILABLE: {
+    status: 503,
+    title: "Service Unavailable",
+    when: "the shared quota store (Redis) cannot be reached and the gateway is configured to refuse rather than count locally (`QUOTA_FAILURE=closed`); nothing was counted; retry after `Retry-After` seconds",
+    rateLimitHeaders: "never",
+    retryAfter: true,
+  },
 } as const satisfies Record<string, ErrorCodeFacts>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -112,6 +112,11 @@ export class GatewayMetrics {
     threadEvent("gateway_uncaught_errors_total", "Errors that reached a serving thread's last-resort handler (the thread exited and was replaced).", "uncaught");
     threadEvent("gateway_backpressure_closes_total", "Connections closed because the serving thread's bytes held for clients that do not read reached the cap.", "backpressure-close");
     threadEvent("gateway_address_table_full_total", "Requests whose client address found no free slot in an address table (failed-auth or public limit), so were not limited.", "address-table-full");
+    threadEvent(
+      "gateway_quota_store_errors_total",
+      "Keyed requests the shared quota store (Redis) did not count (unreachable, failed or timed out): counted on this instance's own counters (QUOTA_FAILURE=open) or answered 503 (closed).",
+      "quota-store-error",
+    );
     new Counter({
       name: "gateway_http_requests_total",
       help: "HTTP requests answered, by route and status.",

@@ -18,6 +18,8 @@ export const THREAD_EVENTS = [
   "backpressure-close",
   /** A client address found no free slot in an address table (its request was not limited). */
   "address-table-full",
+  /** A keyed request the shared quota store (Redis) did not count. */
+  "quota-store-error",
 ] as const;
 export type ThreadEvent = (typeof THREAD_EVENTS)[number];
 

@@ -266,6 +266,7 @@ export const READINESS_RESPONSE_EXAMPLE = {
   ready: true,
   version: "ece23af7",
   chains: [130, 1, 999, 8453, 534352, 9745, 143],
+  quotaStore: { kind: "redis", state: "connected", onFailure: "open" },
 } satisfies ReadinessResponse;
 
 /** One response per error code that a request can provoke on the sample data. */

@@ -31,6 +31,7 @@ const ACCESS: readonly ErrorCode[] = [
   "API_KEY_EXPIRED",
   "API_KEY_FORBIDDEN",
   "RATE_LIMIT_EXCEEDED",
+  "QUOTA_STORE_UNAVAILABLE",
 ];
 
 /** Answered by every route that reads a JSON body, before its handler. */

@@ -5,6 +5,7 @@
  */
 import type { KeysFile } from "../access/keys-file.js";
 import type { BasketsFile } from "../baskets/basket-file.js";
+import type { QuotaStoreConfig } from "../config/config.js";
 import type { TokenIndexData } from "../query/token-index.js";
 import type { CompiledChain } from "../snapshot/compiled-chain.js";
 
@@ -22,6 +23,12 @@ export interface ServingThreadInit {
   readonly defaultRateLimit: { readonly requests: number; readonly windowSeconds: number };
   /** Shared quota counters, one per key slot (see shared-rate-limiter.ts). */
   readonly quotaCounters: SharedArrayBuffer;
+  /** Keys confirmed valid, by quota slot (see confirmed-keys.ts). */
+  readonly confirmedKeys: SharedArrayBuffer;
+  /** Most keys a keys file holds. */
+  readonly maxApiKeys: number;
+  /** Where quotas are counted: these counters (memory) or Redis, one client per serving thread. */
+  readonly quotaStore: QuotaStoreConfig;
   readonly failedAuthLimit: { readonly requests: number; readonly windowSeconds: number };
   /** Shared failed-authentication counters by client address (see address-table.ts). */
   readonly failedAuthCounters: SharedArrayBuffer;

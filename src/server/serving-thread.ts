@@ -6,7 +6,10 @@
  */
 import { parentPort, threadId, workerData } from "node:worker_threads";
 import { AddressLimiter } from "../access/address-limiter.js";
+import { ConfirmedKeys } from "../access/confirmed-keys.js";
 import { KeyStore } from "../access/key-store.js";
+import { LocalQuotaStore, type QuotaStore } from "../access/quota-store.js";
+import { RedisQuotaStore } from "../access/redis-quota-store.js";
 import { BasketCatalogue } from "../baskets/basket-catalogue.js";
 import { SharedRateLimiter } from "../access/shared-rate-limiter.js";
 import { createApp } from "../http/app.js";
@@ -32,8 +35,20 @@ const port = parentPort!;
 const send = (message: ServingThreadMessage) => port.postMessage(message);
 const log = createLogger(init.logLevel).child({ thread: init.threadSlot });
 
-const rateLimiter = new SharedRateLimiter(init.quotaCounters, init.keySlots, init.defaultRateLimit);
 const recorder = new RequestMetricsRecorder(new RequestMetricsLayout(ROUTE_NAMES), init.requestMetrics, init.threadSlot);
+const localQuotas = new LocalQuotaStore(
+  new SharedRateLimiter(init.quotaCounters, init.keySlots, init.defaultRateLimit),
+  new AddressLimiter(init.failedAuthCounters, init.failedAuthLimit, "failed authentication attempts", () => recorder.count("address-table-full")),
+);
+const quotas: QuotaStore =
+  init.quotaStore.kind === "redis"
+    ? new RedisQuotaStore(
+        { ...init.quotaStore, failedAuthLimit: init.failedAuthLimit, defaultRateLimit: init.defaultRateLimit, maxKeys: init.maxApiKeys },
+        localQuotas,
+        log,
+        () => recorder.count("quota-store-error"),
+      )
+    : localQuotas;
 const pendingMetrics = new Map<number, { resolve: (text: string) => void; timer: NodeJS.Timeout }>();
 let nextMetricsRequest = 1;
 /** How long /metrics waits for the supervisor's text. */
@@ -43,8 +58,8 @@ const ctx: GatewayContext = {
   store: new SnapshotStore(init.versionUse),
   keys: new KeyStore(init.keys),
   baskets: new BasketCatalogue(init.baskets),
-  rateLimiter,
-  failedAuth: new AddressLimiter(init.failedAuthCounters, init.failedAuthLimit, "failed authentication attempts", () => recorder.count("address-table-full")),
+  quotas,
+  confirmedKeys: new ConfirmedKeys(init.confirmedKeys, init.keySlots),
   publicRequests: new AddressLimiter(init.publicRequestCounters, init.publicRateLimit, "requests without an API key", () => recorder.count("address-table-full")),
   cursors: new CursorCodec(init.cursorSecret),
   log,
@@ -140,8 +155,10 @@ function drain(): void {
     }
     if (inFlight > 0) log.warn({ event: "drain-timeout", inFlight }, "requests still in flight at the drain deadline");
     app.close();
-    send({ type: "drained" });
-    port.close();
+    void quotas.close().finally(() => {
+      send({ type: "drained" });
+      port.close();
+    });
   };
   check();
 }
@@ -156,7 +173,8 @@ port.on("message", (message: SupervisorMessage) => {
       break;
     case "keys":
       ctx.keys = new KeyStore(message.keys);
-      rateLimiter.setSlots(message.keySlots);
+      quotas.keysChanged(message.keySlots);
+      ctx.confirmedKeys.setSlots(message.keySlots);
       break;
     case "baskets":
       ctx.baskets = new BasketCatalogue(message.baskets);

@@ -2,7 +2,9 @@
  * Applies an operator-edited file to the running gateway whenever it changes:
  * watches the file's directory (so rename-over edits are seen), debounces,
  * skips unchanged files (same size, mtime, inode), then loads and applies the
- * whole file. A file that fails to load, or that `apply` refuses, is handed to
+ * whole file; a poll of the same signature every `pollMs` is the backstop where
+ * watching sees nothing (a file on a network file system, written from another
+ * host). A file that fails to load, or that `apply` refuses, is handed to
  * `rejected` and changes nothing: `apply` must change nothing when it throws,
  * so what is in force stays in force.
  */
@@ -24,6 +26,7 @@ export interface FileReloadHandlers<T> {
 export class FileReloader<T> {
   private watcher: FSWatcher | null = null;
   private timer: NodeJS.Timeout | null = null;
+  private poll: NodeJS.Timeout | null = null;
   private signature: string | null;
 
   constructor(
@@ -31,6 +34,7 @@ export class FileReloader<T> {
     private readonly handlers: FileReloadHandlers<T>,
     private readonly log: Logger,
     private readonly debounceMs = 200,
+    private readonly pollMs = 10_000,
   ) {
     this.signature = signatureOf(file);
   }
@@ -42,11 +46,14 @@ export class FileReloader<T> {
       if (this.timer) clearTimeout(this.timer);
       this.timer = setTimeout(() => this.reload(), this.debounceMs);
     });
-    this.watcher.on("error", (error) => this.log.error({ event: "file-watch-error", file: this.file, err: error }, `watching ${this.file} failed`));
+    this.watcher.on("error", (error) => this.log.error({ event: "file-watch-error", file: this.file, err: error }, `watching ${this.file} failed; the poll still rereads a changed file`));
+    this.poll = setInterval(() => this.reload(), this.pollMs);
+    this.poll.unref();
   }
 
   stop(): void {
     if (this.timer) clearTimeout(this.timer);
+    if (this.poll) clearInterval(this.poll);
     this.watcher?.close();
   }
 

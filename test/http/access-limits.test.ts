@@ -116,7 +116,7 @@ describe("failed authentication per client address", () => {
     for (const agent of agents.values()) agent.destroy();
   });
 
-  it("an address that keeps failing is slowed to 429 before any key is checked; valid keys elsewhere are unaffected", async () => {
+  it("an address that keeps failing is slowed to 429; a key never confirmed is refused there too, a confirmed one is served; other addresses are unaffected", async () => {
     const attacker = "127.0.0.2";
     // Valid requests never count against an address.
     for (let i = 0; i < 3 * LIMIT; i++) expect((await get(gw.baseUrl, "/v1/protocols", KEYS.active)).status).toBe(200);
@@ -129,8 +129,13 @@ describe("failed authentication per client address", () => {
     expect(blocked.status).toBe(429);
     expect(blocked.body.error.code).toBe("RATE_LIMIT_EXCEEDED");
     expect(Number(blocked.headers["retry-after"])).toBe(blocked.body.error.metadata.retryAfterSeconds);
-    // Even a correct key is not evaluated from the blocked address: guessing learns nothing.
-    expect((await get(gw.baseUrl, "/v1/protocols", KEYS.active, attacker)).status).toBe(429);
+    // A valid key this gateway has not confirmed yet is refused like any guess from the blocked address: guessing learns nothing.
+    expect((await get(gw.baseUrl, "/v1/protocols", KEYS.activeFuture, attacker)).status).toBe(429);
+    // A key confirmed valid (served before, on either thread) is served whatever its address: a partner
+    // behind the attacker's NAT or proxy is not locked out.
+    expect((await get(gw.baseUrl, "/v1/protocols", KEYS.active, attacker)).status).toBe(200);
+    // The refused key was not confirmed by being refused.
+    expect((await get(gw.baseUrl, "/v1/protocols", KEYS.activeFuture, attacker)).status).toBe(429);
 
     // Other addresses, with valid keys, are served as before.
     expect((await get(gw.baseUrl, "/v1/protocols", KEYS.active)).status).toBe(200);

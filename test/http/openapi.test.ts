@@ -815,3 +815,35 @@ describe("live responses match the document", () => {
     expect(Number(res!.headers.get("retry-after"))).toBe(res!.body.error.metadata.retryAfterSeconds);
   });
 });
+
+describe("live responses of a gateway whose shared quota store cannot be reached (QUOTA_STORE=redis, QUOTA_FAILURE=closed)", () => {
+  let closed: Gateway;
+  beforeAll(async () => {
+    // Port 1 on the loopback: nothing listens there, so every connection attempt is refused.
+    closed = await startWithFixtures(basicFixture(), undefined, { QUOTA_STORE: "redis", REDIS_URL: "redis://127.0.0.1:1", QUOTA_FAILURE: "closed" });
+  });
+  afterAll(async () => {
+    await closed?.stop();
+  });
+
+  it("keyed routes answer 503 QUOTA_STORE_UNAVAILABLE as documented", async () => {
+    const cases: Array<[string, string, () => Promise<HttpResponse>]> = [
+      ["GET", "/v1/protocols", () => request(closed.baseUrl, "/v1/protocols")],
+      ["GET", POOLS, () => getPool(closed.baseUrl, 1, P.v3)],
+      ["POST", "/v1/tokens", () => postTokens(closed.baseUrl, {})],
+    ];
+    for (const [method, template, send] of cases) {
+      const res = await send();
+      expect(res.status, res.text.slice(0, 300)).toBe(503);
+      expect(res.body.error.code).toBe("QUOTA_STORE_UNAVAILABLE");
+      expectDocumented(method, template, res);
+    }
+  });
+
+  it("/ready answers 503 with the quota store's state, as documented", async () => {
+    const res = await request(closed.baseUrl, "/ready", { key: null });
+    expect(res.status).toBe(503);
+    expect(res.body.quotaStore).toEqual({ kind: "redis", state: "unavailable", onFailure: "closed" });
+    expectDocumented("GET", "/ready", res);
+  });
+});

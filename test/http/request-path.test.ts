@@ -243,12 +243,16 @@ describe("limits per client address", () => {
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers["retry-after"])).toBeGreaterThanOrEqual(1);
     expect(blocked.body.error.metadata.retryAfterSeconds).toBe(Number(blocked.headers["retry-after"]));
-    // The blocked address is refused before any key is looked at, even a valid one.
+    // From the blocked address a valid key not confirmed yet is refused like a guess (and stays unconfirmed)...
+    expect((await getFrom(app, "/v1/protocols", "127.0.0.2", { authorization: `Bearer ${KEYS.active}` })).status).toBe(429);
     expect((await getFrom(app, "/v1/protocols", "127.0.0.2", { authorization: `Bearer ${KEYS.active}` })).status).toBe(429);
     // Every other address is untouched, whatever it shares with the attacker's.
     for (const victim of ["127.0.0.3", "127.0.0.4", "127.0.2.2", "127.2.0.2"]) {
       expect((await getFrom(app, "/v1/protocols", victim, { authorization: `Bearer ${KEYS.active}` })).status, victim).toBe(200);
     }
+    // ...and once confirmed (served elsewhere), the key is served from the blocked address too: a partner sharing
+    // the attacker's NAT or proxy is not locked out.
+    expect((await getFrom(app, "/v1/protocols", "127.0.0.2", { authorization: `Bearer ${KEYS.active}` })).status).toBe(200);
   });
 
   it("requests without a key are limited per address; other addresses are served", async () => {

@@ -13,6 +13,7 @@ import { KEYS, poolsFixture, standardKeys, writeKeysFile } from "../support/fixt
 import { getPool } from "../support/gateway-process.js";
 import { loadKeysFile } from "../../src/access/keys-file.js";
 import { createAddressTable } from "../../src/access/address-table.js";
+import { createConfirmedKeys } from "../../src/access/confirmed-keys.js";
 import { createQuotaCounters, QuotaSlots } from "../../src/access/shared-rate-limiter.js";
 import { SERVING_THREAD_FILE } from "../../src/gateway.js";
 import { GatewayMetrics } from "../../src/metrics/gateway-metrics.js";
@@ -68,6 +69,9 @@ describe("a serving thread that dies", () => {
           baskets: { baskets: [] },
           defaultRateLimit: { requests: 1000, windowSeconds: 60 },
           quotaCounters: counters,
+          confirmedKeys: createConfirmedKeys(64),
+          maxApiKeys: 64,
+          quotaStore: { kind: "memory" },
           failedAuthLimit: { requests: 1000, windowSeconds: 60 },
           failedAuthCounters: createAddressTable(),
           publicRateLimit: { requests: 1000, windowSeconds: 60 },

@@ -7,7 +7,9 @@
 import { pino } from "pino";
 import { AddressLimiter, type AddressLimit } from "../../src/access/address-limiter.js";
 import { createAddressTable } from "../../src/access/address-table.js";
+import { ConfirmedKeys, createConfirmedKeys } from "../../src/access/confirmed-keys.js";
 import { KeyStore } from "../../src/access/key-store.js";
+import { LocalQuotaStore, type QuotaStore } from "../../src/access/quota-store.js";
 import { BasketCatalogue } from "../../src/baskets/basket-catalogue.js";
 import type { BasketsFile } from "../../src/baskets/basket-file.js";
 import { loadKeysFile } from "../../src/access/keys-file.js";
@@ -34,6 +36,8 @@ export interface InProcessOptions {
   readonly publicRateLimit?: AddressLimit;
   readonly limits?: WriterLimits;
   readonly defaultRateLimit?: AddressLimit;
+  /** The quota store, built around the memory one (default: the memory store itself). */
+  readonly quotaStore?: (local: LocalQuotaStore) => QuotaStore;
   /** A route table of the test's own (default: the gateway's). */
   readonly routes?: readonly RouteSpec[];
   readonly transport?: TransportOptions;
@@ -67,12 +71,18 @@ export async function startInProcess(files: readonly SnapshotFile[], options: In
   const store = new SnapshotStore(new SharedArrayBuffer(8 * 8));
   if (files.length > 0) store.swap(compileSnapshot(files), 0);
   const log = pino({ level: "silent" });
+  const quotas = options.quotaStore ?? ((local: LocalQuotaStore) => local);
+  const confirmed = createConfirmedKeys(64);
+  const slots = new QuotaSlots(64, counters, confirmed).assign(keysFile.keys.map((k) => k.id));
   const ctx: GatewayContext = {
     store,
     keys: new KeyStore(keysFile),
     baskets: new BasketCatalogue(options.baskets ?? { baskets: [] }),
-    rateLimiter: new SharedRateLimiter(counters, new QuotaSlots(64, counters).assign(keysFile.keys.map((k) => k.id)), options.defaultRateLimit ?? { requests: 1000, windowSeconds: 60 }),
-    failedAuth: new AddressLimiter(createAddressTable(1024), options.failedAuthLimit ?? { requests: 1_000_000, windowSeconds: 60 }, "failed authentication attempts"),
+    confirmedKeys: new ConfirmedKeys(confirmed, slots),
+    quotas: quotas(new LocalQuotaStore(
+      new SharedRateLimiter(counters, slots, options.defaultRateLimit ?? { requests: 1000, windowSeconds: 60 }),
+      new AddressLimiter(createAddressTable(1024), options.failedAuthLimit ?? { requests: 1_000_000, windowSeconds: 60 }, "failed authentication attempts"),
+    )),
     publicRequests: new AddressLimiter(createAddressTable(1024), options.publicRateLimit ?? { requests: 1_000_000, windowSeconds: 60 }, "requests without an API key"),
     cursors: new CursorCodec(Buffer.from("in-process-test-secret")),
     log,
@@ -98,5 +108,15 @@ export async function startInProcess(files: readonly SnapshotFile[], options: In
   });
   const port = uws.us_socket_local_port(socket);
   let slot = 1;
-  return { baseUrl: `http://127.0.0.1:${port}`, port, ctx, counts, swap: (next) => store.swap(compileSnapshot(next), slot++ % 8), close: () => app.close() };
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    port,
+    ctx,
+    counts,
+    swap: (next) => store.swap(compileSnapshot(next), slot++ % 8),
+    close: () => {
+      app.close();
+      void ctx.quotas.close();
+    },
+  };
 }

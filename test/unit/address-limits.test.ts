@@ -167,3 +167,22 @@ describe("QuotaSlots", () => {
     expect(new Set(Object.values(next)).size).toBe(3);
   });
 });
+
+describe("ConfirmedKeys", () => {
+  test("a key is confirmed by its slot and its hash: a rotated key (same id, new hash) and a reassigned slot are not", async () => {
+    const { ConfirmedKeys, createConfirmedKeys } = await import("../../src/access/confirmed-keys.js");
+    const buffer = createConfirmedKeys(4);
+    const counters = createQuotaCounters(4);
+    const slots = new QuotaSlots(4, counters, buffer);
+    const keys = new ConfirmedKeys(buffer, slots.assign(["a", "b"]));
+    const entry = (id: string, byte: number) => ({ id, digest: Buffer.alloc(32, byte) }) as unknown as KeyEntry;
+    expect(keys.has(entry("a", 1))).toBe(false);
+    keys.mark(entry("a", 1));
+    expect(keys.has(entry("a", 1))).toBe(true);
+    expect(keys.has(entry("a", 2))).toBe(false); // rotated
+    expect(keys.has(entry("b", 1))).toBe(false);
+    keys.setSlots(slots.assign(["b", "c"])); // "a" removed: its slot is cleared before reuse
+    const reuse = new ConfirmedKeys(buffer, slots.assign(["b", "c", "d"]));
+    for (const id of ["b", "c", "d"]) expect(reuse.has(entry(id, 1)), id).toBe(false);
+  });
+});

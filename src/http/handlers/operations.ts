@@ -13,8 +13,11 @@ export function getReadiness(request: RouteRequest): Reply {
   const { ctx } = request;
   const snapshot = ctx.store.current;
   const chains = snapshot ? [...snapshot.chains.keys()].sort((a, b) => a - b) : [];
-  const body = JSON.stringify({ ready: ctx.ready, version: snapshot?.versionHex ?? null, chains } satisfies ReadinessResponse);
-  return rawJson(ctx.ready ? 200 : 503, body);
+  const quotaStore = ctx.quotas.status(Date.now());
+  // Refusing every keyed request (QUOTA_FAILURE=closed without Redis) is not ready: a load balancer should send traffic elsewhere.
+  const ready = ctx.ready && !(quotaStore.state === "unavailable" && quotaStore.onFailure === "closed");
+  const body = JSON.stringify({ ready, version: snapshot?.versionHex ?? null, chains, quotaStore } satisfies ReadinessResponse);
+  return rawJson(ready ? 200 : 503, body);
 }
 
 export async function getMetrics(request: RouteRequest): Promise<Reply> {
