@@ -1,9 +1,10 @@
 /**
- * Applies a changed keys file to the running gateway (keys-file.md), through
- * the FileReloader (watch, debounce, poll backstop). A file that fails
- * validation, or that `apply` refuses (e.g. more keys than the quota table
- * holds), is logged, counted and ignored: the keys and quotas in force stay in
- * force. A removed file changes nothing either.
+ * Applies a changed keys file to the running gateway (keys-file.md). A file
+ * that fails validation, or that `apply` refuses (e.g. more keys than the
+ * quota table holds), is logged, counted and ignored: the keys and quotas in
+ * force stay in force. A removed file changes nothing either. The poll of the
+ * file reloader is the backstop where watching sees nothing (a keys file on a
+ * network file system, written from another host).
  */
 import type { Logger } from "../log/logger.js";
 import { FileReloader } from "../util/file-reloader.js";
@@ -18,7 +19,6 @@ export class KeysReloader extends FileReloader<KeysFile> {
     /** A changed file was rejected (counted in metrics). */
     rejected: () => void = () => {},
     debounceMs = 200,
-    /** How often the file's signature is polled (the backstop where watching sees nothing). */
     pollMs = 10_000,
   ) {
     super(

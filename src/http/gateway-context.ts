@@ -2,8 +2,8 @@
 import type { AddressLimiter } from "../access/address-limiter.js";
 import type { ConfirmedKeys } from "../access/confirmed-keys.js";
 import type { KeyStore } from "../access/key-store.js";
-import type { BasketCatalogue } from "../baskets/basket-catalogue.js";
 import type { QuotaStore } from "../access/quota-store.js";
+import type { BasketCatalogue } from "../baskets/basket-catalogue.js";
 import type { Logger } from "../log/logger.js";
 import type { CursorCodec } from "../query/cursor.js";
 import type { SnapshotStore } from "../snapshot/snapshot-store.js";

@@ -2,9 +2,9 @@
  * Applies an operator-edited file to the running gateway whenever it changes:
  * watches the file's directory (so rename-over edits are seen), debounces,
  * skips unchanged files (same size, mtime, inode), then loads and applies the
- * whole file. A poll of the file's signature every `pollMs` is the backstop
- * where watching sees nothing (a file on a network file system, written from
- * another host). A file that fails to load, or that `apply` refuses, is handed to
+ * whole file; a poll of the same signature every `pollMs` is the backstop where
+ * watching sees nothing (a file on a network file system, written from another
+ * host). A file that fails to load, or that `apply` refuses, is handed to
  * `rejected` and changes nothing: `apply` must change nothing when it throws,
  * so what is in force stays in force.
  */

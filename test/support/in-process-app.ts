@@ -10,6 +10,9 @@ import { createAddressTable } from "../../src/access/address-table.js";
 import { ConfirmedKeys, createConfirmedKeys } from "../../src/access/confirmed-keys.js";
 import { KeyStore } from "../../src/access/key-store.js";
 import { LocalQuotaStore, type QuotaStore } from "../../src/access/quota-store.js";
+import { BasketCatalogue } from "../../src/baskets/basket-catalogue.js";
+import type { BasketsFile } from "../../src/baskets/basket-file.js";
+import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../../src/snapshot/normalize-token.js";
 import { loadKeysFile } from "../../src/access/keys-file.js";
 import { createQuotaCounters, QuotaSlots, SharedRateLimiter } from "../../src/access/shared-rate-limiter.js";
 import type { ChainId } from "../../src/chains/chains.js";
@@ -24,9 +27,6 @@ import { compileChain } from "../../src/snapshot/compile-chain.js";
 import { compileTokenIndex } from "../../src/snapshot/compile-token-index.js";
 import type { SnapshotFile } from "../../src/snapshot/format.js";
 import { parseSnapshotBytes } from "../../src/snapshot/read-snapshot-file.js";
-import { BasketCatalogue } from "../../src/baskets/basket-catalogue.js";
-import type { BasketsFile } from "../../src/baskets/basket-file.js";
-import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../../src/snapshot/normalize-token.js";
 import { ServingSnapshot, snapshotVersion } from "../../src/snapshot/serving-snapshot.js";
 import { SnapshotStore } from "../../src/snapshot/snapshot-store.js";
 import { packSnapshot, standardKeys, writeKeysFile, type TestKey } from "./fixtures.js";
@@ -77,8 +77,8 @@ export async function startInProcess(files: readonly SnapshotFile[], options: In
   const slots = new QuotaSlots(64, counters, confirmed).assign(keysFile.keys.map((k) => k.id));
   const ctx: GatewayContext = {
     store,
-    baskets: new BasketCatalogue(options.baskets ?? { baskets: [] }),
     keys: new KeyStore(keysFile),
+    baskets: new BasketCatalogue(options.baskets ?? { baskets: [] }),
     confirmedKeys: new ConfirmedKeys(confirmed, slots),
     quotas: quotas(new LocalQuotaStore(
       new SharedRateLimiter(counters, slots, options.defaultRateLimit ?? { requests: 1000, windowSeconds: 60 }),
