@@ -73,6 +73,7 @@ async function profileInThisProcess(dir: string): Promise<BuildProfile> {
   const { Unpackr } = await import("msgpackr");
   const { chainIdFromSnapshotFileName, parseSnapshotBytes } = await import("../src/snapshot/read-snapshot-file.js");
   const { compileChain } = await import("../src/snapshot/compile-chain.js");
+  const { DEFAULT_TOKEN_LOGO_TEMPLATE } = await import("../src/snapshot/normalize-token.js");
   const { compileTokenIndex } = await import("../src/snapshot/compile-token-index.js");
   // The gateway's decoder options (src/snapshot/decode-snapshot.ts), nothing else.
   const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true, int64AsType: "auto" as "number" });
@@ -91,7 +92,7 @@ async function profileInThisProcess(dir: string): Promise<BuildProfile> {
     const snapshot = parseSnapshotBytes(bytes, chainIdFromSnapshotFileName(file));
     const parseMs = performance.now() - t;
     t = performance.now();
-    const chain = compileChain(snapshot, { file, fileBytes: bytes.length, fileMtimeMs: statSync(path).mtimeMs });
+    const chain = compileChain(snapshot, { file, fileBytes: bytes.length, fileMtimeMs: statSync(path).mtimeMs, logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE });
     const compileMs = performance.now() - t;
     tokens.push({ chainId: chain.info.chainId, tokens: chain.tokens });
     files.push({ file, bytes: bytes.length, pools: chain.info.poolCount, tokens: chain.info.tokenCount, readMs, unpackMs, parseMs, compileMs });

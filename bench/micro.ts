@@ -47,7 +47,7 @@ const chains = readdirSync(dir)
     const parseStarted = performance.now();
     const snapshot = parseSnapshotBytes(readFileSync(path), chainIdFromSnapshotFileName(name), "https://logo/{chainId}/{address}");
     parseMs += performance.now() - parseStarted;
-    return compileChain(snapshot, { file: name, fileBytes: statSync(path).size, fileMtimeMs: 0 });
+    return compileChain(snapshot, { file: name, fileBytes: statSync(path).size, fileMtimeMs: 0, logoTemplate: "https://logo/{chainId}/{address}" });
   });
 const indexStarted = performance.now();
 const index = compileTokenIndex(chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })));

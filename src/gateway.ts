@@ -7,6 +7,8 @@ import { resolve } from "node:path";
 import { KeyStore } from "./access/key-store.js";
 import { loadKeysFile, type KeysFile } from "./access/keys-file.js";
 import { KeysReloader } from "./access/keys-reloader.js";
+import type { BasketsFile } from "./baskets/basket-file.js";
+import { BasketsReloader, loadInitialBaskets } from "./baskets/baskets-reloader.js";
 import { createAddressTable } from "./access/address-table.js";
 import { createConfirmedKeys } from "./access/confirmed-keys.js";
 import { createQuotaCounters, QuotaSlots } from "./access/shared-rate-limiter.js";
@@ -56,6 +58,9 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   const metricsLayout = new RequestMetricsLayout(ROUTE_NAMES);
   const requestMetrics = metricsLayout.createBuffer();
   const metrics = new GatewayMetrics(metricsLayout, requestMetrics);
+  const basketsRejected = () => metrics.basketsFileRejections.inc();
+  const baskets = loadInitialBaskets(config.basketsFile, log, basketsRejected);
+  metrics.baskets.set(baskets.baskets.length);
 
   const supervisor = new Supervisor(
     {
@@ -68,6 +73,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
         cursorSecret: new Uint8Array(config.cursorSecret),
         keys: keysFile,
         keySlots: slotsOf(keysFile),
+        baskets,
         defaultRateLimit: config.defaultRateLimit,
         quotaCounters,
         confirmedKeys,
@@ -117,6 +123,16 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   );
   const keysReloader = new KeysReloader(config.apiKeysFile, (file) => supervisor.publishKeys(file, slotsOf(file)), log, () => metrics.keysFileRejections.inc());
 
+  const basketsReloader = new BasketsReloader(
+    config.basketsFile,
+    (file: BasketsFile) => {
+      supervisor.publishBaskets(file);
+      metrics.baskets.set(file.baskets.length);
+    },
+    log,
+    basketsRejected,
+  );
+
   const certificates = config.tls === null ? null : new CertificateWatcher(config.tls, () => supervisor.restartThreads(), log, () => metrics.tlsReloadRejections.inc());
 
   const port = await supervisor.start();
@@ -127,6 +143,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     `listening on ${config.tls === null ? "http" : "https"}://${config.host}:${port} with ${config.threads} serving threads; quotas counted in ${quotaStore}`,
   );
   keysReloader.start();
+  basketsReloader.start();
   const pruning = setInterval(() => {
     const retired = retention.prune();
     if (retired.length > 0) {
@@ -146,6 +163,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
       clearInterval(pruning);
       certificates?.stop();
       keysReloader.stop();
+      basketsReloader.stop();
       await supervisor.stop();
       await loader.stop();
     },

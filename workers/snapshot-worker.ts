@@ -50,7 +50,7 @@ export default function run(task: ChainTask | TokenIndexTask): Promise<ChainTask
 async function buildChain(task: ChainTask): Promise<ChainTaskResult> {
   try {
     const loaded = await readSnapshotFile(task.path, task.logoTemplate);
-    const chain = compileChain(loaded.snapshot, { file: basename(task.path), fileBytes: loaded.bytes, fileMtimeMs: loaded.mtimeMs });
+    const chain = compileChain(loaded.snapshot, { file: basename(task.path), fileBytes: loaded.bytes, fileMtimeMs: loaded.mtimeMs, logoTemplate: task.logoTemplate });
     return { ok: true, chain };
   } catch (error) {
     if (isSnapshotError(error)) return { ok: false, reason: error.reason, message: error.message };

@@ -9,6 +9,7 @@
 import { readFileSync } from "node:fs";
 import typia, { type IValidation, type tags } from "typia";
 import { SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../chains/chains.js";
+import { describeIoError, displayPath, displayPathSegments as segments, JsonFileError, moreProblems, parseJsonText, preview } from "../util/json-file.js";
 import type { AccessGroup } from "./access-groups.js";
 
 /** A key's own rate limit; the gateway's configured default applies when absent. */
@@ -44,19 +45,8 @@ export interface KeysFile {
 }
 
 /** A keys file that cannot be used. `message` names the file and, when there is one, the offending path. */
-export class KeysFileError extends Error {
-  constructor(
-    /** The file name or path as given to the parser. */
-    readonly source: string,
-    /** The offending path inside the document (`keys[2].sha256`), or null for file-level problems. */
-    readonly path: string | null,
-    /** The problem without the source and path prefix. */
-    readonly problem: string,
-    options?: { cause?: unknown },
-  ) {
-    super(`${source}: ${path === null ? "" : `${path}: `}${problem}`, options);
-    this.name = "KeysFileError";
-  }
+export class KeysFileError extends JsonFileError {
+  override name = "KeysFileError";
 }
 
 const validateKeysFile = typia.createValidateEquals<KeysFile>();
@@ -71,14 +61,7 @@ const RATE_LIMIT_FIELDS = ["requests", "windowSeconds"] as const;
  * duplicate sha256.
  */
 export function parseKeysFile(text: string, source: string): KeysFile {
-  // Editors on some systems prepend a byte-order mark; JSON.parse rejects it.
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  let document: unknown;
-  try {
-    document = JSON.parse(body);
-  } catch (error) {
-    throw new KeysFileError(source, null, `invalid JSON: ${describeJsonError(error, body)}`, { cause: error });
-  }
+  const document = parseJsonText(text, (message, cause) => new KeysFileError(source, null, message, { cause }));
 
   if (typeof document !== "object" || document === null || Array.isArray(document)) {
     throw new KeysFileError(source, null, `expected a JSON object {"keys": [...]} at the top level, found ${preview(document)}`);
@@ -93,8 +76,7 @@ export function parseKeysFile(text: string, source: string): KeysFile {
       throw new KeysFileError(source, typo.path, `unknown property ${JSON.stringify(typo.name)} (did you mean ${JSON.stringify(typo.meant)}?)`);
     }
     const path = displayPath(first.path);
-    const more = result.errors.length > 1 ? ` (${result.errors.length - 1} more problem${result.errors.length > 2 ? "s" : ""} after this one)` : "";
-    throw new KeysFileError(source, path, describeProblem(first, path) + more);
+    throw new KeysFileError(source, path, describeProblem(first, path) + moreProblems(result.errors));
   }
   const file = result.data;
 
@@ -169,25 +151,6 @@ export function parseDateTime(value: string): number {
 }
 
 // ---------------------------------------------------------------- messages
-
-/** `$input.keys[2].sha256` → `keys[2].sha256`; `$input` → `(root)`. */
-function displayPath(typiaPath: string): string {
-  if (typiaPath === "$input") return "(root)";
-  return typiaPath.startsWith("$input.") ? typiaPath.slice("$input.".length) : typiaPath.replace(/^\$input/, "");
-}
-
-/** Splits a display path into property names and indices: `keys[2].routes[0]` → ["keys", 2, "routes", 0]. */
-function segments(path: string): (string | number)[] {
-  const out: (string | number)[] = [];
-  const re = /\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]|\.?([^.[\]]+)/g;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(path)) !== null) {
-    if (m[1] !== undefined) out.push(Number(m[1]));
-    else if (m[2] !== undefined) out.push(JSON.parse(`"${m[2]}"`) as string);
-    else if (m[3] !== undefined) out.push(m[3]);
-  }
-  return out;
-}
 
 /** The property names allowed next to the last segment of a path. */
 function allowedFields(segs: (string | number)[]): readonly string[] {
@@ -277,42 +240,5 @@ function describeProblem(error: IValidation.IError, path: string): string {
       return `expected a supported chain id (${SUPPORTED_CHAIN_IDS_ASCENDING.join(", ")})${found}`;
     default:
       return `expected ${error.expected}${found}`;
-  }
-}
-
-/** A short rendering of an offending value for a message. */
-function preview(value: unknown): string {
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-}
-
-function describeJsonError(error: unknown, text: string): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const position = /at position (\d+)/.exec(message);
-  if (position === null || /line \d+/.test(message)) return message;
-  const offset = Number(position[1]);
-  const before = text.slice(0, offset);
-  const line = before.split("\n").length;
-  const column = offset - before.lastIndexOf("\n");
-  return `${message} (line ${line}, column ${column})`;
-}
-
-function describeIoError(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  switch (code) {
-    case "ENOENT":
-      return "no such file (ENOENT)";
-    case "EACCES":
-    case "EPERM":
-      return `permission denied (${code})`;
-    case "EISDIR":
-      return "the path is a directory, not a file (EISDIR)";
-    default:
-      return error instanceof Error ? error.message : String(error);
   }
 }

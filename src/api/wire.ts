@@ -6,7 +6,7 @@
 import type { tags } from "typia";
 import type { AccessGroup } from "../access/access-groups.js";
 import type { ChainId } from "../chains/chains.js";
-import type { AlgebraMetadata, ConcentratedMetadata, V2Metadata, V4Metadata } from "../snapshot/format.js";
+import type { AlgebraMetadata, ConcentratedMetadata, PoolType, V2Metadata, V4Metadata } from "../snapshot/format.js";
 
 // ---------------------------------------------------------------- requests
 
@@ -56,6 +56,226 @@ export interface TokenListRequest {
   filters?: MultiChainTokenListFilter;
 }
 
+/** Ordering of a multi-chain search. Keep it unchanged while paging with a cursor. */
+export interface TokenSearchOrder {
+  /**
+   * `tvl`: the group's TVL, as in the token list. `relevance`: the group's best tier first (1 a listed
+   * member's symbol or normalized symbol equals the term, 2 starts with it, 3 a name or normalized name
+   * starts with it or has a word starting with it, 4 any other match), then group TVL desc, then
+   * normalized symbol asc. @default "tvl"
+   */
+  field?: "tvl" | "relevance";
+  /** Sort direction of `tvl`; with `relevance` it must be absent or `desc`. @default "desc" */
+  direction?: "desc" | "asc";
+}
+
+/** Paging, ordering and grouping of a multi-chain search. */
+export interface MultiChainTokenSearchConfig {
+  /** As in the token list: false keeps the highest-TVL passing instance per chain per symbol. @default false */
+  matchAllSymbols?: boolean;
+  /** Page size: the number of entries in one response. @default 10 */
+  limit?: number & tags.Type<"int32"> & tags.Minimum<1> & tags.Maximum<500>;
+  /** Ordering; changing it while passing a cursor is an INVALID_PAGINATION_CURSOR. */
+  orderBy?: TokenSearchOrder;
+  /** `nextCursor` of the previous page; null or "" starts from the beginning. */
+  cursor?: string | null;
+}
+
+/** Which single-chain instances a multi-chain search considers (search defaults: everything with some liquidity). */
+export interface MultiChainTokenSearchFilter {
+  /** Restrict to these supported chain ids (unique); empty or absent means every loaded chain. */
+  chainIds?: ChainId[] & tags.UniqueItems;
+  /** Minimum tracked TVL in USD of each single-chain instance (strictly greater). @default 0 */
+  minimumTotalValuePooledUsd?: number & tags.Minimum<0>;
+  /** Minimum cumulative swap count of each instance (strictly greater). @default 0 */
+  minimumSwapsCount?: number & tags.Type<"int64"> & tags.Minimum<0>;
+  /** Minimum cumulative tracked swap volume in USD of each instance (strictly greater). @default 0 */
+  minimumSwapVolumeUsd?: number & tags.Minimum<0>;
+  /** Leave each chain's wrapped native token out. @default false */
+  ignoreWrappedNative?: boolean;
+}
+
+/** Body of POST /v1/tokens/search. Unknown properties, at any depth, are a VALIDATION_ERROR (constraint `whitelist`). */
+export interface TokenSearchRequest {
+  /**
+   * The search term: 1 to 100 characters once trimmed. Matches, case-insensitively and literally, a substring
+   * of an instance's symbol, name, normalized symbol or normalized name, or equals its address (`0x` + 40 hex).
+   */
+  search: string;
+  /** Paging, ordering and grouping. */
+  config?: MultiChainTokenSearchConfig;
+  /** Eligibility thresholds and chains. */
+  filters?: MultiChainTokenSearchFilter;
+}
+
+/** Ordering of a single-chain list. Keep it unchanged while paging with a cursor. */
+export interface SingleChainTokenOrder {
+  /** Sort field: the token's tracked TVL in USD. @default "tvl" */
+  field?: "tvl";
+  /** Sort direction of the TVL; ties are ordered by address, ascending, in both directions. @default "desc" */
+  direction?: "desc" | "asc";
+}
+
+/** Paging and ordering of a single-chain list. */
+export interface SingleChainTokenListConfig {
+  /** Page size: the number of tokens in one response. @default 10 */
+  limit?: number & tags.Type<"int32"> & tags.Minimum<1> & tags.Maximum<500>;
+  /** Ordering; changing it while passing a cursor is an INVALID_PAGINATION_CURSOR. */
+  orderBy?: SingleChainTokenOrder;
+  /** `nextCursor` of the previous page; null or "" starts from the beginning. */
+  cursor?: string | null;
+}
+
+/** Which tokens of the chain are listed (the token list's defaults). */
+export interface SingleChainTokenListFilter {
+  /** Minimum tracked TVL in USD (strictly greater). @default 10000 */
+  minimumTotalValuePooledUsd?: number & tags.Minimum<0>;
+  /** Minimum cumulative swap count (strictly greater). @default 1000 */
+  minimumSwapsCount?: number & tags.Type<"int64"> & tags.Minimum<0>;
+  /** Minimum cumulative tracked swap volume in USD (strictly greater). @default 100000 */
+  minimumSwapVolumeUsd?: number & tags.Minimum<0>;
+  /** Leave the chain's wrapped native token out. @default true */
+  ignoreWrappedNative?: boolean;
+}
+
+/** Body of POST /v1/tokens/{chainId}. Unknown properties, at any depth, are a VALIDATION_ERROR (constraint `whitelist`). */
+export interface SingleChainTokenListRequest {
+  /** Paging and ordering. */
+  config?: SingleChainTokenListConfig;
+  /** Eligibility thresholds. */
+  filters?: SingleChainTokenListFilter;
+}
+
+/** Ordering of a single-chain search. Keep it unchanged while paging with a cursor. */
+export interface SingleChainTokenSearchOrder {
+  /**
+   * `tvl`: the token's tracked TVL (ties by address asc). `relevance`: the token's tier first (1 its symbol or
+   * normalized symbol equals the term, 2 starts with it, 3 its name or normalized name starts with it or has a
+   * word starting with it, 4 any other match), then tracked TVL desc, then address asc. @default "tvl"
+   */
+  field?: "tvl" | "relevance";
+  /** Sort direction of `tvl`; with `relevance` it must be absent or `desc`. @default "desc" */
+  direction?: "desc" | "asc";
+}
+
+/** Paging and ordering of a single-chain search. */
+export interface SingleChainTokenSearchConfig {
+  /** Page size: the number of tokens in one response. @default 10 */
+  limit?: number & tags.Type<"int32"> & tags.Minimum<1> & tags.Maximum<500>;
+  /** Ordering; changing it while passing a cursor is an INVALID_PAGINATION_CURSOR. */
+  orderBy?: SingleChainTokenSearchOrder;
+  /** `nextCursor` of the previous page; null or "" starts from the beginning. */
+  cursor?: string | null;
+}
+
+/** Which tokens of the chain a search considers (search defaults: everything with some liquidity). */
+export interface SingleChainTokenSearchFilter {
+  /** Minimum tracked TVL in USD (strictly greater). @default 0 */
+  minimumTotalValuePooledUsd?: number & tags.Minimum<0>;
+  /** Minimum cumulative swap count (strictly greater). @default 0 */
+  minimumSwapsCount?: number & tags.Type<"int64"> & tags.Minimum<0>;
+  /** Minimum cumulative tracked swap volume in USD (strictly greater). @default 0 */
+  minimumSwapVolumeUsd?: number & tags.Minimum<0>;
+  /** Leave the chain's wrapped native token out. @default false */
+  ignoreWrappedNative?: boolean;
+}
+
+/** Body of POST /v1/tokens/{chainId}/search. Unknown properties, at any depth, are a VALIDATION_ERROR (constraint `whitelist`). */
+export interface SingleChainTokenSearchRequest {
+  /** The search term, as in POST /v1/tokens/search (1 to 100 characters once trimmed). */
+  search: string;
+  /** Paging and ordering. */
+  config?: SingleChainTokenSearchConfig;
+  /** Eligibility thresholds. */
+  filters?: SingleChainTokenSearchFilter;
+}
+
+/** A token named by chain and address in a request. */
+export interface TokenAddressInput {
+  /** Supported chain id. */
+  chainId: ChainId;
+  /** `0x` + 40 hex digits, any letter case (answered in lowercase); the native asset is the all-zero address. */
+  address: string & tags.Pattern<"^0[xX][0-9a-fA-F]{40}$">;
+}
+
+/** Body of POST /v1/tokens/prices. A malformed address is INVALID_BLOCKCHAIN_ADDRESS (every bad item listed). */
+export interface TokenPricesRequest {
+  /** The tokens to price, 1 to 100, answered in this order (repeats allowed). */
+  tokens: TokenAddressInput[] & tags.MinItems<1> & tags.MaxItems<100>;
+}
+
+/** A token basket of the operator's baskets file, on some chains. */
+export interface BasketSelection {
+  /** Id of a basket (GET /v1/tokens/baskets lists them); an id not in the file is INVALID_BASKET_ID. */
+  basketId: string;
+  /** The chains whose addresses of the basket count; absent or empty: every chain (for a chain-restricted key, its chains). */
+  chainIds?: ChainId[] & tags.UniqueItems;
+}
+
+/** Which matching pools are listed. Allow-lists and block-lists both apply. */
+export interface PoolSearchFilter {
+  /** Minimum pool TVL in USD, inclusive: the pool's tracked TVL when its record has one, else its TVL. @default 0 */
+  minimumTotalValueLockedUsd?: number & tags.Minimum<0>;
+  /** Only pools of these protocol ids (lowercase slugs, `^[a-z0-9]+(-[a-z0-9]+)*$`, else INVALID_PROTOCOL_ID; an unknown id matches nothing). Absent: every protocol. */
+  protocols?: string[];
+  /** No pools of these protocol ids (same format as `protocols`). */
+  blockedProtocols?: string[];
+  /** Only pools of these types. Absent: every type. */
+  poolTypes?: PoolType[];
+  /** No pools of these types. */
+  blockedPoolTypes?: PoolType[];
+}
+
+/** Ordering of pool search results: by the field, ties by chain id ascending, then pool address ascending. */
+export interface PoolSearchOrder {
+  /** `tvl`: pool TVL (tracked when the record has it); `yield`, `volume` (swap volume) and `fees`: of the timeframe's stats. @default "tvl" */
+  field?: "tvl" | "yield" | "volume" | "fees";
+  /** Direction of the field; the tie-breaks are ascending in both directions. @default "desc" */
+  direction?: "desc" | "asc";
+  /** The stats period `yield`, `volume` and `fees` are read from (TVL has none). @default "24h" */
+  timeframe?: "24h" | "7d" | "30d" | "90d";
+}
+
+/** Paging, ordering and the native-token handling of a pool search. */
+export interface PoolSearchConfig {
+  /** Page size: the number of pools in one response. @default 10 */
+  limit?: number & tags.Type<"int32"> & tags.Minimum<1> & tags.Maximum<500>;
+  /** Ordering; changing it while passing a cursor is an INVALID_PAGINATION_CURSOR. */
+  orderBy?: PoolSearchOrder;
+  /** `nextCursor` of the previous page; null or "" starts from the beginning. */
+  cursor?: string | null;
+  /**
+   * How a returned pool shows its chain's wrapped native token (in `tokens` and `balance.tokens`):
+   * `ALWAYS` as the native asset (all-zero address, native name and symbol, 18 decimals), `NEVER` as
+   * stored, `AUTO` as the native asset only on chains whose all-zero address is in side A or B.
+   * @default "AUTO"
+   */
+  parseWrappedToNative?: "ALWAYS" | "AUTO" | "NEVER";
+  /** An all-zero address in a side also adds that chain's wrapped native token to the side. @default true */
+  useWrappedForNative?: boolean;
+}
+
+/**
+ * Body of POST /v1/pools/search. Side A (tokensA and basketsA together) must name at least one
+ * token or basket. Without side B, a pool matches when one of its tokens is in A; with side B, when
+ * one of its token positions holds an A token and another position a B token. Unknown properties,
+ * at any depth, are a VALIDATION_ERROR (constraint `whitelist`).
+ */
+export interface PoolSearchRequest {
+  /** Side A tokens (at most 100). */
+  tokensA?: TokenAddressInput[] & tags.MaxItems<100>;
+  /** Side A baskets (at most 10): their addresses on their chains join side A. */
+  basketsA?: BasketSelection[] & tags.MaxItems<10>;
+  /** Side B tokens (at most 100); with basketsB, narrows the search to pairs. */
+  tokensB?: TokenAddressInput[] & tags.MaxItems<100>;
+  /** Side B baskets (at most 10). */
+  basketsB?: BasketSelection[] & tags.MaxItems<10>;
+  /** Which matching pools are listed. */
+  filters?: PoolSearchFilter;
+  /** Paging, ordering, native-token handling. */
+  config?: PoolSearchConfig;
+}
+
 // ---------------------------------------------------------------- responses
 
 /** A contract address on one chain. */
@@ -86,6 +306,146 @@ export interface TokenListData {
   tokens: MultiChainTokenMetadata[];
   /** Opaque base64url cursor for the next page; null exactly at the end. */
   nextCursor: string | null;
+}
+
+/** A token on one chain. Keys in this order. */
+export interface SingleChainTokenMetadata {
+  /** Supported chain id. */
+  chainId: ChainId;
+  /** Lowercase `0x` + 40 hex digits; the native asset is the all-zero address. */
+  address: string;
+  /** ERC-20 decimals. */
+  decimals: number;
+  /** As read on-chain. */
+  name: string;
+  /** As read on-chain. */
+  symbol: string;
+  /** Logo URL (from the gateway's URL template when the token record has none). */
+  logoUrl: string;
+}
+
+/** A token on one chain with its pooled liquidity. Keys in this order. */
+export interface SingleChainTokenInfo extends SingleChainTokenMetadata {
+  /** The token's tracked total value pooled, USD. */
+  totalValuePooledUsd: number;
+}
+
+/** The filters a multi-chain search applied, defaults included. */
+export interface EffectiveMultiChainSearchFilter {
+  /** The chains searched, ascending. */
+  chainIds: ChainId[];
+  /** Minimum tracked TVL in USD of each instance (strictly greater). */
+  minimumTotalValuePooledUsd: number;
+  /** Minimum cumulative swap count of each instance (strictly greater). */
+  minimumSwapsCount: number;
+  /** Minimum cumulative tracked swap volume in USD of each instance (strictly greater). */
+  minimumSwapVolumeUsd: number;
+  /** Whether each chain's wrapped native token was left out. */
+  ignoreWrappedNative: boolean;
+}
+
+/** The filters a single-chain search applied, defaults included. */
+export interface EffectiveSingleChainSearchFilter {
+  /** Minimum tracked TVL in USD (strictly greater). */
+  minimumTotalValuePooledUsd: number;
+  /** Minimum cumulative swap count (strictly greater). */
+  minimumSwapsCount: number;
+  /** Minimum cumulative tracked swap volume in USD (strictly greater). */
+  minimumSwapVolumeUsd: number;
+  /** Whether the chain's wrapped native token was left out. */
+  ignoreWrappedNative: boolean;
+}
+
+/** `data` of POST /v1/tokens/search: one page of the matching entries. */
+export interface TokenSearchData {
+  /** Entries of this page, in the requested order. */
+  tokens: MultiChainTokenMetadata[];
+  /** The filters applied. */
+  filters: EffectiveMultiChainSearchFilter;
+  /** Opaque base64url cursor for the next page; null exactly at the end. */
+  nextCursor: string | null;
+}
+
+/** `data` of POST /v1/tokens/{chainId}: one page of the chain's tokens. */
+export interface SingleChainTokenListData {
+  /** Tokens of this page, by tracked TVL (ties by address ascending). */
+  tokens: SingleChainTokenMetadata[];
+  /** Opaque base64url cursor for the next page; null exactly at the end. */
+  nextCursor: string | null;
+}
+
+/** `data` of POST /v1/tokens/{chainId}/search: one page of the chain's matching tokens. */
+export interface SingleChainTokenSearchData {
+  /** Tokens of this page, in the requested order. */
+  tokens: SingleChainTokenMetadata[];
+  /** The filters applied. */
+  filters: EffectiveSingleChainSearchFilter;
+  /** Opaque base64url cursor for the next page; null exactly at the end. */
+  nextCursor: string | null;
+}
+
+/** `data` of GET /v1/tokens/{tokenAddress}. */
+export interface TokensByAddressData {
+  /** The token on every chain in scope that holds this address, by tracked TVL desc, then chain id asc. */
+  tokens: SingleChainTokenMetadata[];
+}
+
+/** `data` of GET /v1/tokens/{chainId}/{tokenAddress}. */
+export interface SingleChainTokenData {
+  /** The token. */
+  token: SingleChainTokenInfo;
+}
+
+/** `data` of GET /v1/tokens/prices/{chainId}/{tokenAddress}/usd. */
+export interface TokenPriceData {
+  /** The token's tracked USD price (0 is a price: an untrusted one). */
+  price: number;
+}
+
+/** One token's price in POST /v1/tokens/prices. */
+export interface TokenPriceEntry {
+  /** As requested. */
+  chainId: ChainId;
+  /** As requested, in lowercase. */
+  address: string;
+  /** The tracked USD price; null when the chain's snapshot has no such token. */
+  price: number | null;
+}
+
+/** `data` of POST /v1/tokens/prices. */
+export interface TokenPricesData {
+  /** One entry per requested token, in request order. */
+  prices: TokenPriceEntry[];
+}
+
+/** A basket of the operator's baskets file, on the chains in scope. */
+export interface TokenBasket {
+  /** The basket id. */
+  id: string;
+  /** Display name. */
+  name: string;
+  /** What the basket holds. */
+  description: string;
+  /** Logo URL of the basket. */
+  logoUrl: string;
+  /** The chains in scope with at least one address of the basket, ascending. */
+  chainIds: ChainId[];
+  /** Every address of the basket on the chains in scope: chain ascending, then the file's order. */
+  addresses: BlockchainAddress[];
+  /** Those addresses that the loaded snapshots hold, by tracked TVL desc, then chain id, then address. */
+  tokens: SingleChainTokenMetadata[];
+}
+
+/** `data` of GET /v1/tokens/baskets. */
+export interface TokenBasketsData {
+  /** The baskets with an address in scope, by id. */
+  baskets: TokenBasket[];
+}
+
+/** `data` of GET /v1/tokens/baskets/{basketId} and GET /v1/tokens/baskets/{chainId}/{basketId}. */
+export interface TokenBasketData {
+  /** The basket. */
+  basket: TokenBasket;
 }
 
 /** A token of a pool. */
@@ -228,6 +588,30 @@ export interface PoolData {
   pool: Pool;
 }
 
+/** The filters a pool search applied: every default written out; a list not sent is `[]`. */
+export interface PoolSearchAppliedFilters {
+  /** Inclusive minimum pool TVL in USD. */
+  minimumTotalValueLockedUsd: number;
+  /** Allow-list of protocol ids as sent; `[]`: every protocol. */
+  protocols: string[];
+  /** Block-list of protocol ids as sent. */
+  blockedProtocols: string[];
+  /** Allow-list of pool types as sent; `[]`: every type. */
+  poolTypes: PoolType[];
+  /** Block-list of pool types as sent. */
+  blockedPoolTypes: PoolType[];
+}
+
+/** `data` of POST /v1/pools/search: one page of the matching pools. */
+export interface PoolSearchData {
+  /** Pools of this page, in `orderBy` order; each is the pool-details `data.pool`, apart from the `parseWrappedToNative` rewrite. */
+  pools: Pool[];
+  /** The filters applied. */
+  filters: PoolSearchAppliedFilters;
+  /** Opaque base64url cursor for the next page; null exactly at the end. */
+  nextCursor: string | null;
+}
+
 /** `data` of GET /v1/protocols. */
 export interface ProtocolsData {
   /** Every protocol with a pool in the loaded snapshots, ordered by `id`. */
@@ -284,8 +668,125 @@ export type TokenListResponse = SuccessEnvelope<TokenListData>;
 /** 200 body of GET /v1/pools/{chainId}/{poolAddress}. */
 export type PoolResponse = SuccessEnvelope<PoolData>;
 
+/** 200 body of POST /v1/pools/search. */
+export type PoolSearchResponse = SuccessEnvelope<PoolSearchData>;
+
 /** 200 body of GET /v1/protocols. */
 export type ProtocolsResponse = SuccessEnvelope<ProtocolsData>;
+
+/** 200 body of POST /v1/tokens/search. */
+export type TokenSearchResponse = SuccessEnvelope<TokenSearchData>;
+
+/** 200 body of POST /v1/tokens/{chainId}. */
+export type SingleChainTokenListResponse = SuccessEnvelope<SingleChainTokenListData>;
+
+/** 200 body of POST /v1/tokens/{chainId}/search. */
+export type SingleChainTokenSearchResponse = SuccessEnvelope<SingleChainTokenSearchData>;
+
+/** 200 body of GET /v1/tokens/{tokenAddress}. */
+export type TokensByAddressResponse = SuccessEnvelope<TokensByAddressData>;
+
+/** 200 body of GET /v1/tokens/{chainId}/{tokenAddress}. */
+export type SingleChainTokenResponse = SuccessEnvelope<SingleChainTokenData>;
+
+/** 200 body of GET /v1/tokens/prices/{chainId}/{tokenAddress}/usd. */
+export type TokenPriceResponse = SuccessEnvelope<TokenPriceData>;
+
+/** 200 body of POST /v1/tokens/prices. */
+export type TokenPricesResponse = SuccessEnvelope<TokenPricesData>;
+
+/** 200 body of GET /v1/tokens/baskets. */
+export type TokenBasketsResponse = SuccessEnvelope<TokenBasketsData>;
+
+/** 200 body of GET /v1/tokens/baskets/{basketId} and GET /v1/tokens/baskets/{chainId}/{basketId}. */
+export type TokenBasketResponse = SuccessEnvelope<TokenBasketData>;
+
+/** A supported chain id, written in base 10 without sign or leading zeros. */
+type PathChainId = ChainId;
+
+/** A token address in a path: `0x` + 40 hex digits, any letter case. */
+type PathTokenAddress = string & tags.Pattern<"^0[xX][0-9a-fA-F]{40}$">;
+
+/** Path parameters of POST /v1/tokens/{chainId} and POST /v1/tokens/{chainId}/search. */
+export interface ChainPathParameters {
+  /**
+   * Supported chain id, written in base 10 without sign or leading zeros (otherwise a VALIDATION_ERROR on
+   * `chainId`; a canonical but unsupported id is UNSUPPORTED_CHAIN_ID).
+   */
+  chainId: PathChainId;
+}
+
+/** Path parameters of GET /v1/tokens/{tokenAddress}. */
+export interface TokenAddressPathParameters {
+  /**
+   * Token address: `0x` + 40 hex digits, any letter case, answered in lowercase (otherwise a VALIDATION_ERROR on
+   * `tokenAddress`, constraint `isEthereumAddress`).
+   */
+  tokenAddress: PathTokenAddress;
+}
+
+/** Path parameters of GET /v1/tokens/{chainId}/{tokenAddress} and GET /v1/tokens/prices/{chainId}/{tokenAddress}/usd. */
+export interface ChainTokenPathParameters {
+  /**
+   * Supported chain id, written in base 10 without sign or leading zeros (otherwise a VALIDATION_ERROR on
+   * `chainId`; a canonical but unsupported id is UNSUPPORTED_CHAIN_ID).
+   */
+  chainId: PathChainId;
+  /**
+   * Token address: `0x` + 40 hex digits, any letter case, answered in lowercase (otherwise a VALIDATION_ERROR on
+   * `tokenAddress`, constraint `isEthereumAddress`).
+   */
+  tokenAddress: PathTokenAddress;
+}
+
+/** Path parameters of GET /v1/tokens/baskets/{basketId}. */
+export interface BasketPathParameters {
+  /** A basket id of the operator's baskets file (otherwise INVALID_BASKET_ID). */
+  basketId: string;
+}
+
+/** Path parameters of GET /v1/tokens/baskets/{chainId}/{basketId}. */
+export interface ChainBasketPathParameters {
+  /**
+   * Supported chain id, written in base 10 without sign or leading zeros (otherwise a VALIDATION_ERROR on
+   * `chainId`; a canonical but unsupported id is UNSUPPORTED_CHAIN_ID).
+   */
+  chainId: PathChainId;
+  /** A basket id of the operator's baskets file (otherwise INVALID_BASKET_ID). */
+  basketId: string;
+}
+
+/**
+ * Query parameters of GET /v1/tokens/{tokenAddress}. Lists are written `chainIds=1,8453`,
+ * `chainIds=1&chainIds=8453` or `chainIds[]=1&chainIds[]=8453`; an unknown parameter is a VALIDATION_ERROR (`whitelist`).
+ */
+export interface TokensByAddressQuery {
+  /** Only these supported chains (unique); absent: every loaded chain the key may read. */
+  chainIds?: ChainId[] & tags.UniqueItems;
+}
+
+/**
+ * Query parameters of GET /v1/tokens/baskets. Lists are written `a=1,2`, `a=1&a=2` or `a[]=1&a[]=2`; an unknown
+ * parameter is a VALIDATION_ERROR (`whitelist`).
+ */
+export interface TokenBasketsQuery {
+  /** The chains in scope (unique); absent: every supported chain the key may read. */
+  chainIds?: ChainId[] & tags.UniqueItems;
+  /** Only these baskets (unique); an id not in the baskets file is INVALID_BASKET_ID. Absent: every basket. */
+  basketIds?: string[] & tags.UniqueItems;
+}
+
+/**
+ * Query parameters of GET /v1/tokens/baskets/{basketId}. Lists are written `a=1,2`, `a=1&a=2` or `a[]=1&a[]=2`;
+ * an unknown parameter is a VALIDATION_ERROR (`whitelist`).
+ */
+export interface TokenBasketQuery {
+  /** The chains in scope (unique); absent: every supported chain the key may read. */
+  chainIds?: ChainId[] & tags.UniqueItems;
+}
+
+/** Routes without query parameters: any parameter is a VALIDATION_ERROR (`whitelist`). */
+export interface NoQueryParameters {}
 
 /** Path parameters of GET /v1/pools/{chainId}/{poolAddress}. */
 export interface PoolPathParameters {
@@ -515,6 +1016,58 @@ export interface ChainDataUnavailableMetadata {
   chainId: ChainId | null;
 }
 
+export interface TokenNotFoundMetadata {
+  /** The token address, as sent. */
+  tokenAddress: string;
+  /** The chain searched. */
+  chainId: ChainId;
+}
+
+/** TOKEN_BASKET_NOT_FOUND on one chain. */
+export interface TokenBasketNotFoundOnChainMetadata {
+  /** The basket id, as sent. */
+  basketId: string;
+  /** The chain in scope. */
+  chainId: ChainId;
+}
+
+/** TOKEN_BASKET_NOT_FOUND on several chains. */
+export interface TokenBasketNotFoundOnChainsMetadata {
+  /** The basket id, as sent. */
+  basketId: string;
+  /** The chains in scope, ascending. */
+  chainIds: ChainId[];
+}
+
+export interface InvalidBasketIdMetadata {
+  /** The unknown basket id as sent; the list of unknown ids for the `basketIds` query. */
+  basketId: string | string[];
+  /** The ids of the operator's baskets file, ascending. */
+  supportedIds: string[];
+}
+
+/** One malformed address of a request list. */
+export interface InvalidAddressItem {
+  /** The address as sent (its JSON value when it is not a string). */
+  address: unknown;
+  /** What is wrong with it. */
+  reason: string;
+}
+
+export interface InvalidBlockchainAddressMetadata {
+  /** Every malformed item of the list, in request order. */
+  invalidAddresses: InvalidAddressItem[];
+  /** Length of the list the items came from. */
+  receivedCount: number & tags.Type<"uint32">;
+}
+
+export interface InvalidProtocolIdMetadata {
+  /** The protocol id list as sent. */
+  received: string[];
+  /** The ids that are not lowercase slugs. */
+  invalidItems: string[];
+}
+
 /** An empty object: the code carries no context. */
 export interface NoErrorMetadata {}
 
@@ -525,6 +1078,9 @@ export interface ErrorMetadataByCode {
   UNSUPPORTED_CHAIN_ID: UnsupportedChainIdMetadata;
   INVALID_POOL_ADDRESS: InvalidPoolAddressMetadata;
   INVALID_PAGINATION_CURSOR: InvalidPaginationCursorMetadata;
+  INVALID_BLOCKCHAIN_ADDRESS: InvalidBlockchainAddressMetadata;
+  INVALID_BASKET_ID: InvalidBasketIdMetadata;
+  INVALID_PROTOCOL_ID: InvalidProtocolIdMetadata;
   INVALID_REQUEST_FRAMING: InvalidRequestFramingMetadata;
   API_KEY_MISSING: ApiKeyMissingMetadata;
   API_KEY_INVALID: ApiKeyInvalidMetadata;
@@ -533,6 +1089,8 @@ export interface ErrorMetadataByCode {
   API_KEY_EXPIRED: ApiKeyExpiredMetadata;
   API_KEY_FORBIDDEN: ApiKeyRouteForbiddenMetadata | ApiKeyChainForbiddenMetadata;
   LIQUIDITY_POOL_NOT_FOUND: LiquidityPoolNotFoundMetadata;
+  TOKEN_NOT_FOUND: TokenNotFoundMetadata;
+  TOKEN_BASKET_NOT_FOUND: TokenBasketNotFoundOnChainMetadata | TokenBasketNotFoundOnChainsMetadata;
   ROUTE_NOT_FOUND: RouteNotFoundMetadata;
   METHOD_NOT_ALLOWED: MethodNotAllowedMetadata;
   PAYLOAD_TOO_LARGE: PayloadTooLargeMetadata;

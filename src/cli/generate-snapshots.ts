@@ -1,5 +1,6 @@
 /**
- * Generates deterministic sample snapshot files, one per supported chain.
+ * Generates deterministic sample snapshot files, one per supported chain, and
+ * the sample baskets file (baskets.json) built from their tokens.
  *
  *   node dist/src/cli/generate-snapshots.js [--seed N] [--scale small|large] [--out DIR]
  *
@@ -11,10 +12,12 @@ import { mkdirSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { pack } from "msgpackr";
-import { CHAINS, SUPPORTED_CHAIN_IDS } from "../chains/chains.js";
+import { parseBasketsFile } from "../baskets/basket-file.js";
+import { CHAINS, SUPPORTED_CHAIN_IDS, type ChainId } from "../chains/chains.js";
 import { snapshotFileName } from "../snapshot/format.js";
 import { writeFileAtomic } from "../samplegen/atomic-write.js";
 import { buildChainSnapshot, type ChainSnapshotInput } from "../samplegen/chain-snapshot.js";
+import { sampleBasketMembers, sampleBasketsFile, type ChainBasketMembers } from "../samplegen/sample-baskets.js";
 import { SCALE_NAMES, scaleProfile, type ScaleName } from "../samplegen/scale.js";
 import { buildSharedCatalog } from "../samplegen/tail-tokens.js";
 import { reservedSymbols } from "../samplegen/token-factory.js";
@@ -22,7 +25,7 @@ import { reservedSymbols } from "../samplegen/token-factory.js";
 const USAGE = `usage: generate-snapshots [--seed N] [--scale small|large] [--out DIR]
   --seed N      non-negative integer seed (default 1); same seed and scale => identical files
   --scale S     small (a few thousand pools, default) or large (>= 500k pools, 250k tokens)
-  --out DIR     output directory (default ./snapshots), created if missing
+  --out DIR     output directory (default ./snapshots), created if missing; also gets baskets.json
   --help        show this help`;
 
 interface Options {
@@ -85,7 +88,10 @@ interface ChainResult {
   tokens: number;
   pools: number;
   bytes: number;
+  baskets: ChainBasketMembers;
 }
+
+const BASKETS_FILE_NAME = "baskets.json";
 
 function generateChain(options: Options, context: ChainSnapshotInput): ChainResult {
   const { chainId } = context;
@@ -102,7 +108,7 @@ function generateChain(options: Options, context: ChainSnapshotInput): ChainResu
     `${label} ${snapshot.tokens.length.toLocaleString("en-US")} tokens, ${snapshot.pools.length.toLocaleString("en-US")} pools, ` +
       `${snapshot.protocols.length} protocols, ${encoded.length.toLocaleString("en-US")} bytes -> ${path} (${seconds} s, rss ${rss()})`,
   );
-  return { tokens: snapshot.tokens.length, pools: snapshot.pools.length, bytes: encoded.length };
+  return { tokens: snapshot.tokens.length, pools: snapshot.pools.length, bytes: encoded.length, baskets: sampleBasketMembers(chainId, snapshot.tokens) };
 }
 
 function run(options: Options): void {
@@ -113,13 +119,18 @@ function run(options: Options): void {
   const sharedCatalog = buildSharedCatalog(options.seed, scale, reserved);
   log(`generating ${options.scale} snapshots, seed ${options.seed}, into ${options.out}`);
 
-  const total: ChainResult = { tokens: 0, pools: 0, bytes: 0 };
+  const total = { tokens: 0, pools: 0, bytes: 0 };
+  const baskets = new Map<ChainId, ChainBasketMembers>();
   for (const chainId of SUPPORTED_CHAIN_IDS) {
     const result = generateChain(options, { chainId, seed: options.seed, scale, sharedCatalog, reservedSymbols: reserved });
     total.tokens += result.tokens;
     total.pools += result.pools;
     total.bytes += result.bytes;
+    baskets.set(chainId, result.baskets);
   }
+  const basketsText = JSON.stringify(sampleBasketsFile(baskets), null, 2) + "\n";
+  parseBasketsFile(basketsText, BASKETS_FILE_NAME); // the generator's output must be a valid file
+  log(`baskets -> ${writeFileAtomic(options.out, BASKETS_FILE_NAME, Buffer.from(basketsText))}`);
 
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const peak = megabytes(process.resourceUsage().maxRSS * 1024);

@@ -31,6 +31,8 @@ export interface GatewayConfig {
   readonly apiKeysFile: string;
   /** True when API_KEYS_FILE was not set and the bundled sample is used. */
   readonly usingSampleKeys: boolean;
+  /** The operator's token baskets (docs/baskets.md); absent file = no baskets. */
+  readonly basketsFile: string;
   readonly rebuildCron: string;
   readonly logLevel: string;
   readonly tokenLogoTemplate: string;
@@ -97,6 +99,7 @@ export const SETTINGS = {
   host: { env: "HOST", flag: "--host", help: "Listen address. Default 0.0.0.0." },
   snapshotDir: { env: "SNAPSHOT_DIR", flag: "--snapshot-dir", help: "Directory of chain-<id>.msgpack files. Default ./snapshots." },
   apiKeysFile: { env: "API_KEYS_FILE", flag: "--api-keys-file", help: "API keys file. Default: the bundled sample (sandbox key), with a warning." },
+  basketsFile: { env: "BASKETS_FILE", flag: "--baskets-file", help: "Token baskets file (must exist when set). Default: baskets.json in the snapshot directory, none when absent." },
   rebuildCron: { env: "REBUILD_CRON", flag: "--rebuild-cron", help: "node-cron schedule of the backstop rescan. Default every minute." },
   logLevel: { env: "LOG_LEVEL", flag: "--log-level", help: "fatal, error, warn, info, debug or trace. Default info." },
   tokenLogoTemplate: { env: "TOKEN_LOGO_URL_TEMPLATE", flag: "--token-logo-url-template", help: "Logo URL for tokens without one; {chainId} and {address} are replaced." },
@@ -174,6 +177,10 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Gat
   const apiKeysFile = resolve(keysSetting ?? SAMPLE_KEYS_FILE);
   if (!isFile(apiKeysFile)) throw new ConfigError(`${name(SETTINGS.apiKeysFile)} must name a readable keys file; "${apiKeysFile}" is not a file.`);
 
+  const basketsSetting = raw(SETTINGS.basketsFile);
+  const basketsFile = resolve(basketsSetting ?? resolve(snapshotDir, "baskets.json"));
+  if (basketsSetting !== undefined && !isFile(basketsFile)) throw new ConfigError(`${name(SETTINGS.basketsFile)} must name a baskets file; "${basketsFile}" is not a file.`);
+
   const rebuildCron = raw(SETTINGS.rebuildCron) ?? "* * * * *";
   if (!cron.validate(rebuildCron)) throw new ConfigError(`${name(SETTINGS.rebuildCron)} is not a valid cron expression: "${rebuildCron}".`);
 
@@ -233,6 +240,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Gat
     snapshotDir,
     apiKeysFile,
     usingSampleKeys: keysSetting === undefined,
+    basketsFile,
     rebuildCron,
     logLevel,
     tokenLogoTemplate,

@@ -34,6 +34,9 @@ export const ERROR_CATALOGUE = {
     when: "`config.cursor` was not issued by this gateway for this route, was altered, or belongs to a request with other parameters",
     rateLimitHeaders: "always",
   },
+  INVALID_BLOCKCHAIN_ADDRESS: { status: 400, title: INVALID, when: "a token address of the body is not 0x + 40 hex digits; every bad item is listed", rateLimitHeaders: "always" },
+  INVALID_BASKET_ID: { status: 400, title: INVALID, when: "a basket id is not in the operator's baskets file", rateLimitHeaders: "always" },
+  INVALID_PROTOCOL_ID: { status: 400, title: INVALID, when: "a protocol id is not a lowercase slug (`^[a-z0-9]+(-[a-z0-9]+)*$`)", rateLimitHeaders: "always" },
   INVALID_REQUEST_FRAMING: {
     status: 400,
     title: "Bad Request",
@@ -47,6 +50,8 @@ export const ERROR_CATALOGUE = {
   API_KEY_EXPIRED: { status: 403, title: "Authentication Failed", when: "the key has expired", rateLimitHeaders: "never" },
   API_KEY_FORBIDDEN: { status: 403, title: "Forbidden", when: "the key may not use this route or one of the requested chains", rateLimitHeaders: "always" },
   LIQUIDITY_POOL_NOT_FOUND: { status: 404, title: "Not Found", when: "the chain's loaded snapshot has no pool with this address", rateLimitHeaders: "always" },
+  TOKEN_NOT_FOUND: { status: 404, title: "Not Found", when: "the chain's loaded snapshot has no token with this address", rateLimitHeaders: "always" },
+  TOKEN_BASKET_NOT_FOUND: { status: 404, title: "Not Found", when: "the basket has no address on the chains in scope", rateLimitHeaders: "always" },
   ROUTE_NOT_FOUND: { status: 404, title: "Route Not Found", when: "no route has this path", rateLimitHeaders: "never" },
   METHOD_NOT_ALLOWED: { status: 405, title: "Method Not Allowed", when: "another method was used on this path; `Allow` lists the methods it takes", rateLimitHeaders: "never", allow: true },
   PAYLOAD_TOO_LARGE: { status: 413, title: "Payload Too Large", when: `the body is larger than the ${MAX_BODY_BYTES} bytes allowed`, rateLimitHeaders: "always" },

@@ -5,18 +5,40 @@
  * derived from it. Adding a route is one entry here plus its handler.
  */
 import {
+  CHAIN_TOKEN_BASKET_RESPONSE_EXAMPLE,
   HEALTH_RESPONSE_EXAMPLE,
   POOL_RESPONSE_EXAMPLE,
+  POOL_SEARCH_REQUEST_EXAMPLE,
+  POOL_SEARCH_RESPONSE_EXAMPLE,
   PROTOCOLS_RESPONSE_EXAMPLE,
   READINESS_RESPONSE_EXAMPLE,
+  SINGLE_CHAIN_LIST_REQUEST_EXAMPLE,
+  SINGLE_CHAIN_LIST_RESPONSE_EXAMPLE,
+  SINGLE_CHAIN_SEARCH_REQUEST_EXAMPLE,
+  SINGLE_CHAIN_SEARCH_RESPONSE_EXAMPLE,
+  SINGLE_CHAIN_TOKEN_RESPONSE_EXAMPLE,
+  TOKEN_BASKET_RESPONSE_EXAMPLE,
+  TOKEN_BASKETS_RESPONSE_EXAMPLE,
   TOKEN_LIST_REQUEST_EXAMPLE,
   TOKEN_LIST_RESPONSE_EXAMPLE,
+  TOKEN_PRICE_RESPONSE_EXAMPLE,
+  TOKEN_PRICES_REQUEST_EXAMPLE,
+  TOKEN_PRICES_RESPONSE_EXAMPLE,
+  TOKEN_SEARCH_REQUEST_EXAMPLE,
+  TOKEN_SEARCH_RESPONSE_EXAMPLE,
+  TOKENS_BY_ADDRESS_RESPONSE_EXAMPLE,
 } from "../openapi/examples.js";
 import { getOpenApiDocument } from "./handlers/openapi.js";
 import { getHealth, getMetrics, getReadiness } from "./handlers/operations.js";
+import { listChainTokens, searchChainTokens } from "./handlers/chain-tokens.js";
 import { getPool } from "./handlers/pool-details.js";
+import { searchPoolsRoute } from "./handlers/pool-search.js";
 import { listProtocols } from "./handlers/protocols.js";
+import { getBasket, getChainBasket, listBaskets } from "./handlers/token-baskets.js";
 import { listTokens } from "./handlers/token-list.js";
+import { getChainToken, getTokensByAddress } from "./handlers/token-lookup.js";
+import { getTokenPrice, getTokenPrices } from "./handlers/token-prices.js";
+import { searchTokens } from "./handlers/token-search.js";
 import type { RouteSpec } from "./route.js";
 
 const TOKEN_LIST_DESCRIPTION = `One entry per asset across chains, ordered by total value locked (TVL), in pages linked by an opaque cursor.
@@ -28,7 +50,36 @@ const TOKEN_LIST_DESCRIPTION = `One entry per asset across chains, ordered by to
 
 A chain that is named in \`chainIds\` but has no loaded snapshot is 503 \`CHAIN_DATA_UNAVAILABLE\`; without \`chainIds\` the list covers the loaded chains (a chain-restricted key: its allowed ones).`;
 
+const POOL_SEARCH_DESCRIPTION = `The pools of a token, of a pair, or of baskets of tokens, across chains, in pages linked by an opaque cursor.
+
+1. Side A is \`tokensA\` plus the addresses of \`basketsA\` on their chains (a basket without \`chainIds\`: every chain the key may read); side B likewise. Side A must name at least one token or basket. With \`config.useWrappedForNative\` (default true), an all-zero address in a side also adds that chain's wrapped native token.
+2. Without side B, a pool matches when one of its tokens is in A. With side B, when one of its token positions holds an A token and another position a B token (for two tokens: t0 in A and t1 in B, or t0 in B and t1 in A). Pools of every type and with any number of tokens take part.
+3. Filters: \`minimumTotalValueLockedUsd\` is inclusive, on the pool's tracked TVL when its record has one, else its TVL; allow-lists and block-lists of protocols and pool types all apply.
+4. Order: \`orderBy.field\` (TVL, or the yield, swap volume or fees of \`orderBy.timeframe\`) in \`orderBy.direction\`, ties by chain id ascending, then pool address ascending (code-unit order of the lowercase address). The order is exact.
+5. Each pool is exactly the pool-details \`data.pool\`, except that \`config.parseWrappedToNative\` may show the wrapped native token as the native asset: \`ALWAYS\`, \`NEVER\`, or \`AUTO\` (default: on the chains whose all-zero address is in side A or B, directly or through a basket).
+6. \`nextCursor\` is null exactly at the end. Send it as \`config.cursor\` with everything else unchanged (\`limit\` may change): the next page starts after the previous page's last pool, on the snapshot of the first page while the gateway keeps it, then on the current one (after the last pool's key, chain id and address).
+
+A chain named in the body (a token's \`chainId\`, a basket's \`chainIds\`) must be one the key may read (else 403) and loaded (else 503 \`CHAIN_DATA_UNAVAILABLE\`).`;
+
+const SEARCH_DESCRIPTION = `The token list's entries (same grouping, same parity checks) that match a term, in pages linked by an opaque cursor.
+
+1. Eligible instances as in the token list, with the search defaults: every threshold 0 (strictly greater, so instances without tracked TVL, swaps or volume stay out) and the wrapped native token included.
+2. An instance matches when the trimmed term, lowercased, is a substring of its lowercased symbol, name, normalized symbol or normalized name (literally: \`%\` and \`_\` are ordinary characters), or when the term is a \`0x\` + 40 hex address equal to its address.
+3. Groups are built exactly as in the token list over the eligible instances; a group is listed when one of its listed members matches, with all its members.
+4. \`orderBy.field\` \`tvl\` orders as the token list; \`relevance\` by the group's best tier (1 a member's symbol equals the term, 2 starts with it, 3 a name starts with it or has a word starting with it, 4 any other match), then group TVL desc, then normalized symbol.
+5. \`filters\` echoes the filters applied, \`chainIds\` being the chains searched. Cursors are bound to the whole request but \`limit\`.`;
+
+const CHAIN_LIST_DESCRIPTION = `The chain's tokens whose tracked TVL, swap count and tracked swap volume are each strictly greater than the filter minimums (the wrapped native token left out by default), ordered by tracked TVL, ties by address ascending in both directions. Every eligible token is listed: pages end only when the list does.`;
+
+const CHAIN_SEARCH_DESCRIPTION = `The chain's eligible tokens (search defaults: thresholds 0, wrapped native included) whose symbol, name, normalized symbol or normalized name contains the term (case-insensitive, literal), or whose address equals it. Ordered by tracked TVL (ties by address), or by relevance tier (1 symbol equals the term, 2 starts with it, 3 a name starts with it or has a word starting with it, 4 any other match), then TVL desc, then address.`;
+
+const BASKETS_DESCRIPTION = `Baskets of the operator's baskets file, by id. A basket's \`addresses\` are its addresses on the chains in scope (the chains named, else every supported chain the key may read), chain ascending then the file's order; \`tokens\` the metadata of those the loaded snapshots hold, by tracked TVL desc, then chain id, then address. Baskets with no address in scope are left out. Lists in the query: \`a=1,2\`, \`a=1&a=2\` or \`a[]=1&a[]=2\`.`;
+
 const pool = POOL_RESPONSE_EXAMPLE.data.pool;
+const SAMPLE_TOKEN = { chainId: 8453, address: "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913" };
+const chainParameter = (carrier: string) => ({ in: "path" as const, carrier, name: "chainId", example: SAMPLE_TOKEN.chainId });
+const tokenAddressParameter = (carrier: string) => ({ in: "path" as const, carrier, name: "tokenAddress", example: SAMPLE_TOKEN.address });
+const PAGED_ERRORS = ["VALIDATION_ERROR", "UNSUPPORTED_CHAIN_ID", "INVALID_PAGINATION_CURSOR", "CHAIN_DATA_UNAVAILABLE"] as const;
 
 export const ROUTES: readonly RouteSpec[] = [
   {
@@ -52,6 +103,177 @@ export const ROUTES: readonly RouteSpec[] = [
     },
   },
   {
+    name: "tokens.search",
+    method: "POST",
+    path: "/v1/tokens/search",
+    access: "tokens",
+    body: true,
+    handler: searchTokens,
+    doc: {
+      operationId: "searchMultiChainTokens",
+      summary: "Search multi-chain assets by symbol, name or address",
+      description: SEARCH_DESCRIPTION,
+      requestBody: { schema: "TokenSearchRequest", description: "A JSON object (at most 64 KiB) with the search term.", example: TOKEN_SEARCH_REQUEST_EXAMPLE },
+      success: { description: "One page of the matching entries.", schema: "TokenSearchResponse", example: TOKEN_SEARCH_RESPONSE_EXAMPLE, snapshotVersion: "always" },
+      errors: [...PAGED_ERRORS],
+    },
+  },
+  {
+    name: "tokens.prices",
+    method: "POST",
+    path: "/v1/tokens/prices",
+    access: "tokens",
+    body: true,
+    handler: getTokenPrices,
+    doc: {
+      operationId: "getTokenPrices",
+      summary: "Get the USD prices of up to 100 tokens",
+      description: "Tracked USD prices in request order; `price` is null for a token the chain's snapshot lacks. The zero address is priced as the chain's wrapped native token when the chain has no native record.",
+      requestBody: { schema: "TokenPricesRequest", description: "A JSON object (at most 64 KiB) with 1 to 100 tokens.", example: TOKEN_PRICES_REQUEST_EXAMPLE },
+      success: { description: "The prices.", schema: "TokenPricesResponse", example: TOKEN_PRICES_RESPONSE_EXAMPLE, snapshotVersion: "always" },
+      errors: ["VALIDATION_ERROR", "INVALID_BLOCKCHAIN_ADDRESS", "UNSUPPORTED_CHAIN_ID", "CHAIN_DATA_UNAVAILABLE"],
+    },
+  },
+  {
+    name: "tokens.baskets",
+    method: "GET",
+    path: "/v1/tokens/baskets",
+    access: "tokens",
+    body: false,
+    handler: listBaskets,
+    doc: {
+      operationId: "listTokenBaskets",
+      summary: "List the token baskets",
+      description: BASKETS_DESCRIPTION,
+      parameters: [
+        { in: "query", carrier: "TokenBasketsQuery", name: "chainIds", example: [1, 8453] },
+        { in: "query", carrier: "TokenBasketsQuery", name: "basketIds", example: ["btc-pegged-tokens"] },
+      ],
+      success: { description: "The baskets with an address in scope.", schema: "TokenBasketsResponse", example: TOKEN_BASKETS_RESPONSE_EXAMPLE, snapshotVersion: "sometimes" },
+      errors: ["VALIDATION_ERROR", "UNSUPPORTED_CHAIN_ID", "INVALID_BASKET_ID", "CHAIN_DATA_UNAVAILABLE"],
+    },
+  },
+  {
+    name: "tokens.basket",
+    method: "GET",
+    path: "/v1/tokens/baskets/{basketId}",
+    access: "tokens",
+    body: false,
+    handler: getBasket,
+    doc: {
+      operationId: "getTokenBasket",
+      summary: "Get a token basket on several chains",
+      description: BASKETS_DESCRIPTION,
+      parameters: [
+        { in: "path", carrier: "BasketPathParameters", name: "basketId", example: "usd-stablecoins" },
+        { in: "query", carrier: "TokenBasketQuery", name: "chainIds", example: [8453] },
+      ],
+      success: { description: "The basket.", schema: "TokenBasketResponse", example: TOKEN_BASKET_RESPONSE_EXAMPLE, snapshotVersion: "sometimes" },
+      errors: ["VALIDATION_ERROR", "UNSUPPORTED_CHAIN_ID", "INVALID_BASKET_ID", "CHAIN_DATA_UNAVAILABLE", "TOKEN_BASKET_NOT_FOUND"],
+    },
+  },
+  {
+    name: "tokens.chainBasket",
+    method: "GET",
+    path: "/v1/tokens/baskets/{chainId}/{basketId}",
+    access: "tokens",
+    body: false,
+    handler: getChainBasket,
+    doc: {
+      operationId: "getChainTokenBasket",
+      summary: "Get a token basket on one chain",
+      description: BASKETS_DESCRIPTION,
+      parameters: [
+        { in: "path", carrier: "ChainBasketPathParameters", name: "chainId", example: 9745 },
+        { in: "path", carrier: "ChainBasketPathParameters", name: "basketId", example: "xau-stablecoins" },
+      ],
+      success: { description: "The basket on this chain.", schema: "TokenBasketResponse", example: CHAIN_TOKEN_BASKET_RESPONSE_EXAMPLE, snapshotVersion: "always" },
+      errors: ["VALIDATION_ERROR", "UNSUPPORTED_CHAIN_ID", "INVALID_BASKET_ID", "CHAIN_DATA_UNAVAILABLE", "TOKEN_BASKET_NOT_FOUND"],
+    },
+  },
+  {
+    name: "tokens.price",
+    method: "GET",
+    path: "/v1/tokens/prices/{chainId}/{tokenAddress}/usd",
+    access: "tokens",
+    body: false,
+    handler: getTokenPrice,
+    doc: {
+      operationId: "getTokenPrice",
+      summary: "Get a token's USD price",
+      description: "The token's tracked USD price (0 is a price). The zero address is priced as the chain's wrapped native token when the chain has no native record.",
+      parameters: [chainParameter("ChainTokenPathParameters"), tokenAddressParameter("ChainTokenPathParameters")],
+      success: { description: "The price.", schema: "TokenPriceResponse", example: TOKEN_PRICE_RESPONSE_EXAMPLE, snapshotVersion: "always" },
+      errors: ["VALIDATION_ERROR", "UNSUPPORTED_CHAIN_ID", "CHAIN_DATA_UNAVAILABLE", "TOKEN_NOT_FOUND"],
+    },
+  },
+  {
+    name: "tokens.chainList",
+    method: "POST",
+    path: "/v1/tokens/{chainId}",
+    access: "tokens",
+    body: true,
+    handler: listChainTokens,
+    doc: {
+      operationId: "listSingleChainTokens",
+      summary: "Get the tokens of one chain",
+      description: CHAIN_LIST_DESCRIPTION,
+      parameters: [chainParameter("ChainPathParameters")],
+      requestBody: { schema: "SingleChainTokenListRequest", description: "A JSON object (at most 64 KiB); `{}` asks for the first page with every default.", example: SINGLE_CHAIN_LIST_REQUEST_EXAMPLE },
+      success: { description: "One page of the chain's tokens.", schema: "SingleChainTokenListResponse", example: SINGLE_CHAIN_LIST_RESPONSE_EXAMPLE, snapshotVersion: "always" },
+      errors: [...PAGED_ERRORS],
+    },
+  },
+  {
+    name: "tokens.byAddress",
+    method: "GET",
+    path: "/v1/tokens/{tokenAddress}",
+    access: "tokens",
+    body: false,
+    handler: getTokensByAddress,
+    doc: {
+      operationId: "getTokensByAddress",
+      summary: "Find a token address on every chain",
+      description: "The token at this address on every loaded chain in scope (the chains named, else those the key may read), by tracked TVL desc, then chain id. No eligibility filter; an empty list when no chain holds it.",
+      parameters: [tokenAddressParameter("TokenAddressPathParameters"), { in: "query", carrier: "TokensByAddressQuery", name: "chainIds", example: [8453] }],
+      success: { description: "The token on each chain holding it.", schema: "TokensByAddressResponse", example: TOKENS_BY_ADDRESS_RESPONSE_EXAMPLE, snapshotVersion: "always" },
+      errors: ["VALIDATION_ERROR", "UNSUPPORTED_CHAIN_ID", "CHAIN_DATA_UNAVAILABLE"],
+    },
+  },
+  {
+    name: "tokens.chainSearch",
+    method: "POST",
+    path: "/v1/tokens/{chainId}/search",
+    access: "tokens",
+    body: true,
+    handler: searchChainTokens,
+    doc: {
+      operationId: "searchSingleChainTokens",
+      summary: "Search the tokens of one chain",
+      description: CHAIN_SEARCH_DESCRIPTION,
+      parameters: [chainParameter("ChainPathParameters")],
+      requestBody: { schema: "SingleChainTokenSearchRequest", description: "A JSON object (at most 64 KiB) with the search term.", example: SINGLE_CHAIN_SEARCH_REQUEST_EXAMPLE },
+      success: { description: "One page of the chain's matching tokens.", schema: "SingleChainTokenSearchResponse", example: SINGLE_CHAIN_SEARCH_RESPONSE_EXAMPLE, snapshotVersion: "always" },
+      errors: [...PAGED_ERRORS],
+    },
+  },
+  {
+    name: "tokens.chainToken",
+    method: "GET",
+    path: "/v1/tokens/{chainId}/{tokenAddress}",
+    access: "tokens",
+    body: false,
+    handler: getChainToken,
+    doc: {
+      operationId: "getSingleChainToken",
+      summary: "Get a token on one chain",
+      description: "The token's metadata and its tracked total value pooled. The zero address is found only when the chain's snapshot has a native record.",
+      parameters: [chainParameter("ChainTokenPathParameters"), tokenAddressParameter("ChainTokenPathParameters")],
+      success: { description: "The token.", schema: "SingleChainTokenResponse", example: SINGLE_CHAIN_TOKEN_RESPONSE_EXAMPLE, snapshotVersion: "always" },
+      errors: ["VALIDATION_ERROR", "UNSUPPORTED_CHAIN_ID", "CHAIN_DATA_UNAVAILABLE", "TOKEN_NOT_FOUND"],
+    },
+  },
+  {
     name: "pools.get",
     method: "GET",
     path: "/v1/pools/{chainId}/{poolAddress}",
@@ -68,6 +290,34 @@ export const ROUTES: readonly RouteSpec[] = [
       ],
       success: { description: "The pool.", schema: "PoolResponse", example: POOL_RESPONSE_EXAMPLE, snapshotVersion: "always" },
       errors: ["VALIDATION_ERROR", "UNSUPPORTED_CHAIN_ID", "INVALID_POOL_ADDRESS", "CHAIN_DATA_UNAVAILABLE", "LIQUIDITY_POOL_NOT_FOUND"],
+    },
+  },
+  {
+    name: "pools.search",
+    method: "POST",
+    path: "/v1/pools/search",
+    access: "pools",
+    body: true,
+    handler: searchPoolsRoute,
+    doc: {
+      operationId: "searchPools",
+      summary: "Search liquidity pools by token, pair or basket across chains",
+      description: POOL_SEARCH_DESCRIPTION,
+      requestBody: {
+        schema: "PoolSearchRequest",
+        description: "A JSON object (at most 64 KiB) naming side A (`tokensA` and/or `basketsA`).",
+        example: POOL_SEARCH_REQUEST_EXAMPLE,
+      },
+      success: { description: "One page of the matching pools.", schema: "PoolSearchResponse", example: POOL_SEARCH_RESPONSE_EXAMPLE, snapshotVersion: "always" },
+      errors: [
+        "VALIDATION_ERROR",
+        "UNSUPPORTED_CHAIN_ID",
+        "INVALID_BLOCKCHAIN_ADDRESS",
+        "INVALID_PROTOCOL_ID",
+        "INVALID_BASKET_ID",
+        "INVALID_PAGINATION_CURSOR",
+        "CHAIN_DATA_UNAVAILABLE",
+      ],
     },
   },
   {

@@ -9,7 +9,20 @@ import type { IValidation } from "typia";
 import { isSupportedChainId, SUPPORTED_CHAIN_IDS_ASCENDING } from "../chains/chains.js";
 import { ApiError } from "./errors.js";
 
-type Constraint = "isObject" | "isArray" | "isString" | "isNumber" | "isInt" | "isBoolean" | "isIn" | "min" | "max" | "uniqueItems" | "whitelist";
+type Constraint =
+  | "isObject"
+  | "isArray"
+  | "isString"
+  | "isNumber"
+  | "isInt"
+  | "isBoolean"
+  | "isIn"
+  | "min"
+  | "max"
+  | "uniqueItems"
+  | "whitelist"
+  | "isNotEmpty"
+  | "isEthereumAddress";
 
 /** `$input.filters.chainIds[1]` → `["filters", "chainIds", "1"]`. */
 function pathSegments(typiaPath: string): string[] {
@@ -70,8 +83,14 @@ function isFractional(value: unknown): boolean {
   return typeof value === "number" && Number.isFinite(value) && !Number.isInteger(value);
 }
 
-function constraintOf(expected: string, value: unknown): { name: Constraint; bound?: string; allowed?: string[] } {
+function constraintOf(expected: string, value: unknown): { name: Constraint; bound?: string; allowed?: string[]; items?: true } {
   if (expected === "undefined") return { name: "whitelist" };
+  if (/^\(?Array<.*> & (MinItems|MaxItems)</.test(expected) && Array.isArray(value)) {
+    const min = /MinItems<(\d+)>/.exec(expected);
+    if (min !== null && value.length < Number(min[1])) return min[1] === "1" ? { name: "isNotEmpty" } : { name: "min", bound: min[1], items: true };
+    const max = /MaxItems<(\d+)>/.exec(expected);
+    if (max !== null) return { name: "max", bound: max[1], items: true };
+  }
   if (/^number & /.test(expected) || /^Array<.*> & UniqueItems/.test(expected)) {
     if (/UniqueItems/.test(expected)) return { name: "uniqueItems" };
     if (/Type<"u?int\d+">/.test(expected)) return { name: "isInt" };
@@ -89,7 +108,7 @@ function constraintOf(expected: string, value: unknown): { name: Constraint; bou
   const first = alternatives[0] ?? "";
   if (/^\(?number/.test(first)) return { name: isFractional(value) ? "isInt" : "isNumber" };
   if (first === "boolean") return { name: "isBoolean" };
-  if (first === "string") return { name: "isString" };
+  if (first === "string" || (/^string & /.test(first) && typeof value !== "string")) return { name: "isString" };
   if (/^\(?Array</.test(first)) return { name: "isArray" };
   return { name: "isObject" };
 }
@@ -98,8 +117,9 @@ function message(c: ReturnType<typeof constraintOf>, property: string, isItem: b
   const subject = isItem ? `each value in ${property}` : property;
   switch (c.name) {
     case "whitelist": return `property ${property} should not exist`;
-    case "max": return `${subject} must not be greater than ${c.bound}`;
-    case "min": return `${subject} must not be less than ${c.bound}`;
+    case "max": return c.items ? `${subject} must contain no more than ${c.bound} elements` : `${subject} must not be greater than ${c.bound}`;
+    case "min": return c.items ? `${subject} must contain at least ${c.bound} elements` : `${subject} must not be less than ${c.bound}`;
+    case "isNotEmpty": return `${subject} should not be empty`;
     case "isInt": return `${subject} must be an integer number`;
     case "isNumber": return `${subject} must be a number conforming to the specified constraints`;
     case "isBoolean": return `${subject} must be a boolean value`;
@@ -112,15 +132,29 @@ function message(c: ReturnType<typeof constraintOf>, property: string, isItem: b
   }
 }
 
-/** The validated value, or the VALIDATION_ERROR of its first failing property. */
-export function validated<T>(validate: (input: unknown) => IValidation<T>, input: unknown): T {
+/**
+ * A failure of a rule no type states (a trimmed length, a combination of
+ * values), found at `path`: it competes with typia's failures in document order.
+ */
+export interface RuleFailure {
+  /** Property names and indices, e.g. ["search"] or ["config", "orderBy", "direction"]. */
+  readonly path: readonly string[];
+  readonly error: ApiError;
+}
+
+/** The validated value, or the error of its first failing property (typia's rules and `rules` alike). */
+export function validated<T>(validate: (input: unknown) => IValidation<T>, input: unknown, rules: readonly RuleFailure[] = []): T {
   const result = validate(input);
-  if (!result.success) throw validationFailure(input, result.errors);
+  if (!result.success) throw validationFailure(input, result.errors, rules);
+  const order = new DocumentOrder(input);
+  let first: RuleFailure | null = null;
+  for (const rule of rules) if (first === null || compareOrder(order.of(rule.path, false), order.of(first.path, false)) < 0) first = rule;
+  if (first !== null) throw first.error;
   return result.data;
 }
 
-/** The ApiError for a failed typia validation of `input`. */
-export function validationFailure(input: unknown, errors: readonly IValidation.IError[]): ApiError {
+/** The ApiError for a failed typia validation of `input` (or of a rule failure that comes first). */
+export function validationFailure(input: unknown, errors: readonly IValidation.IError[], rules: readonly RuleFailure[] = []): ApiError {
   // The first failing property in document order: one linear pass, no sort.
   const order = new DocumentOrder(input);
   let error = errors[0];
@@ -135,6 +169,7 @@ export function validationFailure(input: unknown, errors: readonly IValidation.I
       best = position;
     }
   }
+  for (const rule of rules) if (compareOrder(order.of(rule.path, false), best) < 0) return rule.error;
   const property = segments.length === 0 ? "body" : segments.join(".");
   const last = segments.length === 0 ? "body" : segments[segments.length - 1];
   const isItem = /^\d+$/.test(last);
@@ -145,9 +180,16 @@ export function validationFailure(input: unknown, errors: readonly IValidation.I
     const bad = error.value.findIndex((id) => !isSupportedChainId(id));
     if (bad >= 0) return validationFailure(input, [{ path: `${error.path}[${bad}]`, expected: "ChainId", value: error.value[bad] }]);
   }
-  // A chain id list item of the wrong value (not type) is an unsupported chain.
-  if (isItem && name === "chainIds" && Number.isInteger(error.value)) return unsupportedChain(input, error.value as number);
-  const constraint = isItem && name === "chainIds"
+  // A chain id of the wrong value (not type) is an unsupported chain: an item of a chain id list, or
+  // the `chainId` of an object in a list (every unsupported one of the list is named).
+  const chainValue = (isItem && name === "chainIds") || (!isItem && name === "chainId");
+  if (chainValue && Number.isInteger(error.value)) {
+    if (isItem) return unsupportedChain(valueAt(input, segments.slice(0, -1)), error.value as number);
+    const siblings = segments.length >= 3 && /^\d+$/.test(segments[segments.length - 2]) ? valueAt(input, segments.slice(0, -2)) : undefined;
+    const ids = Array.isArray(siblings) ? siblings.map((item) => (item !== null && typeof item === "object" ? (item as { chainId?: unknown }).chainId : undefined)) : [error.value];
+    return unsupportedChain(ids, error.value as number);
+  }
+  const constraint = chainValue
     ? { name: (isFractional(error.value) ? "isInt" : "isNumber") as Constraint }
     : constraintOf(error.expected, error.value);
   const text = message(constraint, name, isItem);
@@ -162,10 +204,26 @@ export function validationFailure(input: unknown, errors: readonly IValidation.I
   );
 }
 
-function unsupportedChain(input: unknown, chainId: number): ApiError {
-  const sent = (input as { filters?: { chainIds?: unknown[] } }).filters?.chainIds ?? [chainId];
+/** The value at a path of property names and indices. */
+function valueAt(input: unknown, segments: readonly string[]): unknown {
+  let node = input;
+  for (const segment of segments) node = node !== null && typeof node === "object" ? (node as Record<string, unknown>)[segment] : undefined;
+  return node;
+}
+
+/** UNSUPPORTED_CHAIN_ID for an item of a chain id list, naming every unsupported id of that list. */
+function unsupportedChain(list: unknown, chainId: number): ApiError {
+  const sent = Array.isArray(list) ? list : [chainId];
   const unsupportedIds = new Set(sent.filter((id): id is number => Number.isInteger(id) && !isSupportedChainId(id)));
   return unsupportedChainError(chainId, [...unsupportedIds]);
+}
+
+/** A VALIDATION_ERROR for a rule no type states (a trimmed length, a path parameter's form). */
+export function constraintError(property: string, value: unknown, constraint: Constraint, text: string, details: string): ApiError {
+  const metadata: Record<string, unknown> = { property };
+  if (value !== undefined) metadata.value = value;
+  metadata.constraints = { [constraint]: [text] };
+  return new ApiError("VALIDATION_ERROR", `Invalid parameter ${property}: ${text}.`, details, metadata);
 }
 
 export function unsupportedChainError(chainId: number | string, unsupportedIds: readonly number[]): ApiError {

@@ -84,6 +84,18 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  readonly basketsFileRejections = new Counter({
+    name: "gateway_baskets_file_rejections_total",
+    help: "Baskets files rejected as a whole (the baskets in force stayed in force).",
+    registers: [this.registry],
+  });
+
+  readonly baskets = new Gauge({
+    name: "gateway_baskets",
+    help: "Token baskets in force (from the baskets file).",
+    registers: [this.registry],
+  });
+
   constructor(layout: RequestMetricsLayout, requestMetrics: SharedArrayBuffer) {
     const self = this;
     collectDefaultMetrics({ register: this.registry });

@@ -6,10 +6,10 @@
  * (`@default` is written on request types only.)
  */
 import typia from "typia";
-import type { TokenListRequest } from "../api/wire.js";
+import type { PoolSearchRequest, SingleChainTokenListRequest, SingleChainTokenSearchRequest, TokenListRequest, TokenSearchRequest } from "../api/wire.js";
 import type { JsonSchema } from "./json-schema.js";
 
-const REQUEST_METADATA = typia.reflect.metadata<[TokenListRequest]>();
+const REQUEST_METADATA = typia.reflect.metadata<[TokenListRequest, TokenSearchRequest, SingleChainTokenListRequest, SingleChainTokenSearchRequest, PoolSearchRequest]>();
 
 /** `default` on each property of `schemas` whose type declares `@default <JSON value>`. */
 export function applyDocumentedDefaults(schemas: Record<string, JsonSchema>): void {

@@ -11,10 +11,25 @@ import type {
   ErrorEnvelope,
   HealthResponse,
   PoolResponse,
+  PoolSearchRequest,
+  PoolSearchResponse,
   ProtocolsResponse,
   ReadinessResponse,
+  SingleChainTokenListRequest,
+  SingleChainTokenListResponse,
+  SingleChainTokenResponse,
+  SingleChainTokenSearchRequest,
+  SingleChainTokenSearchResponse,
+  TokenBasketResponse,
+  TokenBasketsResponse,
   TokenListRequest,
   TokenListResponse,
+  TokenPriceResponse,
+  TokenPricesRequest,
+  TokenPricesResponse,
+  TokensByAddressResponse,
+  TokenSearchRequest,
+  TokenSearchResponse,
 } from "../api/wire.js";
 import type { ErrorCode } from "../http/errors.js";
 
@@ -158,6 +173,132 @@ export const POOL_RESPONSE_EXAMPLE = {
   },
 } satisfies PoolResponse;
 
+/** USDC against the native asset on Base; `AUTO` shows WETH as ETH since side B names the all-zero address. */
+export const POOL_SEARCH_REQUEST_EXAMPLE = {
+  tokensA: [{ chainId: 8453, address: "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913" }],
+  tokensB: [{ chainId: 8453, address: "0x0000000000000000000000000000000000000000" }],
+  config: { limit: 1, orderBy: { field: "tvl", direction: "desc" } },
+} satisfies PoolSearchRequest;
+
+/** The answer to POOL_SEARCH_REQUEST_EXAMPLE. */
+export const POOL_SEARCH_RESPONSE_EXAMPLE = {
+  statusCode: 200,
+  timestamp: "2026-11-23T18:31:37.300Z",
+  path: "/v1/pools/search",
+  traceId: "50fe13f2-ff53-4a71-9758-e4c1e3878743",
+  data: {
+    pools: [
+      {
+        chainId: 8453,
+        address: "0x5cd316158089410cb926b5bc3295e1b06b2a0657",
+        createdAtTimestamp: 1752904767,
+        feeTier: {
+          feeTierPercentage: 0.05,
+          isDynamic: false,
+        },
+        tokens: [
+          {
+            chainId: 8453,
+            address: "0x0000000000000000000000000000000000000000",
+            decimals: 18,
+            name: "Ether",
+            symbol: "ETH",
+            logoUrl: "https://assets.coingecko.com/coins/images/279/large/ethereum.png",
+          },
+          {
+            chainId: 8453,
+            address: "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913",
+            decimals: 6,
+            name: "USD Coin",
+            symbol: "USDC",
+            logoUrl: "https://assets.coingecko.com/coins/images/6319/large/usdc.png",
+          },
+        ],
+        protocol: {
+          id: "uniswap-v3",
+          name: "Uniswap V3",
+          logoUrl: "https://icons.llamao.fi/icons/protocols/uniswap-v3?w=48&h=48",
+          url: "https://app.uniswap.org",
+        },
+        type: "V3",
+        stats: {
+          stats24h: {
+            feesUsd: 1934.56,
+            swapVolumeUsd: 3869127.28,
+            yield: 0.982455,
+            netInflowUsd: -390978,
+            liquidityVolumeUsd: 1693296.14,
+          },
+          stats7d: {
+            feesUsd: 16522.99,
+            swapVolumeUsd: 33045976.09,
+            yield: 1.19873,
+            netInflowUsd: -589233.4,
+            liquidityVolumeUsd: 9570799.63,
+          },
+          stats30d: {
+            feesUsd: 49393.49,
+            swapVolumeUsd: 98786981.9,
+            yield: 0.836139,
+            netInflowUsd: 1476380.23,
+            liquidityVolumeUsd: 54016326.05,
+          },
+          stats90d: {
+            feesUsd: 118681.81,
+            swapVolumeUsd: 237363617.99,
+            yield: 0.669687,
+            netInflowUsd: -12194300.94,
+            liquidityVolumeUsd: 119044558.17,
+          },
+        },
+        balance: {
+          totalValueLockedUsd: 71872472.38,
+          tokens: [
+            {
+              amount: 5225.10398524,
+              amountUsd: 15833810.26,
+              token: {
+                chainId: 8453,
+                address: "0x0000000000000000000000000000000000000000",
+                decimals: 18,
+                name: "Ether",
+                symbol: "ETH",
+                logoUrl: "https://assets.coingecko.com/coins/images/279/large/ethereum.png",
+              },
+            },
+            {
+              amount: 55864086.8486,
+              amountUsd: 56038662.12,
+              token: {
+                chainId: 8453,
+                address: "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913",
+                decimals: 6,
+                name: "USD Coin",
+                symbol: "USDC",
+                logoUrl: "https://assets.coingecko.com/coins/images/6319/large/usdc.png",
+              },
+            },
+          ],
+        },
+        metadata: {
+          latestSqrtPriceX96: "4354590351762683502214174",
+          tickSpacing: 10,
+          latestTick: "-196187",
+          positionManagerAddress: "0x03a520b32c04bf3beef7beb72e919cf822ed34f1",
+        },
+      },
+    ],
+    filters: {
+      minimumTotalValueLockedUsd: 0,
+      protocols: [],
+      blockedProtocols: [],
+      poolTypes: [],
+      blockedPoolTypes: [],
+    },
+    nextCursor: "AgAA7OI697cHhZfxKUKLQZEiv2GFHrgAACEFACoweDVjZDMxNjE1ODA4OTQxMGNiOTI2YjViYzMyOTVlMWIwNmIyYTA2NTeDFmIWhuKjKLw41AY",
+  },
+} satisfies PoolSearchResponse;
+
 export const PROTOCOLS_RESPONSE_EXAMPLE = {
   statusCode: 200,
   timestamp: "2026-11-21T06:56:46.215Z",
@@ -258,6 +399,76 @@ export const READINESS_RESPONSE_EXAMPLE = {
 
 /** One response per error code that a request can provoke on the sample data. */
 export const ERROR_EXAMPLES: Partial<Record<ErrorCode, ErrorEnvelope>> = {
+  INVALID_BLOCKCHAIN_ADDRESS: {
+    statusCode: 400,
+    timestamp: "2026-11-23T18:31:38.132Z",
+    path: "/v1/pools/search",
+    traceId: "300bab2d-7462-4752-846f-764683e94f8e",
+    error: {
+      code: "INVALID_BLOCKCHAIN_ADDRESS",
+      title: "Invalid Parameters",
+      message: "2 addresses are not valid in tokensA; use 0x followed by 40 hexadecimal digits.",
+      details: "Token addresses are 0x + 40 hex digits, any letter case; the all-zero address is the native asset.",
+      metadata: {
+        invalidAddresses: [
+          {
+            address: "0x833589fcd6edb6e08f4c7c32d4f71b54bda0291",
+            reason: "not 0x followed by 40 hexadecimal digits",
+          },
+          {
+            address: "weth",
+            reason: "not 0x followed by 40 hexadecimal digits",
+          },
+        ],
+        receivedCount: 3,
+      },
+    },
+  },
+  INVALID_BASKET_ID: {
+    statusCode: 400,
+    timestamp: "2026-11-23T18:31:38.814Z",
+    path: "/v1/pools/search",
+    traceId: "30ea528a-ba5a-438a-a4bb-f39a219736f1",
+    error: {
+      code: "INVALID_BASKET_ID",
+      title: "Invalid Parameters",
+      message: "There is no basket \"usd-stablecoin\"; GET /v1/tokens/baskets lists the baskets.",
+      details: "Known basket ids: btc-pegged-tokens, eth-pegged-tokens, eur-stablecoins, hype-pegged-tokens, monad-pegged-tokens, usd-stablecoins, xau-stablecoins.",
+      metadata: {
+        basketId: "usd-stablecoin",
+        supportedIds: [
+          "btc-pegged-tokens",
+          "eth-pegged-tokens",
+          "eur-stablecoins",
+          "hype-pegged-tokens",
+          "monad-pegged-tokens",
+          "usd-stablecoins",
+          "xau-stablecoins",
+        ],
+      },
+    },
+  },
+  INVALID_PROTOCOL_ID: {
+    statusCode: 400,
+    timestamp: "2026-11-23T18:31:39.171Z",
+    path: "/v1/pools/search",
+    traceId: "e3abebf3-009a-4919-aa33-ba144b98df86",
+    error: {
+      code: "INVALID_PROTOCOL_ID",
+      title: "Invalid Parameters",
+      message: "Not a protocol id: \"Uniswap V4\"; protocol ids are lowercase words joined by dashes, e.g. uniswap-v3.",
+      details: "Protocol ids match ^[a-z0-9]+(-[a-z0-9]+)*$; GET /v1/protocols lists them.",
+      metadata: {
+        received: [
+          "uniswap-v3",
+          "Uniswap V4",
+        ],
+        invalidItems: [
+          "Uniswap V4",
+        ],
+      },
+    },
+  },
   VALIDATION_ERROR: {
     statusCode: 400,
     timestamp: "2026-11-21T06:56:46.239Z",
@@ -499,3 +710,397 @@ export const ERROR_EXAMPLES: Partial<Record<ErrorCode, ErrorEnvelope>> = {
     },
   },
 };
+
+// ---------------------------------------------------------------- the token surface (api-extended.md §8-§9): the sample and snapshots/baskets.json
+
+/** A multi-chain search ordered by relevance. */
+export const TOKEN_SEARCH_REQUEST_EXAMPLE = {
+  search: "usd",
+  config: {
+    limit: 2,
+    orderBy: {
+      field: "relevance",
+    },
+  },
+  filters: {
+    chainIds: [1, 8453],
+  },
+} satisfies TokenSearchRequest;
+
+/** The answer to TOKEN_SEARCH_REQUEST_EXAMPLE. */
+export const TOKEN_SEARCH_RESPONSE_EXAMPLE = {
+  statusCode: 200,
+  timestamp: "2026-11-23T18:48:18.889Z",
+  path: "/v1/tokens/search",
+  traceId: "9a03fd5f-094f-4d79-9d36-0d02956a629c",
+  data: {
+    tokens: [
+      {
+        addresses: [
+          {
+            chainId: 1,
+            address: "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48",
+          },
+          {
+            chainId: 8453,
+            address: "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913",
+          },
+        ],
+        symbol: "USDC",
+        name: "USD Coin",
+        logoUrl: "https://assets.coingecko.com/coins/images/6319/large/usdc.png",
+        chainIds: [1, 8453],
+      },
+      {
+        addresses: [
+          {
+            chainId: 1,
+            address: "0xdac17f958d2ee523a2206206994597c13d831ec7",
+          },
+          {
+            chainId: 8453,
+            address: "0xfde4c96c8593536e31f229ea8f37b2ada2699bb2",
+          },
+        ],
+        symbol: "USDT",
+        name: "Tether USD",
+        logoUrl: "https://assets.coingecko.com/coins/images/325/large/Tether.png",
+        chainIds: [1, 8453],
+      },
+    ],
+    filters: {
+      chainIds: [1, 8453],
+      minimumTotalValuePooledUsd: 0,
+      minimumSwapsCount: 0,
+      minimumSwapVolumeUsd: 0,
+      ignoreWrappedNative: false,
+    },
+    nextCursor: "AgAA7OI690iIiZNBUh32AAAAAgAAAAJB0QA08-UeuAAEVVNEVG1QtT4mqlU8mBi7yQ",
+  },
+} satisfies TokenSearchResponse;
+
+/** The first two tokens of a chain. */
+export const SINGLE_CHAIN_LIST_REQUEST_EXAMPLE = {
+  config: {
+    limit: 2,
+  },
+} satisfies SingleChainTokenListRequest;
+
+/** The answer to SINGLE_CHAIN_LIST_REQUEST_EXAMPLE on chain 8453. */
+export const SINGLE_CHAIN_LIST_RESPONSE_EXAMPLE = {
+  statusCode: 200,
+  timestamp: "2026-11-23T18:48:19.006Z",
+  path: "/v1/tokens/8453",
+  traceId: "39caa3d6-5ece-412a-919a-b5d8f71e4260",
+  data: {
+    tokens: [
+      {
+        chainId: 8453,
+        address: "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913",
+        decimals: 6,
+        name: "USD Coin",
+        symbol: "USDC",
+        logoUrl: "https://assets.coingecko.com/coins/images/6319/large/usdc.png",
+      },
+      {
+        chainId: 8453,
+        address: "0xcbb7c0000ab88b473b1f5afd9ef808440eed33bf",
+        decimals: 8,
+        name: "Coinbase Wrapped BTC",
+        symbol: "cbBTC",
+        logoUrl: "https://assets.coingecko.com/coins/images/40143/large/cbbtc.webp",
+      },
+    ],
+    nextCursor: "AgAA7OI69ykYCm7QcV3GAAAAAgAAAABBuw8B8IKPXAAqMHhjYmI3YzAwMDBhYjg4YjQ3M2IxZjVhZmQ5ZWY4MDg0NDBlZWQzM2Jm_up24tmoXExswiA6",
+  },
+} satisfies SingleChainTokenListResponse;
+
+/** A single-chain search. */
+export const SINGLE_CHAIN_SEARCH_REQUEST_EXAMPLE = {
+  search: "usd",
+  config: {
+    limit: 2,
+  },
+} satisfies SingleChainTokenSearchRequest;
+
+/** The answer to SINGLE_CHAIN_SEARCH_REQUEST_EXAMPLE on chain 8453. */
+export const SINGLE_CHAIN_SEARCH_RESPONSE_EXAMPLE = {
+  statusCode: 200,
+  timestamp: "2026-11-23T18:48:19.109Z",
+  path: "/v1/tokens/8453/search",
+  traceId: "230a94fc-ec84-497f-907f-240813b68380",
+  data: {
+    tokens: [
+      {
+        chainId: 8453,
+        address: "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913",
+        decimals: 6,
+        name: "USD Coin",
+        symbol: "USDC",
+        logoUrl: "https://assets.coingecko.com/coins/images/6319/large/usdc.png",
+      },
+      {
+        chainId: 8453,
+        address: "0xfde4c96c8593536e31f229ea8f37b2ada2699bb2",
+        decimals: 6,
+        name: "Tether USD",
+        symbol: "USDT",
+        logoUrl: "https://assets.coingecko.com/coins/images/325/large/Tether.png",
+      },
+    ],
+    filters: {
+      minimumTotalValuePooledUsd: 0,
+      minimumSwapsCount: 0,
+      minimumSwapVolumeUsd: 0,
+      ignoreWrappedNative: false,
+    },
+    nextCursor: "AgAA7OI6915KTxZDaip5AAAAAgAAAABBsf_6cxmZmgAqMHhmZGU0Yzk2Yzg1OTM1MzZlMzFmMjI5ZWE4ZjM3YjJhZGEyNjk5YmIyQlJK6faizHzvrrj4",
+  },
+} satisfies SingleChainTokenSearchResponse;
+
+/** GET /v1/tokens/0x833589fcd6edb6e08f4c7c32d4f71b54bda02913. */
+export const TOKENS_BY_ADDRESS_RESPONSE_EXAMPLE = {
+  statusCode: 200,
+  timestamp: "2026-11-23T18:48:19.351Z",
+  path: "/v1/tokens/0x833589fcd6edb6e08f4c7c32d4f71b54bda02913",
+  traceId: "b76d2b6a-234b-4c31-bac0-be2fcbe2ed6e",
+  data: {
+    tokens: [
+      {
+        chainId: 8453,
+        address: "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913",
+        decimals: 6,
+        name: "USD Coin",
+        symbol: "USDC",
+        logoUrl: "https://assets.coingecko.com/coins/images/6319/large/usdc.png",
+      },
+    ],
+  },
+} satisfies TokensByAddressResponse;
+
+/** GET /v1/tokens/8453/0x833589fcd6edb6e08f4c7c32d4f71b54bda02913. */
+export const SINGLE_CHAIN_TOKEN_RESPONSE_EXAMPLE = {
+  statusCode: 200,
+  timestamp: "2026-11-23T18:48:19.557Z",
+  path: "/v1/tokens/8453/0x833589fcd6edb6e08f4c7c32d4f71b54bda02913",
+  traceId: "228a0cc6-4287-467f-9671-17d1185cbf5b",
+  data: {
+    token: {
+      chainId: 8453,
+      address: "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913",
+      decimals: 6,
+      name: "USD Coin",
+      symbol: "USDC",
+      logoUrl: "https://assets.coingecko.com/coins/images/6319/large/usdc.png",
+      totalValuePooledUsd: 692756783.72,
+    },
+  },
+} satisfies SingleChainTokenResponse;
+
+/** GET /v1/tokens/prices/8453/0x833589fcd6edb6e08f4c7c32d4f71b54bda02913/usd. */
+export const TOKEN_PRICE_RESPONSE_EXAMPLE = {
+  statusCode: 200,
+  timestamp: "2026-11-23T18:48:19.729Z",
+  path: "/v1/tokens/prices/8453/0x833589fcd6edb6e08f4c7c32d4f71b54bda02913/usd",
+  traceId: "fbd0e967-3d39-4675-94cf-12700444ff40",
+  data: {
+    price: 1.003125,
+  },
+} satisfies TokenPriceResponse;
+
+/** Two tokens, the native asset among them. */
+export const TOKEN_PRICES_REQUEST_EXAMPLE = {
+  tokens: [
+    {
+      chainId: 8453,
+      address: "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913",
+    },
+    {
+      chainId: 1,
+      address: "0x0000000000000000000000000000000000000000",
+    },
+  ],
+} satisfies TokenPricesRequest;
+
+/** The answer to TOKEN_PRICES_REQUEST_EXAMPLE. */
+export const TOKEN_PRICES_RESPONSE_EXAMPLE = {
+  statusCode: 200,
+  timestamp: "2026-11-23T18:48:19.904Z",
+  path: "/v1/tokens/prices",
+  traceId: "dde57820-7561-4984-9081-f37302680bc5",
+  data: {
+    prices: [
+      {
+        chainId: 8453,
+        address: "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913",
+        price: 1.003125,
+      },
+      {
+        chainId: 1,
+        address: "0x0000000000000000000000000000000000000000",
+        price: 3004.234,
+      },
+    ],
+  },
+} satisfies TokenPricesResponse;
+
+/** GET /v1/tokens/baskets?chainIds=1,8453&basketIds=btc-pegged-tokens. */
+export const TOKEN_BASKETS_RESPONSE_EXAMPLE = {
+  statusCode: 200,
+  timestamp: "2026-11-23T18:48:20.063Z",
+  path: "/v1/tokens/baskets?chainIds=1,8453&basketIds=btc-pegged-tokens",
+  traceId: "7c08f6de-1014-4ae5-ac4d-50db4d8936d1",
+  data: {
+    baskets: [
+      {
+        id: "btc-pegged-tokens",
+        name: "BTC Pegged Tokens",
+        description: "Tokens backed 1:1 by Bitcoin.",
+        logoUrl: "https://cdn.jsdelivr.net/gh/hydric-org/token-baskets/assets/logos/btc-pegged-tokens.png",
+        chainIds: [1, 8453],
+        addresses: [
+          {
+            chainId: 1,
+            address: "0x2260fac5e5542a773aa44f8cba9bf5d7af05f2c4",
+          },
+          {
+            chainId: 1,
+            address: "0xcbb7c0000ab88b473b1f5afd9ef808440eed33bf",
+          },
+          {
+            chainId: 8453,
+            address: "0xcbb7c0000ab88b473b1f5afd9ef808440eed33bf",
+          },
+        ],
+        tokens: [
+          {
+            chainId: 1,
+            address: "0x2260fac5e5542a773aa44f8cba9bf5d7af05f2c4",
+            decimals: 8,
+            name: "Wrapped BTC",
+            symbol: "WBTC",
+            logoUrl: "https://assets.coingecko.com/coins/images/7598/large/wrapped_bitcoin_wbtc.png",
+          },
+          {
+            chainId: 8453,
+            address: "0xcbb7c0000ab88b473b1f5afd9ef808440eed33bf",
+            decimals: 8,
+            name: "Coinbase Wrapped BTC",
+            symbol: "cbBTC",
+            logoUrl: "https://assets.coingecko.com/coins/images/40143/large/cbbtc.webp",
+          },
+          {
+            chainId: 1,
+            address: "0xcbb7c0000ab88b473b1f5afd9ef808440eed33bf",
+            decimals: 8,
+            name: "Coinbase Wrapped BTC",
+            symbol: "cbBTC",
+            logoUrl: "https://assets.coingecko.com/coins/images/40143/large/cbbtc.webp",
+          },
+        ],
+      },
+    ],
+  },
+} satisfies TokenBasketsResponse;
+
+/** GET /v1/tokens/baskets/usd-stablecoins?chainIds=8453. */
+export const TOKEN_BASKET_RESPONSE_EXAMPLE = {
+  statusCode: 200,
+  timestamp: "2026-11-23T18:48:20.163Z",
+  path: "/v1/tokens/baskets/usd-stablecoins?chainIds=8453",
+  traceId: "a7153e4d-bf95-4ecd-87e3-4892888044b6",
+  data: {
+    basket: {
+      id: "usd-stablecoins",
+      name: "USD Stablecoins",
+      description: "The most liquid USD stablecoins.",
+      logoUrl: "https://cdn.jsdelivr.net/gh/hydric-org/token-baskets/assets/logos/usd-stablecoins.png",
+      chainIds: [8453],
+      addresses: [
+        {
+          chainId: 8453,
+          address: "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913",
+        },
+        {
+          chainId: 8453,
+          address: "0xfde4c96c8593536e31f229ea8f37b2ada2699bb2",
+        },
+        {
+          chainId: 8453,
+          address: "0x50c5725949a6f0c72e6c4a641f24049a917db0cb",
+        },
+        {
+          chainId: 8453,
+          address: "0x5d3a1ff2b6bab83b63cd9ad0787074081a52ef34",
+        },
+      ],
+      tokens: [
+        {
+          chainId: 8453,
+          address: "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913",
+          decimals: 6,
+          name: "USD Coin",
+          symbol: "USDC",
+          logoUrl: "https://assets.coingecko.com/coins/images/6319/large/usdc.png",
+        },
+        {
+          chainId: 8453,
+          address: "0xfde4c96c8593536e31f229ea8f37b2ada2699bb2",
+          decimals: 6,
+          name: "Tether USD",
+          symbol: "USDT",
+          logoUrl: "https://assets.coingecko.com/coins/images/325/large/Tether.png",
+        },
+        {
+          chainId: 8453,
+          address: "0x5d3a1ff2b6bab83b63cd9ad0787074081a52ef34",
+          decimals: 18,
+          name: "USDe",
+          symbol: "USDe",
+          logoUrl: "https://assets.coingecko.com/coins/images/33613/large/usde.png",
+        },
+        {
+          chainId: 8453,
+          address: "0x50c5725949a6f0c72e6c4a641f24049a917db0cb",
+          decimals: 18,
+          name: "Dai Stablecoin",
+          symbol: "DAI",
+          logoUrl: "https://assets.coingecko.com/coins/images/9956/large/Badge_Dai.png",
+        },
+      ],
+    },
+  },
+} satisfies TokenBasketResponse;
+
+/** GET /v1/tokens/baskets/9745/xau-stablecoins. */
+export const CHAIN_TOKEN_BASKET_RESPONSE_EXAMPLE = {
+  statusCode: 200,
+  timestamp: "2026-11-23T18:48:20.303Z",
+  path: "/v1/tokens/baskets/9745/xau-stablecoins",
+  traceId: "ba67f6a2-0804-4294-9dbf-12d61434a707",
+  data: {
+    basket: {
+      id: "xau-stablecoins",
+      name: "Gold Stablecoins",
+      description: "Tokens backed by physical gold (XAU).",
+      logoUrl: "https://cdn.jsdelivr.net/gh/hydric-org/token-baskets/assets/logos/xau-stablecoins.png",
+      chainIds: [9745],
+      addresses: [
+        {
+          chainId: 9745,
+          address: "0xe7b3cd6852ec105abd1d7c022bc4c54c49269d33",
+        },
+      ],
+      tokens: [
+        {
+          chainId: 9745,
+          address: "0xe7b3cd6852ec105abd1d7c022bc4c54c49269d33",
+          decimals: 6,
+          name: "XAU₮0",
+          symbol: "XAU₮0",
+          logoUrl: "https://static.liquiditydata.dev/tokens/9745/0xe7b3cd6852ec105abd1d7c022bc4c54c49269d33.png",
+        },
+      ],
+    },
+  },
+} satisfies TokenBasketResponse;

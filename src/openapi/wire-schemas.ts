@@ -7,17 +7,40 @@
  */
 import typia from "typia";
 import type {
+  BasketPathParameters,
+  ChainBasketPathParameters,
+  ChainPathParameters,
+  ChainTokenPathParameters,
   ErrorEnvelope,
   ErrorMetadataByCode,
   HealthResponse,
   PoolPathParameters,
   PoolResponse,
+  PoolSearchRequest,
+  PoolSearchResponse,
   ProtocolsResponse,
   ReadinessResponse,
   RequestHeaders,
   ResponseHeaders,
+  SingleChainTokenListRequest,
+  SingleChainTokenListResponse,
+  SingleChainTokenResponse,
+  SingleChainTokenSearchRequest,
+  SingleChainTokenSearchResponse,
+  TokenAddressPathParameters,
+  TokenBasketQuery,
+  TokenBasketResponse,
+  TokenBasketsQuery,
+  TokenBasketsResponse,
   TokenListRequest,
   TokenListResponse,
+  TokenPriceResponse,
+  TokenPricesRequest,
+  TokenPricesResponse,
+  TokensByAddressQuery,
+  TokensByAddressResponse,
+  TokenSearchRequest,
+  TokenSearchResponse,
 } from "../api/wire.js";
 import type { ErrorCode } from "../http/errors.js";
 import { applyDocumentedDefaults } from "./documented-defaults.js";
@@ -29,12 +52,35 @@ const COLLECTION = typia.json.schemas<
   [
     TokenListRequest,
     TokenListResponse,
+    TokenSearchRequest,
+    TokenSearchResponse,
+    SingleChainTokenListRequest,
+    SingleChainTokenListResponse,
+    SingleChainTokenSearchRequest,
+    SingleChainTokenSearchResponse,
+    TokensByAddressResponse,
+    SingleChainTokenResponse,
+    TokenPriceResponse,
+    TokenPricesRequest,
+    TokenPricesResponse,
+    TokenBasketsResponse,
+    TokenBasketResponse,
     PoolResponse,
+    PoolSearchRequest,
+    PoolSearchResponse,
     ProtocolsResponse,
     HealthResponse,
     ReadinessResponse,
     ErrorEnvelope,
     PoolPathParameters,
+    ChainPathParameters,
+    TokenAddressPathParameters,
+    ChainTokenPathParameters,
+    BasketPathParameters,
+    ChainBasketPathParameters,
+    TokensByAddressQuery,
+    TokenBasketsQuery,
+    TokenBasketQuery,
     RequestHeaders,
     ResponseHeaders,
     ErrorMetadataByCode,
@@ -51,7 +97,17 @@ void METADATA_FOR_EVERY_CODE;
  * Carrier types of path and query parameters (route-table docs name them): each
  * property becomes a parameter whose JSDoc is its description.
  */
-const PARAMETER_CARRIERS = ["PoolPathParameters"] as const;
+const PARAMETER_CARRIERS = [
+  "PoolPathParameters",
+  "ChainPathParameters",
+  "TokenAddressPathParameters",
+  "ChainTokenPathParameters",
+  "BasketPathParameters",
+  "ChainBasketPathParameters",
+  "TokensByAddressQuery",
+  "TokenBasketsQuery",
+  "TokenBasketQuery",
+] as const;
 
 export interface WireSchemas {
   /** `components.schemas`: every named wire object. */

@@ -1,10 +1,12 @@
 /**
- * One query's full list over one snapshot, with each entry's JSON encoded
- * the first time a page needs it and kept for the pages after.
+ * One multi-chain query's full list (the token list, or a search) over one
+ * snapshot, with each entry's JSON encoded the first time a page needs it and
+ * kept for the pages after.
  */
-import { LruCache } from "../util/lru-cache.js";
 import { columnString, utf8 } from "../util/shared-columns.js";
+import { CursorMemo } from "./cursor-memo.js";
 import type { TokenListResult } from "./evaluate-token-list.js";
+import type { GroupKey, PagedList } from "./paged-list.js";
 import type { TokenIndexData } from "./token-index.js";
 
 const OPEN_ADDRESSES = utf8('{"addresses":[');
@@ -14,16 +16,22 @@ const OPEN_CHAIN_IDS = utf8(',"chainIds":[');
 const CLOSE_ENTRY = utf8("]}");
 const FIXED_BYTES = OPEN_ADDRESSES.length + CLOSE_ADDRESSES.length + OPEN_CHAIN_IDS.length + CLOSE_ENTRY.length;
 
-export class TokenListView {
+export class TokenListView implements PagedList<GroupKey> {
   private readonly encoded: Array<Buffer | undefined>;
-  /** Next-page cursors already issued, by page end (the same page end gives the same cursor). */
-  private readonly cursors = new LruCache<number, { readonly scope: Buffer; readonly json: string }>(64);
+  readonly cursors = new CursorMemo();
 
   constructor(
     private readonly index: TokenIndexData,
     readonly result: TokenListResult,
+    /** The list's order: group TVL desc or asc, or relevance tier then group TVL desc. */
+    readonly order: "desc" | "asc" | "relevance",
   ) {
     this.encoded = new Array(result.count);
+  }
+
+  /** Roughly the bytes this view holds once every entry is encoded (for cache bounds). */
+  get weight(): number {
+    return this.result.members.byteLength + this.result.count * 200;
   }
 
   get count(): number {
@@ -35,31 +43,33 @@ export class TokenListView {
     return (this.encoded[e] ??= this.encodeEntry(e));
   }
 
-  /** The JSON of the cursor to the page that starts at `end`; `encode` makes it when it is not remembered. */
-  nextCursorJson(end: number, scope: Buffer, encode: () => string): string {
-    const known = this.cursors.get(end);
-    if (known !== undefined && known.scope === scope) return known.json;
-    const json = JSON.stringify(encode());
-    this.cursors.set(end, { scope, json });
-    return json;
-  }
-
   symbolOf(e: number): string {
     return columnString(this.index.groupSymbol, this.result.group[e]);
   }
 
+  /** Relevance tier of entry e (0 when the list is not ordered by relevance). */
+  tierOf(e: number): number {
+    return this.result.tier === null ? 0 : this.result.tier[e];
+  }
+
+  keyOf(e: number): GroupKey {
+    return { tier: this.tierOf(e), tvl: this.result.tvl[e], symbol: this.symbolOf(e) };
+  }
+
   /**
-   * First entry that comes after the key (tvl, symbol) in this list's order:
-   * where an expired cursor continues.
+   * First entry that comes after the key (tier, tvl, symbol) in this list's
+   * order (`relevance`: tier asc, then TVL desc): where an expired cursor continues.
    */
-  indexAfter(tvl: number, symbol: string, direction: "desc" | "asc"): number {
+  indexAfter({ tier, tvl, symbol }: GroupKey): number {
+    const order = this.order;
     let lo = 0;
     let hi = this.count;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
+      const r = this.tierOf(mid);
       const t = this.result.tvl[mid];
-      const before = direction === "desc" ? t > tvl : t < tvl;
-      if (before || (t === tvl && this.symbolOf(mid) <= symbol)) lo = mid + 1;
+      const before = r < tier || (r === tier && ((order === "asc" ? t < tvl : t > tvl) || (t === tvl && this.symbolOf(mid) <= symbol)));
+      if (before) lo = mid + 1;
       else hi = mid;
     }
     return lo;

@@ -2,7 +2,7 @@
  * The well-known tokens of a chain: its native asset, its wrapped native,
  * the major assets deployed there, and the hand-made edge cases.
  */
-import { NATIVE_ADDRESS } from "../chains/chains.js";
+import { NATIVE_ADDRESS, type ChainId } from "../chains/chains.js";
 import { fixedAddress } from "./addresses.js";
 import { MAJOR_ASSETS, type AssetDeployment, type MajorAsset } from "./asset-catalog.js";
 import type { ChainContext } from "./chain-context.js";
@@ -91,9 +91,14 @@ function majorNormalization(ctx: ChainContext, asset: MajorAsset, deployment: As
   return indexerNormalization(ctx.profile, asset.symbol, asset.name);
 }
 
+/** The address of a major asset on a chain: the real one from the catalog, else fixed per (chain, symbol). */
+export function majorAssetAddress(chainId: ChainId, asset: MajorAsset, deployment: AssetDeployment): string {
+  return deployment.address ?? fixedAddress(`${chainId}:${asset.symbol}`);
+}
+
 function addMajor(ctx: ChainContext, book: TokenBook, asset: MajorAsset, deployment: AssetDeployment): void {
   const rng = ctx.rng.fork("major", asset.symbol);
-  const address = ctx.tokenAddresses.claim(deployment.address ?? fixedAddress(`${ctx.chainId}:${asset.symbol}`));
+  const address = ctx.tokenAddresses.claim(majorAssetAddress(ctx.chainId, asset, deployment));
   const price = chainPrice(rng, asset.priceUsd, asset.stable);
   const tvl = deployment.tvlUsd ?? asset.baseTvlUsd * ctx.profile.tvlMultiplier;
   book.add(

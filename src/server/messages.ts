@@ -4,6 +4,7 @@
  * snapshot shares its memory with every thread, it never copies it.
  */
 import type { KeysFile } from "../access/keys-file.js";
+import type { BasketsFile } from "../baskets/basket-file.js";
 import type { QuotaStoreConfig } from "../config/config.js";
 import type { TokenIndexData } from "../query/token-index.js";
 import type { CompiledChain } from "../snapshot/compiled-chain.js";
@@ -17,6 +18,8 @@ export interface ServingThreadInit {
   readonly keys: KeysFile;
   /** Rate-limit slot of each key id (stable across reloads). */
   readonly keySlots: Readonly<Record<string, number>>;
+  /** The token baskets in force (a validated file). */
+  readonly baskets: BasketsFile;
   readonly defaultRateLimit: { readonly requests: number; readonly windowSeconds: number };
   /** Shared quota counters, one per key slot (see shared-rate-limiter.ts). */
   readonly quotaCounters: SharedArrayBuffer;
@@ -60,6 +63,7 @@ export type SupervisorMessage =
   | SnapshotMessage
   | { readonly type: "retire"; readonly version: number }
   | { readonly type: "keys"; readonly keys: KeysFile; readonly keySlots: Readonly<Record<string, number>> }
+  | { readonly type: "baskets"; readonly baskets: BasketsFile }
   | { readonly type: "ready" }
   | { readonly type: "metrics-text"; readonly requestId: number; readonly text: string }
   | { readonly type: "drain" };

@@ -10,6 +10,7 @@ import { ConfirmedKeys } from "../access/confirmed-keys.js";
 import { KeyStore } from "../access/key-store.js";
 import { LocalQuotaStore, type QuotaStore } from "../access/quota-store.js";
 import { RedisQuotaStore } from "../access/redis-quota-store.js";
+import { BasketCatalogue } from "../baskets/basket-catalogue.js";
 import { SharedRateLimiter } from "../access/shared-rate-limiter.js";
 import { createApp } from "../http/app.js";
 import type { GatewayContext } from "../http/gateway-context.js";
@@ -56,6 +57,7 @@ const METRICS_TIMEOUT_MS = 5000;
 const ctx: GatewayContext = {
   store: new SnapshotStore(init.versionUse),
   keys: new KeyStore(init.keys),
+  baskets: new BasketCatalogue(init.baskets),
   quotas,
   confirmedKeys: new ConfirmedKeys(init.confirmedKeys, init.keySlots),
   publicRequests: new AddressLimiter(init.publicRequestCounters, init.publicRateLimit, "requests without an API key", () => recorder.count("address-table-full")),
@@ -173,6 +175,9 @@ port.on("message", (message: SupervisorMessage) => {
       ctx.keys = new KeyStore(message.keys);
       quotas.keysChanged(message.keySlots);
       ctx.confirmedKeys.setSlots(message.keySlots);
+      break;
+    case "baskets":
+      ctx.baskets = new BasketCatalogue(message.baskets);
       break;
     case "ready":
       ctx.ready = true;

@@ -7,6 +7,7 @@
 import { createServer } from "node:net";
 import { Worker } from "node:worker_threads";
 import type { KeysFile } from "../access/keys-file.js";
+import type { BasketsFile } from "../baskets/basket-file.js";
 import type { Logger } from "../log/logger.js";
 import type { GatewayMetrics } from "../metrics/gateway-metrics.js";
 import { MAX_SERVING_THREADS } from "../metrics/request-metrics.js";
@@ -35,6 +36,7 @@ export class Supervisor {
   private readonly live = new Map<number, SnapshotMessage>();
   private current: SnapshotMessage | null = null;
   private keys: { keys: KeysFile; keySlots: Readonly<Record<string, number>> };
+  private baskets: BasketsFile;
   private ready = false;
   private stopping = false;
   private restarting: Promise<void> | null = null;
@@ -47,6 +49,7 @@ export class Supervisor {
   ) {
     if (options.threads < 1 || options.threads >= MAX_SERVING_THREADS) throw new Error(`threads must be 1..${MAX_SERVING_THREADS - 1} (one slot stays free for rolling restarts)`);
     this.keys = { keys: options.init.keys, keySlots: options.init.keySlots };
+    this.baskets = options.init.baskets;
   }
 
   /** Starts every serving thread; resolves with the port they share. */
@@ -76,6 +79,11 @@ export class Supervisor {
   publishKeys(keys: KeysFile, keySlots: Readonly<Record<string, number>>): void {
     this.keys = { keys, keySlots };
     this.broadcast({ type: "keys", keys, keySlots });
+  }
+
+  publishBaskets(baskets: BasketsFile): void {
+    this.baskets = baskets;
+    this.broadcast({ type: "baskets", baskets });
   }
 
   markReady(): void {
@@ -125,7 +133,7 @@ export class Supervisor {
   }
 
   private spawn(slot: number): Promise<void> {
-    const data: ServingThreadData = { ...this.options.init, ...this.keys, port: this.port, threadSlot: slot };
+    const data: ServingThreadData = { ...this.options.init, ...this.keys, baskets: this.baskets, port: this.port, threadSlot: slot };
     const worker = new Worker(this.options.threadFile, { workerData: data });
     const thread: ServingThread = { slot, worker, stopping: false };
     this.threads.set(slot, thread);

@@ -1,14 +1,15 @@
 /**
  * Compiles one validated chain snapshot (token defaults filled) into its
- * serving form: token columns for the cross-chain index and pre-encoded pool
- * details.
+ * serving form: token columns for the cross-chain index, pre-encoded pool
+ * details and the pool-search index.
  */
-import type { ChainId } from "../chains/chains.js";
-import type { Protocol } from "../api/wire.js";
-import { encodeStringColumn, sharedArray, StringColumnBuilder } from "../util/shared-columns.js";
+import { CHAINS, NATIVE_ADDRESS, type ChainId } from "../chains/chains.js";
+import type { PoolToken, Protocol } from "../api/wire.js";
+import { encodeStringColumn, sharedArray, StringColumnBuilder, utf8 } from "../util/shared-columns.js";
 import type { ChainSnapshotInfo, ChainTokenColumns, CompiledChain } from "./compiled-chain.js";
+import { PoolSearchIndexBuilder } from "./compile-pool-search.js";
 import { PoolJsonEncoder } from "./encode-pool.js";
-import type { NormalizedSnapshotToken } from "./normalize-token.js";
+import { tokenLogoUrl, type NormalizedSnapshotToken } from "./normalize-token.js";
 import { buildPoolTable } from "./pool-table.js";
 import type { NormalizedSnapshotFile } from "./read-snapshot-file.js";
 
@@ -19,6 +20,8 @@ export interface CompileChainSource {
   readonly file: string;
   readonly fileBytes: number;
   readonly fileMtimeMs: number;
+  /** The token logo URL template (the native asset's logo when the chain has no native token record). */
+  readonly logoTemplate: string;
 }
 
 export function compileChain(snapshot: NormalizedSnapshotFile, source: CompileChainSource): CompiledChain {
@@ -32,16 +35,27 @@ export function compileChain(snapshot: NormalizedSnapshotFile, source: CompileCh
   const poolCount = snapshot.pools.length;
   const poolAddresses: string[] = new Array(poolCount);
   const poolJson = new StringColumnBuilder(poolCount, poolCount * EXPECTED_POOL_JSON_BYTES);
+  const search = new PoolSearchIndexBuilder({
+    chainId,
+    tokenCount: snapshot.tokens.length,
+    protocolIds: snapshot.protocols.map((p) => p.id),
+    poolCount,
+    wrappedRow: encoder.wrappedRow,
+    wrappedJsonBytes: encoder.wrappedJsonBytes,
+    nativeTokenJson: encoder.tokenJsonOf(NATIVE_ADDRESS) ?? nativeTokenJson(chainId, source.logoTemplate),
+  });
   const usedProtocols = new Set<string>();
   for (let i = 0; i < poolCount; i++) {
     const pool = snapshot.pools[i];
     poolAddresses[i] = pool.address;
     encoder.write(pool, poolJson);
+    search.add(pool, encoder.lastTokenRows(), encoder.wrappedOffsets);
     usedProtocols.add(pool.protocolId);
   }
 
   const pools = buildPoolTable(poolAddresses, poolJson.finish());
   const tokens = tokenColumns(snapshot.tokens);
+  const poolSearch = search.finish(poolAddresses);
   const info: ChainSnapshotInfo = {
     chainId,
     generatedAt: snapshot.generatedAt,
@@ -53,7 +67,21 @@ export function compileChain(snapshot: NormalizedSnapshotFile, source: CompileCh
     poolCount: snapshot.pools.length,
     buildMs: Math.round(performance.now() - started),
   };
-  return { info, protocols: [...usedProtocols].sort().map((id) => protocolById.get(id)!), pools, tokens };
+  return { info, protocols: [...usedProtocols].sort().map((id) => protocolById.get(id)!), pools, tokens, poolSearch };
+}
+
+/** The native asset as a pool token when the chain's snapshot has no record of it (api-decisions.md §6). */
+function nativeTokenJson(chainId: ChainId, logoTemplate: string): Uint8Array {
+  const chain = CHAINS[chainId];
+  const token: PoolToken = {
+    chainId,
+    address: NATIVE_ADDRESS,
+    decimals: 18,
+    name: chain.nativeName,
+    symbol: chain.nativeSymbol,
+    logoUrl: tokenLogoUrl(logoTemplate, chainId, NATIVE_ADDRESS),
+  };
+  return utf8(JSON.stringify(token));
 }
 
 function tokenColumns(tokens: readonly NormalizedSnapshotToken[]): ChainTokenColumns {
@@ -62,8 +90,10 @@ function tokenColumns(tokens: readonly NormalizedSnapshotToken[]): ChainTokenCol
   const price = sharedArray(Float64Array, n);
   const swaps = sharedArray(Float64Array, n);
   const volume = sharedArray(Float64Array, n);
+  const decimals = sharedArray(Uint8Array, n);
   for (let i = 0; i < n; i++) {
     const t = tokens[i];
+    decimals[i] = t.decimals;
     tvl[i] = t.trackedTotalValuePooledUsd;
     price[i] = t.trackedUsdPrice;
     swaps[i] = t.swapsCount;
@@ -77,6 +107,7 @@ function tokenColumns(tokens: readonly NormalizedSnapshotToken[]): ChainTokenCol
     logoUrl: encodeStringColumn(tokens.map((t) => t.logoUrl)),
     normalizedSymbol: encodeStringColumn(tokens.map((t) => t.normalizedSymbol)),
     normalizedName: encodeStringColumn(tokens.map((t) => t.normalizedName)),
+    decimals,
     tvl,
     price,
     swaps,

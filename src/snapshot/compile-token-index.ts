@@ -15,9 +15,12 @@ import {
   FLAG_WRAPPED_NATIVE,
   type TokenIndexData,
 } from "../query/token-index.js";
+import { ADDRESS_BYTES } from "../query/token-index.js";
 import { sortByFloatKey } from "../util/float-key-sort.js";
 import { columnStrings, encodeStringColumn, sharedArray, StringColumnBuilder, utf8, type StringColumn } from "../util/shared-columns.js";
 import type { ChainTokenColumns } from "./compiled-chain.js";
+import { SearchStringsBuilder } from "./compile-search-strings.js";
+import { compileAddressTable, compileChainOrders } from "./compile-token-lookups.js";
 
 type ChainTokens = { chainId: ChainId; tokens: ChainTokenColumns };
 
@@ -25,6 +28,8 @@ type ChainTokens = { chainId: ChainId; tokens: ChainTokenColumns };
 interface Instances {
   readonly count: number;
   readonly chainId: Uint32Array;
+  /** Position of the chain in SUPPORTED_CHAIN_IDS. */
+  readonly chainPos: Uint8Array;
   /** Where the instance's display strings are: tokens of chains[chain], row. */
   readonly chain: Uint8Array;
   readonly row: Uint32Array;
@@ -35,6 +40,8 @@ interface Instances {
   readonly volume: Float64Array;
   readonly normalizedSymbol: string[];
   readonly normalizedName: string[];
+  readonly symbol: string[];
+  readonly name: string[];
   /** In chainId order. */
   readonly chains: ChainTokens[];
 }
@@ -90,6 +97,7 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>): TokenInde
 
   const chainId = sharedArray(Uint32Array, n);
   const chainBit = sharedArray(Uint8Array, n);
+  const chainRow = sharedArray(Uint32Array, n);
   const tvl = sharedArray(Float64Array, n);
   const price = sharedArray(Float64Array, n);
   const swaps = sharedArray(Float64Array, n);
@@ -102,6 +110,12 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>): TokenInde
   for (const { tokens } of all.chains) textBytes += tokens.symbol.bytes.length + tokens.name.bytes.length + tokens.logoUrl.bytes.length;
   const addressJson = new StringColumnBuilder(n, n * 80);
   const headerJson = new StringColumnBuilder(n, n * 32 + textBytes + (textBytes >> 3));
+  const metadataJson = new StringColumnBuilder(n, n * 110 + textBytes + (textBytes >> 3));
+  const groupOfAt = sharedArray(Uint32Array, n);
+  const addressBytes = sharedArray(Uint8Array, n * ADDRESS_BYTES);
+  const positionOf = new Uint32Array(n);
+  const searchStrings = new SearchStringsBuilder(n);
+  const metadataPrefix = all.chains.map((c) => utf8(`{"chainId":${c.chainId},"address":`));
   const chainBits = new Map<number, number>(SUPPORTED_CHAIN_IDS.map((id, i) => [id, 1 << i]));
   const addressPrefix = all.chains.map((c) => utf8(`{"chainId":${c.chainId},"address":`));
   const names = new NameInterner();
@@ -113,9 +127,12 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>): TokenInde
   for (let at = 0; at < n; at++) {
     while (at === groupStart[g + 1]) lowerSymbol = groupSymbols[++g].toLowerCase();
     const i = order[at];
+    positionOf[i] = at;
+    groupOfAt[at] = g;
     const chain = all.chainId[i];
     chainId[at] = chain;
     chainBit[at] = chainBits.get(chain)!;
+    chainRow[at] = all.row[i];
     tvl[at] = all.tvl[i];
     price[at] = all.price[i];
     swaps[at] = all.swaps[i];
@@ -145,6 +162,21 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>): TokenInde
     writeJsonField(headerJson, NAME_KEY, tokens.name, row);
     writeJsonField(headerJson, LOGO_URL_KEY, tokens.logoUrl, row);
     headerJson.endValue();
+
+    // {"chainId":…,"address":"0x…","decimals":…,"name":…,"symbol":…,"logoUrl":…}
+    const metaPrefix = metadataPrefix[c];
+    metadataJson.writeBytes(metaPrefix, 0, metaPrefix.length);
+    writeJsonField(metadataJson, null, tokens.address, row);
+    metadataJson.writeBytes(DECIMALS_KEY, 0, DECIMALS_KEY.length);
+    metadataJson.writeNumber(tokens.decimals[row]);
+    writeJsonField(metadataJson, NAME_KEY, tokens.name, row);
+    writeJsonField(metadataJson, SYMBOL_AFTER_KEY, tokens.symbol, row);
+    writeJsonField(metadataJson, LOGO_URL_KEY, tokens.logoUrl, row);
+    metadataJson.writeBytes(CLOSE_OBJECT, 0, 1);
+    metadataJson.endValue();
+
+    writeAddressBytes(addressBytes, at * ADDRESS_BYTES, tokens.address, row);
+    searchStrings.add(at, all.symbol[i], all.name[i], all.normalizedSymbol[i], all.normalizedName[i]);
   }
 
   const words = sharedArray(Uint32Array, totalWords);
@@ -156,6 +188,9 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>): TokenInde
   }
   wordStart[n] = w;
 
+  const chainOrders = compileChainOrders(all.tvl, all.chainPos, positionOf, SUPPORTED_CHAIN_IDS.length);
+  const addressTable = compileAddressTable(addressBytes, n);
+
   return {
     instanceCount: n,
     groupCount,
@@ -163,6 +198,7 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>): TokenInde
     groupSymbol: encodeStringColumn(groupSymbols),
     chainId,
     chainBit,
+    chainRow,
     tvl,
     price,
     swaps,
@@ -174,6 +210,12 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>): TokenInde
     words,
     addressJson: addressJson.finish(),
     headerJson: headerJson.finish(),
+    groupOf: groupOfAt,
+    metadataJson: metadataJson.finish(),
+    addressBytes,
+    ...addressTable,
+    ...chainOrders,
+    ...searchStrings.finish(),
   };
 }
 
@@ -209,6 +251,18 @@ const SYMBOL_KEY = utf8('"symbol":');
 const NAME_KEY = utf8(',"name":');
 const LOGO_URL_KEY = utf8(',"logoUrl":');
 const CLOSE_OBJECT = utf8("}");
+const DECIMALS_KEY = utf8(',"decimals":');
+const SYMBOL_AFTER_KEY = utf8(',"symbol":');
+
+/** The 20 bytes of a lowercase `0x` + 40 hex address held in a string column. */
+function writeAddressBytes(out: Uint8Array, at: number, column: StringColumn, row: number): void {
+  const from = column.offsets[row] + 2;
+  for (let k = 0; k < ADDRESS_BYTES; k++) out[at + k] = (hexValue(column.bytes[from + 2 * k]) << 4) | hexValue(column.bytes[from + 2 * k + 1]);
+}
+
+function hexValue(c: number): number {
+  return c <= 0x39 ? c - 0x30 : c - 0x57;
+}
 
 /** Writes `key` (when given) and the JSON string of column value `row`. */
 function writeJsonField(out: StringColumnBuilder, key: Uint8Array | null, column: StringColumn, row: number): void {
@@ -230,6 +284,7 @@ function gatherInstances(chains: ReadonlyArray<ChainTokens>): Instances {
   const all: Instances = {
     count,
     chainId: new Uint32Array(count),
+    chainPos: new Uint8Array(count),
     chain: new Uint8Array(count),
     row: new Uint32Array(count),
     wrappedNative: new Uint8Array(count),
@@ -239,6 +294,8 @@ function gatherInstances(chains: ReadonlyArray<ChainTokens>): Instances {
     volume: new Float64Array(count),
     normalizedSymbol: new Array(count),
     normalizedName: new Array(count),
+    symbol: new Array(count),
+    name: new Array(count),
     chains: ordered,
   };
   let at = 0;
@@ -248,8 +305,12 @@ function gatherInstances(chains: ReadonlyArray<ChainTokens>): Instances {
     const address = columnStrings(tokens.address);
     const normalizedSymbol = columnStrings(tokens.normalizedSymbol);
     const normalizedName = columnStrings(tokens.normalizedName);
+    const symbol = columnStrings(tokens.symbol);
+    const name = columnStrings(tokens.name);
+    const chainPos = SUPPORTED_CHAIN_IDS.indexOf(chainId);
     for (const row of rowsByAddress(address)) {
       all.chainId[at] = chainId;
+      all.chainPos[at] = chainPos;
       all.chain[at] = c;
       all.row[at] = row;
       all.wrappedNative[at] = address[row] === wrapped ? 1 : 0;
@@ -259,6 +320,8 @@ function gatherInstances(chains: ReadonlyArray<ChainTokens>): Instances {
       all.volume[at] = tokens.volume[row];
       all.normalizedSymbol[at] = normalizedSymbol[row];
       all.normalizedName[at] = normalizedName[row];
+      all.symbol[at] = symbol[row];
+      all.name[at] = name[row];
       at++;
     }
   }

@@ -5,6 +5,7 @@
 import type { ChainId } from "../chains/chains.js";
 import type { Protocol } from "../api/wire.js";
 import type { StringColumn } from "../util/shared-columns.js";
+import type { PoolSearchIndexData } from "../query/pool-search-index.js";
 import type { PoolTableData } from "./pool-table.js";
 
 export interface ChainSnapshotInfo {
@@ -28,6 +29,7 @@ export interface ChainTokenColumns {
   readonly logoUrl: StringColumn;
   readonly normalizedSymbol: StringColumn;
   readonly normalizedName: StringColumn;
+  readonly decimals: Uint8Array;
   /** trackedTotalValuePooledUsd */
   readonly tvl: Float64Array;
   /** trackedUsdPrice */
@@ -43,4 +45,6 @@ export interface CompiledChain {
   readonly protocols: readonly Protocol[];
   readonly pools: PoolTableData;
   readonly tokens: ChainTokenColumns;
+  /** What pool search reads (api-extended.md §10). */
+  readonly poolSearch: PoolSearchIndexData;
 }

@@ -10,7 +10,7 @@
  * integer strings) and the pool type are ASCII that needs no escaping, so
  * they are copied as they are; free text goes through JSON.stringify.
  */
-import type { ChainId } from "../chains/chains.js";
+import { CHAINS, type ChainId } from "../chains/chains.js";
 import type { PoolToken, Protocol } from "../api/wire.js";
 import { StringColumnBuilder, utf8, type StringColumn } from "../util/shared-columns.js";
 import type { PeriodStats, PoolType, SnapshotPool, SnapshotProtocol, SnapshotToken } from "./format.js";
@@ -75,6 +75,17 @@ export class PoolJsonEncoder {
   private readonly head: Uint8Array;
   /** Token rows of the pool being written. */
   private rows = new Uint32Array(8);
+  private rowCount = 0;
+  /** Row of the chain's wrapped native token; -1 when the chain's tokens do not list it. */
+  readonly wrappedRow: number;
+  /** Length of the wrapped native token's JSON object (0 when absent). */
+  readonly wrappedJsonBytes: number;
+  /**
+   * Offsets, within the JSON of the pool last written, of each copy of the
+   * wrapped native token's JSON object (in `tokens` and in `balance.tokens`),
+   * ascending: where a reader can splice in another token object.
+   */
+  readonly wrappedOffsets: number[] = [];
 
   constructor(chainId: ChainId, tokens: readonly TokenRecord[], protocols: readonly SnapshotProtocol[]) {
     const tokenJson = new StringColumnBuilder(tokens.length, tokens.length * 256);
@@ -90,6 +101,20 @@ export class PoolJsonEncoder {
       this.protocolJson.set(p.id, utf8(JSON.stringify(protocol)));
     }
     this.head = utf8(`{"chainId":${JSON.stringify(chainId)},"address":"`);
+    this.wrappedRow = this.tokenRow.get(CHAINS[chainId].wrappedNative) ?? -1;
+    this.wrappedJsonBytes = this.wrappedRow < 0 ? 0 : this.tokenJson.offsets[this.wrappedRow + 1] - this.tokenJson.offsets[this.wrappedRow];
+  }
+
+  /** A copy of the JSON object of the token at `address` (a pool's `tokens` entry), or null when the chain has no such token. */
+  tokenJsonOf(address: string): Uint8Array | null {
+    const row = this.tokenRow.get(address);
+    if (row === undefined) return null;
+    return this.tokenJson.bytes.slice(this.tokenJson.offsets[row], this.tokenJson.offsets[row + 1]);
+  }
+
+  /** Token rows (indices in the constructor's `tokens`) of the pool last written, in its token order. */
+  lastTokenRows(): Uint32Array {
+    return this.rows.subarray(0, this.rowCount);
   }
 
   /** Appends the pool's JSON (one `data.pool` object) to `out` as one value. */
@@ -98,6 +123,10 @@ export class PoolJsonEncoder {
     const count = poolTokens.length;
     if (this.rows.length < count) this.rows = new Uint32Array(count * 2);
     const rows = this.rows;
+    this.rowCount = count;
+    const wrappedOffsets = this.wrappedOffsets;
+    wrappedOffsets.length = 0;
+    const wrappedRow = this.wrappedRow;
     const { bytes, offsets } = this.tokenJson;
     lit(out, this.head);
     out.writeAscii(pool.address);
@@ -110,6 +139,7 @@ export class PoolJsonEncoder {
       const row = this.tokenRow.get(poolTokens[j].address)!;
       rows[j] = row;
       if (j > 0) out.writeByte(COMMA);
+      if (row === wrappedRow) wrappedOffsets.push(out.valueBytes);
       out.writeBytes(bytes, offsets[row], offsets[row + 1]);
     }
     lit(out, K.protocol);
@@ -134,6 +164,7 @@ export class PoolJsonEncoder {
       lit(out, K.amountUsd);
       out.writeNumber(t.amountUsd);
       lit(out, K.token);
+      if (rows[j] === wrappedRow) wrappedOffsets.push(out.valueBytes);
       out.writeBytes(bytes, offsets[rows[j]], offsets[rows[j] + 1]);
       out.writeByte(CLOSE_BRACE);
     }

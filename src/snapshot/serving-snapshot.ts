@@ -5,14 +5,33 @@
  */
 import type { ChainId } from "../chains/chains.js";
 import type { Protocol } from "../api/wire.js";
-import { evaluateTokenList } from "../query/evaluate-token-list.js";
+import type { BasketCatalogue } from "../baskets/basket-catalogue.js";
+import { BasketView } from "../query/basket-view.js";
+import { evaluateTokenList, restrictTokenList } from "../query/evaluate-token-list.js";
+import { matchedGroups, matchSearchTerm, searchTerm } from "../query/search-match.js";
+import { evaluateSingleChain } from "../query/single-chain-list.js";
+import { SingleChainView } from "../query/single-chain-view.js";
 import type { TokenIndexData } from "../query/token-index.js";
-import { chainMask, DEFAULT_TOKEN_QUERY, tokenQueryKey, type TokenQuery } from "../query/token-query.js";
+import {
+  chainBitOf,
+  chainMask,
+  DEFAULT_TOKEN_QUERY,
+  singleChainKey,
+  tokenQueryKey,
+  tokenSearchKey,
+  type SingleChainQuery,
+  type TokenQuery,
+  type TokenSearchQuery,
+} from "../query/token-query.js";
 import { TokenListView } from "../query/token-list-view.js";
 import { LruCache } from "../util/lru-cache.js";
 import type { CompiledChain } from "./compiled-chain.js";
 
 const CACHED_QUERIES_PER_SNAPSHOT = 256;
+/** Most bytes the cached searches (and, separately, single-chain lists) of one snapshot hold in one thread. */
+const CACHED_RESULT_BYTES = 32 * 1024 * 1024;
+/** A search whose matches lie in more than 1/4 of the symbol groups restricts the cached list of its filters. */
+const BROAD_MATCH_SHARE = 4;
 
 export class ServingSnapshot {
   readonly chains: ReadonlyMap<ChainId, CompiledChain>;
@@ -22,6 +41,11 @@ export class ServingSnapshot {
   readonly protocolsJson: Buffer;
   readonly versionHex: string;
   private readonly views = new LruCache<string, TokenListView>(CACHED_QUERIES_PER_SNAPSHOT);
+  private readonly searches = new LruCache<string, TokenListView>(CACHED_QUERIES_PER_SNAPSHOT, CACHED_RESULT_BYTES, (v) => v.weight);
+  private readonly chainLists = new LruCache<string, SingleChainView>(CACHED_QUERIES_PER_SNAPSHOT, CACHED_RESULT_BYTES, (v) => v.weight);
+  private basketView: BasketView | null = null;
+  /** The index's search strings as one string (decoded once per thread; see TokenIndexData.searchText). */
+  readonly searchText: string;
 
   constructor(
     /** Content-derived 32-bit version: the same chain files give the same version. */
@@ -33,6 +57,8 @@ export class ServingSnapshot {
     this.loadedMask = chainMask(chains.map((c) => c.info.chainId));
     this.protocolsJson = Buffer.from(JSON.stringify({ protocols: mergeProtocols(chains) }));
     this.versionHex = version.toString(16).padStart(8, "0");
+    const text = tokenIndex.searchText;
+    this.searchText = Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString("utf8");
     // Warm the default view so the most common request never computes.
     this.tokenList(DEFAULT_TOKEN_QUERY);
   }
@@ -46,10 +72,62 @@ export class ServingSnapshot {
     let view = this.views.get(key);
     if (view === undefined) {
       const mask = query.chainIds.length === 0 ? this.loadedMask : chainMask(query.chainIds) & this.loadedMask;
-      view = new TokenListView(this.tokenIndex, evaluateTokenList(this.tokenIndex, query, mask));
+      view = new TokenListView(this.tokenIndex, evaluateTokenList(this.tokenIndex, query, mask), query.direction);
       this.views.set(key, view);
     }
     return view;
+  }
+
+  /** The full result of a multi-chain search on this snapshot (cached, bounded). */
+  tokenSearch(query: TokenSearchQuery, key = tokenSearchKey(query)): TokenListView {
+    let view = this.searches.get(key);
+    if (view === undefined) {
+      view = this.evaluateTokenSearch(query);
+      this.searches.set(key, view);
+    }
+    return view;
+  }
+
+  /**
+   * A multi-chain search computed now (what a cache miss costs): the groups
+   * holding a match are evaluated; when they are most groups, the list of the
+   * search's filters (cached like any token list) is restricted instead.
+   */
+  evaluateTokenSearch(query: TokenSearchQuery): TokenListView {
+    const ix = this.tokenIndex;
+    const mask = query.chainIds.length === 0 ? this.loadedMask : chainMask(query.chainIds) & this.loadedMask;
+    const byRelevance = query.orderBy === "relevance";
+    const match = matchSearchTerm(ix, this.searchText, searchTerm(query.term), mask, byRelevance);
+    const candidates = matchedGroups(ix, match);
+    const result =
+      candidates.groupCount * BROAD_MATCH_SHARE < ix.groupCount
+        ? evaluateTokenList(ix, query, mask, { tier: match.tier, ...candidates, byRelevance })
+        : restrictTokenList(this.tokenList({ ...query, direction: byRelevance ? "desc" : query.direction }).result, match.tier, byRelevance);
+    return new TokenListView(ix, result, byRelevance ? "relevance" : query.direction);
+  }
+
+  /** The baskets of a baskets file as this snapshot answers them (one view per file in force). */
+  baskets(catalogue: BasketCatalogue): BasketView {
+    if (this.basketView?.catalogue !== catalogue) this.basketView = new BasketView(catalogue, this.tokenIndex);
+    return this.basketView;
+  }
+
+  /** The full result of a single-chain list or search on this snapshot (cached, bounded). */
+  singleChain(query: SingleChainQuery, key = singleChainKey(query)): SingleChainView {
+    let view = this.chainLists.get(key);
+    if (view === undefined) {
+      view = this.evaluateSingleChain(query);
+      this.chainLists.set(key, view);
+    }
+    return view;
+  }
+
+  /** A single-chain list or search computed now (what a cache miss costs). */
+  evaluateSingleChain(query: SingleChainQuery): SingleChainView {
+    const ix = this.tokenIndex;
+    const byRelevance = query.orderBy === "relevance";
+    const match = query.term === null ? null : matchSearchTerm(ix, this.searchText, searchTerm(query.term), chainBitOf(query.chainId), byRelevance);
+    return new SingleChainView(ix, evaluateSingleChain(ix, query, match), byRelevance ? "relevance" : query.direction);
   }
 }
 

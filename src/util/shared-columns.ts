@@ -58,6 +58,11 @@ export class StringColumnBuilder {
     return this.count;
   }
 
+  /** Bytes written so far into the current (unfinished) value. */
+  get valueBytes(): number {
+    return this.at - (this.count > 0 ? this.ends[this.count - 1] : 0);
+  }
+
   /** Appends a string as UTF-8 (one whole value). */
   add(value: string): void {
     this.write(value);

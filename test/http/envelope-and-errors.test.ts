@@ -117,7 +117,8 @@ describe("404 ROUTE_NOT_FOUND (routing before auth)", () => {
     ["GET", "/v1/pools/1"],
     ["GET", `/v1/pools/1/${P.v3}/extra`],
     ["GET", "/v1/protocols/extra"],
-    ["POST", "/v1/tokens/extra"],
+    ["POST", "/v1/tokens/1/search/extra"],
+    ["GET", "/v1/tokens/1/2/3"],
   ];
   for (const [method, path] of cases) {
     it(`${method} ${path} without a key → 404 with metadata.method`, async () => {

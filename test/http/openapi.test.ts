@@ -15,12 +15,15 @@ import { unpack } from "msgpackr";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ERROR_CATALOGUE, type ErrorCode } from "../../src/http/errors.js";
 import { ROUTES } from "../../src/http/route-table.js";
-import { basicFixture, KEYS, P, poolId } from "../support/fixtures.js";
+import { addr, basicFixture, KEYS, NATIVE_ADDRESS, P, poolId } from "../support/fixtures.js";
 import {
   getPool,
+  postPoolSearch,
+  postJson,
   postTokens,
   PROJECT_ROOT,
   request,
+  startWithBaskets,
   startWithFixtures,
   type Gateway,
   type HttpResponse,
@@ -37,8 +40,16 @@ let ajv: Ajv2020;
 /** The document is registered in ajv under this id; its `#/components/...` refs resolve inside it. */
 const DOC_ID = "https://gateway.test/openapi.json";
 
+/** Baskets over basicFixture's tokens (chains 1, 8453, 130, 143, 9745, 534352 loaded; 999 not). */
+const BASKETS = {
+  baskets: [
+    { id: "usd-stablecoins", name: "USD Stablecoins", description: "Dollars.", logoUrl: "https://logos.test/usd.png", addresses: { "1": [P.usdc1], "8453": [P.usdcBase] } },
+    { id: "ghost-basket", name: "Ghost", description: "Nothing on 8453.", logoUrl: "https://logos.test/ghost.png", addresses: { "1": [addr("e0e0")] } },
+  ],
+};
+
 beforeAll(async () => {
-  gw = await startWithFixtures(basicFixture(), undefined, { CORS_ORIGINS: "https://app.example.com" });
+  gw = await startWithBaskets(basicFixture(), BASKETS, undefined, { CORS_ORIGINS: "https://app.example.com" });
   base = gw.baseUrl;
   served = await request(base, "/v1/openapi.json", { key: null });
   doc = served.body;
@@ -80,6 +91,19 @@ function component(name: string): Json {
   const schema = doc.components.schemas[name];
   expect(schema, `components.schemas.${name}`).toBeDefined();
   return schema;
+}
+
+/** The `default`s a request schema declares, nested like the request. */
+function defaultsOf(schema: Json): Json {
+  const out: Json = {};
+  for (const [name, property] of Object.entries<Json>(schema.properties)) {
+    if ("default" in property) out[name] = property.default;
+    else if (property.$ref !== undefined) {
+      const nested = defaultsOf(component(property.$ref.split("/").pop()));
+      if (Object.keys(nested).length > 0) out[name] = nested;
+    }
+  }
+  return out;
 }
 
 function operations(): { template: string; method: string; operation: Json }[] {
@@ -232,7 +256,51 @@ describe("the document", () => {
     }
   });
 
-  it("the documented defaults are the ones the server applies", async () => {
+  it("the pool search request schema accepts exactly the bodies the server accepts", async () => {
+    const usdc = { chainId: 1, address: P.usdc1 };
+    const bodies: unknown[] = [
+      { tokensA: [usdc] },
+      { tokensA: [{ chainId: 8453, address: P.usdcBase.toUpperCase().replace("0X", "0x") }], tokensB: [{ chainId: 8453, address: NATIVE_ADDRESS }] },
+      {
+        tokensA: [usdc],
+        tokensB: [],
+        basketsB: [],
+        filters: { minimumTotalValueLockedUsd: 0.5, protocols: ["uniswap-v3"], blockedProtocols: ["nope"], poolTypes: ["V3", "V4"], blockedPoolTypes: ["V2"] },
+        config: { limit: 500, cursor: null, orderBy: { field: "fees", direction: "asc", timeframe: "90d" }, parseWrappedToNative: "NEVER", useWrappedForNative: false },
+      },
+      { tokensA: [usdc], config: { cursor: "" } },
+      { tokensA: [{ chainId: 1, address: "0x1234" }] },
+      { tokensA: [{ chainId: 1, address: 5 }] },
+      { tokensA: [{ chainId: 1 }] },
+      { tokensA: [{ chainId: 5, address: P.usdc1 }] },
+      { tokensA: [{ chainId: "1", address: P.usdc1 }] },
+      { tokensA: [{ ...usdc, extra: 1 }] },
+      { tokensA: Array.from({ length: 101 }, () => usdc) },
+      { tokensA: [usdc], basketsA: [{ basketId: "x", chainIds: [1, 1] }] },
+      { tokensA: [usdc], basketsA: Array.from({ length: 11 }, () => ({ basketId: "x" })) },
+      { tokensA: [usdc], filters: { minimumTotalValueLockedUsd: -1 } },
+      { tokensA: [usdc], filters: { protocols: "uniswap-v3" } },
+      { tokensA: [usdc], filters: { poolTypes: ["V5"] } },
+      { tokensA: [usdc], config: { limit: 0 } },
+      { tokensA: [usdc], config: { limit: 2.5 } },
+      { tokensA: [usdc], config: { orderBy: { field: "apr" } } },
+      { tokensA: [usdc], config: { orderBy: { timeframe: "1y" } } },
+      { tokensA: [usdc], config: { parseWrappedToNative: "auto" } },
+      { tokensA: [usdc], config: { useWrappedForNative: 1 } },
+      { tokensA: [usdc], config: { matchAllSymbols: true } },
+      { tokensA: [usdc], tokensC: [] },
+      [],
+      null,
+    ];
+    const schema = doc.paths["/v1/pools/search"].post.requestBody.content["application/json"].schema;
+    for (const body of bodies) {
+      const res = await postPoolSearch(base, JSON.stringify(body));
+      const documentedValid = schemaErrors(schema, body) === null;
+      expect(res.status === 200, `${JSON.stringify(body).slice(0, 200)}: schema says ${documentedValid ? "valid" : "invalid"}, server ${res.status} ${res.text.slice(0, 300)}`).toBe(documentedValid);
+    }
+  });
+
+  it("the pool search's documented defaults are the ones the server applies", async () => {
     const defaultsOf = (schema: Json): Json => {
       const out: Json = {};
       for (const [name, property] of Object.entries<Json>(schema.properties)) {
@@ -244,6 +312,114 @@ describe("the document", () => {
       }
       return out;
     };
+    const explicit = defaultsOf(component("PoolSearchRequest"));
+    expect(explicit).toEqual({
+      filters: { minimumTotalValueLockedUsd: expect.any(Number) },
+      config: {
+        limit: expect.any(Number),
+        orderBy: { field: expect.any(String), direction: expect.any(String), timeframe: expect.any(String) },
+        parseWrappedToNative: expect.any(String),
+        useWrappedForNative: expect.any(Boolean),
+      },
+    });
+    const sides = { tokensA: [{ chainId: 1, address: P.usdc1 }], tokensB: [{ chainId: 1, address: NATIVE_ADDRESS }] };
+    const implicit = expectSuccessData(await postPoolSearch(base, sides));
+    const spelledOut = expectSuccessData(await postPoolSearch(base, { ...sides, ...explicit }));
+    expect(spelledOut.pools).toEqual(implicit.pools);
+    expect(spelledOut.filters).toEqual(implicit.filters);
+    expect(implicit.pools.length).toBeGreaterThan(1);
+    // and the defaults matter: flipping one changes the answer
+    const flipped = expectSuccessData(await postPoolSearch(base, { ...sides, ...explicit, config: { ...explicit.config, useWrappedForNative: !explicit.config.useWrappedForNative } }));
+    expect(flipped.pools).not.toEqual(implicit.pools);
+  });
+
+  it("the new request schemas accept exactly the bodies the server accepts", async () => {
+    const cases: [string, string, unknown[]][] = [
+      [
+        "/v1/tokens/search",
+        "/v1/tokens/search",
+        [
+          { search: "usd" },
+          { search: "usd", config: { limit: 500, matchAllSymbols: true, cursor: null, orderBy: { field: "relevance", direction: "desc" } } },
+          { search: "usd", config: { orderBy: { field: "tvl", direction: "asc" } }, filters: { chainIds: [1], minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0, ignoreWrappedNative: true } },
+          {},
+          { search: 5 },
+          { search: "usd", config: { limit: 0 } },
+          { search: "usd", config: { orderBy: { field: "volume" } } },
+          { search: "usd", filters: { chainIds: [5] } },
+          { search: "usd", extra: 1 },
+          { search: "usd", filters: { minimumSwapsCount: -1 } },
+        ],
+      ],
+      [
+        "/v1/tokens/{chainId}",
+        "/v1/tokens/1",
+        [
+          {},
+          { config: { limit: 3, cursor: "", orderBy: { field: "tvl", direction: "asc" } }, filters: { minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0, ignoreWrappedNative: false } },
+          { config: { matchAllSymbols: true } },
+          { config: { orderBy: { field: "relevance" } } },
+          { filters: { chainIds: [1] } },
+          { search: "usd" },
+          { config: { limit: 501 } },
+        ],
+      ],
+      [
+        "/v1/tokens/{chainId}/search",
+        "/v1/tokens/1/search",
+        [
+          { search: "usd" },
+          { search: "usd", config: { limit: 1, orderBy: { field: "relevance" } }, filters: { ignoreWrappedNative: true } },
+          {},
+          { search: "usd", config: { matchAllSymbols: true } },
+          { search: "usd", filters: { chainIds: [1] } },
+          { search: ["usd"] },
+        ],
+      ],
+      [
+        "/v1/tokens/prices",
+        "/v1/tokens/prices",
+        [
+          { tokens: [{ chainId: 1, address: P.usdc1 }] },
+          { tokens: [{ chainId: 1, address: P.usdc1.toUpperCase().replace("0X", "0x") }, { chainId: 8453, address: NATIVE_ADDRESS }] },
+          { tokens: [] },
+          { tokens: [{ chainId: 1, address: "0x12" }] },
+          { tokens: [{ chainId: 5, address: P.usdc1 }] },
+          { tokens: [{ chainId: 1, address: P.usdc1, extra: 1 }] },
+          { tokens: Array.from({ length: 101 }, () => ({ chainId: 1, address: P.usdc1 })) },
+          {},
+        ],
+      ],
+    ];
+    for (const [template, url, bodies] of cases) {
+      const schema = doc.paths[template].post.requestBody.content["application/json"].schema;
+      for (const body of bodies) {
+        const res = await postJson(base, url, body);
+        const documentedValid = schemaErrors(schema, body) === null;
+        expect(res.status === 200, `${url} ${JSON.stringify(body).slice(0, 200)}: schema says ${documentedValid ? "valid" : "invalid"}, server ${res.status} ${res.text.slice(0, 300)}`).toBe(documentedValid);
+      }
+    }
+  });
+
+  it("the new requests' documented defaults are the ones the server applies", async () => {
+    const cases: [string, string, Json][] = [
+      ["TokenSearchRequest", "/v1/tokens/search", { search: "u" }],
+      ["SingleChainTokenListRequest", "/v1/tokens/1", {}],
+      ["SingleChainTokenSearchRequest", "/v1/tokens/1/search", { search: "u" }],
+    ];
+    for (const [name, url, minimal] of cases) {
+      const defaults = defaultsOf(component(name));
+      expect(Object.keys(defaults.filters ?? {}).sort(), name).toEqual(["ignoreWrappedNative", "minimumSwapVolumeUsd", "minimumSwapsCount", "minimumTotalValuePooledUsd"]);
+      expect(defaults.config?.limit, name).toBe(10);
+      const implicit = (await postJson(base, url, minimal)).body.data;
+      const spelledOut = (await postJson(base, url, { ...minimal, ...defaults })).body.data;
+      expect(spelledOut, name).toEqual(implicit);
+    }
+    expect(defaultsOf(component("TokenSearchRequest")).filters).toEqual({ minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0, ignoreWrappedNative: false });
+    expect(defaultsOf(component("SingleChainTokenListRequest")).filters).toEqual({ minimumTotalValuePooledUsd: 10_000, minimumSwapsCount: 1_000, minimumSwapVolumeUsd: 100_000, ignoreWrappedNative: true });
+  });
+
+  it("the documented defaults are the ones the server applies", async () => {
     const explicit = defaultsOf(component("TokenListRequest"));
     expect(explicit).toEqual({
       config: { matchAllSymbols: expect.any(Boolean), limit: expect.any(Number), orderBy: { field: expect.any(String), direction: expect.any(String) } },
@@ -290,6 +466,22 @@ describe("the document", () => {
       const res = await getPool(base, 1, address);
       const rejected = res.status === 400 && res.body.error.code === "INVALID_POOL_ADDRESS";
       expect(rejected, `poolAddress ${address}: ${res.text.slice(0, 200)}`).toBe(schemaErrors(poolAddress.schema, address) !== null);
+    }
+  });
+
+  it("the token path parameter schemas agree with the server", async () => {
+    const params: Json[] = doc.paths["/v1/tokens/{chainId}/{tokenAddress}"].get.parameters;
+    const tokenAddress = params.find((p) => p.name === "tokenAddress")!;
+    const chainId = params.find((p) => p.name === "chainId")!;
+    for (const address of [P.usdc1, P.usdc1.toUpperCase().replace("0X", "0x"), "0X" + P.usdc1.slice(2), P.usdc1.slice(0, -1), P.usdc1 + "0", P.usdc1.slice(2), "0x" + "g".repeat(40), "0x" + "a".repeat(64)]) {
+      const res = await request(base, `/v1/tokens/1/${address}`);
+      const rejected = res.status === 400 && res.body.error.code === "VALIDATION_ERROR";
+      expect(rejected, `tokenAddress ${address}: ${res.text.slice(0, 200)}`).toBe(schemaErrors(tokenAddress.schema, address) !== null);
+    }
+    for (const text of ["1", "8453", "5", "0"]) {
+      const res = await request(base, `/v1/tokens/${text}/${P.usdc1}`);
+      const rejected = res.status === 400 && ["UNSUPPORTED_CHAIN_ID", "VALIDATION_ERROR"].includes(res.body.error.code);
+      expect(rejected, `chainId ${text}: ${res.text.slice(0, 200)}`).toBe(schemaErrors(chainId.schema, Number(text)) !== null);
     }
   });
 
@@ -370,6 +562,22 @@ describe("the document", () => {
       expect([token.symbol, token.name, token.decimals, token.logoUrl]).toEqual([t.symbol, t.name, t.decimals, t.logoUrl]);
     }
 
+    // The search example: the same pool, its wrapped native token shown as the native asset (side B names it).
+    const search = doc.paths["/v1/pools/search"].post;
+    const searchRequest = search.requestBody.content["application/json"].examples.sample.value;
+    for (const t of [...searchRequest.tokensA, ...searchRequest.tokensB]) {
+      expect(t.address === "0x0000000000000000000000000000000000000000" || chain(t.chainId).tokens.some((r: Json) => r.address === t.address), `token ${t.chainId}/${t.address}`).toBe(true);
+    }
+    const [found] = search.responses["200"].content["application/json"].examples.sample.value.data.pools;
+    const wrapped = "0x4200000000000000000000000000000000000006";
+    const native = chain(8453).tokens.find((r: Json) => r.address === "0x0000000000000000000000000000000000000000");
+    const asNative = (t: Json) => (t.address === wrapped ? { chainId: 8453, address: native.address, decimals: 18, name: "Ether", symbol: "ETH", logoUrl: native.logoUrl } : t);
+    expect(found).toEqual({
+      ...pool,
+      tokens: pool.tokens.map(asNative),
+      balance: { ...pool.balance, tokens: pool.balance.tokens.map((b: Json) => ({ ...b, token: asNative(b.token) })) },
+    });
+
     const protocols = doc.paths["/v1/protocols"].get.responses["200"].content["application/json"].examples.sample.value.data.protocols;
     const sampleChains = [1, 130, 143, 999, 8453, 9745, 534352];
     for (const protocol of protocols) {
@@ -378,7 +586,64 @@ describe("the document", () => {
   });
 });
 
+describe("the token surface's examples", () => {
+  it("come from the bundled sample (snapshots/, snapshots/baskets.json)", () => {
+    const sample = new Map<number, Json>();
+    const chain = (id: number): Json => {
+      if (!sample.has(id)) sample.set(id, unpack(readFileSync(path.join(PROJECT_ROOT, "snapshots", `chain-${id}.msgpack`))));
+      return sample.get(id)!;
+    };
+    const baskets: Json[] = JSON.parse(readFileSync(path.join(PROJECT_ROOT, "snapshots", "baskets.json"), "utf8")).baskets;
+    const example = (template: string, method = "get"): Json => doc.paths[template][method].responses["200"].content["application/json"].examples.sample.value.data;
+    /** A SingleChainTokenMetadata of an example equals the sample's record. */
+    const expectSampleToken = (t: Json) => {
+      const record = chain(t.chainId).tokens.find((r: Json) => r.address === t.address);
+      expect(record, `token ${t.chainId}/${t.address}`).toBeDefined();
+      expect([t.decimals, t.name, t.symbol, t.logoUrl]).toEqual([record.decimals, record.name, record.symbol, record.logoUrl]);
+      return record;
+    };
+    let tokens = 0;
+    for (const [template, method] of [
+      ["/v1/tokens/{chainId}", "post"],
+      ["/v1/tokens/{chainId}/search", "post"],
+      ["/v1/tokens/{tokenAddress}", "get"],
+    ] as const) {
+      for (const t of example(template, method).tokens) {
+        expectSampleToken(t);
+        tokens++;
+      }
+    }
+    const token = example("/v1/tokens/{chainId}/{tokenAddress}").token;
+    expect(token.totalValuePooledUsd).toBe(expectSampleToken(token).trackedTotalValuePooledUsd);
+    const price = example("/v1/tokens/prices/{chainId}/{tokenAddress}/usd").price;
+    expect(price).toBe(chain(8453).tokens.find((r: Json) => r.address === "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913").trackedUsdPrice);
+    for (const entry of example("/v1/tokens/prices", "post").prices) {
+      expect(entry.price).toBe(chain(entry.chainId).tokens.find((r: Json) => r.address === entry.address).trackedUsdPrice);
+    }
+    for (const entry of example("/v1/tokens/search", "post").tokens) {
+      for (const a of entry.addresses) expect(chain(a.chainId).tokens.some((r: Json) => r.address === a.address), `${a.chainId}/${a.address}`).toBe(true);
+    }
+    const examples = [...example("/v1/tokens/baskets").baskets, example("/v1/tokens/baskets/{basketId}").basket, example("/v1/tokens/baskets/{chainId}/{basketId}").basket];
+    for (const basket of examples) {
+      const record = baskets.find((b) => b.id === basket.id);
+      expect(record, `basket ${basket.id}`).toBeDefined();
+      expect([basket.name, basket.description, basket.logoUrl]).toEqual([record.name, record.description, record.logoUrl]);
+      for (const a of basket.addresses) expect(record.addresses[String(a.chainId)], `${basket.id} ${a.chainId}/${a.address}`).toContain(a.address);
+      for (const t of basket.tokens) {
+        expectSampleToken(t);
+        tokens++;
+      }
+    }
+    expect(tokens).toBeGreaterThanOrEqual(8);
+  });
+});
+
 // ------------------------------------------------------------------ live responses
+
+function expectSuccessData(res: HttpResponse): Json {
+  expect(res.status, res.text.slice(0, 500)).toBe(200);
+  return res.body.data;
+}
 
 interface LiveCase {
   name: string;
@@ -391,6 +656,8 @@ interface LiveCase {
 
 const json = { "Content-Type": "application/json" };
 const POOLS = "/v1/pools/{chainId}/{poolAddress}";
+const POOL_SEARCH = "/v1/pools/search";
+const USDC1 = { chainId: 1, address: P.usdc1 };
 /** An address no fixture pool has. */
 const NO_POOL = "0x" + "ab".repeat(20);
 
@@ -421,6 +688,21 @@ const liveCases: LiveCase[] = [
       ["upper-case address", 1, P.v3.toUpperCase()],
     ] as const
   ).map(([name, chainId, address]): LiveCase => ({ name: `pool ${name}`, method: "GET", template: POOLS, status: 200, send: () => getPool(base, chainId, address) })),
+  { name: "pool search, one token", method: "POST", template: POOL_SEARCH, status: 200, send: () => postPoolSearch(base, { tokensA: [USDC1] }) },
+  { name: "pool search, baskets", method: "POST", template: POOL_SEARCH, status: 200, send: () => postPoolSearch(base, { basketsA: [{ basketId: "usd-stablecoins" }], basketsB: [{ basketId: "ghost-basket", chainIds: [1] }] }) },
+  {
+    name: "pool search, a pair with the native rewrite and every option",
+    method: "POST",
+    template: POOL_SEARCH,
+    status: 200,
+    send: () =>
+      postPoolSearch(base, {
+        tokensA: [USDC1],
+        tokensB: [{ chainId: 1, address: NATIVE_ADDRESS }],
+        filters: { minimumTotalValueLockedUsd: 0, protocols: ["uniswap-v3", "uniswap-v4", "9lives"], blockedProtocols: ["uniswap-v2"], poolTypes: ["V3", "V4", "ALGEBRA"], blockedPoolTypes: ["SLIPSTREAM"] },
+        config: { limit: 2, orderBy: { field: "yield", direction: "asc", timeframe: "7d" }, parseWrappedToNative: "ALWAYS", useWrappedForNative: true },
+      }),
+  },
   { name: "protocols", method: "GET", template: "/v1/protocols", status: 200, send: () => request(base, "/v1/protocols") },
   { name: "pool, gzip", method: "GET", template: POOLS, status: 200, send: () => getPool(base, 1, P.v3, { headers: { "accept-encoding": "gzip" } }) },
   { name: "pool, br", method: "GET", template: POOLS, status: 200, send: () => getPool(base, 1, P.v3, { headers: { "accept-encoding": "br" } }) },
@@ -444,6 +726,21 @@ const liveCases: LiveCase[] = [
   { name: "unknown property", method: "POST", template: "/v1/tokens", status: 400, code: "VALIDATION_ERROR", send: () => postTokens(base, { config: { foo: 1 } }) },
   { name: "body not an object", method: "POST", template: "/v1/tokens", status: 400, code: "VALIDATION_ERROR", send: () => postTokens(base, "[1]") },
   { name: "path chainId with a leading zero", method: "GET", template: POOLS, status: 400, code: "VALIDATION_ERROR", send: () => getPool(base, "01", P.v3) },
+  { name: "pool search without side A", method: "POST", template: POOL_SEARCH, status: 400, code: "VALIDATION_ERROR", send: () => postPoolSearch(base, { tokensB: [USDC1] }) },
+  {
+    name: "pool search, malformed addresses",
+    method: "POST",
+    template: POOL_SEARCH,
+    status: 400,
+    code: "INVALID_BLOCKCHAIN_ADDRESS",
+    send: () => postPoolSearch(base, { tokensA: [USDC1, { chainId: 1, address: "0x12" }, { chainId: 1, address: 12 }] }),
+  },
+  { name: "pool search, a bad protocol id", method: "POST", template: POOL_SEARCH, status: 400, code: "INVALID_PROTOCOL_ID", send: () => postPoolSearch(base, { tokensA: [USDC1], filters: { protocols: ["Uniswap V3"] } }) },
+  { name: "pool search, an unknown basket", method: "POST", template: POOL_SEARCH, status: 400, code: "INVALID_BASKET_ID", send: () => postPoolSearch(base, { basketsA: [{ basketId: "no-such-basket" }] }) },
+  { name: "pool search, an unsupported chain", method: "POST", template: POOL_SEARCH, status: 400, code: "UNSUPPORTED_CHAIN_ID", send: () => postPoolSearch(base, { tokensA: [{ chainId: 10, address: P.usdc1 }] }) },
+  { name: "pool search, a garbage cursor", method: "POST", template: POOL_SEARCH, status: 400, code: "INVALID_PAGINATION_CURSOR", send: () => postPoolSearch(base, { tokensA: [USDC1], config: { cursor: "bm90LWEtY3Vyc29y" } }) },
+  { name: "pool search, a chain outside the key's chains", method: "POST", template: POOL_SEARCH, status: 403, code: "API_KEY_FORBIDDEN", send: () => postPoolSearch(base, { tokensA: [{ chainId: 8453, address: P.usdcBase }] }, { key: KEYS.chain1Only }) },
+  { name: "pool search, an unloaded chain", method: "POST", template: POOL_SEARCH, status: 503, code: "CHAIN_DATA_UNAVAILABLE", send: () => postPoolSearch(base, { tokensA: [{ chainId: 999, address: P.usdc1 }] }) },
   { name: "syntax error", method: "POST", template: "/v1/tokens", status: 400, code: "MALFORMED_JSON", send: () => postTokens(base, '{"config":') },
   { name: "empty body", method: "POST", template: "/v1/tokens", status: 400, code: "MALFORMED_JSON", send: () => postTokens(base, "") },
   { name: "unsupported chain in filters", method: "POST", template: "/v1/tokens", status: 400, code: "UNSUPPORTED_CHAIN_ID", send: () => postTokens(base, { filters: { chainIds: [1, 5] } }) },
@@ -521,8 +818,85 @@ const liveCases: LiveCase[] = [
     send: () => request(base, "/v1/tokens", { method: "POST", body: new TextEncoder().encode("{}") }),
   },
   { name: "unloaded chain (token list)", method: "POST", template: "/v1/tokens", status: 503, code: "CHAIN_DATA_UNAVAILABLE", send: () => postTokens(base, { filters: { chainIds: [999] } }) },
+  ...tokenSurfaceCases(),
   { name: "unloaded chain (pool)", method: "GET", template: POOLS, status: 503, code: "CHAIN_DATA_UNAVAILABLE", send: () => getPool(base, 999, NO_POOL) },
 ];
+
+/** Every route of api-extended.md §8-§9: its successes and each error code HTTP can provoke. */
+function tokenSurfaceCases(): LiveCase[] {
+  const SEARCH = "/v1/tokens/search";
+  const PRICES = "/v1/tokens/prices";
+  const LIST = "/v1/tokens/{chainId}";
+  const CHAIN_SEARCH = "/v1/tokens/{chainId}/search";
+  const BY_ADDRESS = "/v1/tokens/{tokenAddress}";
+  const TOKEN = "/v1/tokens/{chainId}/{tokenAddress}";
+  const PRICE = "/v1/tokens/prices/{chainId}/{tokenAddress}/usd";
+  const BASKETS = "/v1/tokens/baskets";
+  const BASKET = "/v1/tokens/baskets/{basketId}";
+  const CHAIN_BASKET = "/v1/tokens/baskets/{chainId}/{basketId}";
+  const get = (url: string, key?: string) => () => request(base, url, key === undefined ? {} : { key });
+  const post = (url: string, body: unknown, key?: string) => () => postJson(base, url, body, key === undefined ? {} : { key });
+  const ok = (name: string, method: string, template: string, send: () => Promise<HttpResponse>): LiveCase => ({ name, method, template, status: 200, send });
+  const fail = (name: string, method: string, template: string, status: number, code: ErrorCode, send: () => Promise<HttpResponse>): LiveCase => ({ name, method, template, status, code, send });
+  return [
+    ok("search", "POST", SEARCH, post("/v1/tokens/search", { search: "usd" })),
+    ok("search by relevance, every option", "POST", SEARCH, post("/v1/tokens/search", { search: "US", config: { limit: 1, matchAllSymbols: true, orderBy: { field: "relevance", direction: "desc" } }, filters: { chainIds: [1, 8453], minimumTotalValuePooledUsd: 0, ignoreWrappedNative: true } })),
+    ok("search matching nothing", "POST", SEARCH, post("/v1/tokens/search", { search: "zzzz" })),
+    fail("search: empty term", "POST", SEARCH, 400, "VALIDATION_ERROR", post("/v1/tokens/search", { search: " " })),
+    fail("search: unsupported chain", "POST", SEARCH, 400, "UNSUPPORTED_CHAIN_ID", post("/v1/tokens/search", { search: "u", filters: { chainIds: [5] } })),
+    fail("search: foreign cursor", "POST", SEARCH, 400, "INVALID_PAGINATION_CURSOR", post("/v1/tokens/search", { search: "u", config: { cursor: "bm90LWEtY3Vyc29y" } })),
+    fail("search: chain outside the key's chains", "POST", SEARCH, 403, "API_KEY_FORBIDDEN", post("/v1/tokens/search", { search: "u", filters: { chainIds: [8453] } }, KEYS.chain1Only)),
+    fail("search: unloaded chain", "POST", SEARCH, 503, "CHAIN_DATA_UNAVAILABLE", post("/v1/tokens/search", { search: "u", filters: { chainIds: [999] } })),
+    fail("search: GET", "GET", SEARCH, 405, "METHOD_NOT_ALLOWED", get("/v1/tokens/search")),
+    ok("prices", "POST", PRICES, post("/v1/tokens/prices", { tokens: [{ chainId: 1, address: P.usdc1 }, { chainId: 8453, address: addr("e0e0") }] })),
+    fail("prices: empty list", "POST", PRICES, 400, "VALIDATION_ERROR", post("/v1/tokens/prices", { tokens: [] })),
+    fail("prices: malformed addresses", "POST", PRICES, 400, "INVALID_BLOCKCHAIN_ADDRESS", post("/v1/tokens/prices", { tokens: [{ chainId: 1, address: "0x12" }, { chainId: 1, address: 7 }] })),
+    fail("prices: unsupported chain", "POST", PRICES, 400, "UNSUPPORTED_CHAIN_ID", post("/v1/tokens/prices", { tokens: [{ chainId: 5, address: P.usdc1 }] })),
+    fail("prices: unloaded chain", "POST", PRICES, 503, "CHAIN_DATA_UNAVAILABLE", post("/v1/tokens/prices", { tokens: [{ chainId: 999, address: P.usdc1 }] })),
+    ok("single-chain list", "POST", LIST, post("/v1/tokens/1", {})),
+    ok("single-chain list, every option", "POST", LIST, post("/v1/tokens/8453", { config: { limit: 1, orderBy: { field: "tvl", direction: "asc" } }, filters: { minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0, ignoreWrappedNative: false } })),
+    fail("single-chain list: unknown property", "POST", LIST, 400, "VALIDATION_ERROR", post("/v1/tokens/1", { config: { matchAllSymbols: true } })),
+    fail("single-chain list: unsupported chain", "POST", LIST, 400, "UNSUPPORTED_CHAIN_ID", post("/v1/tokens/5", {})),
+    fail("single-chain list: foreign cursor", "POST", LIST, 400, "INVALID_PAGINATION_CURSOR", post("/v1/tokens/1", { config: { cursor: "bm90LWEtY3Vyc29y" } })),
+    fail("single-chain list: unloaded chain", "POST", LIST, 503, "CHAIN_DATA_UNAVAILABLE", post("/v1/tokens/999", {})),
+    ok("single-chain search", "POST", CHAIN_SEARCH, post("/v1/tokens/1/search", { search: "usd", config: { orderBy: { field: "relevance" } } })),
+    fail("single-chain search: no term", "POST", CHAIN_SEARCH, 400, "VALIDATION_ERROR", post("/v1/tokens/1/search", {})),
+    fail("single-chain search: unloaded chain", "POST", CHAIN_SEARCH, 503, "CHAIN_DATA_UNAVAILABLE", post("/v1/tokens/999/search", { search: "u" })),
+    ok("by address", "GET", BY_ADDRESS, get(`/v1/tokens/${P.usdc1}`)),
+    ok("by address, chains listed, none holding it", "GET", BY_ADDRESS, get(`/v1/tokens/${P.usdc1}?chainIds[]=8453&chainIds[]=130`)),
+    fail("by address: malformed", "GET", BY_ADDRESS, 400, "VALIDATION_ERROR", get("/v1/tokens/0x12")),
+    fail("by address: unsupported chain", "GET", BY_ADDRESS, 400, "UNSUPPORTED_CHAIN_ID", get(`/v1/tokens/${P.usdc1}?chainIds=5`)),
+    fail("by address: unloaded chain", "GET", BY_ADDRESS, 503, "CHAIN_DATA_UNAVAILABLE", get(`/v1/tokens/${P.usdc1}?chainIds=999`)),
+    ok("token on a chain", "GET", TOKEN, get(`/v1/tokens/1/${P.usdc1.toUpperCase().replace("0X", "0x")}`)),
+    fail("token on a chain: unknown", "GET", TOKEN, 404, "TOKEN_NOT_FOUND", get(`/v1/tokens/8453/${P.usdc1}`)),
+    fail("token on a chain: unknown query parameter", "GET", TOKEN, 400, "VALIDATION_ERROR", get(`/v1/tokens/1/${P.usdc1}?chainIds=1`)),
+    fail("token on a chain: unsupported chain", "GET", TOKEN, 400, "UNSUPPORTED_CHAIN_ID", get(`/v1/tokens/5/${P.usdc1}`)),
+    fail("token on a chain: unloaded chain", "GET", TOKEN, 503, "CHAIN_DATA_UNAVAILABLE", get(`/v1/tokens/999/${P.usdc1}`)),
+    fail("token on a chain: key restricted to pools", "GET", TOKEN, 403, "API_KEY_FORBIDDEN", get(`/v1/tokens/1/${P.usdc1}`, KEYS.poolsOnly)),
+    ok("price", "GET", PRICE, get(`/v1/tokens/prices/1/${P.usdc1}/usd`)),
+    ok("price of the zero address", "GET", PRICE, get(`/v1/tokens/prices/1/${NATIVE_ADDRESS}/usd`)),
+    fail("price: unknown", "GET", PRICE, 404, "TOKEN_NOT_FOUND", get(`/v1/tokens/prices/1/${addr("e0e0")}/usd`)),
+    fail("price: malformed address", "GET", PRICE, 400, "VALIDATION_ERROR", get("/v1/tokens/prices/1/0x12/usd")),
+    fail("price: unloaded chain", "GET", PRICE, 503, "CHAIN_DATA_UNAVAILABLE", get(`/v1/tokens/prices/999/${P.usdc1}/usd`)),
+    fail("prices: GET", "GET", PRICES, 405, "METHOD_NOT_ALLOWED", get("/v1/tokens/prices")),
+    ok("baskets", "GET", BASKETS, get("/v1/tokens/baskets")),
+    ok("baskets, chains and ids", "GET", BASKETS, get("/v1/tokens/baskets?chainIds=1,8453&basketIds=usd-stablecoins")),
+    fail("baskets: unknown parameter", "GET", BASKETS, 400, "VALIDATION_ERROR", get("/v1/tokens/baskets?limit=5")),
+    fail("baskets: unsupported chain", "GET", BASKETS, 400, "UNSUPPORTED_CHAIN_ID", get("/v1/tokens/baskets?chainIds=5")),
+    fail("baskets: unknown id", "GET", BASKETS, 400, "INVALID_BASKET_ID", get("/v1/tokens/baskets?basketIds=nope")),
+    fail("baskets: unloaded chain", "GET", BASKETS, 503, "CHAIN_DATA_UNAVAILABLE", get("/v1/tokens/baskets?chainIds=999")),
+    fail("baskets: POST", "POST", BASKETS, 405, "METHOD_NOT_ALLOWED", post("/v1/tokens/baskets", {})),
+    ok("basket", "GET", BASKET, get("/v1/tokens/baskets/usd-stablecoins")),
+    fail("basket: unknown id", "GET", BASKET, 400, "INVALID_BASKET_ID", get("/v1/tokens/baskets/nope")),
+    fail("basket: nothing in scope", "GET", BASKET, 404, "TOKEN_BASKET_NOT_FOUND", get("/v1/tokens/baskets/ghost-basket?chainIds=8453")),
+    fail("basket: unloaded chain", "GET", BASKET, 503, "CHAIN_DATA_UNAVAILABLE", get("/v1/tokens/baskets/usd-stablecoins?chainIds=999")),
+    ok("basket on a chain", "GET", CHAIN_BASKET, get("/v1/tokens/baskets/8453/usd-stablecoins")),
+    fail("basket on a chain: nothing there", "GET", CHAIN_BASKET, 404, "TOKEN_BASKET_NOT_FOUND", get("/v1/tokens/baskets/8453/ghost-basket")),
+    fail("basket on a chain: chain id with a leading zero", "GET", CHAIN_BASKET, 400, "VALIDATION_ERROR", get("/v1/tokens/baskets/01/usd-stablecoins")),
+    fail("basket on a chain: unsupported chain", "GET", CHAIN_BASKET, 400, "UNSUPPORTED_CHAIN_ID", get("/v1/tokens/baskets/5/usd-stablecoins")),
+    fail("basket on a chain: unloaded chain", "GET", CHAIN_BASKET, 503, "CHAIN_DATA_UNAVAILABLE", get("/v1/tokens/baskets/999/usd-stablecoins")),
+  ];
+}
 
 describe("live responses match the document", () => {
   for (const c of liveCases) {

@@ -14,7 +14,7 @@ import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from "../../src/http/limits.js";
 import { dataReply, rawJson } from "../../src/http/reply.js";
 import type { RouteSpec } from "../../src/http/route.js";
 import { ROUTES } from "../../src/http/route-table.js";
-import { basicFixture, KEYS, poolsFixture, standardKeys, type TestKey } from "../support/fixtures.js";
+import { basicFixture, KEYS, P, poolsFixture, standardKeys, type TestKey } from "../support/fixtures.js";
 import { expectError, expectValidation, request, type HttpResponse } from "../support/gateway-process.js";
 import { startInProcess, type InProcessApp } from "../support/in-process-app.js";
 import { rawExchange, rawRequest } from "../support/raw-http.js";
@@ -118,22 +118,30 @@ describe("bodies that attack the parser, the validator and the error echo", () =
 
 describe("HEAD, pipelining and framing", () => {
   let app: InProcessApp;
-  let poolPath: string;
+  /** A concrete path for each GET route with path parameters. */
+  let concrete: Record<string, string>;
   beforeAll(async () => {
     const files = poolsFixture();
-    app = await startInProcess(files);
-    poolPath = `/v1/pools/${files[0].chainId}/${files[0].pools[0].address}`;
+    app = await startInProcess(files, { baskets: { baskets: [{ id: "usd", name: "USD", description: "Dollars", logoUrl: "https://l", addresses: { "1": [P.usdc1] } }] } });
+    concrete = {
+      "pools.get": `/v1/pools/${files[0].chainId}/${files[0].pools[0].address}`,
+      "tokens.basket": "/v1/tokens/baskets/usd",
+      "tokens.chainBasket": "/v1/tokens/baskets/1/usd",
+      "tokens.price": `/v1/tokens/prices/1/${P.usdc1}/usd`,
+      "tokens.byAddress": `/v1/tokens/${P.usdc1}`,
+      "tokens.chainToken": `/v1/tokens/1/${P.usdc1}`,
+    };
   });
   afterAll(() => app.close());
 
   /** A concrete path for every GET route of the table. */
   function getPaths(): string[] {
-    return ROUTES.filter((r) => r.method === "GET").map((r) => (r.path.includes("{") ? (r.name === "pools.get" ? poolPath : null) : r.path)).filter((p): p is string => p !== null);
+    return ROUTES.filter((r) => r.method === "GET").map((r) => (r.path.includes("{") ? concrete[r.name] : r.path));
   }
 
   it("every GET route has a concrete path here", () => {
     const withParams = ROUTES.filter((r) => r.method === "GET" && r.path.includes("{")).map((r) => r.name);
-    expect(withParams).toEqual(["pools.get"]);
+    expect(withParams.sort()).toEqual(Object.keys(concrete).sort());
   });
 
   it("HEAD on every GET route: the GET status and headers, Content-Length of the GET body, no body; the next response on the connection intact", async () => {
@@ -157,7 +165,7 @@ describe("HEAD, pipelining and framing", () => {
   });
 
   it("many pipelined requests in one write are answered in order", async () => {
-    const paths = Array.from({ length: 40 }, (_, i) => (i % 3 === 0 ? "/health" : i % 3 === 1 ? poolPath : "/v1/protocols"));
+    const paths = Array.from({ length: 40 }, (_, i) => (i % 3 === 0 ? "/health" : i % 3 === 1 ? concrete["pools.get"] : "/v1/protocols"));
     const payload = Buffer.concat(paths.map((p) => rawRequest("GET", p, { authorization: `Bearer ${KEYS.active}`, "x-trace-id": `trace-${p.length}` })));
     const { responses } = await rawExchange(app.port, payload, { responses: paths.length, methods: paths.map(() => "GET") });
     expect(responses.map((r) => r.status)).toEqual(paths.map(() => 200));

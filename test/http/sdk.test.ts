@@ -1,12 +1,13 @@
 /**
- * The official SDK (`@hydric/gateway`) pointed at this gateway with `baseUrl`: the token list
- * reads the same data as raw HTTP, its cursor walk visits every entry once, and the SDK's error
- * classes come out of the gateway's statuses (401, 400, 429 with `retryAfter`).
+ * The official SDK (`@hydric/gateway`) pointed at this gateway with `baseUrl`: the token list and
+ * the pool search read the same data as raw HTTP, their cursor walks visit every entry once, and
+ * the SDK's error classes come out of the gateway's statuses (401, 400, 429 with `retryAfter`).
  */
 import { HydricGateway, HydricInvalidParamsError, HydricRateLimitError, HydricUnauthorizedError } from "@hydric/gateway";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { KEYS, tokenListFixture } from "../support/fixtures.js";
-import { expectSuccess, postTokens, startWithFixtures, walkTokenPages, type Gateway } from "../support/gateway-process.js";
+import { KEYS, tokenListFixture, writeBasketsFile, writeKeysFile, writeSnapshotDir } from "../support/fixtures.js";
+import { expectSuccess, postPoolSearch, postTokens, startGateway, startWithFixtures, walkPoolPages, walkTokenPages, type Gateway } from "../support/gateway-process.js";
+import { POOL_SEARCH_BASKETS, PT, poolSearchFixture } from "../support/pool-search-fixture.js";
 
 let gw: Gateway;
 let base: string;
@@ -113,5 +114,69 @@ describe("errors as the SDK's classes", () => {
     expect((error as HydricRateLimitError).retryAfter).toBe(retryAfterSeconds);
     expect(retryAfterSeconds).toBeGreaterThanOrEqual(1);
     expect(retryAfterSeconds).toBeLessThanOrEqual(60);
+  });
+});
+
+describe("liquidityPools.search()", () => {
+  let poolsGw: Gateway;
+  let poolsBase: string;
+  let poolsSdk: HydricGateway;
+
+  beforeAll(async () => {
+    const dir = writeSnapshotDir(poolSearchFixture());
+    writeBasketsFile(dir, POOL_SEARCH_BASKETS);
+    poolsGw = await startGateway({ snapshotDir: dir, keysFile: writeKeysFile() });
+    poolsBase = poolsGw.baseUrl;
+    poolsSdk = new HydricGateway({ apiKey: KEYS.active, baseUrl: poolsBase });
+  });
+
+  afterAll(async () => {
+    await poolsGw?.stop();
+  });
+
+  const poolKey = (p: { chainId: number; address: string }) => `${p.chainId}/${p.address}`;
+
+  it("returns what raw HTTP returns for the same body: tokens, baskets, filters, order, flags", async () => {
+    const params = {
+      tokensA: [{ chainId: 1 as const, address: PT.usdc1 }],
+      basketsA: [{ basketId: "stables" as "usd-stablecoins", chainIds: [8453 as const] }],
+      tokensB: [{ chainId: 1 as const, address: PT.native }],
+      basketsB: [{ basketId: "eth" as "eth-pegged-tokens" }],
+      filters: { minimumTotalValueLockedUsd: 10, blockedPoolTypes: ["SLIPSTREAM" as const] },
+      config: { limit: 3, orderBy: { field: "yield" as const, direction: "asc" as const, timeframe: "30d" as const }, parseWrappedToNative: "ALWAYS" as const },
+    };
+    const viaSdk = await poolsSdk.liquidityPools.search(params);
+    const raw = expectSuccess(await postPoolSearch(poolsBase, params));
+    expect(viaSdk).toEqual(raw);
+    expect(viaSdk.pools.length).toBe(3);
+    expect(viaSdk.filters).toEqual({ minimumTotalValueLockedUsd: 10, protocols: [], blockedProtocols: [], poolTypes: [], blockedPoolTypes: ["SLIPSTREAM"] });
+  });
+
+  it("walking nextCursor returns every pool once, like a raw walk", async () => {
+    const body = { basketsA: [{ basketId: "stables" as "usd-stablecoins" }, { basketId: "eth" as "eth-pegged-tokens" }] };
+    const limit = 3;
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    for (let page = 0; page < 100; page++) {
+      const result = await poolsSdk.liquidityPools.search({ ...body, config: cursor === null ? { limit } : { limit, cursor } });
+      seen.push(...result.pools.map(poolKey));
+      // The SDK types nextCursor as an object; the gateway sends the string cursor of the spec.
+      cursor = result.nextCursor as unknown as string | null;
+      if (cursor === null) break;
+      expect(typeof cursor).toBe("string");
+    }
+    expect(cursor).toBeNull();
+    const raw = await walkPoolPages(poolsBase, body, limit);
+    expect(seen).toEqual(raw.pools.map(poolKey));
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen.length).toBeGreaterThan(limit * 2);
+  });
+
+  it("a malformed address raises HydricInvalidParamsError with the gateway's message", async () => {
+    const error = await poolsSdk.liquidityPools.search({ tokensA: [{ chainId: 1, address: "0x123" }] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HydricInvalidParamsError);
+    const raw = await postPoolSearch(poolsBase, { tokensA: [{ chainId: 1, address: "0x123" }] });
+    expect(raw.body.error.code).toBe("INVALID_BLOCKCHAIN_ADDRESS");
+    expect((error as Error).message).toBe(raw.body.error.message);
   });
 });

@@ -23,7 +23,7 @@ import {
   writeKeysFile,
   writeRawFile,
 } from "../support/fixtures.js";
-import { expectError, expectSuccess, getPool, postTokens, startGateway, walkTokenPages, type Gateway } from "../support/gateway-process.js";
+import { expectError, expectSuccess, getPool, postTokens, startGateway, waitFor, walkTokenPages, type Gateway } from "../support/gateway-process.js";
 import { referenceTokenList } from "../support/reference-token-list.js";
 
 const POOL = addr("5a5a");
@@ -57,16 +57,6 @@ function simpleChain(chainId: 999 | 8453, generatedAt: number, symbol: string): 
 function push(dir: string, file: SnapshotFile): void {
   const tmp = writeChainFile(dir, file, `.chain-${file.chainId}.msgpack.${process.pid}.tmp`);
   renameSync(tmp, path.join(dir, `chain-${file.chainId}.msgpack`));
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 let gw: Gateway;

@@ -23,6 +23,7 @@ import { Supervisor } from "../../src/server/supervisor.js";
 import { compileChain } from "../../src/snapshot/compile-chain.js";
 import { compileTokenIndex } from "../../src/snapshot/compile-token-index.js";
 import type { NormalizedSnapshotFile } from "../../src/snapshot/read-snapshot-file.js";
+import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../../src/snapshot/normalize-token.js";
 import { parseSnapshotBytes } from "../../src/snapshot/read-snapshot-file.js";
 import { packSnapshot } from "../support/fixtures.js";
 import type { ChainId } from "../../src/chains/chains.js";
@@ -65,7 +66,9 @@ describe("a serving thread that dies", () => {
           logLevel: "silent",
           cursorSecret: new Uint8Array(32),
           keys,
+          baskets: { baskets: [] },
           keySlots: new QuotaSlots(64, counters).assign(keys.keys.map((k) => k.id)),
+          baskets: { baskets: [] },
           defaultRateLimit: { requests: 1000, windowSeconds: 60 },
           quotaCounters: counters,
           confirmedKeys: createConfirmedKeys(64),
@@ -93,7 +96,7 @@ describe("a serving thread that dies", () => {
     const file = poolsFixture()[0]!;
     poolAddress = file.pools[0]!.address;
     const snapshot: NormalizedSnapshotFile = parseSnapshotBytes(packSnapshot(file), file.chainId as ChainId);
-    const chain = compileChain(snapshot, { file: "chain.msgpack", fileBytes: 1, fileMtimeMs: 0 });
+    const chain = compileChain(snapshot, { file: "chain.msgpack", fileBytes: 1, fileMtimeMs: 0, logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE });
     const tokenIndex = compileTokenIndex([{ chainId: chain.info.chainId, tokens: chain.tokens }]);
     supervisor.publishSnapshot({ type: "snapshot", version: 42, slot: 0, chains: [chain], tokenIndex }, []);
     supervisor.markReady();

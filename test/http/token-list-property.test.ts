@@ -10,29 +10,12 @@ import { CHAINS, NATIVE_ADDRESS, SUPPORTED_CHAIN_IDS, type ChainId } from "../..
 import type { SnapshotFile, SnapshotToken } from "../../src/snapshot/format.js";
 import { chainFile, token } from "../support/fixtures.js";
 import { startWithFixtures, walkTokenPages, type Gateway } from "../support/gateway-process.js";
+import { prng, type Prng } from "../support/prng.js";
 import { referenceTokenList, type ReferenceRequest } from "../support/reference-token-list.js";
 
 const DATA_SEED = Number(process.env.TOKEN_PROPERTY_DATA_SEED ?? 20_251_107);
 const FC_SEED = Number(process.env.TOKEN_PROPERTY_FC_SEED ?? 7_312_025);
 const NUM_RUNS = Number(process.env.TOKEN_PROPERTY_RUNS ?? 80);
-
-/** mulberry32: a tiny deterministic PRNG. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),
-    pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!,
-    chance: (p: number) => next() < p,
-  };
-}
 
 interface SymbolSpec {
   symbol: string;
@@ -75,7 +58,7 @@ const LETTER_WORDS: Record<string, string> = {
 };
 
 /** Name variants aimed at each parity branch (and at failing them). No double spaces. */
-function nameVariant(r: ReturnType<typeof prng>, spec: SymbolSpec): string {
+function nameVariant(r: Prng, spec: SymbolSpec): string {
   const words = spec.name.split(" ");
   switch (r.int(0, 11)) {
     case 0:
@@ -112,7 +95,7 @@ const TVLS = [0, 5_000, 9_999, 10_000, 10_001, 20_000, 50_000, 50_000, 100_000, 
 const SWAPS = [0, 999, 1000, 1001, 5000, 5000, 5000];
 const VOLUMES = [0, 99_999, 100_000, 100_001, 1_000_000, 1_000_000, 1_000_000];
 
-function randomAddress(r: ReturnType<typeof prng>): string {
+function randomAddress(r: Prng): string {
   let s = "0x";
   for (let i = 0; i < 40; i++) s += "0123456789abcdef"[r.int(0, 15)];
   return s;

@@ -273,6 +273,13 @@ export function writeSnapshotDir(files: SnapshotFile[]): string {
   return dir;
 }
 
+/** Writes `baskets.json` (docs/baskets.md) into `dir`, where the gateway looks for it by default. */
+export function writeBasketsFile(dir: string, baskets: unknown): string {
+  const target = path.join(dir, "baskets.json");
+  writeFileSync(target, JSON.stringify(baskets, null, 2));
+  return target;
+}
+
 // ------------------------------------------------------------------ API keys
 
 export function sha256(text: string): string {

@@ -8,7 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
 import type { SnapshotFile } from "../../src/snapshot/format.js";
-import { KEYS, standardKeys, writeKeysFile, writeSnapshotDir, type TestKey } from "./fixtures.js";
+import { KEYS, standardKeys, writeBasketsFile, writeKeysFile, writeSnapshotDir, type TestKey } from "./fixtures.js";
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const MAIN_JS = path.join(PROJECT_ROOT, "dist/src/cli/main.js");
@@ -17,7 +17,7 @@ const START_TIMEOUT_MS = 20_000;
 const STOP_TIMEOUT_MS = 10_000;
 
 /** Settings the harness controls; removed from the inherited environment so they never leak in. */
-const CONTROLLED_ENV = ["PORT", "HOST", "SNAPSHOT_DIR", "API_KEYS_FILE", "REBUILD_CRON", "LOG_LEVEL", "FAILED_AUTH_LIMIT", "PUBLIC_RATE_LIMIT", "GATEWAY_THREADS", "RATE_LIMIT_DEFAULT", "MAX_API_KEYS", "MAX_HELD_RESPONSE_MB", "TLS_CERT_FILE", "TLS_KEY_FILE", "TLS_KEY_PASSPHRASE", "TLS_CA_FILE", "CORS_ORIGINS", "COMPRESSION_MIN_BYTES", "COMPRESSION_CACHE_MB", "QUOTA_STORE", "REDIS_URL", "REDIS_KEY_PREFIX", "REDIS_TIMEOUT_MS", "QUOTA_FAILURE"];
+const CONTROLLED_ENV = ["PORT", "HOST", "SNAPSHOT_DIR", "API_KEYS_FILE", "BASKETS_FILE", "REBUILD_CRON", "LOG_LEVEL", "FAILED_AUTH_LIMIT", "PUBLIC_RATE_LIMIT", "GATEWAY_THREADS", "RATE_LIMIT_DEFAULT", "MAX_API_KEYS", "MAX_HELD_RESPONSE_MB", "TLS_CERT_FILE", "TLS_KEY_FILE", "TLS_KEY_PASSPHRASE", "TLS_CA_FILE", "CORS_ORIGINS", "COMPRESSION_MIN_BYTES", "COMPRESSION_CACHE_MB", "QUOTA_STORE", "REDIS_URL", "REDIS_KEY_PREFIX", "REDIS_TIMEOUT_MS", "QUOTA_FAILURE"];
 
 export type LogLine = Record<string, unknown>;
 
@@ -203,6 +203,31 @@ export async function startWithFixtures(
   return Object.assign(gw, { snapshotDir, keysFile });
 }
 
+/** Like startWithFixtures, with `baskets` written as baskets.json into the snapshot directory. */
+export async function startWithBaskets(
+  files: SnapshotFile[],
+  baskets: unknown,
+  keys: TestKey[] = standardKeys(),
+  env?: Record<string, string>,
+): Promise<Gateway & { snapshotDir: string; keysFile: string }> {
+  const snapshotDir = writeSnapshotDir(files);
+  writeBasketsFile(snapshotDir, baskets);
+  const keysFile = writeKeysFile(keys);
+  const gw = await startGateway({ snapshotDir, keysFile, env });
+  return Object.assign(gw, { snapshotDir, keysFile });
+}
+
+/** Polls `probe` (every 100 ms) until it answers something other than undefined. */
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 // ------------------------------------------------------------------ HTTP helpers
 
 export interface HttpResponse<T = any> {
@@ -253,12 +278,89 @@ export function postTokens<T = any>(baseUrl: string, body: unknown, opts: Omit<R
   });
 }
 
+/** POST /v1/pools/search with a JSON body (any value, serialized with JSON.stringify unless already a string). */
+export function postPoolSearch<T = any>(baseUrl: string, body: unknown, opts: Omit<RequestOptions, "method" | "body"> = {}): Promise<HttpResponse<T>> {
+  return postJson<T>(baseUrl, "/v1/pools/search", body, opts);
+}
+
+export interface PoolSearchPage {
+  pools: any[];
+  filters: Record<string, unknown>;
+  nextCursor: string | null;
+  limit: number;
+  /** The whole response. */
+  response: HttpResponse;
+}
+
+/** Follows nextCursor of a pool search from the first page until null. */
+export async function walkPoolPages(
+  baseUrl: string,
+  body: { config?: Record<string, unknown>; [k: string]: unknown },
+  limits: number | ((pageIndex: number) => number),
+  opts: Omit<RequestOptions, "method" | "body"> = {},
+  maxPages = 10_000,
+): Promise<{ pools: any[]; pages: PoolSearchPage[] }> {
+  const pages: PoolSearchPage[] = [];
+  let cursor: string | null = null;
+  for (let i = 0; i < maxPages; i++) {
+    const limit = typeof limits === "number" ? limits : limits(i);
+    const config: Record<string, unknown> = { ...(body.config ?? {}), limit };
+    if (cursor !== null) config.cursor = cursor;
+    const res = await postPoolSearch(baseUrl, { ...body, config }, opts);
+    if (res.status !== 200) throw new Error(`page ${i} of ${JSON.stringify(body)} answered ${res.status}: ${res.text}`);
+    const data = res.body.data as { pools: any[]; filters: Record<string, unknown>; nextCursor: string | null };
+    pages.push({ ...data, limit, response: res });
+    if (data.nextCursor === null) break;
+    cursor = data.nextCursor;
+  }
+  return { pools: pages.flatMap((p) => p.pools), pages };
+}
+
 export function getPool<T = any>(baseUrl: string, chainId: number | string, address: string, opts: Omit<RequestOptions, "method"> = {}) {
   return request<T>(baseUrl, `/v1/pools/${chainId}/${address}`, { ...opts, method: "GET" });
 }
 
 export function getProtocols<T = any>(baseUrl: string, opts: Omit<RequestOptions, "method"> = {}) {
   return request<T>(baseUrl, "/v1/protocols", { ...opts, method: "GET" });
+}
+
+/** POST a JSON body (any value, serialized with JSON.stringify unless already a string) to any route. */
+export function postJson<T = any>(baseUrl: string, urlPath: string, body: unknown, opts: Omit<RequestOptions, "method" | "body"> = {}): Promise<HttpResponse<T>> {
+  return request<T>(baseUrl, urlPath, {
+    ...opts,
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...(opts.headers ?? {}) },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+/**
+ * Walks a cursor-paged POST route (token list, searches, single-chain lists): the body as given with
+ * `config.limit` (and `config.cursor` after the first page) set, following nextCursor until null.
+ */
+export async function walkPages(
+  baseUrl: string,
+  urlPath: string,
+  body: { config?: Record<string, unknown>; [field: string]: unknown },
+  limits: number | ((pageIndex: number) => number),
+  opts: Omit<RequestOptions, "method" | "body"> = {},
+  maxPages = 10_000,
+): Promise<{ tokens: any[]; pages: { tokens: any[]; nextCursor: string | null; limit: number; data: any }[] }> {
+  const pages: { tokens: any[]; nextCursor: string | null; limit: number; data: any }[] = [];
+  let cursor: string | null = null;
+  for (let i = 0; i < maxPages; i++) {
+    const limit = typeof limits === "number" ? limits : limits(i);
+    const config: Record<string, unknown> = { ...(body.config ?? {}), limit };
+    if (cursor !== null) config.cursor = cursor;
+    const sent = { ...body, config };
+    const res = await postJson(baseUrl, urlPath, sent, opts);
+    if (res.status !== 200) throw new Error(`page ${i} of ${urlPath} ${JSON.stringify(sent)} answered ${res.status}: ${res.text}`);
+    const data = res.body.data as { tokens: any[]; nextCursor: string | null };
+    pages.push({ tokens: data.tokens, nextCursor: data.nextCursor, limit, data });
+    if (data.nextCursor === null) break;
+    cursor = data.nextCursor;
+  }
+  return { tokens: pages.flatMap((p) => p.tokens), pages };
 }
 
 /** Follows nextCursor from the first page until null; returns every page's data. */
@@ -315,6 +417,9 @@ export const ERROR_TITLES: Record<string, [number, string]> = {
   UNSUPPORTED_CHAIN_ID: [400, "Invalid Parameters"],
   INVALID_POOL_ADDRESS: [400, "Invalid Parameters"],
   INVALID_PAGINATION_CURSOR: [400, "Invalid Parameters"],
+  INVALID_BLOCKCHAIN_ADDRESS: [400, "Invalid Parameters"],
+  INVALID_BASKET_ID: [400, "Invalid Parameters"],
+  INVALID_PROTOCOL_ID: [400, "Invalid Parameters"],
   API_KEY_MISSING: [401, "Authentication Failed"],
   API_KEY_INVALID: [401, "Authentication Failed"],
   API_KEY_NOT_FOUND: [401, "Authentication Failed"],
@@ -330,6 +435,9 @@ export const ERROR_TITLES: Record<string, [number, string]> = {
   CHAIN_DATA_UNAVAILABLE: [503, "Service Unavailable"],
   QUOTA_STORE_UNAVAILABLE: [503, "Service Unavailable"],
   UNKNOWN_ERROR: [500, "Unknown Error"],
+  // api-extended.md §7, §11
+  TOKEN_NOT_FOUND: [404, "Not Found"],
+  TOKEN_BASKET_NOT_FOUND: [404, "Not Found"],
 };
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;

@@ -10,6 +10,9 @@ import { createAddressTable } from "../../src/access/address-table.js";
 import { ConfirmedKeys, createConfirmedKeys } from "../../src/access/confirmed-keys.js";
 import { KeyStore } from "../../src/access/key-store.js";
 import { LocalQuotaStore, type QuotaStore } from "../../src/access/quota-store.js";
+import { BasketCatalogue } from "../../src/baskets/basket-catalogue.js";
+import type { BasketsFile } from "../../src/baskets/basket-file.js";
+import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../../src/snapshot/normalize-token.js";
 import { loadKeysFile } from "../../src/access/keys-file.js";
 import { createQuotaCounters, QuotaSlots, SharedRateLimiter } from "../../src/access/shared-rate-limiter.js";
 import type { ChainId } from "../../src/chains/chains.js";
@@ -39,6 +42,8 @@ export interface InProcessOptions {
   /** A route table of the test's own (default: the gateway's). */
   readonly routes?: readonly RouteSpec[];
   readonly transport?: TransportOptions;
+  /** The baskets in force (default: none). */
+  readonly baskets?: BasketsFile;
 }
 
 export interface InProcessApp {
@@ -55,7 +60,7 @@ export interface InProcessApp {
 /** Compiles snapshot files as the build workers do. */
 export function compileSnapshot(files: readonly SnapshotFile[]): ServingSnapshot {
   const chains = files.map((file) =>
-    compileChain(parseSnapshotBytes(packSnapshot(file), file.chainId as ChainId), { file: `chain-${file.chainId}.msgpack`, fileBytes: 1, fileMtimeMs: 0 }),
+    compileChain(parseSnapshotBytes(packSnapshot(file), file.chainId as ChainId), { file: `chain-${file.chainId}.msgpack`, fileBytes: 1, fileMtimeMs: 0, logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE }),
   );
   const index = compileTokenIndex(chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })));
   return new ServingSnapshot(snapshotVersion(chains), chains, index);
@@ -73,6 +78,7 @@ export async function startInProcess(files: readonly SnapshotFile[], options: In
   const ctx: GatewayContext = {
     store,
     keys: new KeyStore(keysFile),
+    baskets: new BasketCatalogue(options.baskets ?? { baskets: [] }),
     confirmedKeys: new ConfirmedKeys(confirmed, slots),
     quotas: quotas(new LocalQuotaStore(
       new SharedRateLimiter(counters, slots, options.defaultRateLimit ?? { requests: 1000, windowSeconds: 60 }),

@@ -33,7 +33,7 @@ export interface ReferenceEntry {
 }
 
 /** One token on one chain, with the fields the rules use. */
-interface Instance {
+export interface Instance {
   chainId: number;
   address: string;
   symbol: string;
@@ -41,13 +41,16 @@ interface Instance {
   logoUrl: string;
   normalizedSymbol: string;
   normalizedName: string;
+  decimals: number;
   price: number;
   tvl: number;
+  swaps: number;
+  volume: number;
 }
 
 const NATIVE = "0x0000000000000000000000000000000000000000";
 
-function toInstance(chainId: number, t: SnapshotToken): Instance {
+export function toInstance(chainId: number, t: SnapshotToken): Instance {
   return {
     chainId,
     address: t.address,
@@ -56,8 +59,11 @@ function toInstance(chainId: number, t: SnapshotToken): Instance {
     logoUrl: t.logoUrl ?? `https://assets.smold.app/api/token/${chainId}/${t.address}/logo.svg`,
     normalizedSymbol: t.normalizedSymbol ?? anyAscii(t.symbol),
     normalizedName: t.normalizedName ?? anyAscii(t.name),
+    decimals: t.decimals,
     price: t.trackedUsdPrice,
     tvl: t.trackedTotalValuePooledUsd,
+    swaps: t.swapsCount,
+    volume: t.trackedSwapVolumeUsd,
   };
 }
 
@@ -111,7 +117,7 @@ export function namePasses(name: string, anchorName: string, symbol: string): bo
 }
 
 /** Code-unit comparison (what `<` does on strings). */
-function compareStrings(a: string, b: string): number {
+export function compareStrings(a: string, b: string): number {
   if (a < b) return -1;
   if (a > b) return 1;
   return 0;
@@ -124,11 +130,31 @@ function compareRank(a: Instance, b: Instance): number {
   return compareStrings(a.address, b.address);
 }
 
+/** One listed group of steps 1-4: its normalizedSymbol, TVL, listed members (rank order) and entry. */
+export interface ReferenceGroup {
+  key: string;
+  tvl: number;
+  members: Instance[];
+  entry: ReferenceEntry;
+}
+
+/** Step 5: by group TVL; ties by normalizedSymbol ascending in both directions. */
+export function referenceOrder(groups: ReferenceGroup[], direction: "asc" | "desc"): ReferenceGroup[] {
+  return [...groups].sort((a, b) => {
+    if (a.tvl !== b.tvl) return direction === "desc" ? b.tvl - a.tvl : a.tvl - b.tvl;
+    return compareStrings(a.key, b.key);
+  });
+}
+
 export function referenceTokenList(chains: SnapshotFile[], request: ReferenceRequest = {}): ReferenceEntry[] {
+  return referenceOrder(referenceGroups(chains, request), request.config?.orderBy?.direction ?? "desc").map((g) => g.entry);
+}
+
+/** Steps 1-4: the listed groups, in no particular order. */
+export function referenceGroups(chains: SnapshotFile[], request: ReferenceRequest = {}): ReferenceGroup[] {
   const config = request.config ?? {};
   const filters = request.filters ?? {};
   const matchAll = config.matchAllSymbols ?? false;
-  const direction = config.orderBy?.direction ?? "desc";
   const requested = filters.chainIds && filters.chainIds.length > 0 ? filters.chainIds : null;
   const minTvl = filters.minimumTotalValuePooledUsd ?? 10_000;
   const minSwaps = filters.minimumSwapsCount ?? 1_000;
@@ -157,7 +183,7 @@ export function referenceTokenList(chains: SnapshotFile[], request: ReferenceReq
     groups.set(inst.normalizedSymbol, list);
   }
 
-  const entries: { key: string; tvl: number; entry: ReferenceEntry }[] = [];
+  const entries: ReferenceGroup[] = [];
   for (const [key, instances] of groups) {
     const ranked = [...instances].sort(compareRank);
     const anchor = ranked[0]!;
@@ -184,6 +210,7 @@ export function referenceTokenList(chains: SnapshotFile[], request: ReferenceReq
     entries.push({
       key,
       tvl,
+      members,
       entry: {
         addresses: members.map((m) => ({ chainId: m.chainId, address: m.address })),
         symbol: anchor.symbol,
@@ -194,12 +221,7 @@ export function referenceTokenList(chains: SnapshotFile[], request: ReferenceReq
     });
   }
 
-  // Step 5: order by group TVL; ties by normalizedSymbol ascending in both directions.
-  entries.sort((a, b) => {
-    if (a.tvl !== b.tvl) return direction === "desc" ? b.tvl - a.tvl : a.tvl - b.tvl;
-    return compareStrings(a.key, b.key);
-  });
-  return entries.map((e) => e.entry);
+  return entries;
 }
 
 export { NATIVE };

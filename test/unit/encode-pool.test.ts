@@ -12,6 +12,7 @@ import { compileChain } from "../../src/snapshot/compile-chain.js";
 import type { SnapshotPool } from "../../src/snapshot/format.js";
 import { SNAPSHOT_FILE_PATTERN } from "../../src/snapshot/format.js";
 import { findPool } from "../../src/snapshot/pool-table.js";
+import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../../src/snapshot/normalize-token.js";
 import { chainIdFromSnapshotFileName, parseSnapshotBytes, type NormalizedSnapshotFile } from "../../src/snapshot/read-snapshot-file.js";
 import { columnString } from "../../src/util/shared-columns.js";
 import { algebraPool, chainFile, nativeToken, packSnapshot, poolStats, poolToken, protocol, slipstreamPool, token, v2Pool, v3Pool, v4Pool, addr, poolId } from "../support/fixtures.js";
@@ -58,7 +59,7 @@ function referenceMetadata(pool: SnapshotPool): Pool["metadata"] {
 
 function expectSameJson(snapshot: NormalizedSnapshotFile): void {
   const chainId = snapshot.chainId as ChainId;
-  const compiled = compileChain(snapshot, { file: "x", fileBytes: 0, fileMtimeMs: 0 });
+  const compiled = compileChain(snapshot, { file: "x", fileBytes: 0, fileMtimeMs: 0, logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE });
   expect(compiled.pools.count).toBe(snapshot.pools.length);
   snapshot.pools.forEach((pool, i) => {
     expect(findPool(compiled.pools, pool.address)).toBe(i);

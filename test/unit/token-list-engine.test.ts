@@ -13,6 +13,7 @@ import { chainMask, toTokenQuery } from "../../src/query/token-query.js";
 import { compileChain } from "../../src/snapshot/compile-chain.js";
 import { compileTokenIndex } from "../../src/snapshot/compile-token-index.js";
 import type { SnapshotFile, SnapshotToken } from "../../src/snapshot/format.js";
+import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../../src/snapshot/normalize-token.js";
 import { parseSnapshotBytes } from "../../src/snapshot/read-snapshot-file.js";
 import { chainFile, packSnapshot, token } from "../support/fixtures.js";
 import { referenceTokenList, type ReferenceRequest } from "../support/reference-token-list.js";
@@ -67,12 +68,12 @@ const requestArb: fc.Arbitrary<ReferenceRequest> = fc.record({
 });
 
 function engineList(snapshots: SnapshotFile[], request: ReferenceRequest): unknown[] {
-  const chains = snapshots.map((f) => compileChain(parseSnapshotBytes(packSnapshot(f), f.chainId as ChainId), { file: "x", fileBytes: 0, fileMtimeMs: 0 }));
+  const chains = snapshots.map((f) => compileChain(parseSnapshotBytes(packSnapshot(f), f.chainId as ChainId), { file: "x", fileBytes: 0, fileMtimeMs: 0, logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE }));
   const index = compileTokenIndex(chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })));
   const query = toTokenQuery(request as Parameters<typeof toTokenQuery>[0]);
   const loaded = chainMask(chains.map((c) => c.info.chainId));
   const mask = query.chainIds.length === 0 ? loaded : chainMask(query.chainIds) & loaded;
-  const view = new TokenListView(index, evaluateTokenList(index, query, mask));
+  const view = new TokenListView(index, evaluateTokenList(index, query, mask), query.direction);
   return Array.from({ length: view.count }, (_, e) => JSON.parse(view.entry(e).toString()));
 }
 

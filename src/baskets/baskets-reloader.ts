@@ -1,0 +1,61 @@
+/**
+ * The baskets file in the running gateway (docs/baskets.md): loaded at start,
+ * then reloaded whenever it changes. A file that fails validation is logged,
+ * counted and ignored (the baskets in force stay in force; at start, that is
+ * no basket). No file, or a removed one, means no baskets.
+ */
+import { existsSync } from "node:fs";
+import type { Logger } from "../log/logger.js";
+import { FileReloader } from "../util/file-reloader.js";
+import { loadBasketsFile, type BasketsFile } from "./basket-file.js";
+
+export const NO_BASKETS: BasketsFile = { baskets: [] };
+
+/** The baskets to start with: the file's, none when there is no file, none (logged and counted) when it is invalid. */
+export function loadInitialBaskets(path: string, log: Logger, rejected: () => void): BasketsFile {
+  if (!existsSync(path)) {
+    log.info({ event: "baskets-file-absent", file: path }, `no baskets file at ${path}: no token baskets are served until one appears`);
+    return NO_BASKETS;
+  }
+  try {
+    const file = loadBasketsFile(path);
+    log.info({ event: "baskets-loaded", file: path, baskets: file.baskets.length }, `baskets file loaded: ${file.baskets.length} baskets`);
+    return file;
+  } catch (error) {
+    rejected();
+    log.error({ event: "baskets-file-rejected", file: path, error: (error as Error).message }, `baskets file rejected, no baskets are served until it is fixed: ${(error as Error).message}`);
+    return NO_BASKETS;
+  }
+}
+
+export class BasketsReloader extends FileReloader<BasketsFile> {
+  constructor(
+    file: string,
+    apply: (baskets: BasketsFile) => void,
+    log: Logger,
+    /** A changed file was rejected (counted in metrics). */
+    rejected: () => void,
+    debounceMs = 200,
+  ) {
+    super(
+      file,
+      {
+        load: loadBasketsFile,
+        apply(baskets) {
+          apply(baskets);
+          log.info({ event: "baskets-reloaded", file, baskets: baskets.baskets.length }, `baskets file reloaded: ${baskets.baskets.length} baskets`);
+        },
+        rejected(error) {
+          rejected();
+          log.warn({ event: "baskets-file-rejected", file, error: error.message }, `baskets file rejected, previous baskets stay in force: ${error.message}`);
+        },
+        removed() {
+          apply(NO_BASKETS);
+          log.info({ event: "baskets-file-removed", file }, `baskets file ${file} removed: no token baskets are served until one appears`);
+        },
+      },
+      log,
+      debounceMs,
+    );
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * The page a request asks for, for every cursor-paged list (api-decisions.md
+ * §3.6-3.7, api-extended.md §7): the first page, or the page after a cursor —
+ * on the cursor's snapshot while it is kept (by offset), else on the current
+ * one after the cursor's last sort key — and the cursor of the next page,
+ * null exactly at the end.
+ */
+import { PositionWriter } from "../query/cursor.js";
+import type { CursorKeyCodec, PagedList } from "../query/paged-list.js";
+import type { ServingSnapshot } from "../snapshot/serving-snapshot.js";
+import type { GatewayContext } from "./gateway-context.js";
+import { assertPositionComplete, openCursor } from "./list-cursor.js";
+import type { Chunk } from "./reply.js";
+
+export interface Page<K> {
+  /** The snapshot that answered. */
+  readonly snapshot: ServingSnapshot;
+  readonly list: PagedList<K>;
+  readonly start: number;
+  readonly end: number;
+  /** JSON of `nextCursor`: a string literal, or `null`. */
+  readonly nextCursor: string;
+}
+
+/**
+ * @param scope the cursor scope of the route and the effective query
+ * @param listOn the request's full list on a snapshot
+ */
+export function findPage<K>(
+  ctx: GatewayContext,
+  served: ServingSnapshot,
+  scope: Buffer,
+  cursorText: string | null | undefined,
+  limit: number,
+  codec: CursorKeyCodec<K>,
+  listOn: (snapshot: ServingSnapshot) => PagedList<K>,
+): Page<K> {
+  let snapshot = served;
+  let start = 0;
+  const cursor = openCursor(ctx, scope, cursorText);
+  if (cursor !== null) {
+    const offset = cursor.position.u32();
+    const key = codec.read(cursor.position);
+    assertPositionComplete(cursor, cursorText!);
+    const kept = ctx.store.version(cursor.version);
+    if (kept !== null) {
+      snapshot = kept;
+      start = Math.min(offset, listOn(kept).count);
+    } else {
+      start = listOn(served).indexAfter(key);
+    }
+  }
+  const list = listOn(snapshot);
+  const end = Math.min(list.count, start + limit);
+  const nextCursor =
+    end < list.count
+      ? list.cursors.json(end, scope, () => ctx.cursors.encode(scope, snapshot.version, codec.write(list.keyOf(end - 1), new PositionWriter().u32(end)).bytes()))
+      : "null";
+  return { snapshot, list, start, end, nextCursor };
+}
+
+/** The page's entries as `[e1,e2,…]` pieces appended to `out`. */
+export function pushEntries(out: Chunk[], page: Page<unknown>): Chunk[] {
+  out.push("[");
+  for (let e = page.start; e < page.end; e++) {
+    if (e > page.start) out.push(",");
+    out.push(page.list.entry(e));
+  }
+  out.push("]");
+  return out;
+}

@@ -1,0 +1,245 @@
+/**
+ * Builds a chain's pool-search index (src/query/pool-search-index.ts) while
+ * the chain compiles, in the build worker: one `add` per pool as its JSON is
+ * encoded, then `finish`. The orders are stable radix sorts over the keys in
+ * address order (so ties are by address), distributed into per-token lists by
+ * a counting pass; no comparator runs over pools except the one address sort.
+ */
+import type { ChainId } from "../chains/chains.js";
+import {
+  POOL_SORT_KEY_COUNT,
+  POOL_TIMEFRAMES,
+  POOL_TYPES,
+  TVL_KEY,
+  type PoolSearchIndexData,
+} from "../query/pool-search-index.js";
+import { sortByFloatKey } from "../util/float-key-sort.js";
+import { sharedArray } from "../util/shared-columns.js";
+import type { PeriodStats, PoolType, SnapshotPool } from "./format.js";
+
+const TYPE_INDEX = new Map<PoolType, number>(POOL_TYPES.map((t, i) => [t, i]));
+
+/** A Uint32Array that grows by doubling (plain memory until copied out). */
+class GrowingU32 {
+  data = new Uint32Array(1024);
+  length = 0;
+
+  push(value: number): void {
+    if (this.length === this.data.length) {
+      const grown = new Uint32Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length++] = value;
+  }
+
+  shared(): Uint32Array {
+    const out = sharedArray(Uint32Array, this.length);
+    out.set(this.data.subarray(0, this.length));
+    return out;
+  }
+}
+
+export interface PoolSearchChainFacts {
+  readonly chainId: ChainId;
+  /** Tokens of the chain's snapshot (the rows). */
+  readonly tokenCount: number;
+  /** Every protocol id of the snapshot. */
+  readonly protocolIds: readonly string[];
+  readonly poolCount: number;
+  /** Row of the wrapped native token, or -1. */
+  readonly wrappedRow: number;
+  readonly wrappedJsonBytes: number;
+  readonly nativeTokenJson: Uint8Array;
+}
+
+export class PoolSearchIndexBuilder {
+  private readonly keys: Float64Array;
+  private readonly poolType: Uint8Array;
+  private readonly poolProtocol: Uint32Array;
+  private readonly protocolIds: string[];
+  private readonly protocolIndex = new Map<string, number>();
+  private readonly poolTokenStart: Uint32Array;
+  private readonly poolTokens = new GrowingU32();
+  private readonly wrappedStart: Uint32Array;
+  private readonly wrappedAt = new GrowingU32();
+  private added = 0;
+
+  constructor(private readonly facts: PoolSearchChainFacts) {
+    const n = facts.poolCount;
+    this.keys = sharedArray(Float64Array, POOL_SORT_KEY_COUNT * n);
+    this.poolType = sharedArray(Uint8Array, n);
+    this.poolProtocol = sharedArray(Uint32Array, n);
+    this.protocolIds = [...new Set(facts.protocolIds)].sort();
+    this.protocolIds.forEach((id, i) => this.protocolIndex.set(id, i));
+    this.poolTokenStart = sharedArray(Uint32Array, n + 1);
+    this.wrappedStart = sharedArray(Uint32Array, n + 1);
+  }
+
+  /**
+   * Pool `i` (the pools are added in index order): its record, its token rows
+   * in token order, and where its JSON holds the wrapped native token.
+   */
+  add(pool: SnapshotPool, tokenRows: Uint32Array, wrappedOffsets: readonly number[]): void {
+    const i = this.added++;
+    const n = this.facts.poolCount;
+    const keys = this.keys;
+    // + 0 turns -0 into 0: equal keys tie by address.
+    keys[TVL_KEY * n + i] = (pool.trackedTotalValueLockedUsd ?? pool.totalValueLockedUsd) + 0;
+    const stats = pool.stats;
+    writePeriod(keys, n, i, 0, stats.stats24h);
+    writePeriod(keys, n, i, 1, stats.stats7d);
+    writePeriod(keys, n, i, 2, stats.stats30d);
+    writePeriod(keys, n, i, 3, stats.stats90d);
+    this.poolType[i] = TYPE_INDEX.get(pool.type)!;
+    this.poolProtocol[i] = this.protocolIndex.get(pool.protocolId)!;
+    for (let j = 0; j < tokenRows.length; j++) this.poolTokens.push(tokenRows[j]);
+    this.poolTokenStart[i + 1] = this.poolTokens.length;
+    for (let j = 0; j < wrappedOffsets.length; j++) this.wrappedAt.push(wrappedOffsets[j]);
+    this.wrappedStart[i + 1] = this.wrappedAt.length;
+  }
+
+  /** @param poolAddresses lowercase address of each pool, by index. */
+  finish(poolAddresses: readonly string[]): PoolSearchIndexData {
+    const { facts } = this;
+    const poolCount = facts.poolCount;
+    if (this.added !== poolCount) throw new Error(`pool-search index: ${this.added} of ${poolCount} pools added`);
+    const tokenCount = facts.tokenCount;
+    const poolTokenStart = this.poolTokenStart;
+    const poolTokens = this.poolTokens.shared();
+
+    // Address order: the tie-break of every key.
+    const byAddress = addressOrder(poolAddresses);
+    const addressRank = sharedArray(Uint32Array, poolCount);
+    for (let r = 0; r < poolCount; r++) addressRank[byAddress[r]] = r;
+
+    // Each pool once per distinct token it holds.
+    const tokenPoolStart = sharedArray(Uint32Array, tokenCount + 1);
+    for (let p = 0; p < poolCount; p++) {
+      const from = poolTokenStart[p];
+      const to = poolTokenStart[p + 1];
+      for (let j = from; j < to; j++) if (isFirstOccurrence(poolTokens, from, j)) tokenPoolStart[poolTokens[j] + 1]++;
+    }
+    for (let t = 0; t < tokenCount; t++) tokenPoolStart[t + 1] += tokenPoolStart[t];
+    const membershipCount = tokenPoolStart[tokenCount];
+    const tokenPools = sharedArray(Uint32Array, POOL_SORT_KEY_COUNT * membershipCount);
+    const inAddressOrder = new Float64Array(poolCount);
+    const order = new Uint32Array(poolCount);
+    const next = new Uint32Array(tokenCount);
+    for (let k = 0; k < POOL_SORT_KEY_COUNT; k++) {
+      const base = k * poolCount;
+      for (let r = 0; r < poolCount; r++) inAddressOrder[r] = this.keys[base + byAddress[r]];
+      sortByFloatKey(inAddressOrder, poolCount, true, order);
+      const listBase = k * membershipCount;
+      next.set(tokenPoolStart.subarray(0, tokenCount));
+      for (let j = 0; j < poolCount; j++) {
+        const p = byAddress[order[j]];
+        const from = poolTokenStart[p];
+        const to = poolTokenStart[p + 1];
+        for (let m = from; m < to; m++) if (isFirstOccurrence(poolTokens, from, m)) tokenPools[listBase + next[poolTokens[m]]++] = p;
+      }
+    }
+
+    return {
+      poolCount,
+      tokenCount,
+      keys: this.keys,
+      addressRank,
+      poolType: this.poolType,
+      poolProtocol: this.poolProtocol,
+      protocolIds: this.protocolIds,
+      poolTokenStart,
+      poolTokens,
+      membershipCount,
+      tokenPoolStart,
+      tokenPools,
+      ...pairIndex(poolTokens, poolTokenStart, poolCount, tokenCount),
+      wrappedRow: facts.wrappedRow,
+      wrappedStart: this.wrappedStart,
+      wrappedAt: this.wrappedAt.shared(),
+      wrappedJsonBytes: facts.wrappedJsonBytes,
+      nativeTokenJson: facts.nativeTokenJson,
+    };
+  }
+}
+
+function writePeriod(keys: Float64Array, n: number, pool: number, timeframe: number, p: PeriodStats): void {
+  keys[(1 + timeframe) * n + pool] = p.yield + 0;
+  keys[(1 + POOL_TIMEFRAMES.length + timeframe) * n + pool] = p.swapVolumeUsd + 0;
+  keys[(1 + 2 * POOL_TIMEFRAMES.length + timeframe) * n + pool] = p.feesUsd + 0;
+}
+
+/** Whether rows[j] is the first of its value in rows[from..j] (pools hold a handful of tokens). */
+function isFirstOccurrence(rows: Uint32Array, from: number, j: number): boolean {
+  const row = rows[j];
+  for (let i = from; i < j; i++) if (rows[i] === row) return false;
+  return true;
+}
+
+/**
+ * Pool indices in code-unit order of their addresses: a radix sort on the
+ * first 13 hex digits (52 bits: exact as a double; hex digits sort like their
+ * lowercase characters), then runs with equal digits by the whole string.
+ */
+function addressOrder(addresses: readonly string[]): Uint32Array {
+  const n = addresses.length;
+  const prefix = new Float64Array(n);
+  for (let i = 0; i < n; i++) prefix[i] = parseInt(addresses[i].slice(2, 15), 16);
+  const order = sortByFloatKey(prefix, n, false);
+  for (let start = 0; start < n; ) {
+    let end = start + 1;
+    while (end < n && prefix[order[end]] === prefix[order[start]]) end++;
+    if (end - start > 1) {
+      const run = Array.from(order.subarray(start, end)).sort((a, b) => (addresses[a] < addresses[b] ? -1 : addresses[a] > addresses[b] ? 1 : 0));
+      order.set(run, start);
+    }
+    start = end;
+  }
+  return order;
+}
+
+/** The pools of every unordered pair of token positions, grouped by pair. */
+function pairIndex(
+  poolTokens: Uint32Array,
+  poolTokenStart: Uint32Array,
+  poolCount: number,
+  tokenCount: number,
+): Pick<PoolSearchIndexData, "pairKeys" | "pairStart" | "pairPools"> {
+  const composite: number[] = [];
+  const owner: number[] = [];
+  for (let p = 0; p < poolCount; p++) {
+    const from = poolTokenStart[p];
+    const to = poolTokenStart[p + 1];
+    const first = composite.length;
+    for (let i = from; i < to; i++) {
+      for (let j = i + 1; j < to; j++) {
+        const a = poolTokens[i];
+        const b = poolTokens[j];
+        const key = a <= b ? a * tokenCount + b : b * tokenCount + a;
+        let seen = false;
+        for (let q = first; q < composite.length && !seen; q++) seen = composite[q] === key;
+        if (seen) continue;
+        composite.push(key);
+        owner.push(p);
+      }
+    }
+  }
+  const n = composite.length;
+  const order = sortByFloatKey(Float64Array.from(composite), n, false);
+  let distinct = 0;
+  for (let j = 0; j < n; j++) if (j === 0 || composite[order[j]] !== composite[order[j - 1]]) distinct++;
+  const pairKeys = sharedArray(Float64Array, distinct);
+  const pairStart = sharedArray(Uint32Array, distinct + 1);
+  const pairPools = sharedArray(Uint32Array, n);
+  let d = -1;
+  for (let j = 0; j < n; j++) {
+    const key = composite[order[j]];
+    if (d < 0 || pairKeys[d] !== key) {
+      pairKeys[++d] = key;
+      pairStart[d] = j;
+    }
+    pairPools[j] = owner[order[j]];
+  }
+  pairStart[distinct] = n;
+  return { pairKeys, pairStart, pairPools };
+}
