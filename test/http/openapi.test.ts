@@ -23,6 +23,7 @@ import {
   PROJECT_ROOT,
   request,
   startWithBaskets,
+  startWithFixtures,
   type Gateway,
   type HttpResponse,
 } from "../support/gateway-process.js";
