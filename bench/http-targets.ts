@@ -14,7 +14,7 @@ export interface HttpTarget {
    * chain from the data set (the same address for every server and round).
    */
   readonly path: string;
-  /** Sent to every server as they are, beside the bench key's `Authorization: Bearer`. */
+  /** Sent to every server as they are, beside the bench key's `Authorization: Bearer`. A body's `{tokens:SYMBOL}` becomes the JSON list of that symbol's highest-TVL token on every chain of the data set. */
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string;
   /**
@@ -38,6 +38,16 @@ export const HTTP_TARGETS: readonly HttpTarget[] = [
     body: '{"filters":{"chainIds":[1,8453],"minimumTotalValuePooledUsd":50000}}',
   },
   { name: "tokens-limit-500", label: "token page, limit 500", method: "POST", path: "/v1/tokens", headers: JSON_BODY, body: '{"config":{"limit":500}}' },
+  // The search routes (issues 11, 12).
+  { name: "token-search", label: "token search \"usdc\"", method: "POST", path: "/v1/tokens/search", headers: JSON_BODY, body: '{"search":"usdc"}' },
+  {
+    name: "pool-search-pair",
+    label: "pool search USDC/WETH, all chains",
+    method: "POST",
+    path: "/v1/pools/search",
+    headers: JSON_BODY,
+    body: '{"tokensA":{tokens:USDC},"tokensB":{tokens:WETH}}',
+  },
   // Compression (issue 13): the same requests asking for gzip / br. gzip is stitched around data compressed once per
   // snapshot (kept per thread); br is compressed per response.
   { name: "pool-gzip", label: "pool route, gzip", method: "GET", path: "/v1/pools/8453/{pool:8453}", headers: { "accept-encoding": "gzip" }, gatewaysOnly: true },
@@ -98,6 +108,16 @@ export const GOALS: readonly Goal[] = [
 /** Chain ids named by `{pool:CHAIN}` placeholders in a path. */
 export function poolPlaceholders(path: string): number[] {
   return [...path.matchAll(/\{pool:(\d+)\}/g)].map((m) => Number(m[1]));
+}
+
+/** Symbols named by `{tokens:SYMBOL}` placeholders in a body. */
+export function tokenPlaceholders(body: string | undefined): string[] {
+  return body === undefined ? [] : [...body.matchAll(/\{tokens:([A-Za-z0-9]+)\}/g)].map((m) => m[1]);
+}
+
+/** The body with each `{tokens:SYMBOL}` replaced by the JSON of `tokensOf(SYMBOL)`. */
+export function resolveBody(body: string, tokensOf: (symbol: string) => unknown): string {
+  return body.replace(/\{tokens:([A-Za-z0-9]+)\}/g, (_, symbol: string) => JSON.stringify(tokensOf(symbol)));
 }
 
 /** The path with each `{pool:CHAIN}` replaced by `addressOf(CHAIN)`. */

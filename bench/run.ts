@@ -23,7 +23,7 @@ import { PROJECT_ROOT } from "../src/config/config.js";
 import { renderChart } from "./chart.js";
 import { cpuRatios, judgeGoals, summariseCells, type HttpCpuResults, type Machine, type Measurement, type ServerRun, type TargetRun } from "./http-cpu.js";
 import { renderBrief, renderSection, SECTION_ID } from "./http-report.js";
-import { GOALS, HTTP_TARGETS, pick, poolPlaceholders, resolvePath, SERVERS, type ServerDef } from "./http-targets.js";
+import { GOALS, HTTP_TARGETS, pick, poolPlaceholders, resolveBody, resolvePath, SERVERS, tokenPlaceholders, type ServerDef } from "./http-targets.js";
 import { readMachineBusySeconds, readProcessCpu } from "./proc-stat.js";
 import { writeSection } from "./results-md.js";
 import { cpuMicrosPerRequest } from "./stats.js";
@@ -33,6 +33,7 @@ import { freePort } from "./targets/free-port.js";
 import { startGateway, writeBenchKey } from "./targets/gateway.js";
 import { startBenchRedis } from "./targets/redis-server.js";
 import { samplePoolAddresses } from "./targets/pool-addresses.js";
+import { tokenAddresses, type ChainAddress } from "./targets/token-addresses.js";
 import { ensureTaskset, ensureWrk, runWrk, type WrkBinary, type WrkRequest } from "./wrk.js";
 
 // ------------------------------------------------------------------ arguments
@@ -187,9 +188,8 @@ async function startUws(def: ServerDef, threads: number, cannedFile: string, cpu
   return { def, threads, child, baseUrl: `http://127.0.0.1:${port}` };
 }
 
-async function fetchTarget(baseUrl: string, request: WrkRequest): Promise<CannedResponse> {
-  const response = await fetch(baseUrl + request.path, { method: request.method, headers: request.headers, body: request.body });
-  return capture(response);
+function fetchTarget(baseUrl: string, request: WrkRequest): Promise<CannedResponse> {
+  return capture(baseUrl, request);
 }
 
 /** A response body with the envelope's per-request fields (timestamp, trace id) blanked. */
@@ -278,6 +278,13 @@ async function main(): Promise<void> {
       if (!address) throw new Error(`no pool of chain ${chain} in ${args.data}`);
       addresses.set(chain, address);
     }
+    // --- and real token addresses
+    const tokens = new Map<string, ChainAddress[]>();
+    for (const symbol of new Set(targets.flatMap((t) => tokenPlaceholders(t.body)))) {
+      const found = await tokenAddresses(args.data, symbol);
+      if (found.length === 0) throw new Error(`no token ${symbol} in ${args.data}`);
+      tokens.set(symbol, found);
+    }
     const requests = new Map<string, WrkRequest>(
       targets.map((t) => [
         t.name,
@@ -285,7 +292,7 @@ async function main(): Promise<void> {
           method: t.method,
           path: resolvePath(t.path, (chain) => addresses.get(chain)!),
           headers: { authorization: `Bearer ${benchKey.key}`, ...(t.headers ?? {}) },
-          ...(t.body !== undefined ? { body: t.body } : {}),
+          ...(t.body !== undefined ? { body: resolveBody(t.body, (symbol) => tokens.get(symbol)!) } : {}),
         },
       ]),
     );

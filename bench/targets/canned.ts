@@ -5,6 +5,7 @@
  * made afresh). Also the bench key, which the floor server looks up.
  */
 import { readFileSync, writeFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
 
 export interface CannedResponse {
   readonly status: number;
@@ -45,13 +46,28 @@ interface StoredResponse {
 const TRANSPORT_HEADERS = new Set(["content-length", "date", "connection", "keep-alive", "transfer-encoding", "uwebsockets"]);
 
 /** Captures a fetch response (status, replayable headers, body bytes). */
-export async function capture(response: Response): Promise<CannedResponse> {
-  const body = Buffer.from(await response.arrayBuffer());
-  const headers: Array<[string, string]> = [];
-  response.headers.forEach((value, name) => {
-    if (!TRANSPORT_HEADERS.has(name.toLowerCase())) headers.push([name.toLowerCase(), value]);
+/**
+ * A request's answer exactly as the server sent it: the body's bytes as they came (a compressed body stays
+ * compressed) and no header the request did not ask for (unlike fetch, which adds Accept-Encoding and decodes).
+ */
+export function capture(baseUrl: string, request: { method: string; path: string; headers: Record<string, string>; body?: string }): Promise<CannedResponse> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(baseUrl + request.path, { method: request.method, headers: request.headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => {
+        const headers: Array<[string, string]> = [];
+        for (let i = 0; i < res.rawHeaders.length; i += 2) {
+          const name = res.rawHeaders[i].toLowerCase();
+          if (!TRANSPORT_HEADERS.has(name)) headers.push([name, res.rawHeaders[i + 1]]);
+        }
+        resolve({ status: res.statusCode!, headers, body: Buffer.concat(chunks) });
+      });
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(request.body);
   });
-  return { status: response.status, headers, body };
 }
 
 export function writeCanned(file: string, set: CannedSet): void {
