@@ -229,10 +229,13 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
       res.writeStatus("500 Internal Server Error").writeHeader("content-type", "application/json; charset=utf-8").end(STATIC_500_BODY);
       return;
     }
+    x.corked = true;
     try {
       admit(x, req);
     } catch (error) {
       fail(x, error);
+    } finally {
+      x.corked = false;
     }
   }) as TemplatedApp;
 }

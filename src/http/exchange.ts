@@ -50,6 +50,8 @@ export class Exchange implements RouteRequest {
   responded = false;
   /** The response is complete or aborted (counted once). */
   settled = false;
+  /** Inside the uWS handler's synchronous run: the response is corked (set by the app). */
+  corked = false;
   /** Close the connection after the response (the request's framing cannot be trusted). */
   closeConnection = false;
   /** The body the socket has not taken yet (see response-writer.ts). */

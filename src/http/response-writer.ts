@@ -119,13 +119,23 @@ export class ResponseWriter {
   error(x: Exchange, error: ApiError): void {
     const text = errorBody(x, error, this.clock.now());
     const status = text === STATIC_500_BODY ? 500 : error.status;
-    const headers = { ...error.headers, "x-error-code": status === 500 ? "UNKNOWN_ERROR" : error.code, "cache-control": NO_STORE };
-    this.write(x, status, JSON_CONTENT_TYPE, Buffer.from(text), "identity", headers, x.snapshotVersion);
+    const headers = { ...error.headers, "x-error-code": status === 500 ? "UNKNOWN_ERROR" : error.code };
+    this.write(x, status, JSON_CONTENT_TYPE, Buffer.from(text), "identity", headers, x.snapshotVersion, null, NO_STORE);
   }
 
   /** 204 to a CORS preflight (no key needed): the path's methods and the headers a request may send. */
   preflight(x: Exchange, methods: readonly string[]): void {
-    this.write(x, 204, null, null, "identity", { "access-control-allow-methods": methods.join(", "), "access-control-allow-headers": CORS_ALLOW_HEADERS, "access-control-max-age": String(CORS_MAX_AGE_SECONDS) }, x.snapshotVersion);
+    this.write(
+      x,
+      204,
+      null,
+      null,
+      "identity",
+      { "access-control-allow-methods": methods.join(", "), "access-control-allow-headers": CORS_ALLOW_HEADERS, "access-control-max-age": String(CORS_MAX_AGE_SECONDS) },
+      x.snapshotVersion,
+      null,
+      null,
+    );
   }
 
   /** The client went away (the exchange's abort handler). */
@@ -147,12 +157,11 @@ export class ResponseWriter {
       const c = chunks[i];
       dataLength += typeof c === "string" ? Buffer.byteLength(c) : c.length;
     }
-    const headers: Record<string, string> = { "cache-control": this.cacheControl(x), vary: this.varyValue };
+    let etag: string | null = null;
     if (x.conditional) {
-      const etag = dataEtag(version ?? "", reply.dataCrc ?? crcOf(chunks), dataLength);
-      headers.etag = etag;
+      etag = dataEtag(version ?? "", reply.dataCrc ?? crcOf(chunks), dataLength);
       if (ifNoneMatchHits(x.ifNoneMatch, etag)) {
-        this.write(x, 304, null, null, "identity", headers, version);
+        this.write(x, 304, null, null, "identity", null, version, etag, this.cacheControl(x));
         return;
       }
     }
@@ -161,31 +170,31 @@ export class ResponseWriter {
     if (coding === "gzip") {
       const piece = this.deflated(version, reply, chunks, dataLength);
       const raw = piece.length <= 16 * 1024 ? this.assemble("", chunks, "") : undefined;
-      this.write(x, 200, JSON_CONTENT_TYPE, gzipMember(Buffer.from(prefix), piece, CLOSE_BRACE, raw), "gzip", headers, version);
+      this.write(x, 200, JSON_CONTENT_TYPE, gzipMember(Buffer.from(prefix), piece, CLOSE_BRACE, raw), "gzip", null, version, etag, this.cacheControl(x));
       return;
     }
     const body = this.assemble(prefix, chunks, "}");
     if (coding === "br") {
-      this.write(x, 200, JSON_CONTENT_TYPE, brotli(body, BROTLI_QUALITY_PER_RESPONSE), "br", headers, version);
+      this.write(x, 200, JSON_CONTENT_TYPE, brotli(body, BROTLI_QUALITY_PER_RESPONSE), "br", null, version, etag, this.cacheControl(x));
       return;
     }
-    this.write(x, 200, JSON_CONTENT_TYPE, body, "identity", headers, version);
+    this.write(x, 200, JSON_CONTENT_TYPE, body, "identity", null, version, etag, this.cacheControl(x));
   }
 
   private raw(x: Exchange, reply: RawReply): void {
     const identity = typeof reply.body === "string" ? Buffer.from(reply.body) : Buffer.from(reply.body.buffer, reply.body.byteOffset, reply.body.byteLength);
-    const headers: Record<string, string> = { "cache-control": this.cacheControl(x), vary: this.varyValue };
     const coding: ContentCoding =
       x.head || reply.status !== 200 || identity.length < this.transport.compressionMinBytes ? "identity" : chooseContentCoding(x.acceptEncoding, reply.cacheKey !== undefined || identity.length <= BROTLI_MAX_BYTES);
+    let etag: string | null = null;
     if (x.conditional && reply.status === 200) {
-      headers.etag = bodyEtag(identity, coding);
-      if (ifNoneMatchHits(x.ifNoneMatch, headers.etag)) {
-        this.write(x, 304, null, null, "identity", headers, x.snapshotVersion);
+      etag = bodyEtag(identity, coding);
+      if (ifNoneMatchHits(x.ifNoneMatch, etag)) {
+        this.write(x, 304, null, null, "identity", null, x.snapshotVersion, etag, this.cacheControl(x));
         return;
       }
     }
     const body = coding === "identity" ? identity : this.compressedWhole(identity, coding, reply.cacheKey);
-    this.write(x, reply.status, reply.contentType, body, coding, headers, x.snapshotVersion);
+    this.write(x, reply.status, reply.contentType, body, coding, null, x.snapshotVersion, etag, this.cacheControl(x));
   }
 
   /** The data compressed for stitching: kept per snapshot and cache key, else made for this response. */
@@ -215,48 +224,90 @@ export class ResponseWriter {
   /**
    * @param body null for a response without a body (204, 304)
    * @param contentType null for a response without a body
+   * @param extra headers of errors and preflights (null for answers)
+   * @param cacheControl null: none (preflights)
    */
-  private write(x: Exchange, status: number, contentType: string | null, body: Uint8Array | null, coding: ContentCoding, headers: Record<string, string>, version: string | undefined): void {
+  private write(
+    x: Exchange,
+    status: number,
+    contentType: string | null,
+    body: Uint8Array | null,
+    coding: ContentCoding,
+    extra: Record<string, string> | null,
+    version: string | undefined,
+    etag: string | null,
+    cacheControl: string | null,
+  ): void {
     if (x.aborted || x.responded) return;
     x.responded = true;
-    const res = x.res;
-    const close = this.lifecycle.closeConnections || x.closeConnection;
-    let done = true;
-    res.cork(() => {
-      res.writeStatus(STATUS_LINE[status] ?? String(status));
-      if (contentType !== null) res.writeHeader("content-type", contentType);
-      res.writeHeader("x-trace-id", x.traceId);
-      if (version !== undefined) res.writeHeader("x-snapshot-version", version);
-      const quota = x.quota;
-      if (quota !== null) {
-        res.writeHeader("ratelimit-limit", String(quota.limit));
-        res.writeHeader("ratelimit-remaining", String(quota.remaining));
-        res.writeHeader("ratelimit-reset", String(quota.resetSeconds));
-      }
-      for (const name in headers) res.writeHeader(name, headers[name]);
-      if (coding !== "identity") res.writeHeader("content-encoding", coding);
-      if (x.corsOrigin !== null) {
-        res.writeHeader("access-control-allow-origin", x.corsOrigin);
-        res.writeHeader("access-control-expose-headers", CORS_EXPOSE_HEADERS);
-      }
-      if (body === null) {
-        // 204/304: no body and no Content-Length (endWithoutBody() writes none of its own).
-        if (close) res.writeHeader("connection", "close");
-        res.endWithoutBody();
-      } else if (x.head) {
-        // endWithoutBody() writes no Content-Length of its own (given an argument, uWS aborts the process).
-        res.writeHeader("content-length", String(body.length));
-        if (close) res.writeHeader("connection", "close");
-        res.endWithoutBody();
-      } else if (close) {
-        res.end(body, true);
-      } else {
-        done = res.tryEnd(body, body.length)[1];
-      }
-    });
+    let done: boolean;
+    // Inside the uWS handler the response is corked already; later (after an await) it is corked here.
+    if (x.corked) done = this.send(x, status, contentType, body, coding, extra, version, etag, cacheControl);
+    else {
+      done = true;
+      x.res.cork(() => {
+        done = this.send(x, status, contentType, body, coding, extra, version, etag, cacheControl);
+      });
+    }
     this.lifecycle.finished(x, status);
     if (done) this.settle(x);
     else this.hold(x, body!);
+  }
+
+  /** The status line, the headers, the body; true when the socket took all of it. */
+  private send(
+    x: Exchange,
+    status: number,
+    contentType: string | null,
+    body: Uint8Array | null,
+    coding: ContentCoding,
+    extra: Record<string, string> | null,
+    version: string | undefined,
+    etag: string | null,
+    cacheControl: string | null,
+  ): boolean {
+    const res = x.res;
+    const close = this.lifecycle.closeConnections || x.closeConnection;
+    res.writeStatus(STATUS_LINE[status] ?? String(status));
+    if (contentType !== null) res.writeHeader("content-type", contentType);
+    res.writeHeader("x-trace-id", x.traceId);
+    if (version !== undefined) res.writeHeader("x-snapshot-version", version);
+    const quota = x.quota;
+    if (quota !== null) {
+      res.writeHeader("ratelimit-limit", String(quota.limit));
+      res.writeHeader("ratelimit-remaining", String(quota.remaining));
+      res.writeHeader("ratelimit-reset", String(quota.resetSeconds));
+    }
+    if (cacheControl !== null) {
+      res.writeHeader("cache-control", cacheControl);
+      // Answers (not errors) may be compressed or, with a CORS list, vary by origin.
+      if (cacheControl !== NO_STORE) res.writeHeader("vary", this.varyValue);
+    }
+    if (etag !== null) res.writeHeader("etag", etag);
+    if (extra !== null) for (const name in extra) res.writeHeader(name, extra[name]);
+    if (coding !== "identity") res.writeHeader("content-encoding", coding);
+    if (x.corsOrigin !== null) {
+      res.writeHeader("access-control-allow-origin", x.corsOrigin);
+      res.writeHeader("access-control-expose-headers", CORS_EXPOSE_HEADERS);
+    }
+    if (body === null) {
+      // 204/304: no body and no Content-Length (endWithoutBody() writes none of its own).
+      if (close) res.writeHeader("connection", "close");
+      res.endWithoutBody();
+      return true;
+    }
+    if (x.head) {
+      // endWithoutBody() writes no Content-Length of its own (given an argument, uWS aborts the process).
+      res.writeHeader("content-length", String(body.length));
+      if (close) res.writeHeader("connection", "close");
+      res.endWithoutBody();
+      return true;
+    }
+    if (close) {
+      res.end(body, true);
+      return true;
+    }
+    return res.tryEnd(body, body.length)[1];
   }
 
   /** Keeps the unsent body until the socket drains, within the thread's cap. */
