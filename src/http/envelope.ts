@@ -29,9 +29,12 @@ export interface EnvelopeRequest {
   readonly traceId: string;
 }
 
-/** `{"statusCode":200,…,"data":` — the caller appends the data JSON and `}`. */
+/**
+ * `{"statusCode":200,…,"data":` — the caller appends the data JSON and `}`.
+ * A trace id is always 1-128 characters of `[A-Za-z0-9._-]` (trace-id.ts), which JSON writes as they are.
+ */
 export function successPrefix(request: EnvelopeRequest, timestamp: string): string {
-  return `{"statusCode":200,"timestamp":"${timestamp}","path":${JSON.stringify(request.path)},"traceId":${JSON.stringify(request.traceId)},"data":`;
+  return `{"statusCode":200,"timestamp":"${timestamp}","path":${JSON.stringify(request.path)},"traceId":"${request.traceId}","data":`;
 }
 
 /** The error envelope; never throws (see STATIC_500_BODY for what is sent when even this fails). */

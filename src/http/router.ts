@@ -33,6 +33,8 @@ export function pathSegments(path: string): string[] {
   return path.split("/").slice(1);
 }
 
+const SLASH = 0x2f;
+
 function isParam(segment: string): boolean {
   return segment.startsWith("{") && segment.endsWith("}");
 }
@@ -64,9 +66,8 @@ export class Router {
 
   /** The route of a request, or throws ROUTE_NOT_FOUND / METHOD_NOT_ALLOWED. */
   match(method: string, url: string): RouteMatch {
-    const parts = url.split("/");
     const params: string[] = [];
-    const node = parts[0] === "" ? this.find(this.root, parts, 1, params) : null;
+    const node = url.charCodeAt(0) === SLASH ? this.find(this.root, url, 1, params) : null;
     if (node === null) {
       throw new ApiError(
         "ROUTE_NOT_FOUND",
@@ -89,23 +90,28 @@ export class Router {
 
   /** The methods of the most specific route path matching `url` (HEAD with GET); null when none matches. */
   methodsOf(url: string): string[] | null {
-    const parts = url.split("/");
-    const node = parts[0] === "" ? this.find(this.root, parts, 1, []) : null;
+    const node = url.charCodeAt(0) === SLASH ? this.find(this.root, url, 1, []) : null;
     return node === null ? null : [...node.methods.keys()];
   }
 
-  /** Depth-first, literal before parameter: the first complete path found is the most specific. */
-  private find(node: Node, parts: readonly string[], at: number, params: string[]): Node | null {
-    if (at === parts.length) return node.methods.size > 0 ? node : null;
-    const segment = parts[at];
+  /**
+   * Depth-first, literal before parameter: the first complete path found is the
+   * most specific. `at` is where the segment after a `/` starts; past the end
+   * of the URL, the path is complete.
+   */
+  private find(node: Node, url: string, at: number, params: string[]): Node | null {
+    if (at > url.length) return node.methods.size > 0 ? node : null;
+    let end = url.indexOf("/", at);
+    if (end < 0) end = url.length;
+    const segment = url.slice(at, end);
     const literal = node.literal.get(segment);
     if (literal !== undefined) {
-      const found = this.find(literal, parts, at + 1, params);
+      const found = this.find(literal, url, end + 1, params);
       if (found !== null) return found;
     }
-    if (node.param !== null && segment.length > 0) {
+    if (node.param !== null && end > at) {
       params.push(segment);
-      const found = this.find(node.param, parts, at + 1, params);
+      const found = this.find(node.param, url, end + 1, params);
       if (found !== null) return found;
       params.pop();
     }

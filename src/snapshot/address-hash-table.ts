@@ -16,10 +16,13 @@ export interface AddressTableData {
   readonly slots: Uint32Array;
 }
 
-/** FNV-1a over the lowercased char codes of an ASCII address. */
+/** Characters hashed: the length and the last 16 (64 bits of a random hex address; the table is built from snapshot data, not from requests). */
+const HASHED_CHARS = 16;
+
+/** FNV-1a over the length and the lowercased char codes of the address's last HASHED_CHARS characters. */
 function hashAddress(address: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < address.length; i++) {
+  let h = Math.imul(0x811c9dc5 ^ address.length, 0x01000193);
+  for (let i = Math.max(0, address.length - HASHED_CHARS); i < address.length; i++) {
     let c = address.charCodeAt(i);
     if (c >= 65 && c <= 90) c += 32;
     h = Math.imul(h ^ c, 0x01000193);

@@ -16,22 +16,30 @@ const POOL_CLOSE = Buffer.from("}");
 /** The address rule of the wire type (0x + 40 or 64 hex digits, any letter case). */
 const isPoolAddress = typia.createIs<PoolPathParameters["poolAddress"]>();
 
+function invalidAddress(address: string): ApiError {
+  return new ApiError(
+    "INVALID_POOL_ADDRESS",
+    `"${address.slice(0, 80)}" is not a pool address; use 0x and 40 hex digits, or 0x and 64 hex digits for a V4 pool id.`,
+    "Pool addresses are 0x + 40 hex digits (contract) or 0x + 64 hex digits (V4 pool id), any letter case.",
+    { liquidityPoolAddress: address },
+  );
+}
+
 export function getPool(request: RouteRequest): Reply {
   const [chainText, address] = request.params;
   const chainId = parsePathChainId(chainText);
   assertChainAllowed(request.key!, chainId);
-  if (!isPoolAddress(address)) {
-    throw new ApiError(
-      "INVALID_POOL_ADDRESS",
-      `"${address.slice(0, 80)}" is not a pool address; use 0x and 40 hex digits, or 0x and 64 hex digits for a V4 pool id.`,
-      "Pool addresses are 0x + 40 hex digits (contract) or 0x + 64 hex digits (V4 pool id), any letter case.",
-      { liquidityPoolAddress: address },
-    );
+  const current = request.ctx.store.current;
+  if (current === null || !current.isLoaded(chainId)) {
+    if (!isPoolAddress(address)) throw invalidAddress(address);
+    requireLoadedChain(current, chainId); // throws 503
   }
-  const snapshot = requireLoadedChain(request.ctx.store.current, chainId);
+  const snapshot = current!;
   const pools = snapshot.chains.get(chainId)!.pools;
+  // A pool is found only by a well-formed address (every table entry is one), so the format is checked on a miss only.
   const index = findPool(pools, address);
   if (index < 0) {
+    if (!isPoolAddress(address)) throw invalidAddress(address);
     throw new ApiError(
       "LIQUIDITY_POOL_NOT_FOUND",
       `No pool ${address} on chain ${chainId}; check the address and chain id.`,

@@ -4,7 +4,7 @@
  * Enveloped answers (`{statusCode, timestamp, path, traceId, data}`) differ on
  * every request in `timestamp` and `traceId`, so no validator of theirs can be
  * strong; their ETag covers `data` and the snapshot that answered, and is weak:
- * `W/"<snapshot version>-<checksum of data>-<length of data>"` (hex; the checksum
+ * `W/"<snapshot version>-<checksum of data>-<length of data>"` (decimal; the checksum
  * is a CRC-32 of the data or of what the data is made from). Bodies
  * sent as they are (the OpenAPI document, /health) get a strong ETag of their
  * bytes, with the content coding appended for a compressed variant. If-None-Match
@@ -15,7 +15,8 @@ import { crc32Continue } from "./gzip-member.js";
 
 /** A weak validator of `data` as served from snapshot `version`. */
 export function dataEtag(version: string, crc: number, length: number): string {
-  return `W/"${version}-${(crc >>> 0).toString(16)}-${length.toString(16)}"`;
+  // Decimal: number-to-string in base 10 is several times cheaper than in base 16.
+  return `W/"${version}-${crc >>> 0}-${length}"`;
 }
 
 /** A strong validator of exactly these body bytes in this coding. */
