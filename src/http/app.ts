@@ -172,7 +172,9 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
     }
     checkContentType(req.getHeader("content-type"));
     x.watchAbort();
-    readJsonBody(x, req.getHeader("content-length")).then(
+    readJsonBody(
+      x,
+      req.getHeader("content-length"),
       (body) => {
         x.body = body;
         run(x, route);
@@ -193,7 +195,8 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
     let body: Promise<unknown> | null = null;
     if (route.body) {
       contentType = req.getHeader("content-type");
-      body = readJsonBody(x, req.getHeader("content-length"));
+      const contentLength = req.getHeader("content-length");
+      body = new Promise((resolve, reject) => readJsonBody(x, contentLength, resolve, reject));
       body.catch(() => {}); // its outcome is answered after admission, or not at all
     }
     decision

@@ -34,33 +34,49 @@ function malformed(message: string, details: string, reason: string): ApiError {
 }
 
 /**
- * Reads the body of `x` (its abort handler must be registered) and resolves
- * with the parsed JSON value; rejects with an ApiError. `contentLength` is the
- * request's Content-Length header ("" when absent).
+ * Reads the body of `x` (its abort handler must be registered) and calls
+ * `done` with the parsed JSON value, or `failed` with an ApiError; neither is
+ * called when the client goes away. `contentLength` is the request's
+ * Content-Length header ("" when absent). A body that arrives in one piece (the
+ * usual case) is parsed from uWS's own chunk, without a copy; pieces are copied
+ * out (uWS reuses a chunk's memory after its callback) and joined.
  */
-export function readJsonBody(x: Exchange, contentLength: string): Promise<unknown> {
-  if (contentLength !== "" && Number(contentLength) > MAX_BODY_BYTES) return Promise.reject(tooLarge());
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let failed = false;
-    x.res.onData((chunk, isLast) => {
-      // Nothing may throw out of a uWS callback: it would end the thread.
-      if (failed || x.aborted) return;
-      size += chunk.byteLength;
-      if (size > MAX_BODY_BYTES) {
-        failed = true;
-        reject(tooLarge());
-        return;
-      }
-      chunks.push(Buffer.from(chunk.slice(0))); // uWS reuses the chunk's memory after this callback
+export function readJsonBody(x: Exchange, contentLength: string, done: (body: unknown) => void, failed: (error: unknown) => void): void {
+  if (contentLength !== "" && Number(contentLength) > MAX_BODY_BYTES) {
+    failed(tooLarge());
+    return;
+  }
+  let chunks: Buffer[] | null = null;
+  let size = 0;
+  let over = false;
+  x.res.onData((chunk, isLast) => {
+    // Nothing may throw out of a uWS callback: it would end the thread.
+    if (over || x.aborted) return;
+    size += chunk.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      over = true;
+      failed(tooLarge());
+      return;
+    }
+    let body: Buffer;
+    if (isLast && chunks === null) body = Buffer.from(chunk);
+    else {
+      (chunks ??= []).push(Buffer.from(chunk.slice(0)));
       if (!isLast) return;
-      try {
-        resolve(parseJsonBody(Buffer.concat(chunks, size)));
-      } catch (error) {
-        reject(error);
-      }
-    });
+      body = Buffer.concat(chunks, size);
+    }
+    let value: unknown;
+    try {
+      value = parseJsonBody(body);
+    } catch (error) {
+      failed(error);
+      return;
+    }
+    try {
+      done(value);
+    } catch (error) {
+      failed(error); // a fault past parsing: still answered, never thrown into uWS
+    }
   });
 }
 
