@@ -311,7 +311,7 @@ export interface ReadinessResponse {
   /** True once the snapshot files present at start have loaded or been rejected. */
   ready: boolean;
   /** Version of the served snapshot (the `x-snapshot-version` header of data responses); null before any has loaded. */
-  version: (string & tags.Pattern<"^[0-9a-f]{8}$">) | null;
+  version: (string & tags.Pattern<"^[0-9a-f]{12}$">) | null;
   /** Chain ids of the loaded chains. */
   chains: ChainId[];
 }
@@ -333,7 +333,7 @@ export interface ResponseHeaders {
    * (the one being served; for a token page, the one that answered, which stays the same for a
    * cursor's later pages while it is kept).
    */
-  "x-snapshot-version": string & tags.Pattern<"^[0-9a-f]{8}$">;
+  "x-snapshot-version": string & tags.Pattern<"^[0-9a-f]{12}$">;
   /** The error's `code`; on every error envelope. */
   "x-error-code": string;
   /** The key's quota: requests per window. */

@@ -21,6 +21,8 @@ function findProjectRoot(from: string): string {
   }
 }
 export const SAMPLE_KEYS_FILE = resolve(PROJECT_ROOT, "config/keys.sample.json");
+/** SNAPSHOT_DIR when unset: the bundled sample snapshots. */
+export const DEFAULT_SNAPSHOT_DIR = resolve(PROJECT_ROOT, "snapshots");
 
 export interface GatewayConfig {
   readonly port: number;
@@ -37,6 +39,8 @@ export interface GatewayConfig {
   readonly cursorSecretGenerated: boolean;
   readonly cursorRetentionSeconds: number;
   readonly snapshotMaxVersions: number;
+  /** How far a snapshot file's generatedAt may be ahead of this server's clock (seconds). */
+  readonly snapshotMaxFutureSkewSeconds: number;
   readonly watchDebounceMs: number;
   /** Serving threads sharing the port. */
   readonly threads: number;
@@ -72,6 +76,11 @@ export const SETTINGS = {
   buildWorkerMaxMb: { env: "BUILD_WORKER_MAX_MB", flag: "--build-worker-max-mb", help: "Heap limit (MB) of a snapshot build worker; a build over it fails and the current data keeps serving. Default: Node's." },
   maxApiKeys: { env: "MAX_API_KEYS", flag: "--max-api-keys", help: "Most keys a keys file may hold (size of the shared quota table). Default 10000." },
   snapshotMaxVersions: { env: "SNAPSHOT_MAX_VERSIONS", flag: "--snapshot-max-versions", help: "Earlier snapshot versions kept for cursors at most. Default 4." },
+  snapshotMaxFutureSkewSeconds: {
+    env: "SNAPSHOT_MAX_FUTURE_SKEW_SECONDS",
+    flag: "--snapshot-max-future-skew-seconds",
+    help: "A snapshot file whose generatedAt is further ahead of this server's clock is rejected (future-generated-at). Default 300.",
+  },
 } as const satisfies Record<string, Setting>;
 
 export class ConfigError extends Error {
@@ -116,7 +125,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Gat
   const host = raw(SETTINGS.host) ?? "0.0.0.0";
   if (!/^[A-Za-z0-9.:_-]+$/.test(host)) throw new ConfigError(`${name(SETTINGS.host)} must be a host name or IP address; got "${host}".`);
 
-  const snapshotDir = resolve(raw(SETTINGS.snapshotDir) ?? resolve(PROJECT_ROOT, "snapshots"));
+  const snapshotDir = resolve(raw(SETTINGS.snapshotDir) ?? DEFAULT_SNAPSHOT_DIR);
   if (!isDirectory(snapshotDir)) throw new ConfigError(`${name(SETTINGS.snapshotDir)} must be an existing directory; "${snapshotDir}" is not.`);
 
   const keysSetting = raw(SETTINGS.apiKeysFile);
@@ -155,6 +164,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Gat
     cursorSecretGenerated: secretText === undefined,
     cursorRetentionSeconds: integer(SETTINGS.cursorRetentionSeconds, 900, 600, 86_400),
     snapshotMaxVersions: integer(SETTINGS.snapshotMaxVersions, 4, 1, 64),
+    snapshotMaxFutureSkewSeconds: integer(SETTINGS.snapshotMaxFutureSkewSeconds, 300, 0, 86_400),
     watchDebounceMs: 250,
     defaultRateLimit: quota(SETTINGS.defaultRateLimit, "600/60"),
     failedAuthLimit: quota(SETTINGS.failedAuthLimit, "20/60"),

@@ -251,7 +251,7 @@ export const HEALTH_RESPONSE_EXAMPLE = { status: "ok" } satisfies HealthResponse
 
 export const READINESS_RESPONSE_EXAMPLE = {
   ready: true,
-  version: "ece23af7",
+  version: "e5864ad8ba2f",
   chains: [130, 1, 999, 8453, 534352, 9745, 143],
 } satisfies ReadinessResponse;
 

@@ -3,14 +3,20 @@
  * bind a page position to the query and to the snapshot version it came from,
  * authenticated with an HMAC so that a tampered cursor is detected.
  *
- * Layout: [1 format][4 snapshot version][8 query hash][4 next offset]
+ * Layout: [1 format][6 snapshot version][8 query hash][4 next offset]
  *         [8 last group TVL][2 symbol length][symbol utf8] + [12 HMAC-SHA256].
+ * Format 2: the version is 48 bits (snapshot-version.ts); format 1 (a 32-bit
+ * version) is no longer issued and reads as garbage.
  */
 import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from "node:crypto";
+import { VERSION_BYTES } from "../snapshot/snapshot-version.js";
 
-const FORMAT = 1;
+const FORMAT = 2;
 const MAC_BYTES = 12;
-const FIXED_BYTES = 1 + 4 + 8 + 4 + 8 + 2;
+const QUERY_HASH_AT = 1 + VERSION_BYTES;
+const OFFSET_AT = QUERY_HASH_AT + 8;
+const TVL_AT = OFFSET_AT + 4;
+const FIXED_BYTES = TVL_AT + 8 + 2;
 const MAX_SYMBOL_BYTES = 1024;
 
 export interface CursorPosition {
@@ -49,7 +55,7 @@ export class CursorCodec {
     const symbol = Buffer.from(p.lastSymbol, "utf8").subarray(0, MAX_SYMBOL_BYTES);
     const body = Buffer.allocUnsafe(FIXED_BYTES + symbol.length);
     let at = body.writeUInt8(FORMAT, 0);
-    at = body.writeUInt32BE(p.version >>> 0, at);
+    at = body.writeUIntBE(p.version, at, VERSION_BYTES);
     at += queryHash.copy(body, at, 0, 8);
     at = body.writeUInt32BE(p.offset, at);
     at = body.writeDoubleBE(p.lastTvl, at);
@@ -71,11 +77,11 @@ export class CursorCodec {
     if (body.readUInt8(0) !== FORMAT) return "garbage";
     const symbolLength = body.readUInt16BE(FIXED_BYTES - 2);
     if (body.length !== FIXED_BYTES + symbolLength) return "garbage";
-    if (!body.subarray(5, 13).equals(queryHash)) return "query";
+    if (!body.subarray(QUERY_HASH_AT, OFFSET_AT).equals(queryHash)) return "query";
     return {
-      version: body.readUInt32BE(1),
-      offset: body.readUInt32BE(13),
-      lastTvl: body.readDoubleBE(17),
+      version: body.readUIntBE(1, VERSION_BYTES),
+      offset: body.readUInt32BE(OFFSET_AT),
+      lastTvl: body.readDoubleBE(TVL_AT),
       lastSymbol: body.subarray(FIXED_BYTES).toString("utf8"),
     };
   }

@@ -18,6 +18,7 @@ const EXPECTED_POOL_JSON_BYTES = 3072;
 export interface CompileChainSource {
   readonly file: string;
   readonly fileBytes: number;
+  readonly sha256: string;
   readonly fileMtimeMs: number;
 }
 
@@ -48,6 +49,7 @@ export function compileChain(snapshot: NormalizedSnapshotFile, source: CompileCh
     blockNumber: snapshot.blockNumber ?? null,
     file: source.file,
     fileBytes: source.fileBytes,
+    sha256: source.sha256,
     fileMtimeMs: source.fileMtimeMs,
     tokenCount: snapshot.tokens.length,
     poolCount: snapshot.pools.length,
