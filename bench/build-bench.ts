@@ -15,7 +15,7 @@ import { closeSync, copyFileSync, openSync, readdirSync, readFileSync, readSync,
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { epochMs, runLoad, type LoadResult, type LoadSpec } from "./load.js";
-import { readCpuSeconds, readMachineBusySeconds } from "./rss.js";
+import { readMachineBusySeconds, readProcessCpu } from "./proc-stat.js";
 import { BenchChild } from "./targets/child.js";
 import { buildDurations, readiness, waitForNewVersion, type RunningGateway } from "./targets/gateway.js";
 
@@ -211,12 +211,12 @@ export async function measureRebuilds(options: RebuildOptions): Promise<RebuildF
 
   // 1. Idle: re-push every file, wait for the new version.
   let push = new PreparedPush(servingDir);
-  const gatewayCpuBefore = readCpuSeconds(gateway.child.pid);
+  const gatewayCpuBefore = readProcessCpu(gateway.child.pid);
   const busyBefore = readMachineBusySeconds();
   let pushedAt = push.commit();
   let swapped = await waitForNewVersion(gateway.baseUrl, version, options.rebuildTimeoutMs);
   const idleRebuildMs = swapped.at + performance.timeOrigin - pushedAt;
-  const gatewayCpuS = readCpuSeconds(gateway.child.pid) - gatewayCpuBefore;
+  const gatewayCpuS = readProcessCpu(gateway.child.pid) - gatewayCpuBefore;
   const idleRebuildCpu = {
     gatewayPercent: Math.round((gatewayCpuS / (idleRebuildMs / 1000)) * 100),
     otherPercent: Math.max(0, Math.round(((readMachineBusySeconds() - busyBefore - gatewayCpuS) / (idleRebuildMs / 1000)) * 100)),

@@ -5,14 +5,13 @@
 import { Bench } from "tinybench";
 import { authenticate } from "../src/access/authenticate.js";
 import { KeyStore } from "../src/access/key-store.js";
-import { CursorCodec } from "../src/query/cursor.js";
+import { CursorCodec, PositionWriter } from "../src/query/cursor.js";
 import { successPrefix } from "../src/http/envelope.js";
-import type { RequestInfo } from "../src/http/request-info.js";
 
 const key = "lgw_bench_0123456789abcdef0123456789";
 const store = new KeyStore({ keys: [{ id: "bench", name: "b", sha256: KeyStore.hashKey(key), status: "active" }] });
 const codec = new CursorCodec(Buffer.from("bench-secret-bench-secret"));
-const info = { path: "/v1/tokens", traceId: "abc" } as RequestInfo;
+const info = { path: "/v1/tokens", traceId: "abc" };
 let sink = 0;
 const bench = new Bench({ time: 700 });
 bench
@@ -20,10 +19,10 @@ bench
     sink += authenticate(`Bearer ${key}`, store, 1).id.length;
   })
   .add("next cursor (query hash + encode)", () => {
-    sink += codec.encode(CursorCodec.queryHash("|10000|1000|100000|1|0|desc"), { version: 7, offset: 10, lastTvl: 123.5, lastSymbol: "USDC" }).length;
+    sink += codec.encode(codec.scope("tokens.list", "|10000|1000|100000|1|0|desc"), 7, new PositionWriter().u32(10).f64(123.5).string("USDC").bytes()).length;
   })
   .add("success envelope prefix", () => {
-    sink += successPrefix(info).length;
+    sink += successPrefix(info, new Date(0).toISOString()).length;
   });
 await bench.run();
 console.table(bench.table());

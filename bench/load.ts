@@ -8,6 +8,7 @@
 import { fork } from "node:child_process";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
+import type { LatencySummary } from "./stats.js";
 import { BenchChild } from "./targets/child.js";
 
 export interface LoadRequest {
@@ -33,15 +34,6 @@ export interface LoadSpec {
   readonly durationS: number;
   /** Unmeasured run before it (JIT, caches, connection set-up). */
   readonly warmupS: number;
-}
-
-export interface LatencySummary {
-  readonly p50: number;
-  readonly p90: number;
-  readonly p99: number;
-  readonly p999: number;
-  readonly max: number;
-  readonly mean: number;
 }
 
 export interface LoadResult {

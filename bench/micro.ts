@@ -8,8 +8,10 @@ import { readFileSync, readdirSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { Bench } from "tinybench";
-import { parseTokenListRequest } from "../src/http/routes/tokens.js";
-import { CursorCodec } from "../src/query/cursor.js";
+import typia from "typia";
+import type { TokenListRequest } from "../src/api/wire.js";
+import { validated } from "../src/http/validation-error.js";
+import { CursorCodec, PositionWriter } from "../src/query/cursor.js";
 import { evaluateTokenList } from "../src/query/evaluate-token-list.js";
 import { DEFAULT_TOKEN_QUERY, toTokenQuery, tokenQueryKey } from "../src/query/token-query.js";
 import { compileChain } from "../src/snapshot/compile-chain.js";
@@ -20,7 +22,15 @@ import { chainIdFromSnapshotFileName, parseSnapshotBytes } from "../src/snapshot
 import { ServingSnapshot } from "../src/snapshot/serving-snapshot.js";
 import { snapshotVersion } from "../src/snapshot/snapshot-version.js";
 import { columnBytes, columnString } from "../src/util/shared-columns.js";
-import { assemble } from "../src/http/respond.js";
+
+/** prefix + parts (joined by `separator`) + suffix: what the response writer assembles. */
+function assemble(prefix: string, parts: readonly Uint8Array[], separator: string, suffix: string): Buffer {
+  const pieces: Uint8Array[] = [Buffer.from(prefix)];
+  parts.forEach((part, i) => pieces.push(...(i > 0 ? [Buffer.from(separator), part] : [part])));
+  pieces.push(Buffer.from(suffix));
+  return Buffer.concat(pieces);
+}
+const validateTokenListRequest = typia.createValidateEquals<TokenListRequest>();
 
 function argument(name: string, fallback: string): string {
   const i = process.argv.indexOf(name);
@@ -60,8 +70,8 @@ const everything = toTokenQuery({
   filters: { minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0, ignoreWrappedNative: false },
 });
 const codec = new CursorCodec(Buffer.from("bench-secret-bench-secret"));
-const queryHash = CursorCodec.queryHash(tokenQueryKey(DEFAULT_TOKEN_QUERY));
-const cursor = codec.encode(queryHash, { version: snapshot.version, offset: 10, lastTvl: 123456.78, lastSymbol: "USDC" });
+const queryHash = codec.scope("tokens.list", tokenQueryKey(DEFAULT_TOKEN_QUERY));
+const cursor = codec.encode(queryHash, snapshot.version, new PositionWriter().u32(10).f64(123456.78).string("USDC").bytes());
 const requestBody = { config: { limit: 50, orderBy: { direction: "desc" } }, filters: { chainIds: [1, 8453], minimumTotalValuePooledUsd: 5000 } };
 const prefix = '{"statusCode":200,"timestamp":"2026-01-01T00:00:00.000Z","path":"/v1/pools/x","traceId":"t","data":{"pool":';
 
@@ -87,14 +97,14 @@ bench
     sink += assemble(prefix, [columnBytes(base.pools.json, i)], "", "}}").length;
   })
   .add("cursor: encode", () => {
-    sink += codec.encode(queryHash, { version: 1, offset: 20, lastTvl: 98765.4, lastSymbol: "WETH" }).length;
+    sink += codec.encode(queryHash, 1, new PositionWriter().u32(20).f64(98765.4).string("WETH").bytes()).length;
   })
   .add("cursor: decode", () => {
-    const position = codec.decode(cursor, queryHash);
-    sink += typeof position === "object" ? position.offset : 0;
+    const decoded = codec.decode(cursor, queryHash);
+    sink += typeof decoded === "object" ? decoded.position.u32() : 0;
   })
   .add("request validation (typia, valid body)", () => {
-    sink += parseTokenListRequest(requestBody).config ? 1 : 0;
+    sink += validated(validateTokenListRequest, requestBody).config ? 1 : 0;
   });
 
 await bench.run();

@@ -1,159 +1,220 @@
 /**
- * The benchmark harness (issue 5): `npm run bench [-- --quick] [--data DIR]
- * [--duration S] [--connections N] [--write-summary]`.
+ * `npm run bench [-- --quick] [options]`: server CPU per request over HTTP,
+ * measured with wrk (issue 14).
  *
- * In one run on one machine: HTTP side by side (the gateway's routes, a bare
- * uWS server and a minimal fastify server answering the gateway's own bytes,
- * all under the same autocannon load), the tinybench micro-benchmarks, and the
- * snapshot build (start-up and rebuild against plain msgpackr decoding, RSS,
- * pool-route latency during a rebuild and swap). Writes
- * bench/results/<timestamp>.json and .svg; regenerates bench/RESULTS.md from a
- * full run (a quick run only with --write-summary). Every process it starts is
- * stopped at the end, also on failure.
+ * Starts every server of http-targets.ts's SERVERS (the gateway with one and
+ * with all serving threads, a bare uWS server answering the gateway's captured
+ * bytes, a floor uWS server doing only the unavoidable work), each pinned to
+ * the same CPUs and wrk to others. For every target of HTTP_TARGETS it warms
+ * each server up, then runs rounds interleaved (A B C D A B C D ...); each run
+ * records requests/s, the server process's CPU (utime + stime of every thread,
+ * /proc/<pid>/stat) per completed request, wrk's own CPU and the rest of the
+ * machine's. Writes bench/results/<timestamp>.json and .svg, and regenerates
+ * the "http-cpu" section of bench/RESULTS.md from a full run (a quick run only
+ * with --write-summary). Every process it starts is stopped at the end, also
+ * on failure or an interrupt.
  */
-import { spawn } from "node:child_process";
-import { copyFileSync, linkSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { availableParallelism, cpus, loadavg, release, tmpdir, totalmem } from "node:os";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, release, tmpdir, totalmem } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
+import { Flags, log, onCleanup, round, runBench } from "./entry.js";
 import { PROJECT_ROOT } from "../src/config/config.js";
-import { SUPPORTED_CHAIN_IDS_ASCENDING } from "../src/chains/chains.js";
-import { measureRebuilds, profileBuild, snapshotFiles } from "./build-bench.js";
 import { renderChart } from "./chart.js";
-import { runLoad, type LoadRequest } from "./load.js";
-import { readMemory, RssSampler } from "./rss.js";
-import { evaluateTargets, renderSummary, type BenchResults, type MachineInfo } from "./summary.js";
-import { capture, writeCanned, type CannedResponse } from "./targets/canned.js";
+import { cpuRatios, judgeGoals, summariseCells, type HttpCpuResults, type Machine, type Measurement, type ServerRun, type TargetRun } from "./http-cpu.js";
+import { renderBrief, renderSection, SECTION_ID } from "./http-report.js";
+import { GOALS, HTTP_TARGETS, pick, poolPlaceholders, resolvePath, SERVERS, type ServerDef } from "./http-targets.js";
+import { readMachineBusySeconds, readProcessCpu } from "./proc-stat.js";
+import { writeSection } from "./results-md.js";
+import { cpuMicrosPerRequest } from "./stats.js";
+import { capture, writeCanned, type CannedResponse, type CannedTarget } from "./targets/canned.js";
 import { startNode, stopAllChildren, type BenchChild } from "./targets/child.js";
 import { freePort } from "./targets/free-port.js";
-import { servingThreads, startGateway, writeBenchKey, type RunningGateway } from "./targets/gateway.js";
-import { httpTargets, runMatrix, UNCACHED_BODY, UNIQUE } from "./targets/http-matrix.js";
-import { runMicro } from "./targets/micro-process.js";
+import { startGateway, writeBenchKey } from "./targets/gateway.js";
 import { samplePoolAddresses } from "./targets/pool-addresses.js";
+import { ensureTaskset, ensureWrk, runWrk, type WrkBinary, type WrkRequest } from "./wrk.js";
 
 // ------------------------------------------------------------------ arguments
 
 interface Args {
   quick: boolean;
-  data: string | null;
+  data: string;
+  rounds: number | null;
   durationS: number | null;
-  connections: number | null;
+  warmupS: number | null;
+  connections: number;
+  wrkThreads: number | null;
+  pin: boolean;
+  serverCpus: string | null;
+  wrkCpus: string | null;
+  servers: string | null;
+  targets: string | null;
   writeSummary: boolean;
+  notes: string[];
 }
 
-const USAGE = `usage: node dist/bench/run.js [--quick] [--data DIR] [--duration S] [--connections N] [--write-summary]
-  --quick          1-2 minutes: the bundled snapshots/ (or --data DIR), short runs; the large set is skipped
-  --data DIR       the large data set (default /tmp/lgw-bench-large; generated there with seed 7 when missing)
-  --duration S     measured seconds per HTTP target and round (default 3 quick, 8 full; a full run
-                   measures gateway / bare uWS / fastify in 3 interleaved rounds)
-  --connections N  autocannon connections for every HTTP target (default 32)
-  --write-summary  with --quick: also regenerate bench/RESULTS.md (a full run always does)`;
+const USAGE = `usage: npm run bench -- [--quick] [options]
+  --quick             about 1.5 minutes: 2 rounds of 2 s per server and target (full: 5 rounds of 5 s, about 8 minutes)
+  --data DIR          snapshot directory the gateways serve (default: the bundled snapshots/)
+  --rounds N          interleaved rounds per target
+  --duration S        seconds per wrk run
+  --warmup S          seconds of unmeasured load per server and target before its rounds
+  --connections N     wrk connections (default 64)
+  --wrk-threads N     wrk threads (default: the number of wrk CPUs)
+  --server-cpus LIST  taskset CPU list for every server (default: every core but the last)
+  --wrk-cpus LIST     taskset CPU list for wrk (default: the last core)
+  --no-pin            pin nothing (servers and wrk share every core)
+  --servers A,B       only these servers (ids in bench/http-targets.ts; a gateway is needed: it provides the bytes)
+  --targets A,B       only these targets
+  --note TEXT         a note to print with the results (repeatable)
+  --write-summary     with --quick: also regenerate the http-cpu section of bench/RESULTS.md (a full run always does)`;
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { quick: false, data: null, durationS: null, connections: null, writeSummary: false };
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].split(/=(.*)/s, 2);
-    const value = () => {
-      const v = inline ?? argv[++i];
-      if (v === undefined || v === "") throw new Error(`${flag} needs a value`);
-      return v;
-    };
-    const positive = (v: string) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 1 || n > 10_000) throw new Error(`${flag} must be an integer 1-10000, got '${v}'`);
-      return n;
-    };
+  const args: Args = {
+    quick: false,
+    data: join(PROJECT_ROOT, "snapshots"),
+    rounds: null,
+    durationS: null,
+    warmupS: null,
+    connections: 64,
+    wrkThreads: null,
+    pin: true,
+    serverCpus: null,
+    wrkCpus: null,
+    servers: null,
+    targets: null,
+    writeSummary: false,
+    notes: [],
+  };
+  const flags = new Flags(argv);
+  const cpuList = () => {
+    const text = flags.value();
+    if (!/^\d+(-\d+)?(,\d+(-\d+)?)*$/.test(text)) throw new Error(`${flags.flag} must be a CPU list like 0 or 0-2 or 0,2, got '${text}'`);
+    return text;
+  };
+  while (flags.next()) {
+    const flag = flags.flag;
     if (flag === "--quick") args.quick = true;
+    else if (flag === "--data") args.data = resolve(flags.value());
+    else if (flag === "--rounds") args.rounds = flags.integer(1, 100);
+    else if (flag === "--duration") args.durationS = flags.integer(1, 600);
+    else if (flag === "--warmup") args.warmupS = flags.integer(0, 600);
+    else if (flag === "--connections") args.connections = flags.integer(1, 10_000);
+    else if (flag === "--wrk-threads") args.wrkThreads = flags.integer(1, 256);
+    else if (flag === "--server-cpus") args.serverCpus = cpuList();
+    else if (flag === "--wrk-cpus") args.wrkCpus = cpuList();
+    else if (flag === "--no-pin") args.pin = false;
+    else if (flag === "--servers") args.servers = flags.value();
+    else if (flag === "--targets") args.targets = flags.value();
+    else if (flag === "--note") args.notes.push(flags.value());
     else if (flag === "--write-summary") args.writeSummary = true;
-    else if (flag === "--data") args.data = resolve(value());
-    else if (flag === "--duration") args.durationS = positive(value());
-    else if (flag === "--connections") args.connections = positive(value());
     else if (flag === "--help" || flag === "-h") {
       process.stdout.write(`${USAGE}\n`);
       process.exit(0);
-    } else throw new Error(`unknown option '${flag}'`);
+    } else throw new Error(`unknown option '${flag}'\n${USAGE}`);
   }
   return args;
 }
 
 // ------------------------------------------------------------------ helpers
 
-const log = (message: string) => process.stdout.write(`[bench] ${message}\n`);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const round = (v: number, digits = 1) => Math.round(v * 10 ** digits) / 10 ** digits;
-const DEFAULT_LARGE_DIR = "/tmp/lgw-bench-large";
-const GENERATE_JS = join(PROJECT_ROOT, "dist/src/cli/generate-snapshots.js");
 
-function machineInfo(): MachineInfo {
-  const list = cpus();
+function cpuModel(): string {
+  try {
+    const match = /^model name\s*:\s*(.+)$/m.exec(readFileSync("/proc/cpuinfo", "utf8"));
+    if (match) return match[1].trim();
+  } catch {
+    // not Linux
+  }
+  return cpus()[0]?.model.trim() || "unknown CPU";
+}
+
+function machineInfo(): Machine {
   return {
-    cores: list.length,
-    availableParallelism: availableParallelism(),
-    cpuModel: list[0]?.model.trim() ?? "unknown",
-    cpuMHz: list[0]?.speed ?? 0, // 0 where the hypervisor does not report it
-    totalMemoryBytes: totalmem(),
+    cpuModel: cpuModel(),
+    cores: cpus().length,
+    memoryBytes: totalmem(),
     node: process.version,
-    platform: `${process.platform} ${release()} ${process.arch}`,
+    kernel: release(),
+    arch: process.arch,
     loadAverageStart: loadavg().map((v) => round(v, 2)),
     loadAverageEnd: [],
   };
 }
 
-function hasFullSet(dir: string): boolean {
-  return SUPPORTED_CHAIN_IDS_ASCENDING.every((id) => {
-    try {
-      return statSync(join(dir, `chain-${id}.msgpack`)).size > 0;
-    } catch {
-      return false;
-    }
-  });
+/** Size of a taskset CPU list ("0", "0-2", "0,3"). */
+function cpuCount(list: string): number {
+  return list.split(",").reduce((n, part) => {
+    const [a, b] = part.split("-").map(Number);
+    return n + (b === undefined ? 1 : b - a + 1);
+  }, 0);
 }
 
-async function ensureLargeSet(dir: string): Promise<{ generated: boolean; ms: number }> {
-  if (hasFullSet(dir)) return { generated: false, ms: 0 };
-  log(`generating the large data set into ${dir} (seed 7; about a minute)`);
-  const started = performance.now();
-  const child = spawn(process.execPath, [GENERATE_JS, "--seed", "7", "--scale", "large", "--out", dir], { cwd: PROJECT_ROOT, stdio: ["ignore", "inherit", "inherit"] });
-  const killer = setTimeout(() => child.kill("SIGKILL"), 15 * 60_000);
-  const code = await new Promise<number>((r) => child.on("exit", (c) => r(c ?? 1)));
-  clearTimeout(killer);
-  if (code !== 0 || !hasFullSet(dir)) throw new Error(`generate-snapshots exited with code ${code}`);
-  return { generated: true, ms: Math.round(performance.now() - started) };
+interface Pinning {
+  readonly serverCpus: string | null;
+  readonly wrkCpus: string | null;
+  readonly serverCores: number;
+  readonly wrkCores: number;
 }
 
-/** The gateway's SNAPSHOT_DIR: links (or copies, for files inside the repository) of the data set, so re-pushes never touch it. */
-function scratchSnapshotDir(dataDir: string, scratch: string): string {
-  const dir = join(scratch, "snapshots");
-  mkdirSync(dir);
-  const insideRepo = !relative(PROJECT_ROOT, dataDir).startsWith("..");
-  for (const name of snapshotFiles(dataDir)) {
-    const from = join(dataDir, name);
-    const to = join(dir, name);
-    if (insideRepo) copyFileSync(from, to);
-    else {
-      try {
-        linkSync(from, to);
-      } catch {
-        copyFileSync(from, to);
+function pinning(args: Args, cores: number): Pinning {
+  if (!args.pin || cores < 2) return { serverCpus: null, wrkCpus: null, serverCores: cores, wrkCores: cores };
+  const serverCpus = args.serverCpus ?? (cores === 2 ? "0" : `0-${cores - 2}`);
+  const wrkCpus = args.wrkCpus ?? String(cores - 1);
+  return { serverCpus, wrkCpus, serverCores: cpuCount(serverCpus), wrkCores: cpuCount(wrkCpus) };
+}
+
+interface RunningServer {
+  readonly def: ServerDef;
+  readonly threads: number;
+  readonly child: BenchChild;
+  readonly baseUrl: string;
+}
+
+async function startUws(def: ServerDef, threads: number, cannedFile: string, cpusList: string | null): Promise<RunningServer> {
+  const port = await freePort();
+  const args = [join(PROJECT_ROOT, "dist/bench/targets/uws-server.js"), "--kind", def.kind, "--port", String(port), "--threads", String(threads), "--responses", cannedFile];
+  const child = startNode(def.id, args, { cwd: PROJECT_ROOT }, cpusList);
+  await child.waitForLine((l) => l.event === "listening", 20_000);
+  return { def, threads, child, baseUrl: `http://127.0.0.1:${port}` };
+}
+
+async function fetchTarget(baseUrl: string, request: WrkRequest): Promise<CannedResponse> {
+  const response = await fetch(baseUrl + request.path, { method: request.method, headers: request.headers, body: request.body });
+  return capture(response);
+}
+
+/** A response body with the envelope's per-request fields (timestamp, trace id) blanked. */
+function withoutPerRequestFields(body: Buffer): string {
+  return body.toString("utf8").replace(/^(\{"statusCode":\d+,"timestamp":")[^"]*(".*?"traceId":")[^"]*"/, '$1$2"');
+}
+
+/**
+ * Every server must answer every target as the reference gateway did: same
+ * status, header names and body length, and the same body bytes (bare uWS) or
+ * the same body but for the timestamp and trace id (the others).
+ */
+async function checkAnswers(servers: readonly RunningServer[], requests: ReadonlyMap<string, WrkRequest>, reference: ReadonlyMap<string, CannedResponse>): Promise<void> {
+  const names = (r: CannedResponse) => r.headers.map(([n]) => n).sort().join(",");
+  for (const server of servers) {
+    for (const [target, request] of requests) {
+      const expected = reference.get(target)!;
+      const got = await fetchTarget(server.baseUrl, request);
+      const problems: string[] = [];
+      if (got.status !== expected.status) problems.push(`status ${got.status}, expected ${expected.status}`);
+      if (names(got) !== names(expected)) problems.push(`headers [${names(got)}], expected [${names(expected)}]`);
+      if (got.body.length !== expected.body.length) problems.push(`body ${got.body.length} bytes, expected ${expected.body.length}`);
+      if (server.def.kind === "bare" && !got.body.equals(expected.body)) problems.push("body bytes differ from the captured ones");
+      else if (withoutPerRequestFields(got.body) !== withoutPerRequestFields(expected.body)) problems.push("body differs beyond the timestamp and trace id");
+      if (problems.length > 0) {
+        throw new Error(
+          `${server.def.id} answers target '${target}' unlike the reference gateway: ${problems.join("; ")}. ` +
+            (server.def.kind === "floor" ? "The gateway's envelope or headers changed: update bench/targets/floor.ts to match." : "") +
+            `\n${got.body.toString("utf8").slice(0, 300)}`,
+        );
       }
     }
   }
-  return dir;
-}
-
-async function startServer(name: string, script: string, args: string[]): Promise<{ child: BenchChild; port: number }> {
-  const child = startNode(name, [join(PROJECT_ROOT, "dist/bench/targets", script), ...args], { cwd: PROJECT_ROOT });
-  const line = await child.waitForLine((l) => l.event === "listening" && typeof l.port === "number", 20_000);
-  return { child, port: line.port as number };
-}
-
-// ------------------------------------------------------------------ HTTP section
-
-async function checkAnswer(baseUrl: string, headers: Record<string, string>, request: LoadRequest): Promise<CannedResponse> {
-  const body = request.body?.replace(UNIQUE.placeholder, String(UNIQUE.start));
-  const response = await fetch(baseUrl + request.path, { method: request.method, headers, body });
-  const answer = await capture(response);
-  if (answer.status !== 200) throw new Error(`${request.method} ${request.path} ${body ?? ""} answered ${answer.status}: ${answer.body.toString("utf8").slice(0, 400)}`);
-  return answer;
 }
 
 // ------------------------------------------------------------------ main
@@ -163,215 +224,213 @@ async function main(): Promise<void> {
   const mode = args.quick ? "quick" : "full";
   const startedAt = new Date();
   const machine = machineInfo();
-  const durationS = args.durationS ?? (args.quick ? 3 : 8);
-  const rounds = args.quick ? 1 : 3;
-  const warmupS = args.quick ? 1 : 2;
-  const connections = args.connections ?? 32;
-  const notes: string[] = [
-    `${machine.cores} cores (${machine.cpuModel}): the load generator (autocannon, one process) and the server under test share them; with ${machine.cores} cores the load generator's own CPU use caps what any server can show, so compare ratios, not absolute figures, across machines.`,
-  ];
-  log(`mode ${mode}; machine: ${machine.cores} cores, ${machine.cpuModel}, node ${machine.node}; load average ${machine.loadAverageStart.join(" ")}`);
+  const rounds = args.rounds ?? (args.quick ? 2 : 5);
+  const durationS = args.durationS ?? (args.quick ? 2 : 5);
+  const warmupS = args.warmupS ?? (args.quick ? 1 : 2);
+  const pin = pinning(args, machine.cores);
+  const wrkThreads = args.wrkThreads ?? (pin.wrkCpus === null ? 1 : pin.wrkCores);
+  log(`mode ${mode}; ${machine.cpuModel}, ${machine.cores} cores, Node ${machine.node}, Linux ${machine.kernel}; load average ${machine.loadAverageStart.join(" ")}`);
 
-  let dataDir: string;
-  let largeSet = false;
-  let generation = { generated: false, ms: 0 };
-  if (args.quick && !args.data) {
-    dataDir = join(PROJECT_ROOT, "snapshots");
-    notes.push(`quick run: the bundled snapshots/ serve the HTTP and build sections; the large set (${DEFAULT_LARGE_DIR}) was skipped, so the large-set targets (uncached filtered query p99, RSS <= 3 GB) are not judged.`);
-  } else {
-    dataDir = args.data ?? DEFAULT_LARGE_DIR;
-    if (args.quick && !hasFullSet(dataDir)) throw new Error(`--quick --data ${dataDir}: the directory has no complete data set (a quick run never generates one)`);
-    generation = await ensureLargeSet(dataDir);
-    largeSet = true;
-  }
+  const wrk: WrkBinary = ensureWrk(log);
+  if (pin.serverCpus !== null) ensureTaskset();
+  log(`${wrk.version} at ${wrk.path}; servers on CPU ${pin.serverCpus ?? "any"}, wrk on CPU ${pin.wrkCpus ?? "any"} (${wrkThreads} thread(s), ${args.connections} connections)`);
 
-  const scratch = mkdtempSync(join(tmpdir(), "lgw-bench-run-"));
+  const targets = pick(HTTP_TARGETS, (t) => t.name, args.targets, "--targets");
+  const servers = pick(SERVERS, (s) => s.id, args.servers, "--servers");
+  const reference = servers.find((s) => s.kind === "gateway");
+  if (!reference) throw new Error("--servers: include a gateway; it provides the bytes the other servers answer");
+  const threadsOf = (def: ServerDef) => (def.threads === "all" ? machine.cores : def.threads);
+
+  const scratch = mkdtempSync(join(tmpdir(), "lgw-bench-wrk-"));
   const benchKey = writeBenchKey();
-  const removeTemporaries = () => {
+  onCleanup(() => {
     rmSync(scratch, { recursive: true, force: true });
     rmSync(dirname(benchKey.file), { recursive: true, force: true });
-  };
-  cleanups.push(removeTemporaries);
-  const headers = { authorization: `Bearer ${benchKey.key}` };
-  const jsonHeaders = { ...headers, "content-type": "application/json" };
-  let results: BenchResults | null = null;
+  });
+  const notes = [...args.notes];
+  if (args.quick) notes.push(`Quick run (${rounds} rounds of ${durationS} s): a smoke test of the harness; judge the goals on a full run.`);
+  if (pin.serverCpus !== null && servers.some((s) => s.kind === "gateway" && threadsOf(s) > pin.serverCores)) {
+    notes.push(
+      `The all-threads gateway runs ${machine.cores} serving threads on the ${pin.serverCores} server CPU(s) (pinned like every server, so that wrk keeps its own core): ` +
+        `its CPU per request includes what the extra threads cost, and its req/s cannot exceed what ${pin.serverCores} core(s) serve.`,
+    );
+  }
+
+  let results: HttpCpuResults | null = null;
   try {
-    const servingDir = scratchSnapshotDir(dataDir, scratch);
+    // --- requests, with real pool addresses
+    const addresses = new Map<number, string>();
+    for (const chain of new Set(targets.flatMap((t) => poolPlaceholders(t.path)))) {
+      const [address] = await samplePoolAddresses(args.data, chain, 1);
+      if (!address) throw new Error(`no pool of chain ${chain} in ${args.data}`);
+      addresses.set(chain, address);
+    }
+    const requests = new Map<string, WrkRequest>(
+      targets.map((t) => [
+        t.name,
+        {
+          method: t.method,
+          path: resolvePath(t.path, (chain) => addresses.get(chain)!),
+          headers: { authorization: `Bearer ${benchKey.key}`, ...(t.headers ?? {}) },
+          ...(t.body !== undefined ? { body: t.body } : {}),
+        },
+      ]),
+    );
 
-    // --- build profile (nothing else running)
-    log(`profiling decode and build of ${dataDir} in one thread`);
-    const profile = await profileBuild(dataDir, largeSet ? 15 * 60_000 : 120_000);
-    log(`plain decode (read + unpack) ${round(profile.plainDecodeMs)} ms; one-thread build ${round(profile.oneThreadBuildMs)} ms`);
-    const addresses = await samplePoolAddresses(dataDir, 8453, 16);
-    const poolPaths = addresses.map((a) => `/v1/pools/8453/${a}`);
-
-    // --- gateway
-    log("starting the gateway (auth on, rate limiting on, default threads, LOG_LEVEL warn)");
-    const gateway: RunningGateway = await startGateway({ snapshotDir: servingDir, keysFile: benchKey.file, timeoutMs: largeSet ? 10 * 60_000 : 60_000 });
-    const rss = new RssSampler(gateway.child.pid, 200).start();
-    const atReady = readMemory(gateway.child.pid);
-    const threads = (await servingThreads(gateway.baseUrl)) ?? availableParallelism();
-    log(`gateway ready in ${round(gateway.startToReadyMs)} ms on port ${gateway.port} with ${threads} serving threads; RSS ${round((rss.sample()?.rssBytes ?? 0) / 2 ** 20)} MiB`);
-
-    // --- capture the bytes the other servers answer
-    const pools = new Map<string, CannedResponse>();
-    for (const path of poolPaths) pools.set(path, await checkAnswer(gateway.baseUrl, headers, { method: "GET", path }));
-    const tokensDefault = await checkAnswer(gateway.baseUrl, jsonHeaders, { method: "POST", path: "/v1/tokens", body: "{}" });
+    // --- servers: gateways first (they provide the bytes), then bare and floor
+    const running: RunningServer[] = [];
+    const cursorSecret = randomBytes(24).toString("base64url");
+    for (const def of servers.filter((s) => s.kind === "gateway")) {
+      log(`starting ${def.id}: ${threadsOf(def)} serving thread(s), auth and quotas on, LOG_LEVEL warn`);
+      // One cursor secret for every gateway of the run (as a deployment configures one), so their next-page cursors match.
+      const env = { CURSOR_SECRET: cursorSecret, ...(def.env ?? {}) };
+      const gateway = await startGateway({ snapshotDir: args.data, keysFile: benchKey.file, timeoutMs: 10 * 60_000, threads: threadsOf(def), env, cpus: pin.serverCpus, name: def.id });
+      running.push({ def, threads: threadsOf(def), child: gateway.child, baseUrl: gateway.baseUrl });
+    }
+    const referenceServer = running.find((s) => s.def.id === reference.id)!;
+    const captured = new Map<string, CannedResponse>();
+    for (const [name, request] of requests) {
+      const answer = await fetchTarget(referenceServer.baseUrl, request);
+      if (answer.status !== 200) throw new Error(`${reference.id}: ${request.method} ${request.path} ${request.body ?? ""} answered ${answer.status}: ${answer.body.toString("utf8").slice(0, 400)}`);
+      captured.set(name, answer);
+    }
     const cannedFile = join(scratch, "canned.json");
-    writeCanned(cannedFile, { pools, tokens: tokensDefault });
-    const targets = httpTargets(poolPaths);
-    const responseBytes: Record<string, number> = {};
-    for (const t of targets) {
-      const answer =
-        t.server === "gateway"
-          ? await checkAnswer(gateway.baseUrl, t.requests[0].method === "POST" ? jsonHeaders : headers, t.requests[0])
-          : t.requests[0].method === "POST"
-            ? tokensDefault
-            : pools.get(t.requests[0].path)!;
-      responseBytes[t.id] = answer.body.length;
+    const cannedTargets: CannedTarget[] = [...requests].map(([name, r]) => ({ name, method: r.method.toLowerCase(), path: r.path, requestBody: r.body ?? "", response: captured.get(name)! }));
+    writeCanned(cannedFile, { targets: cannedTargets, keys: [{ key: benchKey.key, limit: benchKey.limit, windowSeconds: benchKey.windowSeconds }] });
+    for (const def of servers.filter((s) => s.kind !== "gateway")) {
+      log(`starting ${def.id}: ${threadsOf(def)} thread(s)`);
+      running.push(await startUws(def, threadsOf(def), cannedFile, pin.serverCpus));
+    }
+    // Measure in the order of SERVERS (as listed), not of start-up.
+    running.sort((a, b) => servers.indexOf(a.def) - servers.indexOf(b.def));
+    await checkAnswers(running, requests, captured);
+    log(`every server answers every target like ${reference.id} (status, header names, body length)`);
+
+    // --- measurements: per target, warm-up, then interleaved rounds
+    const measurements: Measurement[] = [];
+    const wrkSpec = (server: RunningServer, request: WrkRequest, seconds: number) => ({
+      baseUrl: server.baseUrl,
+      request,
+      threads: wrkThreads,
+      connections: args.connections,
+      durationS: seconds,
+      timeoutS: 10,
+      cpus: pin.wrkCpus,
+      scratchDir: scratch,
+    });
+    for (const [target, request] of requests) {
+      if (warmupS > 0) {
+        for (const server of running) {
+          const warm = await runWrk(wrk, wrkSpec(server, request, warmupS));
+          if (warm.non2xx > 0) throw new Error(`${server.def.id} answered ${warm.non2xx} non-2xx responses to '${target}' during the warm-up`);
+        }
+      }
+      for (let r = 0; r < rounds; r++) {
+        for (const server of running) {
+          const pid = server.child.pid;
+          const cpuBefore = readProcessCpu(pid);
+          const busyBefore = readMachineBusySeconds();
+          const wallBefore = performance.now();
+          const result = await runWrk(wrk, wrkSpec(server, request, durationS));
+          const wallS = (performance.now() - wallBefore) / 1000;
+          const serverCpuS = readProcessCpu(pid) - cpuBefore;
+          const busyS = readMachineBusySeconds() - busyBefore;
+          const wrkCpuS = result.wrkCpuSeconds;
+          const m: Measurement = {
+            target,
+            server: server.def.id,
+            round: r,
+            requests: result.requests,
+            durationS: round(result.durationS, 3),
+            wallS: round(wallS, 3),
+            rps: round(result.rps, 0),
+            serverCpuS: round(serverCpuS, 3),
+            cpuUsPerRequest: round(cpuMicrosPerRequest(serverCpuS, result.requests), 3),
+            serverCpuPercent: round((serverCpuS / wallS) * 100),
+            wrkCpuS: round(wrkCpuS, 3),
+            wrkCpuPercent: round((wrkCpuS / result.durationS) * 100),
+            otherCpuPercent: round(Math.max(0, ((busyS - serverCpuS - (Number.isFinite(wrkCpuS) ? wrkCpuS : 0)) / wallS) * 100)),
+            latencyMs: result.latencyMs,
+            non2xx: result.non2xx,
+            socketErrors: result.socketErrors.connect + result.socketErrors.read + result.socketErrors.write + result.socketErrors.timeout,
+          };
+          measurements.push(m);
+          log(
+            `${target.padEnd(18)} ${server.def.id.padEnd(12)} round ${r + 1}/${rounds}: ${String(m.rps).padStart(7)} req/s  ${m.cpuUsPerRequest.toFixed(2).padStart(7)} µs CPU/req  ` +
+              `server ${m.serverCpuPercent}%  wrk ${m.wrkCpuPercent}%  others ${m.otherCpuPercent}%  p99 ${m.latencyMs.p99.toFixed(2)} ms` +
+              (m.non2xx + m.socketErrors > 0 ? `  NON-2XX ${m.non2xx} SOCKET ERRORS ${m.socketErrors}` : ""),
+          );
+        }
+      }
     }
 
-    const bare = await startServer("bare uWS", "bare-uws.js", ["--port", String(await freePort()), "--threads", String(threads), "--responses", cannedFile]);
-    const fastify = await startServer("fastify", "fastify-server.js", ["--responses", cannedFile]);
-    const servers = {
-      gateway: { url: gateway.baseUrl, pid: gateway.child.pid },
-      "bare-uws": { url: `http://127.0.0.1:${bare.port}`, pid: bare.child.pid },
-      fastify: { url: `http://127.0.0.1:${fastify.port}`, pid: fastify.child.pid },
-    };
-
-    // --- HTTP side by side
-    const http = await runMatrix(targets, { servers, headers, connections, durationS, warmupS, rounds, responseBytes, log });
-    await Promise.all([bare.child.stop(), fastify.child.stop()]);
-
-    // --- uncached filtered query, one connection: its service latency
-    const probe = await runLoad({
-      url: gateway.baseUrl,
-      headers: jsonHeaders,
-      requests: [{ method: "POST", path: "/v1/tokens", body: UNCACHED_BODY }],
-      uniqueBody: { ...UNIQUE, start: UNIQUE.start + 0.5 },
-      connections: 1,
-      durationS,
-      warmupS: 0,
-    }).result;
-    log(`uncached filtered query, 1 connection: ${probe.rps} req/s  p50 ${probe.latencyMs.p50} ms  p99 ${probe.latencyMs.p99} ms`);
-
-    // --- RSS once loaded and serving (build workers idle-exit 10 s after a build)
-    const steady = readMemory(gateway.child.pid);
-    const steadyAfterS = round((performance.now() - gateway.spawnedAt - gateway.startToReadyMs) / 1000);
-
-    // --- rebuilds
-    log("re-pushing every chain file: idle, then under load on the pool route");
-    const rebuilds = await measureRebuilds({
-      gateway,
-      servingDir,
-      poolLoad: { url: gateway.baseUrl, headers, requests: poolPaths.map((path) => ({ method: "GET", path })), connections, durationS, warmupS: 1 },
-      rebuildTimeoutMs: largeSet ? 10 * 60_000 : 60_000,
+    // --- summary
+    const targetNames = [...requests.keys()];
+    const serverIds = running.map((s) => s.def.id);
+    const cells = summariseCells(measurements, targetNames, serverIds);
+    const gateways = running.filter((s) => s.def.kind === "gateway").map((s) => s.def.id);
+    const baselines = running.filter((s) => s.def.kind !== "gateway").map((s) => s.def.id);
+    const ratios = cpuRatios(measurements, targetNames, gateways, baselines);
+    const labelOf = (id: string) => servers.find((s) => s.id === id)?.label ?? id;
+    const verdicts = judgeGoals(GOALS, ratios, {
+      cells,
+      serverCores: pin.serverCores,
+      wrkCores: pin.wrkCores,
+      labelOf,
+      threadsOf: (id) => running.find((s) => s.def.id === id)?.threads ?? 1,
     });
-    log(`rebuild: idle ${round(rebuilds.idleRebuildMs)} ms, under load ${round(rebuilds.loadedRebuildMs)} ms; pool p99 ${rebuilds.baseline.latencyMs.p99} ms without, ${rebuilds.duringSwap.window?.latencyMs.p99} ms during`);
-    rss.sample();
-    const peak = readMemory(gateway.child.pid);
-    rss.stop();
-    await gateway.child.stop();
-
-    // --- micro-benchmarks (servers stopped)
-    log("micro-benchmarks (tinybench, subprocess)");
-    const micro = await runMicro(dataDir, args.quick ? 200 : 1000, largeSet ? 15 * 60_000 : 120_000);
-    process.stdout.write(micro.raw);
-
     machine.loadAverageEnd = loadavg().map((v) => round(v, 2));
     const finishedAt = new Date();
+    const serverRuns: ServerRun[] = running.map((s) => ({ id: s.def.id, label: s.def.label, kind: s.def.kind, threads: s.threads, env: s.def.env ?? {} }));
+    const targetRuns: TargetRun[] = targets.map((t) => {
+      const request = requests.get(t.name)!;
+      const answer = captured.get(t.name)!;
+      const { authorization: _, ...headers } = request.headers;
+      return { name: t.name, label: t.label, method: t.method, path: request.path, headers, body: request.body ?? null, responseBytes: answer.body.length, responseHeaders: answer.headers.map(([n]) => n) };
+    });
     results = {
-      schema: 1,
+      schema: "http-cpu/1",
       mode,
       startedAt: startedAt.toISOString(),
       finishedAt: finishedAt.toISOString(),
       wallSeconds: round((finishedAt.getTime() - startedAt.getTime()) / 1000),
       machine,
-      notes,
       settings: {
-        connections,
+        wrk: { version: wrk.version, threads: wrkThreads, connections: args.connections, timeoutS: 10, cpus: pin.wrkCpus },
         durationS,
         warmupS,
         rounds,
-        gatewayThreads: threads,
-        bareUwsThreads: threads,
-        fastifyProcesses: 1,
-        loadGenerator: "autocannon 8, one child process, HTTP/1.1 keep-alive, no pipelining; Authorization: Bearer on every request to every target",
-        dataDir,
-        largeSet,
-        generatedDataSet: generation.generated ? { ms: generation.ms } : null,
-        poolAddresses: addresses.length,
+        serverCpus: pin.serverCpus,
+        dataDir: relative(PROJECT_ROOT, args.data).startsWith("..") ? args.data : relative(PROJECT_ROOT, args.data) || ".",
+        keepAlive: "HTTP/1.1 keep-alive, no pipelining",
       },
-      dataSet: { files: profile.files.length, bytes: profile.bytes, pools: profile.pools, tokenInstances: profile.tokenInstances },
-      http: { targets: http, uncachedProbe: { connections: 1, durationS: probe.durationS, rps: probe.rps, latencyMs: probe.latencyMs, non2xx: probe.non2xx } },
-      micro,
-      build: {
-        profile,
-        startToReadyMs: round(gateway.startToReadyMs),
-        idleRebuildMs: round(rebuilds.idleRebuildMs),
-        idleRebuildCpu: rebuilds.idleRebuildCpu,
-        loadedRebuildMs: round(rebuilds.loadedRebuildMs),
-        watchDebounceMs: 250,
-        gatewayBuildMetrics: rebuilds.gatewayBuildMetrics,
-        rss: {
-          readyBytes: atReady?.rssBytes ?? NaN,
-          peakAtReadyBytes: atReady?.peakRssBytes ?? NaN,
-          steadyBytes: steady?.rssBytes ?? NaN,
-          steadyAfterReadyS: steadyAfterS,
-          peakBytes: peak?.peakRssBytes ?? NaN,
-          peakSampledBytes: rss.maxRssBytes,
-          afterRebuildsBytes: peak?.rssBytes ?? NaN,
-        },
-        poolLatency: {
-          baseline: { rps: rebuilds.baseline.rps, latencyMs: rebuilds.baseline.latencyMs, durationS: rebuilds.baseline.durationS },
-          duringSwap: rebuilds.duringSwap.window
-            ? { rps: rebuilds.duringSwap.window.rps, latencyMs: rebuilds.duringSwap.window.latencyMs, durationS: rebuilds.duringSwap.window.durationS }
-            : null,
-          wholeSwapRun: { rps: rebuilds.duringSwap.rps, latencyMs: rebuilds.duringSwap.latencyMs, durationS: rebuilds.duringSwap.durationS },
-          non2xx: rebuilds.baseline.non2xx + rebuilds.duringSwap.non2xx,
-        },
-      },
-      targets: [],
+      servers: serverRuns,
+      targets: targetRuns,
+      measurements,
+      cells,
+      ratios,
+      verdicts,
+      notes,
     };
-    results.targets = evaluateTargets(results);
   } finally {
     await stopAllChildren();
-    removeTemporaries();
   }
 
   const stamp = results.startedAt.replace(/[:]/g, "-").replace(/\.\d+Z$/, "Z");
   const resultsDir = join(PROJECT_ROOT, "bench/results");
   mkdirSync(resultsDir, { recursive: true });
-  const jsonFile = join(resultsDir, `${stamp}.json`);
-  const svgFile = join(resultsDir, `${stamp}.svg`);
+  const jsonFile = join(resultsDir, `http-cpu-${stamp}.json`);
+  const svgFile = join(resultsDir, `http-cpu-${stamp}.svg`);
   writeFileSync(jsonFile, `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(svgFile, renderChart(results));
   log(`results: ${relative(PROJECT_ROOT, jsonFile)}, chart: ${relative(PROJECT_ROOT, svgFile)}`);
   if (mode === "full" || args.writeSummary) {
     const summaryFile = join(PROJECT_ROOT, "bench/RESULTS.md");
-    writeFileSync(summaryFile, renderSummary(results, { jsonFile: relative(dirname(summaryFile), jsonFile), svgFile: relative(dirname(summaryFile), svgFile) }));
-    log(`summary: ${relative(PROJECT_ROOT, summaryFile)}`);
-  } else log("quick run: bench/RESULTS.md left as it is (pass --write-summary to regenerate it from this run)");
-  process.stdout.write(`\n${renderSummary(results, null, { brief: true })}\n`);
+    const rel = (file: string) => relative(dirname(summaryFile), file);
+    writeSection(summaryFile, SECTION_ID, renderSection(results, { json: rel(jsonFile), svg: rel(svgFile) }));
+    log(`summary: the ${SECTION_ID} section of ${relative(PROJECT_ROOT, summaryFile)}`);
+  } else log("quick run: bench/RESULTS.md left as it is (--write-summary regenerates its http-cpu section from this run)");
+  process.stdout.write(`\n${renderBrief(results)}\n`);
 }
 
-/** Run on an interrupting signal too (a finally block does not run on process.exit). */
-const cleanups: Array<() => void> = [];
-let interrupted = false;
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => {
-    if (interrupted) return;
-    interrupted = true;
-    process.stderr.write(`[bench] ${signal}: stopping every process the bench started\n`);
-    void stopAllChildren().finally(() => {
-      for (const cleanup of cleanups) cleanup();
-      process.exit(130);
-    });
-  });
-}
-
-main().catch(async (error: unknown) => {
-  process.stderr.write(`[bench] failed: ${(error as Error).stack ?? String(error)}\n`);
-  await stopAllChildren();
-  process.exit(1);
-});
+runBench(main);

@@ -7,12 +7,13 @@ import { resolve } from "node:path";
 import { KeyStore } from "./access/key-store.js";
 import { loadKeysFile, type KeysFile } from "./access/keys-file.js";
 import { KeysReloader } from "./access/keys-reloader.js";
-import { createFailedAuthCounters } from "./access/failed-auth-limiter.js";
+import { createAddressTable } from "./access/address-table.js";
 import { createQuotaCounters, QuotaSlots } from "./access/shared-rate-limiter.js";
 import { PROJECT_ROOT, type GatewayConfig } from "./config/config.js";
 import type { Logger } from "./log/logger.js";
 import { GatewayMetrics } from "./metrics/gateway-metrics.js";
-import { createRequestMetricsBuffer } from "./metrics/request-metrics.js";
+import { ROUTE_NAMES } from "./http/route-table.js";
+import { RequestMetricsLayout } from "./metrics/request-metrics.js";
 import { Supervisor } from "./server/supervisor.js";
 import { SnapshotLoader } from "./snapshot/snapshot-loader.js";
 import { VersionRetention } from "./snapshot/version-retention.js";
@@ -46,8 +47,9 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   const policy = { retainMs: config.cursorRetentionSeconds * 1000, maxVersions: config.snapshotMaxVersions };
   const versionUse = new SharedArrayBuffer(VersionRetention.slotsFor(policy) * Float64Array.BYTES_PER_ELEMENT);
   const retention = new VersionRetention(policy, versionUse);
-  const requestMetrics = createRequestMetricsBuffer();
-  const metrics = new GatewayMetrics(requestMetrics);
+  const metricsLayout = new RequestMetricsLayout(ROUTE_NAMES);
+  const requestMetrics = metricsLayout.createBuffer();
+  const metrics = new GatewayMetrics(metricsLayout, requestMetrics);
 
   const supervisor = new Supervisor(
     {
@@ -63,7 +65,10 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
         defaultRateLimit: config.defaultRateLimit,
         quotaCounters,
         failedAuthLimit: config.failedAuthLimit,
-        failedAuthCounters: createFailedAuthCounters(),
+        failedAuthCounters: createAddressTable(),
+        publicRateLimit: config.publicRateLimit,
+        publicRequestCounters: createAddressTable(),
+        maxHeldResponseBytes: config.maxHeldResponseMb * 1024 * 1024,
         versionUse,
         requestMetrics,
       },
@@ -97,7 +102,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     },
     log,
   );
-  const keysReloader = new KeysReloader(config.apiKeysFile, (file) => supervisor.publishKeys(file, slotsOf(file)), log);
+  const keysReloader = new KeysReloader(config.apiKeysFile, (file) => supervisor.publishKeys(file, slotsOf(file)), log, () => metrics.keysFileRejections.inc());
 
   const port = await supervisor.start();
   log.info({ event: "listening", host: config.host, port, threads: config.threads, keys: keysFile.keys.length }, `listening on ${config.host}:${port} with ${config.threads} serving threads`);

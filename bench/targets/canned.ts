@@ -1,6 +1,8 @@
 /**
- * Canned responses: the gateway's own response bytes and headers, captured
- * once, that the bare uWS and fastify servers answer verbatim (no logic).
+ * Canned responses: the gateway's own response bytes and headers for every
+ * HTTP target, captured once per run, which the bare and floor uWS servers
+ * answer (the bare one verbatim, the floor one with its per-request fields
+ * made afresh). Also the bench key, which the floor server looks up.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 
@@ -11,11 +13,26 @@ export interface CannedResponse {
   readonly body: Buffer;
 }
 
+export interface CannedTarget {
+  readonly name: string;
+  /** Lower case, as uWS's getMethod() reports it. */
+  readonly method: string;
+  readonly path: string;
+  /** The request body ("" for none). */
+  readonly requestBody: string;
+  readonly response: CannedResponse;
+}
+
+export interface CannedKey {
+  /** The bearer key itself (a throwaway bench key). */
+  readonly key: string;
+  readonly limit: number;
+  readonly windowSeconds: number;
+}
+
 export interface CannedSet {
-  /** GET responses by request path (`/v1/pools/8453/0x...`). */
-  readonly pools: ReadonlyMap<string, CannedResponse>;
-  /** The answer to every POST /v1/tokens (the default page). */
-  readonly tokens: CannedResponse;
+  readonly targets: readonly CannedTarget[];
+  readonly keys: readonly CannedKey[];
 }
 
 interface StoredResponse {
@@ -39,14 +56,47 @@ export async function capture(response: Response): Promise<CannedResponse> {
 
 export function writeCanned(file: string, set: CannedSet): void {
   const store = (r: CannedResponse): StoredResponse => ({ status: r.status, headers: r.headers.map(([n, v]) => [n, v]), bodyBase64: r.body.toString("base64") });
-  const json = { pools: Object.fromEntries([...set.pools].map(([path, r]) => [path, store(r)])), tokens: store(set.tokens) };
-  writeFileSync(file, JSON.stringify(json));
+  const json = { targets: set.targets.map((t) => ({ ...t, response: store(t.response) })), keys: set.keys };
+  writeFileSync(file, JSON.stringify(json), { mode: 0o600 });
 }
 
 export function readCanned(file: string): CannedSet {
-  const json = JSON.parse(readFileSync(file, "utf8")) as { pools: Record<string, StoredResponse>; tokens: StoredResponse };
+  const json = JSON.parse(readFileSync(file, "utf8")) as { targets: Array<Omit<CannedTarget, "response"> & { response: StoredResponse }>; keys: CannedKey[] };
   const load = (r: StoredResponse): CannedResponse => ({ status: r.status, headers: r.headers, body: Buffer.from(r.bodyBase64, "base64") });
-  return { pools: new Map(Object.entries(json.pools).map(([path, r]) => [path, load(r)])), tokens: load(json.tokens) };
+  return { targets: json.targets.map((t) => ({ ...t, response: load(t.response) })), keys: json.keys };
+}
+
+/**
+ * Finds the canned target of a request: by method and path, then, when
+ * several targets share them (POST /v1/tokens with different bodies), by the
+ * request body's bytes.
+ */
+export class CannedIndex {
+  private readonly byRoute = new Map<string, Array<{ body: Buffer; target: CannedTarget }>>();
+
+  constructor(targets: readonly CannedTarget[]) {
+    for (const target of targets) {
+      const key = `${target.method} ${target.path}`;
+      const list = this.byRoute.get(key) ?? [];
+      list.push({ body: Buffer.from(target.requestBody, "utf8"), target });
+      this.byRoute.set(key, list);
+    }
+  }
+
+  /** Whether the route has a body to tell targets apart (the caller then reads the body first). */
+  needsBody(method: string, path: string): boolean {
+    return (this.byRoute.get(`${method} ${path}`)?.length ?? 0) > 1;
+  }
+
+  /** The target of method + path (+ body when the route needs one); undefined when none matches. */
+  find(method: string, path: string, body: Uint8Array | null): CannedTarget | undefined {
+    const list = this.byRoute.get(`${method} ${path}`);
+    if (list === undefined) return undefined;
+    if (list.length === 1) return list[0].target;
+    if (body === null) return undefined;
+    for (const entry of list) if (entry.body.equals(body)) return entry.target;
+    return undefined;
+  }
 }
 
 /** `200 OK`-style status line for uWS. */

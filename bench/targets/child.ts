@@ -112,9 +112,13 @@ export class BenchChild {
 
 const live = new Set<BenchChild>();
 
-/** Starts `node <args>` with piped output. */
-export function startNode(name: string, args: readonly string[], options: SpawnOptions = {}): BenchChild {
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"], ...options });
+/**
+ * Starts `node <args>` with piped output; with `cpus`, pinned to that CPU list
+ * by `taskset -c` (which execs node, so the pid is node's).
+ */
+export function startNode(name: string, args: readonly string[], options: SpawnOptions = {}, cpus: string | null = null): BenchChild {
+  const [command, argv] = cpus === null ? [process.execPath, args] : ["taskset", ["-c", cpus, process.execPath, ...args]];
+  const child = spawn(command, argv, { stdio: ["ignore", "pipe", "pipe"], ...options });
   return new BenchChild(name, child);
 }
 

@@ -37,6 +37,9 @@ const CONTROLLED_ENV = [
 export interface BenchKey {
   readonly key: string;
   readonly file: string;
+  /** Its quota: requests per window. */
+  readonly limit: number;
+  readonly windowSeconds: number;
 }
 
 /** A keys file (in a fresh temporary directory) holding one active key with a quota no run can exhaust. */
@@ -51,7 +54,7 @@ export function writeBenchKey(): BenchKey {
     rateLimit: { requests: 1_000_000_000, windowSeconds: 60 },
   };
   writeFileSync(file, JSON.stringify({ keys: [record] }, null, 2), { mode: 0o600 });
-  return { key, file };
+  return { key, file, limit: record.rateLimit.requests, windowSeconds: record.rateLimit.windowSeconds };
 }
 
 export interface Readiness {
@@ -83,13 +86,30 @@ export interface RunningGateway {
   readonly chains: number[];
 }
 
-export async function startGateway(options: { snapshotDir: string; keysFile: string; timeoutMs: number; pollMs?: number }): Promise<RunningGateway> {
+export interface GatewayOptions {
+  readonly snapshotDir: string;
+  readonly keysFile: string;
+  readonly timeoutMs: number;
+  readonly pollMs?: number;
+  /** GATEWAY_THREADS; the gateway's default (available cores) when absent. */
+  readonly threads?: number;
+  /** Extra environment, applied last (e.g. a quota store variant). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** `taskset -c` CPU list, or null/absent for none. */
+  readonly cpus?: string | null;
+  /** Name in error messages. */
+  readonly name?: string;
+}
+
+export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of CONTROLLED_ENV) delete env[name];
   Object.assign(env, { PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", SNAPSHOT_DIR: options.snapshotDir, API_KEYS_FILE: options.keysFile });
+  if (options.threads !== undefined) env.GATEWAY_THREADS = String(options.threads);
+  Object.assign(env, options.env ?? {});
   const spawnedAt = performance.now();
-  const child = startNode("gateway", [MAIN_JS], { cwd: PROJECT_ROOT, env });
+  const child = startNode(options.name ?? "gateway", [MAIN_JS], { cwd: PROJECT_ROOT, env }, options.cpus ?? null);
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = spawnedAt + options.timeoutMs;
   for (;;) {

@@ -2,6 +2,10 @@
  * Bearer authentication (api-decisions.md §1 and §5): `Authorization: Bearer <key>`,
  * exactly the word `Bearer` (case-sensitive), one space, then the key.
  *
+ * The header is taken as the bytes the client sent (uWS gives header values
+ * one character per byte), so a key is the SHA-256 of exactly those bytes:
+ * a UTF-8 key sent as UTF-8 matches the keys file's hash of its UTF-8 text.
+ *
  * The success path allocates only the key string and its hash; everything that
  * builds a diagnosis runs only when the request is being refused. The presented
  * key is never echoed: API_KEY_NOT_FOUND carries a masked form only.
@@ -16,7 +20,8 @@ const EXAMPLE = "Bearer <api-key>";
  * Returns the entry of the active, unexpired key the header presents, or
  * throws ApiError: API_KEY_MISSING, API_KEY_INVALID, API_KEY_NOT_FOUND,
  * API_KEY_DISABLED or API_KEY_EXPIRED. `authorizationHeader` is the raw header
- * value ("" or undefined when absent); `now` is epoch milliseconds.
+ * value, one character per byte ("" or undefined when absent); `now` is epoch
+ * milliseconds.
  */
 export function authenticate(authorizationHeader: string | undefined, store: KeyStore, now: number): KeyEntry {
   const header = authorizationHeader ?? "";
@@ -42,13 +47,13 @@ export function authenticate(authorizationHeader: string | undefined, store: Key
       throw invalid(
         i === keyStart
           ? `"Bearer" must be followed by exactly one space and then the key`
-          : "the key contains whitespace or control characters",
+          : "the key contains whitespace or control characters, or characters that are not bytes",
       );
     }
   }
   const key = header.slice(keyStart, end);
 
-  const entry = store.find(key);
+  const entry = store.find(key, "latin1");
   if (entry === undefined) {
     throw new ApiError(
       "API_KEY_NOT_FOUND",
@@ -116,7 +121,10 @@ function isOws(code: number): boolean {
   return code === 0x20 || code === 0x09;
 }
 
-/** Whitespace or a control character (C0, DEL, and the Unicode spaces a header could carry). */
+/**
+ * Space, a C0 control or DEL; or a character above 0xFF, which no HTTP header
+ * byte can be. Bytes 0x80-0xFF are parts of UTF-8 characters and allowed.
+ */
 function isSpaceOrControl(code: number): boolean {
-  return code <= 0x20 || code === 0x7f || code === 0x85 || code === 0xa0 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x3000 || code === 0xfeff || code === 0x1680 || code === 0x202f || code === 0x205f;
+  return code <= 0x20 || code === 0x7f || code > 0xff;
 }

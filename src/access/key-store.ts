@@ -4,7 +4,8 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { ChainId } from "../chains/chains.js";
-import { parseDateTime, type ApiKeyRecord, type KeyRateLimit, type KeyRoute, type KeysFile } from "./keys-file.js";
+import type { AccessGroup } from "./access-groups.js";
+import { parseDateTime, type ApiKeyRecord, type KeyRateLimit, type KeysFile } from "./keys-file.js";
 
 /**
  * One key as the request path uses it: the record plus values precomputed
@@ -23,7 +24,7 @@ export interface KeyEntry {
   /** record.expiresAt as epoch ms; +Infinity when the key never expires. */
   readonly expiresAtMs: number;
   /** Allowed routes; null = all. */
-  readonly routes: ReadonlySet<KeyRoute> | null;
+  readonly routes: ReadonlySet<AccessGroup> | null;
   /** Allowed chains; null = all. */
   readonly chainIds: ReadonlySet<number> | null;
   /** The allowed chains in ascending order (for error metadata and list filtering); null = all. */
@@ -39,6 +40,8 @@ export class KeyStore {
   readonly #byDigest: ReadonlyMap<string, KeyEntry>;
   /** Presented keys already confirmed, so repeat requests skip the hash (only valid keys enter). */
   readonly #confirmed = new Map<string, KeyEntry>();
+  /** The same for keys presented as bytes (see find). */
+  readonly #confirmedBytes = new Map<string, KeyEntry>();
   readonly #byId: ReadonlyMap<string, KeyEntry>;
 
   /**
@@ -73,19 +76,22 @@ export class KeyStore {
 
   /**
    * The entry whose sha256 is the presented key's digest, whatever its status
-   * or expiry (authenticate decides those), or undefined.
+   * or expiry (authenticate decides those), or undefined. `encoding` says what
+   * the string is: the key's text (`utf8`, hashed as UTF-8) or the bytes a
+   * client sent, one character per byte (`latin1`, hashed as those bytes).
    */
-  find(presentedKey: string): KeyEntry | undefined {
+  find(presentedKey: string, encoding: "utf8" | "latin1" = "utf8"): KeyEntry | undefined {
     // Keys already confirmed skip the hash (a store lives until the keys file
     // changes, so nothing here outlives a disabled, deleted or rotated key).
-    const known = this.#confirmed.get(presentedKey);
+    const memo = encoding === "utf8" ? this.#confirmed : this.#confirmedBytes;
+    const known = memo.get(presentedKey);
     if (known !== undefined) return known;
-    const digest = createHash("sha256").update(presentedKey, "utf8").digest();
+    const digest = createHash("sha256").update(presentedKey, encoding).digest();
     const entry = this.#byDigest.get(digest.toString("hex"));
     // Constant-time confirmation on the 32-byte digests.
     if (entry === undefined || !timingSafeEqual(digest, entry.digest)) return undefined;
-    if (this.#confirmed.size >= CONFIRMED_KEYS_MAX) this.#confirmed.clear();
-    this.#confirmed.set(presentedKey, entry);
+    if (memo.size >= CONFIRMED_KEYS_MAX) memo.clear();
+    memo.set(presentedKey, entry);
     return entry;
   }
 
@@ -123,7 +129,7 @@ function buildEntry(source: ApiKeyRecord): KeyEntry {
     digest,
     active: record.status === "active",
     expiresAtMs,
-    routes: record.routes === undefined ? null : new Set<KeyRoute>(record.routes),
+    routes: record.routes === undefined ? null : new Set<AccessGroup>(record.routes),
     chainIds: allowedChainIds === null ? null : new Set<number>(allowedChainIds),
     allowedChainIds,
     rateLimit: record.rateLimit ?? null,

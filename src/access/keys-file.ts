@@ -9,10 +9,7 @@
 import { readFileSync } from "node:fs";
 import typia, { type IValidation, type tags } from "typia";
 import { SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../chains/chains.js";
-
-/** The data routes a key may be restricted to. */
-export type KeyRoute = "tokens" | "pools" | "protocols";
-export const KEY_ROUTES: readonly KeyRoute[] = ["tokens", "pools", "protocols"];
+import type { AccessGroup } from "./access-groups.js";
 
 /** A key's own rate limit; the gateway's configured default applies when absent. */
 export interface KeyRateLimit {
@@ -36,8 +33,8 @@ export interface ApiKeyRecord {
   expiresAt?: string & tags.Format<"date-time">;
   /** Absent: the gateway's configured default. */
   rateLimit?: KeyRateLimit;
-  /** Allow-list of routes; absent = all. */
-  routes?: KeyRoute[] & tags.UniqueItems;
+  /** Allow-list of access groups (`tokens` covers every /v1/tokens… route, `pools` every /v1/pools… route); absent = all. */
+  routes?: AccessGroup[] & tags.UniqueItems;
   /** Allow-list of chains; absent = all. */
   chainIds?: ChainId[] & tags.UniqueItems;
 }

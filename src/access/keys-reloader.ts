@@ -1,8 +1,10 @@
 /**
  * Applies a changed keys file to the running gateway (keys-file.md): watches
  * the file's directory (so rename-over edits are seen), debounces, parses and
- * checks the whole file, and hands it on. A file that fails validation is
- * logged and ignored; the keys in force stay in force.
+ * checks the whole file, and hands it on. A file that fails validation, or that
+ * `apply` refuses (e.g. more keys than the quota table holds), is logged,
+ * counted and ignored: `apply` changes nothing when it throws, so the keys and
+ * quotas in force stay in force.
  */
 import { statSync, watch, type FSWatcher } from "node:fs";
 import { basename, dirname } from "node:path";
@@ -19,6 +21,8 @@ export class KeysReloader {
     private readonly file: string,
     private readonly apply: (keys: KeysFile) => void,
     private readonly log: Logger,
+    /** A changed file was rejected (counted in metrics). */
+    private readonly rejected: () => void = () => {},
     private readonly debounceMs = 200,
   ) {
     this.signature = signatureOf(file);
@@ -50,6 +54,7 @@ export class KeysReloader {
       this.apply(file);
       this.log.info({ event: "keys-reloaded", keys: keys.size }, `keys file reloaded: ${keys.size} keys`);
     } catch (error) {
+      this.rejected();
       this.log.warn({ event: "keys-file-rejected", error: (error as Error).message }, `keys file rejected, previous keys stay in force: ${(error as Error).message}`);
     }
   }

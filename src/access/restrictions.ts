@@ -5,12 +5,12 @@
  */
 import { ApiError } from "../http/errors.js";
 import type { KeyEntry } from "./key-store.js";
-import { KEY_ROUTES, type KeyRoute } from "./keys-file.js";
+import { ACCESS_GROUPS, type AccessGroup } from "./access-groups.js";
 
 /** Throws API_KEY_FORBIDDEN unless the key may use `route`. */
-export function assertRouteAllowed(entry: KeyEntry, route: KeyRoute): void {
+export function assertRouteAllowed(entry: KeyEntry, route: AccessGroup): void {
   if (entry.routes === null || entry.routes.has(route)) return;
-  const allowedRoutes = KEY_ROUTES.filter((r) => entry.routes!.has(r));
+  const allowedRoutes = ACCESS_GROUPS.filter((r) => entry.routes!.has(r));
   throw new ApiError(
     "API_KEY_FORBIDDEN",
     `This API key may not use the ${route} route; ask the gateway operator to add "${route}" to the key's allowed routes.`,

@@ -76,22 +76,24 @@ export class QuotaSlots {
     for (let s = capacity - 1; s >= 0; s--) this.free.push(s);
   }
 
-  /** The mapping for this set of key ids. */
+  /**
+   * The mapping for this set of key ids. All or nothing: when the ids do not
+   * fit, it throws and changes nothing (no slot is freed, no count is reset).
+   */
   assign(ids: readonly string[]): Record<string, number> {
     const keep = new Set(ids);
+    const removed = [...this.byId].filter(([id]) => !keep.has(id));
+    const added = [...keep].filter((id) => !this.byId.has(id));
+    if (added.length > this.free.length + removed.length) {
+      throw new Error(`the keys file holds ${keep.size} keys, more than MAX_API_KEYS (${this.capacity}); raise MAX_API_KEYS`);
+    }
     const cells = new BigInt64Array(this.counters);
-    for (const [id, slot] of this.byId) {
-      if (keep.has(id)) continue;
+    for (const [id, slot] of removed) {
       this.byId.delete(id);
       Atomics.store(cells, slot, 0n);
       this.free.push(slot);
     }
-    for (const id of ids) {
-      if (this.byId.has(id)) continue;
-      const slot = this.free.pop();
-      if (slot === undefined) throw new Error(`more than ${this.capacity} keys; raise MAX_API_KEYS`);
-      this.byId.set(id, slot);
-    }
+    for (const id of added) this.byId.set(id, this.free.pop()!);
     return Object.fromEntries(this.byId);
   }
 }

@@ -4,7 +4,7 @@
  * validators and the OpenAPI schema from these; nothing else describes them.
  */
 import type { tags } from "typia";
-import type { KeyRoute } from "../access/keys-file.js";
+import type { AccessGroup } from "../access/access-groups.js";
 import type { ChainId } from "../chains/chains.js";
 import type { AlgebraMetadata, ConcentratedMetadata, V2Metadata, V4Metadata } from "../snapshot/format.js";
 
@@ -414,9 +414,9 @@ export interface ApiKeyExpiredMetadata {
 /** API_KEY_FORBIDDEN for a route outside the key's `routes`. */
 export interface ApiKeyRouteForbiddenMetadata {
   /** The route asked for. */
-  route: KeyRoute;
+  route: AccessGroup;
   /** The routes the key may use. */
-  allowedRoutes: KeyRoute[];
+  allowedRoutes: AccessGroup[];
 }
 
 /** API_KEY_FORBIDDEN for a chain outside the key's `chainIds`. */

@@ -18,7 +18,8 @@ import { isSupportedChainId, SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from 
 import { SAMPLE_KEYS_FILE } from "../config/config.js";
 import { generateApiKey } from "../access/key-generator.js";
 import { KeyStore } from "../access/key-store.js";
-import { KEY_ROUTES, KeysFileError, loadKeysFile, parseDateTime, type ApiKeyRecord, type KeyRateLimit, type KeyRoute, type KeysFile } from "../access/keys-file.js";
+import { ACCESS_GROUPS, type AccessGroup } from "../access/access-groups.js";
+import { KeysFileError, loadKeysFile, parseDateTime, type ApiKeyRecord, type KeyRateLimit, type KeysFile } from "../access/keys-file.js";
 import { KeysFileChangedError, updateKeysFile, type KeysFileChange, type UpdateKeysFileResult } from "../access/keys-file-writer.js";
 
 /** Where the CLI writes and what it reads from its surroundings. Every field has a process default. */
@@ -159,12 +160,12 @@ export function parseExpiry(text: string, nowMs: number): string {
 }
 
 /** `tokens,pools` → the allowed routes, each once, in the order tokens, pools, protocols. */
-export function parseRoutes(text: string): KeyRoute[] {
-  const items = splitList(text, "--routes", `a comma-separated list of ${KEY_ROUTES.join(", ")}`);
+export function parseRoutes(text: string): AccessGroup[] {
+  const items = splitList(text, "--routes", `a comma-separated list of ${ACCESS_GROUPS.join(", ")}`);
   for (const item of items) {
-    if (!(KEY_ROUTES as readonly string[]).includes(item)) throw usageError(`unknown route ${JSON.stringify(item)} in --routes; the routes are ${KEY_ROUTES.join(", ")}`);
+    if (!(ACCESS_GROUPS as readonly string[]).includes(item)) throw usageError(`unknown route ${JSON.stringify(item)} in --routes; the routes are ${ACCESS_GROUPS.join(", ")}`);
   }
-  return KEY_ROUTES.filter((route) => items.includes(route));
+  return ACCESS_GROUPS.filter((route) => items.includes(route));
 }
 
 /** `8453,1` → the allowed chains, each once, ascending. Every id must be a supported chain. */
@@ -237,7 +238,7 @@ export interface KeySummary {
   /** null: the gateway's RATE_LIMIT_DEFAULT. */
   rateLimit: KeyRateLimit | null;
   /** null: every route. */
-  routes: KeyRoute[] | null;
+  routes: AccessGroup[] | null;
   /** null: every chain. */
   chainIds: number[] | null;
 }
@@ -306,7 +307,7 @@ const COMMANDS = {
       "--name TEXT       free text for operators (default: the id)",
       "--rate N/WINDOW   the key's quota: 600/60s, 600/60 (seconds), 600/1m, 100/1h, 10000/1d (default: RATE_LIMIT_DEFAULT)",
       "--expires WHEN    2027-01-01 (midnight UTC) or a date-time with a zone, 2027-01-01T12:00:00+02:00 (stored in UTC); default: never",
-      `--routes LIST     allow-list of routes, comma-separated: ${KEY_ROUTES.join(",")} (default: all)`,
+      `--routes LIST     allow-list of routes, comma-separated: ${ACCESS_GROUPS.join(",")} (default: all)`,
       `--chains LIST     allow-list of chain ids, comma-separated: ${SUPPORTED_CHAIN_IDS_ASCENDING.join(",")} (default: all)`,
     ],
     flags: ["id", "name", "rate", "expires", "routes", "chains"],

@@ -52,6 +52,10 @@ export interface GatewayConfig {
   readonly failedAuthLimit: { readonly requests: number; readonly windowSeconds: number };
   /** Quota of keys whose record has no rateLimit. */
   readonly defaultRateLimit: { readonly requests: number; readonly windowSeconds: number };
+  /** Requests without a key (public routes, unknown paths) allowed per client address and window. */
+  readonly publicRateLimit: { readonly requests: number; readonly windowSeconds: number };
+  /** Most response bytes one serving thread holds for connections that do not read (MiB). */
+  readonly maxHeldResponseMb: number;
 }
 
 interface Setting {
@@ -72,6 +76,8 @@ export const SETTINGS = {
   cursorRetentionSeconds: { env: "CURSOR_RETENTION_SECONDS", flag: "--cursor-retention-seconds", help: "How long an earlier snapshot stays available to cursors after its last use. Default 900." },
   defaultRateLimit: { env: "RATE_LIMIT_DEFAULT", flag: "--rate-limit-default", help: "Quota of keys without their own rateLimit, as REQUESTS/SECONDS. Default 600/60." },
   failedAuthLimit: { env: "FAILED_AUTH_LIMIT", flag: "--failed-auth-limit", help: "Failed authentication attempts allowed per client address, as REQUESTS/SECONDS. Default 20/60." },
+  publicRateLimit: { env: "PUBLIC_RATE_LIMIT", flag: "--public-rate-limit", help: "Requests without a key (health, ready, metrics, the OpenAPI document, unknown paths) allowed per client address, as REQUESTS/SECONDS. Default 1200/60." },
+  maxHeldResponseMb: { env: "MAX_HELD_RESPONSE_MB", flag: "--max-held-response-mb", help: "Most response bytes (MiB) one serving thread holds for clients that do not read them; past it such connections are closed. Default 64." },
   threads: { env: "GATEWAY_THREADS", flag: "--threads", help: "Serving threads sharing the port. Default: the available cores." },
   buildWorkerMaxMb: { env: "BUILD_WORKER_MAX_MB", flag: "--build-worker-max-mb", help: "Heap limit (MB) of a snapshot build worker; a build over it fails and the current data keeps serving. Default: Node's." },
   maxApiKeys: { env: "MAX_API_KEYS", flag: "--max-api-keys", help: "Most keys a keys file may hold (size of the shared quota table). Default 10000." },
@@ -168,6 +174,8 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Gat
     watchDebounceMs: 250,
     defaultRateLimit: quota(SETTINGS.defaultRateLimit, "600/60"),
     failedAuthLimit: quota(SETTINGS.failedAuthLimit, "20/60"),
+    publicRateLimit: quota(SETTINGS.publicRateLimit, "1200/60"),
+    maxHeldResponseMb: integer(SETTINGS.maxHeldResponseMb, 64, 1, 65_536),
     threads: integer(SETTINGS.threads, Math.min(availableParallelism(), 63), 1, 63),
     buildWorkerMaxMb: raw(SETTINGS.buildWorkerMaxMb) === undefined ? null : integer(SETTINGS.buildWorkerMaxMb, 0, 16, 1_048_576),
     maxApiKeys: integer(SETTINGS.maxApiKeys, 10_000, 1, 1_000_000),

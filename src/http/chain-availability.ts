@@ -1,4 +1,4 @@
-/** 503 CHAIN_DATA_UNAVAILABLE for a supported chain whose snapshot never loaded. */
+/** 503 CHAIN_DATA_UNAVAILABLE: a supported chain whose snapshot never loaded, or no snapshot at all. */
 import type { ChainId } from "../chains/chains.js";
 import type { ServingSnapshot } from "../snapshot/serving-snapshot.js";
 import { ApiError } from "./errors.js";
@@ -12,4 +12,10 @@ export function requireLoadedChain(snapshot: ServingSnapshot | null, chainId: Ch
     { chainId },
     { "retry-after": "30" },
   );
+}
+
+/** The served snapshot, or 503 when none has loaded yet. */
+export function requireSnapshot(snapshot: ServingSnapshot | null): ServingSnapshot {
+  if (snapshot !== null) return snapshot;
+  throw new ApiError("CHAIN_DATA_UNAVAILABLE", "No chain data has loaded yet; retry shortly.", "The gateway has not loaded any snapshot yet.", { chainId: null }, { "retry-after": "30" });
 }

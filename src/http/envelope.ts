@@ -1,36 +1,62 @@
 /**
  * The success and error envelopes of api-decisions.md §1, keys in order.
- * Success bodies are assembled from a prefix and pre-encoded `data` bytes.
+ * Success bodies are assembled from a prefix and pre-encoded `data` bytes;
+ * error bodies can always be built: echoed values are bounded, and a static
+ * 500 body is the last resort.
  */
 import type { ErrorEnvelope } from "../api/wire.js";
+import { boundedEcho } from "./bounded-echo.js";
 import type { ApiError } from "./errors.js";
-import type { RequestInfo } from "./request-info.js";
 
-let isoMs = -1;
-let isoText = "";
+/** The clock of the envelopes' `timestamp`, formatted at most once per millisecond. */
+export class IsoClock {
+  private ms = -1;
+  private text = "";
 
-/** The current time as ISO 8601 UTC, formatted once per millisecond. */
-export function isoNow(): string {
-  const now = Date.now();
-  if (now !== isoMs) {
-    isoMs = now;
-    isoText = new Date(now).toISOString();
+  now(): string {
+    const now = Date.now();
+    if (now !== this.ms) {
+      this.ms = now;
+      this.text = new Date(now).toISOString();
+    }
+    return this.text;
   }
-  return isoText;
+}
+
+/** What an envelope echoes of its request. */
+export interface EnvelopeRequest {
+  readonly path: string;
+  readonly traceId: string;
 }
 
 /** `{"statusCode":200,…,"data":` — the caller appends the data JSON and `}`. */
-export function successPrefix(info: RequestInfo): string {
-  return `{"statusCode":200,"timestamp":"${isoNow()}","path":${JSON.stringify(info.path)},"traceId":${JSON.stringify(info.traceId)},"data":`;
+export function successPrefix(request: EnvelopeRequest, timestamp: string): string {
+  return `{"statusCode":200,"timestamp":"${timestamp}","path":${JSON.stringify(request.path)},"traceId":${JSON.stringify(request.traceId)},"data":`;
 }
 
-export function errorBody(info: RequestInfo, error: ApiError): string {
-  const body: ErrorEnvelope = {
-    statusCode: error.status,
-    timestamp: isoNow(),
-    path: info.path,
-    traceId: info.traceId,
-    error: { code: error.code, title: error.title, message: error.message, details: error.details, metadata: error.metadata },
-  };
-  return JSON.stringify(body);
+/** The error envelope; never throws (see STATIC_500_BODY for what is sent when even this fails). */
+export function errorBody(request: EnvelopeRequest, error: ApiError, timestamp: string): string {
+  try {
+    const metadata: Record<string, unknown> = {};
+    for (const name in error.metadata) metadata[name] = boundedEcho(error.metadata[name]);
+    const body: ErrorEnvelope = {
+      statusCode: error.status,
+      timestamp,
+      path: request.path,
+      traceId: request.traceId,
+      error: { code: error.code, title: error.title, message: error.message, details: error.details, metadata },
+    };
+    return JSON.stringify(body);
+  } catch {
+    return STATIC_500_BODY;
+  }
 }
+
+/** The last resort when an error body cannot be built: a fixed 500 envelope. */
+export const STATIC_500_BODY = JSON.stringify({
+  statusCode: 500,
+  timestamp: "1970-01-01T00:00:00.000Z",
+  path: "",
+  traceId: "",
+  error: { code: "UNKNOWN_ERROR", title: "Unknown Error", message: "The gateway failed to answer this request; retry, and contact the operator if it persists.", details: "The error response could not be built.", metadata: {} },
+} satisfies ErrorEnvelope);

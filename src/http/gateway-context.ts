@@ -1,6 +1,6 @@
-/** What the route handlers share: the snapshot store, keys, cursor codec, logger. */
+/** What the request pipeline and the handlers share in a serving thread: snapshots, keys, limiters, cursors, logger. */
+import type { AddressLimiter } from "../access/address-limiter.js";
 import type { KeyStore } from "../access/key-store.js";
-import type { FailedAuthLimiter } from "../access/failed-auth-limiter.js";
 import type { RateLimiter } from "../access/rate-limiter.js";
 import type { Logger } from "../log/logger.js";
 import type { CursorCodec } from "../query/cursor.js";
@@ -11,7 +11,10 @@ export interface GatewayContext {
   /** The keys in force (replaced as a whole when the keys file changes). */
   keys: KeyStore;
   readonly rateLimiter: RateLimiter;
-  readonly failedAuth: FailedAuthLimiter;
+  /** Failed authentications per client address. */
+  readonly failedAuth: AddressLimiter;
+  /** Requests to public routes (and to no route) per client address. */
+  readonly publicRequests: AddressLimiter;
   readonly cursors: CursorCodec;
   readonly log: Logger;
   /** True once the initial snapshot load has finished. */

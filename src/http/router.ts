@@ -1,68 +1,111 @@
 /**
- * The gateway's route table and matcher. Routing runs before authentication:
- * an unknown path is a 404 ROUTE_NOT_FOUND, a known path with another method
- * a 405 METHOD_NOT_ALLOWED with its `Allow` header.
+ * The matcher compiled from the route table. Routing runs before
+ * authentication: an unknown path is 404 ROUTE_NOT_FOUND, a known path with
+ * another method 405 METHOD_NOT_ALLOWED with its `Allow` header. Literal path
+ * segments win over parameters (api-extended.md §9): the most specific path
+ * that matches decides, and only its methods are allowed.
  */
 import { ApiError } from "./errors.js";
-
-export type RouteName = "tokens" | "pools" | "protocols" | "health" | "ready" | "metrics" | "openapi";
+import type { RouteSpec } from "./route.js";
 
 export interface RouteMatch {
-  readonly route: RouteName;
-  /** Path parameters in order (pools: chainId, poolAddress). */
-  readonly params: readonly string[];
+  /** Index of the route in the table. */
+  readonly index: number;
+  /** Path parameters, in path order. */
+  readonly params: string[];
 }
 
-interface Route {
-  readonly name: RouteName;
-  readonly method: string;
-  /** Path segments; `:` marks a parameter. */
-  readonly segments: readonly string[];
+/** A node of the segment tree: literal children, one parameter child, and the routes ending here by method. */
+interface Node {
+  readonly literal: Map<string, Node>;
+  param: Node | null;
+  /** Method → route index; HEAD maps to the GET route. */
+  readonly methods: Map<string, number>;
 }
 
-const ROUTES: readonly Route[] = [
-  { name: "tokens", method: "POST", segments: ["v1", "tokens"] },
-  { name: "pools", method: "GET", segments: ["v1", "pools", ":chainId", ":poolAddress"] },
-  { name: "protocols", method: "GET", segments: ["v1", "protocols"] },
-  { name: "health", method: "GET", segments: ["health"] },
-  { name: "ready", method: "GET", segments: ["ready"] },
-  { name: "openapi", method: "GET", segments: ["v1", "openapi.json"] },
-  { name: "metrics", method: "GET", segments: ["metrics"] },
-];
+function newNode(): Node {
+  return { literal: new Map(), param: null, methods: new Map() };
+}
 
-function matchSegments(route: Route, parts: readonly string[]): string[] | null {
-  if (route.segments.length !== parts.length) return null;
-  const params: string[] = [];
-  for (let i = 0; i < parts.length; i++) {
-    const expected = route.segments[i];
-    if (expected[0] === ":") {
-      if (parts[i].length === 0) return null;
-      params.push(parts[i]);
-    } else if (expected !== parts[i]) return null;
+/** `/v1/pools/{chainId}/{address}` → ["v1", "pools", "{chainId}", "{address}"]. */
+export function pathSegments(path: string): string[] {
+  if (!path.startsWith("/")) throw new Error(`route path ${path} must start with /`);
+  return path.split("/").slice(1);
+}
+
+function isParam(segment: string): boolean {
+  return segment.startsWith("{") && segment.endsWith("}");
+}
+
+export class Router {
+  private readonly root = newNode();
+  private readonly notFoundHint: string;
+
+  constructor(private readonly routes: readonly RouteSpec[]) {
+    const names = new Set<string>();
+    routes.forEach((route, index) => {
+      if (names.has(route.name)) throw new Error(`route name ${route.name} is declared twice`);
+      names.add(route.name);
+      let node = this.root;
+      for (const segment of pathSegments(route.path)) {
+        if (isParam(segment)) node = node.param ??= newNode();
+        else {
+          let next = node.literal.get(segment);
+          if (next === undefined) node.literal.set(segment, (next = newNode()));
+          node = next;
+        }
+      }
+      if (node.methods.has(route.method)) throw new Error(`${route.method} ${route.path} is declared twice`);
+      node.methods.set(route.method, index);
+      if (route.method === "GET") node.methods.set("HEAD", index);
+    });
+    this.notFoundHint = `Routes: ${routes.map((r) => `${r.method} ${r.path}`).join(", ")}.`;
   }
-  return params;
-}
 
-/** HEAD is answered like GET, without a body (RFC 9110 §9.3.2). */
-export function matchRoute(requestMethod: string, url: string): RouteMatch {
-  const method = requestMethod === "HEAD" ? "GET" : requestMethod;
-  const parts = url.split("/").slice(1);
-  const allowed: string[] = [];
-  for (const route of ROUTES) {
-    const params = matchSegments(route, parts);
-    if (params === null) continue;
-    if (route.method === method) return { route: route.name, params };
-    allowed.push(route.method);
-    if (route.method === "GET") allowed.push("HEAD");
-  }
-  if (allowed.length > 0) {
+  /** The route of a request, or throws ROUTE_NOT_FOUND / METHOD_NOT_ALLOWED. */
+  match(method: string, url: string): RouteMatch {
+    const parts = url.split("/");
+    const params: string[] = [];
+    const node = parts[0] === "" ? this.find(this.root, parts, 1, params) : null;
+    if (node === null) {
+      throw new ApiError(
+        "ROUTE_NOT_FOUND",
+        `No route ${method} ${url.slice(0, 200)}; see the API reference for the available routes.`,
+        this.notFoundHint,
+        { method },
+      );
+    }
+    const index = node.methods.get(method);
+    if (index !== undefined) return { index, params };
+    const allowed = [...node.methods.keys()];
     throw new ApiError(
       "METHOD_NOT_ALLOWED",
-      `${requestMethod} is not allowed on ${url}; use ${allowed.join(" or ")}.`,
+      `${method} is not allowed on ${url.slice(0, 200)}; use ${allowed.join(" or ")}.`,
       `Allowed methods: ${allowed.join(", ")}.`,
       { allowed },
       { allow: allowed.join(", ") },
     );
   }
-  throw new ApiError("ROUTE_NOT_FOUND", `No route ${requestMethod} ${url}; see the API reference for the available routes.`, "Routes: POST /v1/tokens, GET /v1/pools/{chainId}/{poolAddress}, GET /v1/protocols.", { method: requestMethod });
+
+  /** Depth-first, literal before parameter: the first complete path found is the most specific. */
+  private find(node: Node, parts: readonly string[], at: number, params: string[]): Node | null {
+    if (at === parts.length) return node.methods.size > 0 ? node : null;
+    const segment = parts[at];
+    const literal = node.literal.get(segment);
+    if (literal !== undefined) {
+      const found = this.find(literal, parts, at + 1, params);
+      if (found !== null) return found;
+    }
+    if (node.param !== null && segment.length > 0) {
+      params.push(segment);
+      const found = this.find(node.param, parts, at + 1, params);
+      if (found !== null) return found;
+      params.pop();
+    }
+    return null;
+  }
+
+  route(index: number): RouteSpec {
+    return this.routes[index];
+  }
 }

@@ -7,10 +7,10 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from "prom-client";
 import type { ChainSnapshotInfo } from "../snapshot/compiled-chain.js";
 import { SNAPSHOT_ERROR_REASONS } from "../snapshot/snapshot-error.js";
-import { LATENCY_BUCKETS, readRequestMetrics } from "./request-metrics.js";
+import { LATENCY_BUCKETS, readRequestMetrics, RequestMetricsLayout, type ThreadEvent } from "./request-metrics.js";
 
 /** Latency histogram whose values come from the shared per-thread buckets. */
-function sharedLatencyHistogram(buffer: SharedArrayBuffer): Metric<string> {
+function sharedLatencyHistogram(layout: RequestMetricsLayout, buffer: SharedArrayBuffer): Metric<string> {
   const name = "gateway_http_request_duration_seconds";
   const help = "Time from request to response, by route (seconds).";
   return {
@@ -20,7 +20,7 @@ function sharedLatencyHistogram(buffer: SharedArrayBuffer): Metric<string> {
     aggregator: "sum",
     get: async () => {
       const values: Array<{ value: number; metricName: string; labels: Record<string, string | number> }> = [];
-      for (const { route, buckets, sum, count } of readRequestMetrics(buffer).latency) {
+      for (const { route, buckets, sum, count } of readRequestMetrics(layout, buffer).latency) {
         let cumulative = 0;
         buckets.forEach((n, i) => {
           cumulative += n;
@@ -73,9 +73,28 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
-  constructor(requestMetrics: SharedArrayBuffer) {
+  readonly keysFileRejections = new Counter({
+    name: "gateway_keys_file_rejections_total",
+    help: "Keys files rejected as a whole (the keys in force stayed in force).",
+    registers: [this.registry],
+  });
+
+  constructor(layout: RequestMetricsLayout, requestMetrics: SharedArrayBuffer) {
     const self = this;
     collectDefaultMetrics({ register: this.registry });
+    const threadEvent = (name: string, help: string, event: ThreadEvent) =>
+      new Counter({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          this.inc(readRequestMetrics(layout, requestMetrics).events[event]);
+        },
+      });
+    threadEvent("gateway_uncaught_errors_total", "Errors that reached a serving thread's last-resort handler (the thread exited and was replaced).", "uncaught");
+    threadEvent("gateway_backpressure_closes_total", "Connections closed because the serving thread's bytes held for clients that do not read reached the cap.", "backpressure-close");
+    threadEvent("gateway_address_table_full_total", "Requests whose client address found no free slot in an address table (failed-auth or public limit), so were not limited.", "address-table-full");
     new Counter({
       name: "gateway_http_requests_total",
       help: "HTTP requests answered, by route and status.",
@@ -83,10 +102,10 @@ export class GatewayMetrics {
       registers: [this.registry],
       collect() {
         this.reset();
-        for (const { route, status, count } of readRequestMetrics(requestMetrics).requests) this.inc({ route, status }, count);
+        for (const { route, status, count } of readRequestMetrics(layout, requestMetrics).requests) this.inc({ route, status }, count);
       },
     });
-    this.registry.registerMetric(sharedLatencyHistogram(requestMetrics));
+    this.registry.registerMetric(sharedLatencyHistogram(layout, requestMetrics));
     const perChain = (name: string, help: string, value: (info: ChainSnapshotInfo) => number | null) =>
       new Gauge({
         name,

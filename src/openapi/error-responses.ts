@@ -5,50 +5,11 @@
  * responses of an operation, grouped by status, with the headers each code's
  * responses carry.
  */
-import { ERROR_CATALOGUE, type ErrorCode } from "../http/errors.js";
-import { MAX_BODY_BYTES } from "../http/read-body.js";
+import { ERROR_CATALOGUE, type ErrorCode, type ErrorCodeFacts } from "../http/errors.js";
 import { ERROR_EXAMPLES } from "./examples.js";
 import { componentRef, type JsonSchema } from "./json-schema.js";
-import { combinedPresence, type HeaderObjects, type Presence, type ResponseHeaderCatalogue } from "./response-headers.js";
-
-interface CodeFacts {
-  /** When the code is answered (the response description). */
-  readonly when: string;
-  /** The key's RateLimit-* headers: only codes answered after the quota is counted carry them. */
-  readonly rateLimitHeaders: Presence;
-  /** `Retry-After` and `Allow`. */
-  readonly retryAfter?: true;
-  readonly allow?: true;
-}
-
-const CODES: Readonly<Record<ErrorCode, CodeFacts>> = {
-  VALIDATION_ERROR: { when: "a parameter breaks the schema; metadata names the first failing property in document order", rateLimitHeaders: "always" },
-  MALFORMED_JSON: { when: "the body is empty or not valid JSON", rateLimitHeaders: "always" },
-  UNSUPPORTED_CHAIN_ID: { when: "a chain id is an integer but not a supported chain", rateLimitHeaders: "always" },
-  INVALID_POOL_ADDRESS: { when: "`poolAddress` is neither 0x + 40 nor 0x + 64 hex digits", rateLimitHeaders: "always" },
-  INVALID_PAGINATION_CURSOR: {
-    when: "`config.cursor` was not issued by this gateway, was altered, or belongs to a request with other filters, matchAllSymbols or orderBy",
-    rateLimitHeaders: "always",
-  },
-  API_KEY_MISSING: { when: "no Authorization header", rateLimitHeaders: "never" },
-  API_KEY_INVALID: { when: "the Authorization header is not `Bearer <api-key>`", rateLimitHeaders: "never" },
-  API_KEY_NOT_FOUND: { when: "the key is not known to this gateway", rateLimitHeaders: "never" },
-  API_KEY_DISABLED: { when: "the key is disabled", rateLimitHeaders: "never" },
-  API_KEY_EXPIRED: { when: "the key has expired", rateLimitHeaders: "never" },
-  API_KEY_FORBIDDEN: { when: "the key may not use this route or one of the requested chains", rateLimitHeaders: "always" },
-  LIQUIDITY_POOL_NOT_FOUND: { when: "the chain's loaded snapshot has no pool with this address", rateLimitHeaders: "always" },
-  ROUTE_NOT_FOUND: { when: "no route has this path", rateLimitHeaders: "never" },
-  METHOD_NOT_ALLOWED: { when: "another method was used on this path; `Allow` lists the methods it takes", rateLimitHeaders: "never", allow: true },
-  PAYLOAD_TOO_LARGE: { when: `the body is larger than ${MAX_BODY_BYTES} bytes`, rateLimitHeaders: "always" },
-  UNSUPPORTED_MEDIA_TYPE: { when: "the Content-Type is not application/json (a charset parameter is fine)", rateLimitHeaders: "always" },
-  RATE_LIMIT_EXCEEDED: {
-    when: "the key has used its quota of the current window; retry after `Retry-After` seconds (also `metadata.retryAfterSeconds`)",
-    rateLimitHeaders: "always",
-    retryAfter: true,
-  },
-  CHAIN_DATA_UNAVAILABLE: { when: "a requested chain has no loaded snapshot yet; retry after `Retry-After` seconds", rateLimitHeaders: "always", retryAfter: true },
-  UNKNOWN_ERROR: { when: "a server fault; its trace id is in the gateway's logs", rateLimitHeaders: "sometimes" },
-};
+import { combinedPresence } from "./presence.js";
+import type { HeaderObjects, ResponseHeaderCatalogue } from "./response-headers.js";
 
 /** `API_KEY_MISSING` → `ApiKeyMissingEnvelope`. */
 export function errorEnvelopeName(code: ErrorCode): string {
@@ -66,7 +27,7 @@ export function errorEnvelopeSchemas(metadata: Readonly<Record<ErrorCode, JsonSc
   for (const code of Object.keys(ERROR_CATALOGUE) as ErrorCode[]) {
     const { status, title } = ERROR_CATALOGUE[code];
     schemas[errorEnvelopeName(code)] = {
-      description: `${code} (HTTP ${status}): ${CODES[code].when}.`,
+      description: `${code} (HTTP ${status}): ${ERROR_CATALOGUE[code].when}.`,
       allOf: [componentRef("ErrorEnvelope")],
       type: "object",
       properties: {
@@ -83,7 +44,7 @@ export function errorEnvelopeSchemas(metadata: Readonly<Record<ErrorCode, JsonSc
 
 /** The response object of `codes`, which share one status. */
 export function errorResponse(codes: readonly ErrorCode[], authenticated: boolean, headers: ResponseHeaderCatalogue): JsonSchema {
-  const facts = codes.map((code) => CODES[code]);
+  const facts: ErrorCodeFacts[] = codes.map((code) => ERROR_CATALOGUE[code]);
   const rateLimit = authenticated ? combinedPresence(facts.map((f) => f.rateLimitHeaders)) : "never";
   const headerObjects: HeaderObjects = {
     ...headers.common(rateLimit),
@@ -101,7 +62,7 @@ export function errorResponse(codes: readonly ErrorCode[], authenticated: boolea
     if (value !== undefined) examples[code] = { summary: value.error.message, value };
   }
   return {
-    description: codes.map((code) => `\`${code}\`: ${CODES[code].when}.`).join(" "),
+    description: codes.map((code) => `\`${code}\`: ${ERROR_CATALOGUE[code].when}.`).join(" "),
     headers: headerObjects,
     content: {
       "application/json": {

@@ -4,14 +4,13 @@
  */
 import type { ResponseHeaders } from "../api/wire.js";
 import type { JsonSchema } from "./json-schema.js";
+import type { Presence } from "./presence.js";
 import type { WireSchemas } from "./wire-schemas.js";
 
 export type ResponseHeaderName = keyof ResponseHeaders;
 
 export type HeaderObjects = Partial<Record<ResponseHeaderName, JsonSchema>>;
 
-/** Whether a header is on every response of a kind, on some, or on none. */
-export type Presence = "always" | "sometimes" | "never";
 
 export class ResponseHeaderCatalogue {
   constructor(private readonly schemas: WireSchemas["responseHeaders"]) {}
@@ -35,11 +34,4 @@ export class ResponseHeaderCatalogue {
     }
     return headers;
   }
-}
-
-/** The combined presence of a header over several kinds of response under one status. */
-export function combinedPresence(presences: readonly Presence[]): Presence {
-  if (presences.every((p) => p === "always")) return "always";
-  if (presences.every((p) => p === "never")) return "never";
-  return "sometimes";
 }

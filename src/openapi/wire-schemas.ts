@@ -47,10 +47,17 @@ type SameKeys<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
 const METADATA_FOR_EVERY_CODE: SameKeys<keyof ErrorMetadataByCode, ErrorCode> = true;
 void METADATA_FOR_EVERY_CODE;
 
+/**
+ * Carrier types of path and query parameters (route-table docs name them): each
+ * property becomes a parameter whose JSDoc is its description.
+ */
+const PARAMETER_CARRIERS = ["PoolPathParameters"] as const;
+
 export interface WireSchemas {
   /** `components.schemas`: every named wire object. */
   readonly components: Record<string, JsonSchema>;
-  readonly poolPathParameters: Record<keyof PoolPathParameters, JsonSchema>;
+  /** Carrier name → parameter name → schema (with its description). */
+  readonly parameters: Readonly<Record<string, Record<string, JsonSchema>>>;
   readonly requestHeaders: Record<keyof RequestHeaders, JsonSchema>;
   readonly responseHeaders: Record<keyof ResponseHeaders, JsonSchema>;
   /** `error.metadata` of each code. */
@@ -65,14 +72,15 @@ function takeCarrier(components: Record<string, JsonSchema>, name: string): Reco
   return carrier.properties as Record<string, JsonSchema>;
 }
 
-export function buildWireSchemas(): WireSchemas {
+/** @param requestBodies component names of the request bodies: unknown properties are refused at any depth inside them. */
+export function buildWireSchemas(requestBodies: readonly string[]): WireSchemas {
   const components = structuredClone(COLLECTION.components.schemas ?? {}) as unknown as Record<string, JsonSchema>;
   applyDocumentedDefaults(components);
   unionsAsAnyOf(components);
-  closeObjectsReachableFrom(components, "TokenListRequest");
+  for (const body of requestBodies) closeObjectsReachableFrom(components, body);
   // Each carrier's schema has exactly the keys of its type.
   return {
-    poolPathParameters: takeCarrier(components, "PoolPathParameters") as WireSchemas["poolPathParameters"],
+    parameters: Object.fromEntries(PARAMETER_CARRIERS.map((name) => [name, takeCarrier(components, name)])),
     requestHeaders: takeCarrier(components, "RequestHeaders") as WireSchemas["requestHeaders"],
     responseHeaders: takeCarrier(components, "ResponseHeaders") as WireSchemas["responseHeaders"],
     errorMetadata: takeCarrier(components, "ErrorMetadataByCode") as WireSchemas["errorMetadata"],

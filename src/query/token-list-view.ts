@@ -2,6 +2,7 @@
  * One query's full list over one snapshot, with each entry's JSON encoded
  * the first time a page needs it and kept for the pages after.
  */
+import { LruCache } from "../util/lru-cache.js";
 import { columnString, utf8 } from "../util/shared-columns.js";
 import type { TokenListResult } from "./evaluate-token-list.js";
 import type { TokenIndexData } from "./token-index.js";
@@ -15,6 +16,8 @@ const FIXED_BYTES = OPEN_ADDRESSES.length + CLOSE_ADDRESSES.length + OPEN_CHAIN_
 
 export class TokenListView {
   private readonly encoded: Array<Buffer | undefined>;
+  /** Next-page cursors already issued, by page end (the same page end gives the same cursor). */
+  private readonly cursors = new LruCache<number, { readonly scope: Buffer; readonly json: string }>(64);
 
   constructor(
     private readonly index: TokenIndexData,
@@ -30,6 +33,15 @@ export class TokenListView {
   /** JSON of entry e (a MultiChainTokenMetadata object). */
   entry(e: number): Buffer {
     return (this.encoded[e] ??= this.encodeEntry(e));
+  }
+
+  /** The JSON of the cursor to the page that starts at `end`; `encode` makes it when it is not remembered. */
+  nextCursorJson(end: number, scope: Buffer, encode: () => string): string {
+    const known = this.cursors.get(end);
+    if (known !== undefined && known.scope === scope) return known.json;
+    const json = JSON.stringify(encode());
+    this.cursors.set(end, { scope, json });
+    return json;
   }
 
   symbolOf(e: number): string {

@@ -20,11 +20,16 @@ export interface ServingThreadInit {
   /** Shared quota counters, one per key slot (see shared-rate-limiter.ts). */
   readonly quotaCounters: SharedArrayBuffer;
   readonly failedAuthLimit: { readonly requests: number; readonly windowSeconds: number };
-  /** Shared failed-authentication counters by client address (see failed-auth-limiter.ts). */
+  /** Shared failed-authentication counters by client address (see address-table.ts). */
   readonly failedAuthCounters: SharedArrayBuffer;
+  /** Requests without a key allowed per client address (public routes, unknown paths). */
+  readonly publicRateLimit: { readonly requests: number; readonly windowSeconds: number };
+  readonly publicRequestCounters: SharedArrayBuffer;
+  /** Most response bytes a serving thread holds for connections that do not read. */
+  readonly maxHeldResponseBytes: number;
   /** Last cursor use (epoch ms) of each retained snapshot, by retention slot. */
   readonly versionUse: SharedArrayBuffer;
-  /** Shared request counters and latency histogram (see request-metrics.ts). */
+  /** Shared request counters, latency histograms and thread events (see request-metrics.ts). */
   readonly requestMetrics: SharedArrayBuffer;
 }
 

@@ -5,15 +5,16 @@
  * socket, then tells the supervisor.
  */
 import { parentPort, threadId, workerData } from "node:worker_threads";
-import { FailedAuthLimiter } from "../access/failed-auth-limiter.js";
+import { AddressLimiter } from "../access/address-limiter.js";
 import { KeyStore } from "../access/key-store.js";
 import { SharedRateLimiter } from "../access/shared-rate-limiter.js";
 import { createApp } from "../http/app.js";
 import type { GatewayContext } from "../http/gateway-context.js";
-import { setResponseHooks } from "../http/respond.js";
+import { openApiDocumentBytes } from "../http/handlers/openapi.js";
+import { ROUTE_NAMES } from "../http/route-table.js";
 import { uws, type us_listen_socket } from "../http/uws.js";
 import { createLogger } from "../log/logger.js";
-import { RequestMetricsRecorder } from "../metrics/request-metrics.js";
+import { RequestMetricsLayout, RequestMetricsRecorder } from "../metrics/request-metrics.js";
 import { CursorCodec } from "../query/cursor.js";
 import { ServingSnapshot } from "../snapshot/serving-snapshot.js";
 import { SnapshotStore } from "../snapshot/snapshot-store.js";
@@ -30,49 +31,62 @@ const send = (message: ServingThreadMessage) => port.postMessage(message);
 const log = createLogger(init.logLevel).child({ thread: init.threadSlot });
 
 const rateLimiter = new SharedRateLimiter(init.quotaCounters, init.keySlots, init.defaultRateLimit);
-const pendingMetrics = new Map<number, (text: string) => void>();
+const recorder = new RequestMetricsRecorder(new RequestMetricsLayout(ROUTE_NAMES), init.requestMetrics, init.threadSlot);
+const pendingMetrics = new Map<number, { resolve: (text: string) => void; timer: NodeJS.Timeout }>();
 let nextMetricsRequest = 1;
+/** How long /metrics waits for the supervisor's text. */
+const METRICS_TIMEOUT_MS = 5000;
 
 const ctx: GatewayContext = {
   store: new SnapshotStore(init.versionUse),
   keys: new KeyStore(init.keys),
   rateLimiter,
-  failedAuth: new FailedAuthLimiter(init.failedAuthCounters, init.failedAuthLimit),
+  failedAuth: new AddressLimiter(init.failedAuthCounters, init.failedAuthLimit, "failed authentication attempts", () => recorder.count("address-table-full")),
+  publicRequests: new AddressLimiter(init.publicRequestCounters, init.publicRateLimit, "requests without an API key", () => recorder.count("address-table-full")),
   cursors: new CursorCodec(init.cursorSecret),
   log,
   ready: false,
   fetchMetrics: () =>
-    new Promise((resolve) => {
+    new Promise((resolve, reject) => {
       const requestId = nextMetricsRequest++;
-      pendingMetrics.set(requestId, (text) => resolve({ contentType: "text/plain; version=0.0.4; charset=utf-8", text }));
+      const timer = setTimeout(() => {
+        pendingMetrics.delete(requestId);
+        reject(new Error(`the supervisor did not render the metrics within ${METRICS_TIMEOUT_MS} ms`));
+      }, METRICS_TIMEOUT_MS);
+      pendingMetrics.set(requestId, { resolve: (text) => resolve({ contentType: "text/plain; version=0.0.4; charset=utf-8", text }), timer });
       send({ type: "metrics-request", requestId });
     }),
 };
 
-const recorder = new RequestMetricsRecorder(init.requestMetrics, init.threadSlot);
 let inFlight = 0;
 let draining = false;
-setResponseHooks({
-  ended(info, status) {
-    inFlight--;
-    recorder.record(info.route, status, (performance.now() - info.startedAt) / 1000);
-  },
-  aborted() {
-    inFlight--;
-  },
-  get closeConnections() {
-    return draining;
-  },
-});
-
 let lastRequestAt = 0;
-const app = createApp(ctx, () => {
-  inFlight++;
-  lastRequestAt = Date.now();
+const app = createApp(ctx, {
+  started() {
+    inFlight++;
+    lastRequestAt = Date.now();
+  },
+  lifecycle: {
+    finished(x, status) {
+      recorder.record(x.routeIndex, status, (performance.now() - x.startedAt) / 1000);
+    },
+    settled() {
+      inFlight--;
+    },
+    overloaded() {
+      recorder.count("backpressure-close");
+    },
+    get closeConnections() {
+      return draining;
+    },
+  },
+  limits: { maxHeldBytes: init.maxHeldResponseBytes },
 });
+openApiDocumentBytes(); // built now, not on the first request
 // A thread that dies with open uWS sockets takes the whole process down; one
 // that closes them first just ends, and the supervisor replaces it.
 const fail = (error: unknown) => {
+  recorder.count("uncaught");
   log.fatal({ event: "serving-thread-fatal", err: error }, "serving thread failed; closing its sockets and exiting");
   try {
     app.close();
@@ -138,10 +152,14 @@ port.on("message", (message: SupervisorMessage) => {
     case "ready":
       ctx.ready = true;
       break;
-    case "metrics-text":
-      pendingMetrics.get(message.requestId)?.(message.text);
+    case "metrics-text": {
+      const pending = pendingMetrics.get(message.requestId);
+      if (pending === undefined) break;
+      clearTimeout(pending.timer);
       pendingMetrics.delete(message.requestId);
+      pending.resolve(message.text);
       break;
+    }
     case "drain":
       drain();
       break;

@@ -20,7 +20,7 @@ export class ServingSnapshot {
   /** Bit mask of the loaded chains (positions in SUPPORTED_CHAIN_IDS). */
   readonly loadedMask: number;
   /** `data` of GET /v1/protocols, encoded. */
-  readonly protocolsJson: string;
+  readonly protocolsJson: Buffer;
   readonly versionHex: string;
   private readonly views = new LruCache<string, TokenListView>(CACHED_QUERIES_PER_SNAPSHOT);
 
@@ -32,7 +32,7 @@ export class ServingSnapshot {
   ) {
     this.chains = new Map(chains.map((c) => [c.info.chainId, c]));
     this.loadedMask = chainMask(chains.map((c) => c.info.chainId));
-    this.protocolsJson = JSON.stringify({ protocols: mergeProtocols(chains) });
+    this.protocolsJson = Buffer.from(JSON.stringify({ protocols: mergeProtocols(chains) }));
     this.versionHex = versionHex(version);
     // Warm the default view so the most common request never computes.
     this.tokenList(DEFAULT_TOKEN_QUERY);

@@ -193,7 +193,7 @@ describe("two serving threads, pushes under load", () => {
     }
     expect(metricValue(after, "gateway_snapshot_generated_at_seconds", { chain_id: "999" })).toBe(T0 + 400);
     expect(metricValue(after, "gateway_snapshot_pools", { chain_id: "1" })).toBe(1);
-    expect(metricValue(after, "gateway_http_requests_total", { route: "pools", status: "200" })).toBeGreaterThan(0);
+    expect(metricValue(after, "gateway_http_requests_total", { route: "pools.get", status: "200" })).toBeGreaterThan(0);
     expect(metricValue(after, "gateway_serving_threads")).toBe(2);
   });
 

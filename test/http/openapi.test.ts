@@ -14,6 +14,7 @@ import ajvFormats from "ajv-formats";
 import { unpack } from "msgpackr";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ERROR_CATALOGUE, type ErrorCode } from "../../src/http/errors.js";
+import { ROUTES } from "../../src/http/route-table.js";
 import { basicFixture, KEYS, P, poolId } from "../support/fixtures.js";
 import {
   getPool,
@@ -150,14 +151,18 @@ describe("the document", () => {
 
   it("documents every route; the /v1 data routes need the bearer key, the others are public", () => {
     const routes = operations().map(({ method, template }) => `${method.toUpperCase()} ${template}`);
-    expect(routes.sort()).toEqual(
-      ["POST /v1/tokens", "GET /v1/pools/{chainId}/{poolAddress}", "GET /v1/protocols", "GET /health", "GET /ready", "GET /v1/openapi.json"].sort(),
-    );
+    expect(routes.sort()).toEqual(ROUTES.map((r) => `${r.method} ${r.path}`).sort());
+    for (const core of ["POST /v1/tokens", "GET /v1/pools/{chainId}/{poolAddress}", "GET /v1/protocols", "GET /health", "GET /ready", "GET /metrics", "GET /v1/openapi.json"]) {
+      expect(routes).toContain(core);
+    }
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
     expect(doc.security).toEqual([{ bearerAuth: [] }]);
     for (const { template, operation } of operations()) {
-      if (["/health", "/ready", "/v1/openapi.json"].includes(template)) expect(operation.security, template).toEqual([]);
-      else expect(operation.security, template).toBeUndefined();
+      if (["/health", "/ready", "/metrics", "/v1/openapi.json"].includes(template)) expect(operation.security, template).toEqual([]);
+      else {
+        expect(template, "every other route is under /v1").toMatch(/^\/v1\//);
+        expect(operation.security, template).toBeUndefined();
+      }
     }
   });
 

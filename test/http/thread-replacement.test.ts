@@ -12,11 +12,12 @@ import { pino } from "pino";
 import { KEYS, poolsFixture, standardKeys, writeKeysFile } from "../support/fixtures.js";
 import { getPool } from "../support/gateway-process.js";
 import { loadKeysFile } from "../../src/access/keys-file.js";
-import { createFailedAuthCounters } from "../../src/access/failed-auth-limiter.js";
+import { createAddressTable } from "../../src/access/address-table.js";
 import { createQuotaCounters, QuotaSlots } from "../../src/access/shared-rate-limiter.js";
 import { SERVING_THREAD_FILE } from "../../src/gateway.js";
 import { GatewayMetrics } from "../../src/metrics/gateway-metrics.js";
-import { createRequestMetricsBuffer } from "../../src/metrics/request-metrics.js";
+import { ROUTE_NAMES } from "../../src/http/route-table.js";
+import { RequestMetricsLayout } from "../../src/metrics/request-metrics.js";
 import { Supervisor } from "../../src/server/supervisor.js";
 import { compileChain } from "../../src/snapshot/compile-chain.js";
 import { compileTokenIndex } from "../../src/snapshot/compile-token-index.js";
@@ -50,8 +51,9 @@ describe("a serving thread that dies", () => {
     if (!existsSync(SERVING_THREAD_FILE)) throw new Error(`${SERVING_THREAD_FILE} missing: build first`);
     const keys = loadKeysFile(writeKeysFile(standardKeys()));
     const counters = createQuotaCounters(64);
-    const requestMetrics = createRequestMetricsBuffer();
-    metrics = new GatewayMetrics(requestMetrics);
+    const layout = new RequestMetricsLayout(ROUTE_NAMES);
+    const requestMetrics = layout.createBuffer();
+    metrics = new GatewayMetrics(layout, requestMetrics);
     supervisor = new Supervisor(
       {
         threadFile: SERVING_THREAD_FILE,
@@ -66,7 +68,10 @@ describe("a serving thread that dies", () => {
           defaultRateLimit: { requests: 1000, windowSeconds: 60 },
           quotaCounters: counters,
           failedAuthLimit: { requests: 1000, windowSeconds: 60 },
-          failedAuthCounters: createFailedAuthCounters(),
+          failedAuthCounters: createAddressTable(),
+          publicRateLimit: { requests: 1000, windowSeconds: 60 },
+          publicRequestCounters: createAddressTable(),
+          maxHeldResponseBytes: 1 << 24,
           versionUse: new SharedArrayBuffer(8 * 8),
           requestMetrics,
         },

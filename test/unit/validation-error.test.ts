@@ -1,6 +1,11 @@
+import typia from "typia";
 import { describe, expect, test } from "vitest";
-import { parseTokenListRequest } from "../../src/http/routes/tokens.js";
+import type { TokenListRequest } from "../../src/api/wire.js";
 import type { ApiError } from "../../src/http/errors.js";
+import { validated } from "../../src/http/validation-error.js";
+
+const validateTokenListRequest = typia.createValidateEquals<TokenListRequest>();
+const parseTokenListRequest = (body: unknown) => validated(validateTokenListRequest, body);
 
 function failure(body: unknown): ApiError {
   try {

@@ -1,10 +1,11 @@
 /**
- * The results of one bench run (the shape of bench/results/<timestamp>.json),
- * the issue-5 targets judged against them, and bench/RESULTS.md rendered
+ * The results of one `npm run bench:build` run (the shape of
+ * bench/results/build-<timestamp>.json), the issue-5 build and memory targets
+ * judged against them, and the "build" section of bench/RESULTS.md rendered
  * from them. Every figure is quoted with the machine it was measured on.
  */
 import type { BuildProfile } from "./build-bench.js";
-import type { LatencySummary } from "./load.js";
+import type { LatencySummary } from "./stats.js";
 import type { MicroResult } from "./targets/micro-process.js";
 
 export interface MachineInfo {
@@ -17,32 +18,6 @@ export interface MachineInfo {
   readonly platform: string;
   readonly loadAverageStart: number[];
   loadAverageEnd: number[];
-}
-
-export interface HttpTargetResult {
-  readonly id: string;
-  readonly server: "gateway" | "bare-uws" | "fastify";
-  readonly label: string;
-  readonly request: string;
-  readonly connections: number;
-  /** Measured seconds, all rounds together. */
-  readonly durationS: number;
-  /** Each round's own figures (one round in a quick run). */
-  readonly rounds: ReadonlyArray<{ readonly rps: number; readonly p50: number; readonly p99: number }>;
-  /** Responses / measured seconds over all rounds. */
-  readonly rps: number;
-  /** Median of the rounds' percentiles (max: the highest). */
-  readonly latencyMs: LatencySummary;
-  readonly responses: number;
-  readonly non2xx: number;
-  readonly errors: number;
-  readonly responseBytes: number;
-  /** CPU of the server process (all threads) over warm-up + measured run, % of one core. */
-  readonly serverCpuPercent: number;
-  readonly clientCpuPercent: number;
-  /** CPU of every other process on the machine meanwhile (machine busy − server − load generator), % of one core. */
-  readonly otherCpuPercent: number;
-  readonly serverCpuUsPerRequest: number;
 }
 
 interface RunFigures {
@@ -60,8 +35,8 @@ export interface TargetVerdict {
   readonly note: string;
 }
 
-export interface BenchResults {
-  readonly schema: 1;
+export interface BuildResults {
+  readonly schema: "build/1";
   readonly mode: "quick" | "full";
   readonly startedAt: string;
   readonly finishedAt: string;
@@ -72,10 +47,7 @@ export interface BenchResults {
     readonly connections: number;
     readonly durationS: number;
     readonly warmupS: number;
-    readonly rounds: number;
     readonly gatewayThreads: number;
-    readonly bareUwsThreads: number;
-    readonly fastifyProcesses: number;
     readonly loadGenerator: string;
     readonly dataDir: string;
     readonly largeSet: boolean;
@@ -83,10 +55,7 @@ export interface BenchResults {
     readonly poolAddresses: number;
   };
   readonly dataSet: { readonly files: number; readonly bytes: number; readonly pools: number; readonly tokenInstances: number };
-  readonly http: {
-    readonly targets: HttpTargetResult[];
-    readonly uncachedProbe: RunFigures & { readonly connections: number; readonly non2xx: number };
-  };
+  readonly uncachedProbe: RunFigures & { readonly connections: number; readonly non2xx: number };
   readonly micro: MicroResult;
   readonly build: {
     readonly profile: BuildProfile;
@@ -131,87 +100,6 @@ export function machineLine(m: MachineInfo): string {
   return `${m.cores} cores, ${m.cpuModel}`;
 }
 
-function target(results: BenchResults, id: string): HttpTargetResult | undefined {
-  return results.http.targets.find((t) => t.id === id);
-}
-
-function rpsRatio(results: BenchResults, a: string, b: string): number {
-  const x = target(results, a);
-  const y = target(results, b);
-  return x && y && y.rps > 0 ? x.rps / y.rps : NaN;
-}
-
-/** Requests per server CPU-second of `a` relative to `b` (b's CPU per request / a's). */
-function cpuRatio(results: BenchResults, a: string, b: string): number {
-  const x = target(results, a);
-  const y = target(results, b);
-  return x && y && x.serverCpuUsPerRequest > 0 ? y.serverCpuUsPerRequest / x.serverCpuUsPerRequest : NaN;
-}
-
-/** How to read requests/s ratios on this machine, from the CPU figures of the run. */
-function capacityNote(results: BenchResults): string {
-  const t = results.http.targets;
-  if (t.length === 0) return "";
-  const range = (f: (x: HttpTargetResult) => number) => `${fmt(Math.min(...t.map(f)), 0)}-${fmt(Math.max(...t.map(f)), 0)} %`;
-  const cores = results.machine.cores;
-  return (
-    `Reading the requests/s ratios: on ${cores} cores the load generator used ${range((x) => x.clientCpuPercent)} of one core, the server under test ${range((x) => x.serverCpuPercent)}, ` +
-    `and other processes on the shared machine ${range((x) => x.otherCpuPercent)} (of ${cores * 100} %). ` +
-    `When the client and the other processes take most of the CPU, every server's requests/s is capped by the client, and ratios of requests/s move towards 1 ` +
-    `whatever the servers cost. The "per server CPU-second" figures (requests/s divided by the server's own CPU) compare what each server spends per request; ` +
-    `they are the better guide to the capacity of a machine that is not shared with its load generator.`
-  );
-}
-
-// ------------------------------------------------------------------ what limits a missed target
-
-/** The gateway's extra server CPU per request against bare uWS answering the same bytes, and the ceiling the load generator sets. */
-function httpLimit(results: BenchResults, gatewayId: string, bareId: string, fastifyId: string, againstFastify: boolean): string {
-  const g = target(results, gatewayId);
-  const b = target(results, bareId);
-  const f = target(results, fastifyId);
-  if (!g || !b || !f) return "";
-  const loadGen = Math.max(g.clientCpuPercent, b.clientCpuPercent, f.clientCpuPercent);
-  const ceiling =
-    againstFastify && b.rps / f.rps < 3
-      ? `Bare uWS, which does no work at all, reached only ${fmt(b.rps / f.rps)}x fastify's requests/s under the same load generator: ` +
-        `on this machine the client caps every server near ${int(b.rps)} req/s, so no server could show 3x fastify here; ` +
-        `judging this target needs a load generator on cores of its own (or another machine). `
-      : "";
-  return (
-    ceiling +
-    `Measured in this run: the gateway used ${fmt(g.serverCpuUsPerRequest, 1)} µs of server CPU per request (all threads), ` +
-    `bare uWS ${fmt(b.serverCpuUsPerRequest, 1)} µs and fastify ${fmt(f.serverCpuUsPerRequest, 1)} µs for the same bytes, ` +
-    `while the load generator used up to ${fmt(loadGen, 0)} % of one of the ${results.machine.cores} cores. ` +
-    `The gateway's extra ${fmt(g.serverCpuUsPerRequest - b.serverCpuUsPerRequest, 1)} µs per request is its own work on the serving thread; ` +
-    `the profile below says where it goes.`
-  );
-}
-
-/**
- * Where a CPU profile of the serving threads put the gateway's own per-request
- * time. Taken once while writing this harness, not by every run: method and
- * date are part of the text.
- */
-const HTTP_PROFILE_NOTES =
-  "**Profile of the gateway's per-request work** (taken 2026-11-21 while writing the harness: `node --cpu-prof` on the gateway, " +
-  "bundled sample, autocannon at a fixed 3,000-4,000 req/s so the serving threads were not starved; shares are of the JavaScript time of the request handlers, " +
-  "uWS's native HTTP work is not in them). At that fixed rate the whole gateway process used about 45-53 µs of CPU per `GET /health` " +
-  "(transport only), 87-112 µs per pool request and 123-163 µs per default token page (2 cores, AMD EPYC, shared machine).\n\n" +
-  "- Pool route: authentication is 22 % of the handler, nearly all of it the SHA-256 of the bearer key that `KeyStore.find` computes with " +
-  "`node:crypto` `createHash` on every request; the envelope's `new Date().toISOString()` (`successPrefix`) 11 %; writing the status line and " +
-  "the 6 response headers (`sendBody`) 14 %; reading the request (`readRequestInfo`, trace id) 8 %; the pool lookup itself (`findPool`, address check, `assemble`) about 20 %.\n" +
-  "- Default token page: producing `nextCursor` is 28 % of the handler: an HMAC-SHA256 (`createHmac`, which imports the secret again on every call) " +
-  "plus a SHA-256 of the query key (`CursorCodec.queryHash`), although both are the same for every request of a given query on a given snapshot; " +
-  "authentication's SHA-256 another 13 %. Hashing is about 40 % of the token page's JavaScript time.\n" +
-  "- Applied after that profile (commit 06725c5, measured with `bench/hot-paths.ts`, tinybench, same machine): confirmed keys are remembered per key store " +
-  "(a store is replaced whenever the keys file changes), so repeat requests skip the SHA-256 (authenticate 4.6 µs → 0.56 µs); the HMAC key is imported once " +
-  "and query hashes and next-page cursors are memoised per (snapshot, query, offset) (cursor 13.7 µs → 6.8 µs uncached, a map lookup when repeated); the " +
-  "envelope timestamp is formatted once per millisecond (envelope prefix 2.0 µs → 0.47 µs). Full runs after that change include these savings.\n" +
-  "- What remains above bare uWS: writing the status line and 6-7 response headers (each `writeHeader` crosses into native code), reading the request " +
-  "(method, URL, 5 headers, the client address for the failed-auth limit), the trace id, the shared quota counter (an atomic compare-and-swap) and the " +
-  "metrics record per request. On a machine whose load generator has its own cores these are the next candidates (e.g. fewer headers per response).";
-
 /**
  * The fastest the gateway's 2 build workers could rebuild these files, from
  * the one-thread profile: the chains split over two workers (never below the
@@ -223,7 +111,7 @@ function twoWorkerFloorMs(p: BuildProfile): number {
   return Math.max(total / 2, ...perChain) + p.tokenIndexMs;
 }
 
-function rebuildLimit(results: BenchResults): string {
+function rebuildLimit(results: BuildResults): string {
   const b = results.build;
   const p = b.profile;
   const validate = p.parseMs - p.unpackMs;
@@ -255,7 +143,7 @@ function rebuildLimit(results: BenchResults): string {
   );
 }
 
-function swapLimit(results: BenchResults): string {
+function swapLimit(results: BuildResults): string {
   const l = results.build.poolLatency;
   return (
     `During the rebuild the ${results.machine.cores} cores serve requests, run the load generator and run the 2 build workers ` +
@@ -266,12 +154,12 @@ function swapLimit(results: BenchResults): string {
   );
 }
 
-function rssLimit(results: BenchResults): string {
+function rssLimit(results: BuildResults): string {
   const r = results.build.rss;
   return `Steady RSS ${bytes(r.steadyBytes)} holds the compiled columns of ${int(results.dataSet.pools)} pools (pre-encoded pool JSON) and ${int(results.dataSet.tokenInstances)} token instances; the peak (${bytes(r.peakBytes)}) is reached while a rebuild holds the old and the new snapshot plus the build workers' decoded files.`;
 }
 
-function uncachedLimit(results: BenchResults): string {
+function uncachedLimit(results: BuildResults): string {
   // micro.js's table columns are its own; take the row by its task name and quote it as printed.
   const row = results.micro.rows.find((r) => Object.values(r).some((v) => /uncached filtered/.test(v)));
   const quoted = row
@@ -289,7 +177,7 @@ function uncachedLimit(results: BenchResults): string {
 
 // ------------------------------------------------------------------ targets
 
-export function evaluateTargets(results: BenchResults): TargetVerdict[] {
+export function evaluateTargets(results: BuildResults): TargetVerdict[] {
   const large = results.settings.largeSet;
   const smallNote = "quick run on the bundled sample: judged on the large set only (full run)";
   const verdict = (id: string, name: string, measured: string, met: boolean, judged: boolean, limit: () => string): TargetVerdict => ({
@@ -299,26 +187,13 @@ export function evaluateTargets(results: BenchResults): TargetVerdict[] {
     status: !judged ? "not judged" : met ? "met" : "missed",
     note: !judged ? smallNote : met ? "" : limit(),
   });
-  const poolBare = rpsRatio(results, "gateway-pool", "bare-uws-pool");
-  const tokensBare = rpsRatio(results, "gateway-tokens-default", "bare-uws-tokens-default");
-  const poolFastify = rpsRatio(results, "gateway-pool", "fastify-pool");
-  const tokensFastify = rpsRatio(results, "gateway-tokens-default", "fastify-tokens-default");
   const p = results.build.profile;
   const rebuildRatio = results.build.idleRebuildMs / p.plainDecodeMs;
   const swap = results.build.poolLatency;
   const swapRatio = (swap.duringSwap?.latencyMs.p99 ?? NaN) / swap.baseline.latencyMs.p99;
-  const probe = results.http.uncachedProbe;
+  const probe = results.uncachedProbe;
   const rss = results.build.rss.steadyBytes;
   return [
-    verdict("pool-vs-bare-uws", "pool route >= 85 % of bare uWS (req/s)", `${pct(poolBare)} (${int(target(results, "gateway-pool")?.rps ?? NaN)} vs ${int(target(results, "bare-uws-pool")?.rps ?? NaN)} req/s); per server CPU-second ${pct(cpuRatio(results, "gateway-pool", "bare-uws-pool"))}`, poolBare >= 0.85, true, () =>
-      httpLimit(results, "gateway-pool", "bare-uws-pool", "fastify-pool", false),
-    ),
-    verdict("tokens-vs-bare-uws", "default token page >= 70 % of bare uWS (req/s)", `${pct(tokensBare)} (${int(target(results, "gateway-tokens-default")?.rps ?? NaN)} vs ${int(target(results, "bare-uws-tokens-default")?.rps ?? NaN)} req/s); per server CPU-second ${pct(cpuRatio(results, "gateway-tokens-default", "bare-uws-tokens-default"))}`, tokensBare >= 0.7, true, () =>
-      httpLimit(results, "gateway-tokens-default", "bare-uws-tokens-default", "fastify-tokens-default", false),
-    ),
-    verdict("vs-fastify", "gateway >= 3x fastify on both (req/s)", `pool ${fmt(poolFastify)}x, token page ${fmt(tokensFastify)}x; per server CPU-second: pool ${fmt(cpuRatio(results, "gateway-pool", "fastify-pool"))}x, token page ${fmt(cpuRatio(results, "gateway-tokens-default", "fastify-tokens-default"))}x`, poolFastify >= 3 && tokensFastify >= 3, true, () =>
-      httpLimit(results, poolFastify < 3 ? "gateway-pool" : "gateway-tokens-default", poolFastify < 3 ? "bare-uws-pool" : "bare-uws-tokens-default", poolFastify < 3 ? "fastify-pool" : "fastify-tokens-default", true),
-    ),
     verdict("uncached-p99", "uncached filtered token query, large set: p99 <= 10 ms (1 connection)", `p99 ${fmt(probe.latencyMs.p99)} ms, p50 ${fmt(probe.latencyMs.p50)} ms`, probe.latencyMs.p99 <= 10, large, () => uncachedLimit(results)),
     verdict("rebuild-vs-decode", "rebuild <= 3x plain msgpackr decode", `${fmt(rebuildRatio, 1)}x (${seconds(results.build.idleRebuildMs)} vs ${seconds(p.plainDecodeMs)})`, rebuildRatio <= 3, large, () => rebuildLimit(results)),
     verdict("rss", "RSS <= 3 GB with the large set (steady)", `${bytes(rss)} steady, ${bytes(results.build.rss.peakBytes)} peak`, rss <= 3e9, large, () => rssLimit(results)),
@@ -332,7 +207,10 @@ function table(headings: string[], rows: Array<Array<string | number>>): string 
   return [`| ${headings.join(" | ")} |`, `|${headings.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${r.join(" | ")} |`)].join("\n");
 }
 
-export function renderSummary(results: BenchResults, files: { jsonFile: string; svgFile: string } | null, options: { brief?: boolean } = {}): string {
+export const BUILD_SECTION_ID = "build";
+
+/** The "build" section of RESULTS.md (`brief`: the console summary). */
+export function renderBuildSection(results: BuildResults, files: { jsonFile: string } | null, options: { brief?: boolean } = {}): string {
   const m = results.machine;
   const machine = machineLine(m);
   const s = results.settings;
@@ -341,47 +219,28 @@ export function renderSummary(results: BenchResults, files: { jsonFile: string; 
     [`target (issue 5)`, `measured on ${machine}`, "result"],
     results.targets.map((t) => [t.target, t.measured, t.status === "met" ? "**met**" : t.status === "missed" ? "**missed**" : "not judged"]),
   );
-  const httpRows = results.http.targets.map((t) => [
-    t.label,
-    `\`${t.request.length > 70 ? `${t.request.slice(0, 67)}...` : t.request}\``,
-    int(t.rps),
-    fmt(t.latencyMs.p50),
-    fmt(t.latencyMs.p99),
-    fmt(t.serverCpuPercent, 0),
-    fmt(t.serverCpuUsPerRequest, 1),
-    fmt(t.clientCpuPercent, 0),
-    fmt(t.otherCpuPercent, 0),
-    int(t.responseBytes),
-    t.non2xx + t.errors,
-  ]);
-  const httpTable = table(
-    ["target", "request", "req/s", "p50 ms", "p99 ms", "server CPU %", "server CPU µs/req", "load-gen CPU %", "other processes CPU %", "body bytes", "non-2xx + errors"],
-    httpRows,
-  );
   if (options.brief) {
     out.push(`Summary (${results.mode} run, ${machine}, Node ${m.node}; load average ${m.loadAverageStart.join(" ")} → ${m.loadAverageEnd.join(" ")}):`);
-    out.push("", verdicts, "", capacityNote(results), "", httpTable);
+    out.push("", verdicts);
     return out.join("\n");
   }
 
-  out.push("# Benchmark results", "");
+  out.push("## Build, memory and uncached queries (`npm run bench:build`)", "");
   out.push(
-    `Generated by \`npm run bench\` (bench/run.ts) from the ${results.mode} run of ${results.startedAt} (${fmt(results.wallSeconds, 0)} s); ` +
-      `raw figures in [${files?.jsonFile ?? "results/"}](${files?.jsonFile ?? "results/"}). A full run rewrites this file; do not edit it by hand.`,
+    `From the ${results.mode} run of ${results.startedAt} (${fmt(results.wallSeconds, 0)} s); ` +
+      `raw figures in [${files?.jsonFile ?? "results/"}](${files?.jsonFile ?? "results/"}).`,
     "",
   );
   out.push(
     `**Machine: ${machine}** (${m.cpuMHz > 0 ? `${m.cpuMHz} MHz, ` : ""}${bytes(m.totalMemoryBytes)} RAM, ${m.platform}), Node ${m.node}; load average ${m.loadAverageStart.join(" ")} at the start, ` +
-      `${m.loadAverageEnd.join(" ")} at the end (the machine is shared). Every figure below was measured on this machine in this run.`,
+      `${m.loadAverageEnd.join(" ")} at the end (the machine is shared). Every figure in this section was measured on this machine in this run.`,
     "",
   );
-  if (files) out.push(`![requests per second of every target and the ratios](${files.svgFile})`, "");
-  out.push(`## Targets`, "", verdicts, "", capacityNote(results), "");
+  out.push(`### Targets (issue 5)`, "", verdicts, "");
   const missed = results.targets.filter((t) => t.status === "missed");
   if (missed.length > 0) {
-    out.push(`### What limits the missed targets`, "");
+    out.push(`What limits the missed targets:`, "");
     for (const t of missed) out.push(`**${t.target}** — ${t.note}`, "");
-    if (missed.some((t) => t.id.includes("bare") || t.id === "vs-fastify")) out.push(HTTP_PROFILE_NOTES, "");
   }
   const rss = results.build.rss;
   if (results.settings.largeSet && rss.peakBytes > 3e9) {
@@ -396,22 +255,13 @@ export function renderSummary(results: BenchResults, files: { jsonFile: string; 
   }
   const notJudged = results.targets.filter((t) => t.status === "not judged");
   if (notJudged.length > 0) out.push(`Not judged in this run: ${notJudged.map((t) => t.target).join("; ")} (${notJudged[0].note}).`, "");
-
-  out.push(`## HTTP side by side (${machine})`, "");
   out.push(
-    `Every target: ${s.connections} connections, ${s.durationS} s measured after ${s.warmupS} s of warm-up, ${s.loadGenerator}. ` +
-      (s.rounds > 1
-        ? `Gateway, bare uWS and fastify ran in ${s.rounds} interleaved rounds per route (order rotating, so background load falls on all three alike); req/s is over all rounds, p50/p99 the median of the rounds (each round's figures are in the JSON). `
-        : "") +
+    `Load during the rebuild and for the uncached query: ${s.connections} connections, ${s.durationS} s, ${s.loadGenerator}. ` +
       `Gateway as in production: auth and rate limiting on, ${s.gatewayThreads} serving threads (the default: available cores), LOG_LEVEL warn. ` +
-      `Bare uWS: ${s.bareUwsThreads} threads on one port (the same thread count), answering the gateway's captured bytes and headers; ` +
-      `fastify: ${s.fastifyProcesses} process, logger off, same bytes. The pool route rotates over ${s.poolAddresses} real Base pool addresses. ` +
-      `Data: ${s.largeSet ? "the large generated set" : "the bundled sample"} (${int(results.dataSet.pools)} pools, ${int(results.dataSet.tokenInstances)} token instances). ` +
-      `Server CPU is the whole server process over warm-up + run, in % of one core.`,
+      `Data: ${s.largeSet ? "the large generated set" : "the bundled sample"} (${int(results.dataSet.pools)} pools, ${int(results.dataSet.tokenInstances)} token instances).`,
     "",
   );
-  out.push(httpTable, "");
-  const probe = results.http.uncachedProbe;
+  const probe = results.uncachedProbe;
   out.push(
     `Uncached filtered query with 1 connection (service latency, every body distinct so it misses the query cache): ${int(probe.rps)} req/s, ` +
       `p50 ${fmt(probe.latencyMs.p50)} ms, p99 ${fmt(probe.latencyMs.p99)} ms, max ${fmt(probe.latencyMs.max)} ms (${machine}).`,
@@ -420,7 +270,7 @@ export function renderSummary(results: BenchResults, files: { jsonFile: string; 
 
   const b = results.build;
   const p = b.profile;
-  out.push(`## Build (${machine})`, "");
+  out.push(`### Build (${machine})`, "");
   out.push(`Data: \`${s.dataDir}\`, ${p.files.length} files, ${bytes(p.bytes)}, ${int(p.pools)} pools, ${int(p.tokenInstances)} token instances.`, "");
   out.push(
     table(
@@ -455,11 +305,11 @@ export function renderSummary(results: BenchResults, files: { jsonFile: string; 
     "",
   );
 
-  out.push(`## Micro-benchmarks (tinybench, ${machine})`, "");
+  out.push(`### Micro-benchmarks (tinybench, ${machine})`, "");
   out.push(`\`${results.micro.command}\` (in-process, the same functions the server uses):`, "");
   out.push("```", results.micro.raw.trimEnd(), "```", "");
 
-  out.push("## Notes", "");
+  out.push("Notes:", "");
   for (const note of results.notes) out.push(`- ${note}`);
   out.push(`- Machine for every figure on this page: ${machine}, Node ${m.node}.`);
   out.push("");

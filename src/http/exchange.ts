@@ -1,0 +1,76 @@
+/**
+ * One request and its response: everything the pipeline learns about a
+ * request lives here, never in module state. Created synchronously in the uWS
+ * handler (an HttpRequest is only valid until that handler returns), so it
+ * copies what it needs from the request at once.
+ */
+import type { KeyEntry } from "../access/key-store.js";
+import type { RateLimitDecision } from "../access/rate-limiter.js";
+import type { GatewayContext } from "./gateway-context.js";
+import type { RouteRequest } from "./route.js";
+import { traceIdFor } from "./trace-id.js";
+import type { HttpRequest, HttpResponse } from "./uws.js";
+
+export class Exchange implements RouteRequest {
+  /** Upper-case method. */
+  readonly method: string;
+  /** HEAD: answered like GET, without a body. */
+  readonly head: boolean;
+  /** Path without the query string. */
+  readonly url: string;
+  readonly query: string;
+  /** Path with the query string, as envelopes echo it. */
+  readonly path: string;
+  readonly traceId: string;
+  /** performance.now() at arrival. */
+  readonly startedAt: number;
+  /** Index of the matched route in the route table; -1 until routed (or never). */
+  routeIndex = -1;
+  routeName = "unmatched";
+  params: readonly string[] = [];
+  key: KeyEntry | null = null;
+  /** The key's quota decision: the RateLimit-* headers of every response once counted. */
+  quota: RateLimitDecision | null = null;
+  body: unknown = undefined;
+  /** `x-snapshot-version` of the response unless the reply names another: the snapshot current at arrival. */
+  readonly snapshotVersion: string | undefined;
+  /** The client went away: nothing may touch `res` any more. */
+  aborted = false;
+  /** A status line has been written. */
+  responded = false;
+  /** The response is complete or aborted (counted once). */
+  settled = false;
+  /** The body the socket has not taken yet (see response-writer.ts). */
+  held: Buffer | null = null;
+  private watchingAbort = false;
+
+  constructor(
+    readonly res: HttpResponse,
+    req: HttpRequest,
+    readonly ctx: GatewayContext,
+    private readonly onAbort: (exchange: Exchange) => void,
+  ) {
+    const method = req.getMethod().toUpperCase();
+    this.method = method;
+    this.head = method === "HEAD";
+    this.url = req.getUrl();
+    this.query = req.getQuery() ?? "";
+    this.path = this.query === "" ? this.url : `${this.url}?${this.query}`;
+    this.traceId = traceIdFor(req.getHeader("x-trace-id"));
+    this.startedAt = performance.now();
+    this.snapshotVersion = ctx.store.current?.versionHex;
+  }
+
+  /**
+   * Registers the abort handler: needed before the uWS handler returns without
+   * a complete response (an async step, or a body waiting for the socket). Once.
+   */
+  watchAbort(): void {
+    if (this.watchingAbort) return;
+    this.watchingAbort = true;
+    this.res.onAborted(() => {
+      this.aborted = true;
+      this.onAbort(this);
+    });
+  }
+}
