@@ -9,6 +9,7 @@
  *   the new snapshot serving, idle and then under load on the pool route, with
  *   the route's latency during the rebuild and swap against a run without one.
  */
+import { createHash } from "node:crypto";
 import { fork } from "node:child_process";
 import { closeSync, copyFileSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
@@ -92,7 +93,7 @@ async function profileInThisProcess(dir: string): Promise<BuildProfile> {
     const snapshot = parseSnapshotBytes(bytes, chainIdFromSnapshotFileName(file));
     const parseMs = performance.now() - t;
     t = performance.now();
-    const chain = compileChain(snapshot, { file, fileBytes: bytes.length, fileMtimeMs: statSync(path).mtimeMs, logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE });
+    const chain = compileChain(snapshot, { file, fileBytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex"), fileMtimeMs: statSync(path).mtimeMs, logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE });
     const compileMs = performance.now() - t;
     tokens.push({ chainId: chain.info.chainId, tokens: chain.tokens });
     files.push({ file, bytes: bytes.length, pools: chain.info.poolCount, tokens: chain.info.tokenCount, readMs, unpackMs, parseMs, compileMs });

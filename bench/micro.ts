@@ -3,7 +3,8 @@
  * snapshot directory: `npm run bench:micro -- [--dir DIR] [--time MS]`.
  * Builds the same structures the server serves from, with the same functions.
  */
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { readFileSync, readdirSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { Bench } from "tinybench";
@@ -18,7 +19,8 @@ import { compileTokenIndex } from "../src/snapshot/compile-token-index.js";
 import { SNAPSHOT_FILE_PATTERN } from "../src/snapshot/format.js";
 import { findPool } from "../src/snapshot/pool-table.js";
 import { chainIdFromSnapshotFileName, parseSnapshotBytes } from "../src/snapshot/read-snapshot-file.js";
-import { ServingSnapshot, snapshotVersion } from "../src/snapshot/serving-snapshot.js";
+import { ServingSnapshot } from "../src/snapshot/serving-snapshot.js";
+import { snapshotVersion } from "../src/snapshot/snapshot-version.js";
 import { columnBytes, columnString } from "../src/util/shared-columns.js";
 
 /** prefix + parts (joined by `separator`) + suffix: what the response writer assembles. */
@@ -45,14 +47,15 @@ const chains = readdirSync(dir)
   .map((name) => {
     const path = join(dir, name);
     const parseStarted = performance.now();
-    const snapshot = parseSnapshotBytes(readFileSync(path), chainIdFromSnapshotFileName(name), "https://logo/{chainId}/{address}");
+    const bytes = readFileSync(path);
+    const snapshot = parseSnapshotBytes(bytes, chainIdFromSnapshotFileName(name), "https://logo/{chainId}/{address}");
     parseMs += performance.now() - parseStarted;
-    return compileChain(snapshot, { file: name, fileBytes: statSync(path).size, fileMtimeMs: 0, logoTemplate: "https://logo/{chainId}/{address}" });
+    return compileChain(snapshot, { file: name, fileBytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex"), fileMtimeMs: 0, logoTemplate: "https://logo/{chainId}/{address}" });
   });
 const indexStarted = performance.now();
 const index = compileTokenIndex(chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })));
 const indexMs = performance.now() - indexStarted;
-const snapshot = new ServingSnapshot(snapshotVersion(chains), chains, index);
+const snapshot = new ServingSnapshot(snapshotVersion(chains.map((c) => c.info)), chains, index);
 const buildMs = performance.now() - started;
 const compileMs = chains.reduce((n, c) => n + c.info.buildMs, 0);
 

@@ -35,7 +35,9 @@ import type { CompiledChain } from "../src/snapshot/compiled-chain.js";
 import { SNAPSHOT_FILE_PATTERN } from "../src/snapshot/format.js";
 import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../src/snapshot/normalize-token.js";
 import { chainIdFromSnapshotFileName, parseSnapshotBytes, type NormalizedSnapshotFile } from "../src/snapshot/read-snapshot-file.js";
-import { ServingSnapshot, snapshotVersion } from "../src/snapshot/serving-snapshot.js";
+import { ServingSnapshot } from "../src/snapshot/serving-snapshot.js";
+import { snapshotVersion } from "../src/snapshot/snapshot-version.js";
+import { createHash } from "node:crypto";
 import { SnapshotStore } from "../src/snapshot/snapshot-store.js";
 import { sampleBasketMembers, sampleBasketsFile, type ChainBasketMembers } from "../src/samplegen/sample-baskets.js";
 
@@ -96,10 +98,11 @@ const basketMembers = new Map<ChainId, ChainBasketMembers>();
 const indexRows: { chainId: number; pools: number; tokens: number; compileMs: number; indexMs: number; indexBytes: number; lists: number; pairs: number }[] = [];
 for (const name of readdirSync(dir).filter((n) => SNAPSHOT_FILE_PATTERN.test(n)).sort()) {
   const path = join(dir, name);
-  const snapshot = parseSnapshotBytes(readFileSync(path), chainIdFromSnapshotFileName(name));
+  const bytes = readFileSync(path);
+  const snapshot = parseSnapshotBytes(bytes, chainIdFromSnapshotFileName(name));
   const chainId = snapshot.chainId as ChainId;
   const compileStarted = performance.now();
-  const chain = compileChain(snapshot, { file: name, fileBytes: statSync(path).size, fileMtimeMs: 0, logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE });
+  const chain = compileChain(snapshot, { file: name, fileBytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex"), fileMtimeMs: 0, logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE });
   const compileMs = performance.now() - compileStarted;
   const alone = buildIndexAlone(snapshot);
   chains.push(chain);
@@ -124,7 +127,7 @@ for (const name of readdirSync(dir).filter((n) => SNAPSHOT_FILE_PATTERN.test(n))
   }
 }
 const tokenIndex = compileTokenIndex(chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })));
-const snapshot = new ServingSnapshot(snapshotVersion(chains), chains, tokenIndex);
+const snapshot = new ServingSnapshot(snapshotVersion(chains.map((c) => c.info)), chains, tokenIndex);
 const loadMs = performance.now() - started;
 
 const basketsPath = join(dir, "baskets.json");

@@ -25,7 +25,9 @@ import { compileChain } from "../src/snapshot/compile-chain.js";
 import { compileTokenIndex } from "../src/snapshot/compile-token-index.js";
 import { SNAPSHOT_FILE_PATTERN } from "../src/snapshot/format.js";
 import { chainIdFromSnapshotFileName, parseSnapshotBytes } from "../src/snapshot/read-snapshot-file.js";
-import { ServingSnapshot, snapshotVersion } from "../src/snapshot/serving-snapshot.js";
+import { ServingSnapshot } from "../src/snapshot/serving-snapshot.js";
+import { snapshotVersion } from "../src/snapshot/snapshot-version.js";
+import { createHash } from "node:crypto";
 import { sampleBasketMembers, sampleBasketsFile, type ChainBasketMembers } from "../src/samplegen/sample-baskets.js";
 import { columnBytes } from "../src/util/shared-columns.js";
 
@@ -47,14 +49,15 @@ const chains = readdirSync(dir)
   .map((name) => {
     const path = join(dir, name);
     const chainId = chainIdFromSnapshotFileName(name) as ChainId;
-    const snapshot = parseSnapshotBytes(readFileSync(path), chainId, "https://logo/{chainId}/{address}");
+    const bytes = readFileSync(path);
+    const snapshot = parseSnapshotBytes(bytes, chainId, "https://logo/{chainId}/{address}");
     members.set(chainId, sampleBasketMembers(chainId, snapshot.tokens));
-    return compileChain(snapshot, { file: name, fileBytes: statSync(path).size, fileMtimeMs: 0, logoTemplate: "https://logo/{chainId}/{address}" });
+    return compileChain(snapshot, { file: name, fileBytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex"), fileMtimeMs: 0, logoTemplate: "https://logo/{chainId}/{address}" });
   });
 const indexStarted = performance.now();
 const index = compileTokenIndex(chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })));
 const indexMs = performance.now() - indexStarted;
-const snapshot = new ServingSnapshot(snapshotVersion(chains), chains, index);
+const snapshot = new ServingSnapshot(snapshotVersion(chains.map((c) => c.info)), chains, index);
 const catalogue = new BasketCatalogue(sampleBasketsFile(members));
 const buildMs = performance.now() - started;
 

@@ -22,6 +22,7 @@ import { CertificateWatcher } from "./server/certificate-watcher.js";
 import { Supervisor } from "./server/supervisor.js";
 import { SnapshotLoader } from "./snapshot/snapshot-loader.js";
 import { VersionRetention } from "./snapshot/version-retention.js";
+import { versionHex } from "./snapshot/snapshot-version.js";
 
 export const WORKER_FILE = resolve(PROJECT_ROOT, "dist/workers/snapshot-worker.js");
 export const SERVING_THREAD_FILE = resolve(PROJECT_ROOT, "dist/src/server/serving-thread.js");
@@ -95,8 +96,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     metrics,
     log,
   );
-  const hex = (v: number) => v.toString(16).padStart(8, "0");
-  const versionsChanged = () => metrics.versionsChanged(hex(retention.current ?? 0), retention.versions().map(hex));
+  const versionsChanged = () => metrics.versionsChanged(retention.current === null ? null : versionHex(retention.current), retention.versions().map(versionHex));
 
   const loader = new SnapshotLoader(
     {
@@ -106,13 +106,14 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
       watchDebounceMs: config.watchDebounceMs,
       workerFile: WORKER_FILE,
       workerMaxOldGenerationMb: config.buildWorkerMaxMb,
+      maxFutureSkewSeconds: config.snapshotMaxFutureSkewSeconds,
     },
     {
       snapshotBuilt(version, chains, tokenIndex) {
         const { slot, retired } = retention.promote(version);
         supervisor.publishSnapshot({ type: "snapshot", version, slot, chains, tokenIndex }, retired);
         versionsChanged();
-        log.info({ event: "snapshot-swapped", version: hex(version), retired: retired.map(hex) }, `serving snapshot ${hex(version)}`);
+        log.info({ event: "snapshot-swapped", version: versionHex(version), retired: retired.map(versionHex) }, `serving snapshot ${versionHex(version)}`);
       },
       chainAccepted: (info) => metrics.chainLoaded(info),
       fileRejected: (reason) => metrics.rejectedFiles.inc({ reason }),

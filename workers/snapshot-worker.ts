@@ -9,17 +9,22 @@
 import { setPriority } from "node:os";
 import { basename } from "node:path";
 import type { ChainId } from "../src/chains/chains.js";
+import { checkAdmission, type AdmissionBounds } from "../src/snapshot/chain-admission.js";
 import { compileChain } from "../src/snapshot/compile-chain.js";
 import type { ChainTokenColumns, CompiledChain } from "../src/snapshot/compiled-chain.js";
 import { compileTokenIndex } from "../src/snapshot/compile-token-index.js";
 import { isSnapshotError, type SnapshotErrorReason } from "../src/snapshot/snapshot-error.js";
-import { readSnapshotFile } from "../src/snapshot/read-snapshot-file.js";
+import { parseSnapshotBytes, readSnapshotBytes, type NormalizedSnapshotFile, type SnapshotFileBytes } from "../src/snapshot/read-snapshot-file.js";
 import type { TokenIndexData } from "../src/query/token-index.js";
 
 export interface ChainTask {
   readonly kind: "chain";
   readonly path: string;
   readonly logoTemplate: string;
+  /** Contents (SHA-256) already known for this name (served, or rejected before): a file with these bytes is not decoded. */
+  readonly knownSha256: readonly string[];
+  /** Which generatedAt the file may have (chain-admission.ts); checked before compiling. */
+  readonly bounds: AdmissionBounds;
 }
 
 export interface TokenIndexTask {
@@ -28,8 +33,18 @@ export interface TokenIndexTask {
 }
 
 export type ChainTaskResult =
-  | { readonly ok: true; readonly chain: CompiledChain }
-  | { readonly ok: false; readonly reason: SnapshotErrorReason; readonly message: string };
+  | { readonly status: "accepted"; readonly chain: CompiledChain }
+  /** The bytes hash to one of the task's known contents. */
+  | { readonly status: "known"; readonly sha256: string }
+  | {
+      readonly status: "rejected";
+      readonly reason: SnapshotErrorReason;
+      readonly message: string;
+      /** SHA-256 of the bytes, when they could be read. */
+      readonly sha256: string | null;
+      /** generatedAt of a file that decoded and validated. */
+      readonly generatedAt: number | null;
+    };
 
 /**
  * Builds yield the CPU to the serving threads, so requests keep their latency
@@ -48,12 +63,21 @@ export default function run(task: ChainTask | TokenIndexTask): Promise<ChainTask
 }
 
 async function buildChain(task: ChainTask): Promise<ChainTaskResult> {
+  let sha256: string | null = null;
+  let generatedAt: number | null = null;
   try {
-    const loaded = await readSnapshotFile(task.path, task.logoTemplate);
-    const chain = compileChain(loaded.snapshot, { file: basename(task.path), fileBytes: loaded.bytes, fileMtimeMs: loaded.mtimeMs, logoTemplate: task.logoTemplate });
-    return { ok: true, chain };
+    let read: SnapshotFileBytes | null = await readSnapshotBytes(task.path);
+    sha256 = read.sha256;
+    if (task.knownSha256.includes(sha256)) return { status: "known", sha256 };
+    const source = { file: basename(task.path), fileBytes: read.bytes.length, sha256, fileMtimeMs: read.mtimeMs, logoTemplate: task.logoTemplate };
+    const snapshot: NormalizedSnapshotFile = parseSnapshotBytes(read.bytes, read.chainId, task.logoTemplate);
+    read = null; // the decoded value shares no memory with the bytes: let them go before compiling
+    generatedAt = snapshot.generatedAt;
+    checkAdmission(snapshot.generatedAt, task.bounds);
+    const chain = compileChain(snapshot, source);
+    return { status: "accepted", chain };
   } catch (error) {
-    if (isSnapshotError(error)) return { ok: false, reason: error.reason, message: error.message };
+    if (isSnapshotError(error)) return { status: "rejected", reason: error.reason, message: error.message, sha256, generatedAt };
     throw error;
   }
 }

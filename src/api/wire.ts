@@ -816,7 +816,7 @@ export interface ReadinessResponse {
    */
   ready: boolean;
   /** Version of the served snapshot (the `x-snapshot-version` header of data responses); null before any has loaded. */
-  version: (string & tags.Pattern<"^[0-9a-f]{8}$">) | null;
+  version: (string & tags.Pattern<"^[0-9a-f]{12}$">) | null;
   /** Chain ids of the loaded chains. */
   chains: ChainId[];
   quotaStore: QuotaStoreStatus;
@@ -857,7 +857,7 @@ export interface ResponseHeaders {
    * (the one being served; for a token page, the one that answered, which stays the same for a
    * cursor's later pages while it is kept).
    */
-  "x-snapshot-version": string & tags.Pattern<"^[0-9a-f]{8}$">;
+  "x-snapshot-version": string & tags.Pattern<"^[0-9a-f]{12}$">;
   /** The error's `code`; on every error envelope. */
   "x-error-code": string;
   /** The key's quota: requests per window. */

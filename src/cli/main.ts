@@ -2,25 +2,31 @@
 /**
  * `liquidity-gateway`: starts the gateway (configuration from the environment
  * and flags, see src/config/config.ts and the README); `liquidity-gateway keys
- * ...` manages the keys file. The gateway drains and stops on SIGTERM/SIGINT,
- * replaces its serving threads one by one on SIGUSR2, and on SIGHUP rechecks
- * its TLS files and replaces the threads when they pass.
+ * ...` manages the keys file; `liquidity-gateway snapshots ...` acts on the
+ * snapshot directory (e.g. allow a rollback). The gateway drains and stops on
+ * SIGTERM/SIGINT, replaces its serving threads one by one on SIGUSR2, and on
+ * SIGHUP rechecks its TLS files and replaces the threads when they pass.
  */
 import { ConfigError, loadConfig, SETTINGS } from "../config/config.js";
 import { startGateway } from "../gateway.js";
 import { createLogger } from "../log/logger.js";
 import { KeysFileError } from "../access/keys-file.js";
 import { runKeysCli } from "./keys-cli.js";
+import { runSnapshotsCli } from "./snapshots-cli.js";
 
 function usage(): string {
   const lines = Object.values(SETTINGS).map((s) => `  ${s.flag.padEnd(28)} ${s.env.padEnd(26)} ${s.help}`);
-  return `Usage: liquidity-gateway [flags]\n  flag                         environment\n${lines.join("\n")}`;
+  return `Usage: liquidity-gateway [flags]   (also: liquidity-gateway keys --help, liquidity-gateway snapshots --help)\n  flag                         environment\n${lines.join("\n")}`;
 }
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   if (argv[0] === "keys") {
     process.exitCode = await runKeysCli(argv.slice(1));
+    return;
+  }
+  if (argv[0] === "snapshots") {
+    process.exitCode = runSnapshotsCli(argv.slice(1));
     return;
   }
   if (argv.includes("--help") || argv.includes("-h")) {

@@ -23,6 +23,8 @@ function findProjectRoot(from: string): string {
   }
 }
 export const SAMPLE_KEYS_FILE = resolve(PROJECT_ROOT, "config/keys.sample.json");
+/** SNAPSHOT_DIR when unset: the bundled sample snapshots. */
+export const DEFAULT_SNAPSHOT_DIR = resolve(PROJECT_ROOT, "snapshots");
 
 export interface GatewayConfig {
   readonly port: number;
@@ -41,6 +43,8 @@ export interface GatewayConfig {
   readonly cursorSecretGenerated: boolean;
   readonly cursorRetentionSeconds: number;
   readonly snapshotMaxVersions: number;
+  /** How far a snapshot file's generatedAt may be ahead of this server's clock (seconds). */
+  readonly snapshotMaxFutureSkewSeconds: number;
   readonly watchDebounceMs: number;
   /** Serving threads sharing the port. */
   readonly threads: number;
@@ -126,6 +130,11 @@ export const SETTINGS = {
   redisKeyPrefix: { env: "REDIS_KEY_PREFIX", flag: "--redis-key-prefix", help: "Prefix of the gateway's Redis keys (instances that share quotas use the same one). Default lgw." },
   redisTimeoutMs: { env: "REDIS_TIMEOUT_MS", flag: "--redis-timeout-ms", help: "Longest a request waits for Redis (ms) before QUOTA_FAILURE applies. Default 250." },
   quotaFailure: { env: "QUOTA_FAILURE", flag: "--quota-failure", help: "While Redis is unavailable: open (count on this instance's own counters) or closed (answer 503 QUOTA_STORE_UNAVAILABLE). Default open." },
+  snapshotMaxFutureSkewSeconds: {
+    env: "SNAPSHOT_MAX_FUTURE_SKEW_SECONDS",
+    flag: "--snapshot-max-future-skew-seconds",
+    help: "A snapshot file whose generatedAt is further ahead of this server's clock is rejected (future-generated-at). Default 300.",
+  },
 } as const satisfies Record<string, Setting>;
 
 export class ConfigError extends Error {
@@ -170,7 +179,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Gat
   const host = raw(SETTINGS.host) ?? "0.0.0.0";
   if (!/^[A-Za-z0-9.:_-]+$/.test(host)) throw new ConfigError(`${name(SETTINGS.host)} must be a host name or IP address; got "${host}".`);
 
-  const snapshotDir = resolve(raw(SETTINGS.snapshotDir) ?? resolve(PROJECT_ROOT, "snapshots"));
+  const snapshotDir = resolve(raw(SETTINGS.snapshotDir) ?? DEFAULT_SNAPSHOT_DIR);
   if (!isDirectory(snapshotDir)) throw new ConfigError(`${name(SETTINGS.snapshotDir)} must be an existing directory; "${snapshotDir}" is not.`);
 
   const keysSetting = raw(SETTINGS.apiKeysFile);
@@ -248,6 +257,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Gat
     cursorSecretGenerated: secretText === undefined,
     cursorRetentionSeconds: integer(SETTINGS.cursorRetentionSeconds, 900, 600, 86_400),
     snapshotMaxVersions: integer(SETTINGS.snapshotMaxVersions, 4, 1, 64),
+    snapshotMaxFutureSkewSeconds: integer(SETTINGS.snapshotMaxFutureSkewSeconds, 300, 0, 86_400),
     watchDebounceMs: 250,
     defaultRateLimit: quota(SETTINGS.defaultRateLimit, "600/60"),
     failedAuthLimit: quota(SETTINGS.failedAuthLimit, "20/60"),

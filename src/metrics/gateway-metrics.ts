@@ -6,6 +6,7 @@
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from "prom-client";
 import type { ChainSnapshotInfo } from "../snapshot/compiled-chain.js";
+import { SNAPSHOT_ERROR_REASONS } from "../snapshot/snapshot-error.js";
 import { LATENCY_BUCKETS, readRequestMetrics, RequestMetricsLayout, type ThreadEvent } from "./request-metrics.js";
 
 /** Latency histogram whose values come from the shared per-thread buckets. */
@@ -49,7 +50,7 @@ export class GatewayMetrics {
 
   readonly rejectedFiles = new Counter({
     name: "gateway_snapshot_rejected_files_total",
-    help: "Snapshot files rejected, by reason (decode, structure, reference, duplicate, chain-mismatch, unsupported-chain, out-of-order, io, file-name).",
+    help: `Snapshot files rejected, by reason (${SNAPSHOT_ERROR_REASONS.join(", ")}).`,
     labelNames: ["reason"],
     registers: [this.registry],
   });
@@ -163,7 +164,7 @@ export class GatewayMetrics {
     this.chains.set(info.chainId, info);
   }
 
-  versionsChanged(current: string, live: readonly string[]): void {
+  versionsChanged(current: string | null, live: readonly string[]): void {
     this.currentVersion = current;
     this.liveVersions = live;
   }

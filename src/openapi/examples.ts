@@ -392,7 +392,7 @@ export const HEALTH_RESPONSE_EXAMPLE = { status: "ok" } satisfies HealthResponse
 
 export const READINESS_RESPONSE_EXAMPLE = {
   ready: true,
-  version: "ece23af7",
+  version: "e5864ad8ba2f",
   chains: [130, 1, 999, 8453, 534352, 9745, 143],
   quotaStore: { kind: "redis", state: "connected", onFailure: "open" },
 } satisfies ReadinessResponse;

@@ -8,9 +8,9 @@
  * Layout: [1 format][6 snapshot version][8 scope hash][position] + [12 HMAC-SHA256].
  */
 import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from "node:crypto";
+import { VERSION_BYTES } from "../snapshot/snapshot-version.js";
 
 const FORMAT = 2;
-const VERSION_BYTES = 6;
 const SCOPE_BYTES = 8;
 const HEADER_BYTES = 1 + VERSION_BYTES + SCOPE_BYTES;
 const MAC_BYTES = 12;

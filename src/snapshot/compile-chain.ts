@@ -19,6 +19,7 @@ const EXPECTED_POOL_JSON_BYTES = 3072;
 export interface CompileChainSource {
   readonly file: string;
   readonly fileBytes: number;
+  readonly sha256: string;
   readonly fileMtimeMs: number;
   /** The token logo URL template (the native asset's logo when the chain has no native token record). */
   readonly logoTemplate: string;
@@ -62,6 +63,7 @@ export function compileChain(snapshot: NormalizedSnapshotFile, source: CompileCh
     blockNumber: snapshot.blockNumber ?? null,
     file: source.file,
     fileBytes: source.fileBytes,
+    sha256: source.sha256,
     fileMtimeMs: source.fileMtimeMs,
     tokenCount: snapshot.tokens.length,
     poolCount: snapshot.pools.length,

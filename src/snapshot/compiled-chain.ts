@@ -14,6 +14,8 @@ export interface ChainSnapshotInfo {
   readonly blockNumber: number | null;
   readonly file: string;
   readonly fileBytes: number;
+  /** SHA-256 of the file's bytes (lowercase hex): the chain's content identity. */
+  readonly sha256: string;
   readonly fileMtimeMs: number;
   readonly tokenCount: number;
   readonly poolCount: number;

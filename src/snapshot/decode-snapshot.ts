@@ -7,9 +7,25 @@
  * within ±2^53 come back as numbers; a 64-bit integer beyond that comes back as
  * a bigint, which validation then rejects with a clear path (it cannot be
  * represented exactly as a JavaScript number).
+ *
+ * Decoding is pure JavaScript, on purpose. msgpackr's native string extractor
+ * (msgpackr-extract, 3.0.4 through 3.0.7) keeps its token table in one
+ * process-global array that every thread loading the addon clears and refills;
+ * a decode running in another thread meanwhile silently garbles strings (keys
+ * and values). No published version fixes it, and loading the addon once up
+ * front does not help (each thread's load re-runs the reset). msgpackr's
+ * `unpack-no-eval` build is a separate copy of its decoder that is never wired
+ * to the addon, whatever else the thread imports; on the large generated set it
+ * decodes as fast as the native path (bench/README.md, "Snapshot decoding").
+ * test/pipeline/decode-race.test.ts decodes in several threads while others
+ * load the addon and compares every result byte for byte.
  */
-import { Unpackr, type Options } from "msgpackr";
+import { createRequire } from "node:module";
+import type { Options, Unpackr as UnpackrClass } from "msgpackr";
 import { SnapshotError } from "./snapshot-error.js";
+
+/** msgpackr's decoder build that never uses the native addon (no typings of its own: same API as msgpackr's). */
+const { Unpackr } = createRequire(import.meta.url)("msgpackr/unpack-no-eval") as { Unpackr: typeof UnpackrClass };
 
 const unpackr = new Unpackr({
   useRecords: false,

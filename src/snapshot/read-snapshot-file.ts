@@ -1,9 +1,11 @@
 /**
- * One snapshot file on disk → a validated snapshot with token defaults filled.
+ * One snapshot file on disk → its bytes and their SHA-256 (readSnapshotBytes),
+ * then a validated snapshot with token defaults filled (parseSnapshotBytes).
  * Every failure is a SnapshotError (reasons `file-name`, `unsupported-chain`,
- * `io`, `decode`, `structure`, ...) carrying the file path in `error.file`.
+ * `not-a-file`, `io`, `decode`, `structure`, ...) carrying the file path in `error.file`.
  */
-import { open } from "node:fs/promises";
+import { constants } from "node:fs";
+import { open, type FileHandle } from "node:fs/promises";
 import { basename } from "node:path";
 import { CHAINS, isSupportedChainId, NATIVE_ADDRESS, SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../chains/chains.js";
 import { decodeSnapshotBytes } from "./decode-snapshot.js";
@@ -11,15 +13,29 @@ import { SNAPSHOT_FILE_PATTERN, snapshotFileName, type SnapshotFile } from "./fo
 import { DEFAULT_TOKEN_LOGO_TEMPLATE, fillTokenDefaultsInPlace, type NormalizedSnapshotToken } from "./normalize-token.js";
 import { SnapshotError } from "./snapshot-error.js";
 import { validateSnapshot } from "./validate-snapshot.js";
+import { readHashed } from "../util/read-hashed.js";
+import { describeNotAFile, fileKind } from "./live-entry.js";
 
 /** A validated snapshot whose tokens all have normalizedSymbol, normalizedName and logoUrl. */
 export type NormalizedSnapshotFile = Omit<SnapshotFile, "tokens"> & { tokens: NormalizedSnapshotToken[] };
+
+/** The bytes of one snapshot file, as read in one pass. */
+export interface SnapshotFileBytes {
+  readonly chainId: ChainId;
+  readonly bytes: Buffer;
+  /** SHA-256 of the bytes (lowercase hex): the identity of the content. */
+  readonly sha256: string;
+  /** Modification time of the file read (ms since the epoch). */
+  readonly mtimeMs: number;
+}
 
 export interface LoadedSnapshot {
   snapshot: NormalizedSnapshotFile;
   chainId: ChainId;
   /** Size of the file in bytes. */
   bytes: number;
+  /** SHA-256 of the file's bytes (lowercase hex). */
+  sha256: string;
   /** Modification time of the file read (ms since the epoch). */
   mtimeMs: number;
 }
@@ -72,33 +88,63 @@ export function parseSnapshotBytes(
   return snapshot as NormalizedSnapshotFile;
 }
 
+/**
+ * Reads one `chain-<chainId>.msgpack` file and hashes it in the same pass.
+ * The file is opened without blocking (a FIFO at the name would otherwise
+ * block the reader forever) and must be a regular file (a symbolic link to one
+ * is followed).
+ */
+export async function readSnapshotBytes(path: string): Promise<SnapshotFileBytes> {
+  try {
+    const chainId = chainIdFromSnapshotFileName(path);
+    let file: FileHandle;
+    try {
+      file = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    } catch (error) {
+      throw ioError(path, error);
+    }
+    try {
+      let stat;
+      try {
+        stat = await file.stat();
+      } catch (error) {
+        throw ioError(path, error);
+      }
+      // One handle: the type, mtime, bytes and hash all describe the same file, even mid-rename.
+      const kind = fileKind(stat);
+      if (kind !== "file") throw new SnapshotError("not-a-file", `${basename(path)}: ${describeNotAFile(kind)}, not a regular file`);
+      try {
+        const { bytes, sha256 } = await readHashed(file, stat.size);
+        return { chainId, bytes, sha256, mtimeMs: stat.mtimeMs };
+      } catch (error) {
+        throw ioError(path, error);
+      }
+    } finally {
+      await file.close().catch(() => undefined);
+    }
+  } catch (error) {
+    if (error instanceof SnapshotError) error.file ??= path;
+    throw error;
+  }
+}
+
 /** Reads, decodes and validates one `chain-<chainId>.msgpack` file. */
 export async function readSnapshotFile(
   path: string,
   logoTemplate: string = DEFAULT_TOKEN_LOGO_TEMPLATE,
 ): Promise<LoadedSnapshot> {
+  const read = await readSnapshotBytes(path);
   try {
-    const chainId = chainIdFromSnapshotFileName(path);
-    let bytes: Buffer;
-    let mtimeMs: number;
-    try {
-      // One handle: the size, mtime and bytes all describe the same file, even mid-rename.
-      const file = await open(path, "r");
-      try {
-        mtimeMs = (await file.stat()).mtimeMs;
-        bytes = await file.readFile();
-      } finally {
-        await file.close();
-      }
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException | undefined)?.code;
-      const detail = code ?? (error instanceof Error ? error.message : String(error));
-      throw new SnapshotError("io", `${basename(path)}: cannot read the file (${detail})`, { cause: error });
-    }
-    const snapshot = parseSnapshotBytes(bytes, chainId, logoTemplate);
-    return { snapshot, chainId, bytes: bytes.length, mtimeMs };
+    const snapshot = parseSnapshotBytes(read.bytes, read.chainId, logoTemplate);
+    return { snapshot, chainId: read.chainId, bytes: read.bytes.length, sha256: read.sha256, mtimeMs: read.mtimeMs };
   } catch (error) {
     if (error instanceof SnapshotError) error.file ??= path;
     throw error;
   }
+}
+
+function ioError(path: string, error: unknown): SnapshotError {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const detail = code ?? (error instanceof Error ? error.message : String(error));
+  return new SnapshotError("io", `${basename(path)}: cannot read the file (${detail})`, { cause: error });
 }

@@ -26,6 +26,7 @@ import {
 import { TokenListView } from "../query/token-list-view.js";
 import { LruCache } from "../util/lru-cache.js";
 import type { CompiledChain } from "./compiled-chain.js";
+import { versionHex } from "./snapshot-version.js";
 
 const CACHED_QUERIES_PER_SNAPSHOT = 256;
 /** Most bytes the cached searches (and, separately, single-chain lists) of one snapshot hold in one thread. */
@@ -48,7 +49,7 @@ export class ServingSnapshot {
   readonly searchText: string;
 
   constructor(
-    /** Content-derived 32-bit version: the same chain files give the same version. */
+    /** Content-derived 48-bit version (snapshot-version.ts): the same chain files give the same version. */
     readonly version: number,
     chains: readonly CompiledChain[],
     readonly tokenIndex: TokenIndexData,
@@ -56,7 +57,7 @@ export class ServingSnapshot {
     this.chains = new Map(chains.map((c) => [c.info.chainId, c]));
     this.loadedMask = chainMask(chains.map((c) => c.info.chainId));
     this.protocolsJson = Buffer.from(JSON.stringify({ protocols: mergeProtocols(chains) }));
-    this.versionHex = version.toString(16).padStart(8, "0");
+    this.versionHex = versionHex(version);
     const text = tokenIndex.searchText;
     this.searchText = Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString("utf8");
     // Warm the default view so the most common request never computes.
@@ -137,15 +138,4 @@ function mergeProtocols(chains: readonly CompiledChain[]): Protocol[] {
   const ordered = [...chains].sort((a, b) => a.info.chainId - b.info.chainId);
   for (const chain of ordered) for (const p of chain.protocols) if (!byId.has(p.id)) byId.set(p.id, p);
   return [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-}
-
-/** 32-bit FNV-1a of the chains' identities (chain, generatedAt, file size). */
-export function snapshotVersion(chains: readonly CompiledChain[]): number {
-  const text = [...chains]
-    .sort((a, b) => a.info.chainId - b.info.chainId)
-    .map((c) => `${c.info.chainId}:${c.info.generatedAt}:${c.info.fileBytes}`)
-    .join(";");
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h >>> 0;
 }

@@ -11,7 +11,9 @@ export const SNAPSHOT_ERROR_REASONS = [
   "unsupported-chain",
   "duplicate",
   "out-of-order",
+  "future-generated-at",
   "file-name",
+  "not-a-file",
   "io",
 ] as const;
 

@@ -1,15 +1,21 @@
 /**
  * Keeps the served snapshot in step with the snapshot directory.
  *
- * A scan looks at every `chain-<id>.msgpack`, hands each new or changed file to
- * a build worker, keeps the last good data of every chain (a bad, half-written,
- * unsupported or out-of-order file is rejected and logged; the chain keeps
- * serving), then rebuilds the cross-chain token index in a worker and hands the
- * result to its listener (the supervisor hands it to the serving threads).
- * Scans run at start, on file changes (debounced) and on the REBUILD_CRON
- * schedule; one at a time, a request during a scan queues one more.
+ * A scan looks at every `chain-<id>.msgpack` (live-entry.ts), hands each file
+ * that needs a build (file-attempts.ts) to a build worker, one at a time, and
+ * keeps the last good data of every chain: a bad, half-written, unsupported,
+ * out-of-order or future-dated file is rejected and logged, the chain keeps
+ * serving. Files are known by the SHA-256 of their bytes: bytes already served
+ * (or already rejected) are not decoded again, and any new bytes are. When the
+ * served contents changed, the cross-chain token index is rebuilt in a worker
+ * and the result handed to the listener (the supervisor hands it to the
+ * serving threads).
+ *
+ * Scans run at start, on directory changes (debounced) and on the REBUILD_CRON
+ * schedule (a tick also retries files that failed for I/O or a crash); one at a
+ * time, a request during a scan queues one more.
  */
-import { readdirSync, statSync, watch, type FSWatcher } from "node:fs";
+import { readdirSync, watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
 import cron, { type ScheduledTask } from "node-cron";
 import { Piscina } from "piscina";
@@ -17,11 +23,14 @@ import { isSupportedChainId, type ChainId } from "../chains/chains.js";
 import type { Logger } from "../log/logger.js";
 import type { TokenIndexData } from "../query/token-index.js";
 import type { ChainTask, ChainTaskResult, TokenIndexTask } from "../../workers/snapshot-worker.js";
+import { AllowOlderMarkers } from "./allow-older-marker.js";
+import { admissionBounds } from "./chain-admission.js";
 import type { ChainSnapshotInfo, CompiledChain } from "./compiled-chain.js";
+import { FileAttempts, type BuildDecision } from "./file-attempts.js";
 import { SNAPSHOT_FILE_PATTERN } from "./format.js";
-import { isSnapshotError } from "./snapshot-error.js";
-import { checkSnapshotOrder } from "./validate-snapshot.js";
-import { snapshotVersion } from "./serving-snapshot.js";
+import { describeNotAFile, inspectLiveEntry } from "./live-entry.js";
+import type { SnapshotErrorReason } from "./snapshot-error.js";
+import { snapshotContentKey, snapshotVersion, versionHex } from "./snapshot-version.js";
 
 export interface SnapshotLoaderOptions {
   readonly snapshotDir: string;
@@ -31,30 +40,39 @@ export interface SnapshotLoaderOptions {
   readonly workerFile: string;
   /** Heap limit of a build worker (MB); a build over it fails and the current snapshot keeps serving. */
   readonly workerMaxOldGenerationMb: number | null;
+  /** How far ahead of this server's clock a file's generatedAt may be (seconds). */
+  readonly maxFutureSkewSeconds: number;
+  /** The clock (epoch ms); tests move it. */
+  readonly now?: () => number;
 }
 
 /** What the loader reports; the supervisor wires these to the threads and metrics. */
 export interface LoaderEvents {
   snapshotBuilt(version: number, chains: readonly CompiledChain[], tokenIndex: TokenIndexData): void;
   chainAccepted(info: ChainSnapshotInfo): void;
-  fileRejected(reason: string): void;
+  fileRejected(reason: SnapshotErrorReason): void;
   buildFailed(): void;
   buildTimed(phase: "chain" | "token-index", seconds: number): void;
 }
 
+/** What started a scan. */
+export type ScanTrigger = "start" | "change" | "tick";
+
 export class SnapshotLoader {
   private readonly lastGood = new Map<ChainId, CompiledChain>();
-  /** Signature (size, mtime, inode) of the last attempt per file name, so unchanged files are not rebuilt. */
-  private readonly attempted = new Map<string, string>();
-  /** Files whose build crashed or threw: retried on the schedule (or when they change), not on every watch event. */
-  private readonly crashed = new Set<string>();
+  private readonly attempts = new FileAttempts();
+  private readonly markers: AllowOlderMarkers;
   private readonly removedNoticed = new Set<ChainId>();
   private readonly pool: Piscina;
+  private readonly now: () => number;
   private scanning: Promise<void> | null = null;
   private rescanRequested = false;
+  private tickRequested = false;
   private watcher: FSWatcher | null = null;
   private debounce: NodeJS.Timeout | null = null;
   private schedule: ScheduledTask | null = null;
+  /** Content key (chain ids and file hashes) of the last snapshot built: it alone decides whether one changed. */
+  private lastContentKey: string | null = null;
   private lastVersion: number | null = null;
   private stopped = false;
 
@@ -64,24 +82,23 @@ export class SnapshotLoader {
     private readonly log: Logger,
   ) {
     const resourceLimits = options.workerMaxOldGenerationMb ? { maxOldGenerationSizeMb: options.workerMaxOldGenerationMb } : undefined;
-    // Idle build workers exit after 10 s so their heaps do not stay resident between builds.
-    this.pool = new Piscina({ filename: options.workerFile, maxThreads: 2, minThreads: 0, idleTimeout: 10_000, resourceLimits });
+    this.markers = new AllowOlderMarkers(options.snapshotDir);
+    this.now = options.now ?? Date.now;
+    // One build at a time (one decoded file in memory at once). Idle build
+    // workers exit after 10 s so their heaps do not stay resident between builds.
+    this.pool = new Piscina({ filename: options.workerFile, maxThreads: 1, minThreads: 0, idleTimeout: 10_000, resourceLimits });
   }
 
   /** Loads what is in the directory now, then starts watching and the schedule. */
   async start(): Promise<void> {
-    await this.scan();
+    await this.scan("start");
     this.log.info(
-      { event: "initial-load-complete", chains: [...this.lastGood.keys()], version: this.lastVersion?.toString(16).padStart(8, "0") ?? null },
+      { event: "initial-load-complete", chains: [...this.lastGood.keys()], version: this.lastVersion === null ? null : versionHex(this.lastVersion) },
       "initial snapshot load complete",
     );
     this.watcher = watch(this.options.snapshotDir, () => this.scheduleScan());
     this.watcher.on("error", (error) => this.log.error({ event: "watch-error", err: error }, "snapshot directory watch failed; the cron schedule still rescans"));
-    this.schedule = cron.schedule(this.options.rebuildCron, () => {
-      for (const name of this.crashed) this.attempted.delete(name);
-      this.crashed.clear();
-      void this.scan();
-    });
+    this.schedule = cron.schedule(this.options.rebuildCron, () => void this.scan("tick"));
   }
 
   /** Stops watching and cancels any build in progress (shutdown must not wait for a large build). */
@@ -96,12 +113,13 @@ export class SnapshotLoader {
 
   private scheduleScan(): void {
     if (this.debounce) clearTimeout(this.debounce);
-    this.debounce = setTimeout(() => void this.scan(), this.options.watchDebounceMs);
+    this.debounce = setTimeout(() => void this.scan("change"), this.options.watchDebounceMs);
   }
 
-  /** Runs one scan, or queues one more if a scan is running. */
-  scan(): Promise<void> {
+  /** Runs one scan, or queues one more if a scan is running (a queued tick stays a tick). */
+  scan(trigger: ScanTrigger): Promise<void> {
     if (this.stopped) return Promise.resolve();
+    if (trigger === "tick") this.tickRequested = true;
     if (this.scanning) {
       this.rescanRequested = true;
       return this.scanning;
@@ -110,7 +128,9 @@ export class SnapshotLoader {
       try {
         do {
           this.rescanRequested = false;
-          await this.scanOnce();
+          const tick = this.tickRequested;
+          this.tickRequested = false;
+          await this.scanOnce(tick);
         } while (this.rescanRequested && !this.stopped);
       } finally {
         this.scanning = null;
@@ -119,7 +139,7 @@ export class SnapshotLoader {
     return this.scanning;
   }
 
-  private async scanOnce(): Promise<void> {
+  private async scanOnce(tick: boolean): Promise<void> {
     let names: string[];
     try {
       names = readdirSync(this.options.snapshotDir);
@@ -127,62 +147,109 @@ export class SnapshotLoader {
       this.log.error({ event: "scan-failed", err: error }, "cannot read the snapshot directory; serving the last good data");
       return;
     }
+    const allowOlder = this.markers.find(names);
     const present = new Set<ChainId>();
-    const builds: Promise<boolean>[] = [];
-    for (const name of names) {
+    let changed = false;
+    for (const name of names.sort()) {
       const match = SNAPSHOT_FILE_PATTERN.exec(name);
-      if (!match) continue;
+      if (!match || this.stopped) continue;
       const chainId = Number(match[1]);
       const path = join(this.options.snapshotDir, name);
-      const signature = fileSignature(path);
-      if (signature === null) continue;
+      const entry = inspectLiveEntry(path);
+      if (entry.kind === "missing") {
+        this.attempts.forget(name);
+        continue;
+      }
       if (isSupportedChainId(chainId)) present.add(chainId);
-      if (this.attempted.get(name) === signature) continue;
-      this.attempted.set(name, signature);
-      // An unsupported chain id is rejected by the reader like any other bad file.
-      builds.push(this.buildChain(name, path, signature, chainId));
+      if (entry.kind === "not-a-file") {
+        if (this.attempts.notAFile(name, entry.signature, entry.what)) {
+          this.events.fileRejected("not-a-file");
+          const message = `${name} is ${describeNotAFile(entry.what)}, not a regular file; the chain keeps its last good data`;
+          this.log.warn({ event: "snapshot-rejected", chainId, file: name, reason: "not-a-file", what: entry.what, error: message }, message);
+        }
+        continue;
+      }
+      const chainAllowsOlder = isSupportedChainId(chainId) && allowOlder.has(chainId);
+      const decision = this.attempts.decide(name, entry.signature, { tick, nowMs: this.now(), allowOlder: chainAllowsOlder });
+      if (!decision.build) continue;
+      // One at a time: a decoded file is large, and builds share the cores with the serving threads.
+      if (await this.buildChain(name, path, chainId, entry.signature, decision, chainAllowsOlder)) changed = true;
     }
     this.noticeRemoved(present);
-    const changed = (await Promise.all(builds)).some(Boolean);
     if (changed) await this.buildSnapshot();
   }
 
-  /** Builds one chain file; true when the chain's data changed. */
-  private async buildChain(name: string, path: string, signature: string, chainId: number): Promise<boolean> {
+  /** Builds one chain file; true when the chain's served data changed. */
+  private async buildChain(name: string, path: string, chainId: number, signature: string, decision: BuildDecision & { build: true }, allowOlder: boolean): Promise<boolean> {
+    const served = isSupportedChainId(chainId) ? this.lastGood.get(chainId) : undefined;
+    const known = [served?.info.sha256, decision.unchangedRejected].filter((s): s is string => typeof s === "string");
+    const task: ChainTask = {
+      kind: "chain",
+      path,
+      logoTemplate: this.options.logoTemplate,
+      knownSha256: known,
+      bounds: admissionBounds(this.now(), this.options.maxFutureSkewSeconds, served?.info.generatedAt ?? null, allowOlder),
+    };
     let result: ChainTaskResult;
     const started = performance.now();
     try {
-      result = await this.pool.run({ kind: "chain", path, logoTemplate: this.options.logoTemplate } satisfies ChainTask);
+      result = await this.pool.run(task);
       this.events.buildTimed("chain", (performance.now() - started) / 1000);
     } catch (error) {
       if (this.stopped) return false;
       this.events.buildFailed();
-      // A crashed or throwing worker: retried on the next scheduled tick. Reading the file
-      // can itself wake the directory watch, so retrying on any scan would loop hot.
-      if (this.attempted.get(name) === signature) this.crashed.add(name);
-      this.log.error({ event: "build-failed", chainId, file: name, err: error }, "snapshot build failed; serving the last good data");
+      // Retried on the next scheduled tick (or when the file changes), never on every scan:
+      // a build that crashes its worker would otherwise loop on every directory event.
+      this.attempts.record(name, signature, { kind: "failed" });
+      this.log.error({ event: "build-failed", chainId, file: name, err: error }, "snapshot build failed; serving the last good data (retried on the next REBUILD_CRON tick)");
       return false;
     }
-    if (!result.ok) {
-      this.reject(name, chainId, result.reason, result.message);
-      return false;
+    switch (result.status) {
+      case "known": {
+        // The served bytes, or the bytes rejected before (that rejection stands).
+        const previous = this.attempts.outcome(name);
+        const stillRejected = result.sha256 !== served?.info.sha256 && previous !== undefined;
+        this.attempts.record(name, signature, stillRejected ? previous : { kind: "served", sha256: result.sha256 });
+        this.log.debug({ event: "snapshot-unchanged", chainId, file: name, sha256: result.sha256 }, `${name}: same bytes as before`);
+        return false;
+      }
+      case "rejected": {
+        const outsideContent = result.reason === "io" || result.reason === "not-a-file";
+        const retryAtMs = result.reason === "future-generated-at" && result.generatedAt !== null ? (result.generatedAt - this.options.maxFutureSkewSeconds) * 1000 : null;
+        this.attempts.record(name, signature, outsideContent ? { kind: "failed" } : { kind: "rejected", reason: result.reason, sha256: result.sha256, retryAtMs });
+        this.events.fileRejected(result.reason);
+        this.log.warn(
+          { event: "snapshot-rejected", chainId, file: name, reason: result.reason, error: result.message, sha256: result.sha256 },
+          `rejected ${name}: ${result.message}${outsideContent ? " (retried on the next REBUILD_CRON tick)" : ""}`,
+        );
+        return false;
+      }
+      case "accepted": {
+        const { chain } = result;
+        const { info } = chain;
+        this.lastGood.set(info.chainId, chain);
+        this.attempts.record(name, signature, { kind: "served", sha256: info.sha256 });
+        this.removedNoticed.delete(info.chainId);
+        this.events.chainAccepted(info);
+        this.log.info(
+          { event: "snapshot-accepted", chainId, file: name, generatedAt: info.generatedAt, sha256: info.sha256, tokens: info.tokenCount, pools: info.poolCount, buildMs: info.buildMs },
+          `accepted ${name}`,
+        );
+        if (allowOlder) this.consumeMarker(info.chainId, served?.info.generatedAt ?? null, info.generatedAt);
+        return true;
+      }
     }
-    try {
-      checkSnapshotOrder(result.chain.info, this.lastGood.get(result.chain.info.chainId)?.info);
-    } catch (error) {
-      if (!isSnapshotError(error)) throw error;
-      this.reject(name, chainId, error.reason, `${name}: ${error.message}`);
-      return false;
+  }
+
+  private consumeMarker(chainId: ChainId, fromGeneratedAt: number | null, toGeneratedAt: number): void {
+    const error = this.markers.consume(chainId);
+    this.log.info({ event: "snapshot-allow-older-used", chainId, fromGeneratedAt, toGeneratedAt }, `chain ${chainId}: allow-older marker used and removed`);
+    if (error) {
+      this.log.warn(
+        { event: "allow-older-marker-not-removed", chainId, err: error },
+        `cannot remove chain-${chainId}.allow-older (${(error as NodeJS.ErrnoException).code ?? error.message}); it is ignored from now on, remove it by hand`,
+      );
     }
-    this.lastGood.set(result.chain.info.chainId, result.chain);
-    this.removedNoticed.delete(result.chain.info.chainId);
-    this.events.chainAccepted(result.chain.info);
-    const { info } = result.chain;
-    this.log.info(
-      { event: "snapshot-accepted", chainId, file: name, generatedAt: info.generatedAt, tokens: info.tokenCount, pools: info.poolCount, buildMs: info.buildMs },
-      `accepted ${name}`,
-    );
-    return true;
   }
 
   private noticeRemoved(present: ReadonlySet<ChainId>): void {
@@ -193,16 +260,12 @@ export class SnapshotLoader {
     }
   }
 
-  private reject(file: string, chainId: number, reason: string, message: string): void {
-    this.events.fileRejected(reason);
-    this.log.warn({ event: "snapshot-rejected", chainId, file, reason, error: message }, `rejected ${file}: ${message}`);
-  }
-
   private async buildSnapshot(): Promise<void> {
     const started = performance.now();
     const chains = [...this.lastGood.values()];
-    const version = snapshotVersion(chains);
-    if (version === this.lastVersion) return; // the same files again: nothing to serve anew
+    const infos = chains.map((c) => c.info);
+    const contentKey = snapshotContentKey(infos);
+    if (contentKey === this.lastContentKey) return; // the same contents again: nothing to serve anew
     let tokenIndex: TokenIndexData;
     try {
       tokenIndex = await this.pool.run({ kind: "token-index", chains: chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })) } satisfies TokenIndexTask);
@@ -214,20 +277,13 @@ export class SnapshotLoader {
     }
     const seconds = (performance.now() - started) / 1000;
     this.events.buildTimed("token-index", seconds);
+    const version = snapshotVersion(infos);
+    this.lastContentKey = contentKey;
     this.lastVersion = version;
     this.events.snapshotBuilt(version, chains, tokenIndex);
     this.log.info(
-      { event: "snapshot-built", version: version.toString(16).padStart(8, "0"), chains: chains.map((c) => c.info.chainId), tokenInstances: tokenIndex.instanceCount, buildMs: Math.round(seconds * 1000) },
+      { event: "snapshot-built", version: versionHex(version), chains: chains.map((c) => c.info.chainId), tokenInstances: tokenIndex.instanceCount, buildMs: Math.round(seconds * 1000) },
       "new snapshot built",
     );
-  }
-}
-
-function fileSignature(path: string): string | null {
-  try {
-    const s = statSync(path);
-    return s.isFile() ? `${s.size}:${s.mtimeMs}:${s.ino}` : null;
-  } catch {
-    return null; // gone between readdir and stat
   }
 }

@@ -126,20 +126,6 @@ export function validateSnapshot(raw: unknown, fileChainId: number): SnapshotFil
   return raw as unknown as SnapshotFile;
 }
 
-/**
- * Out-of-order push check: a snapshot older than the one being served is
- * rejected (reason `out-of-order`). An equal `generatedAt` is accepted.
- */
-export function checkSnapshotOrder(next: Pick<SnapshotFile, "generatedAt">, served: Pick<SnapshotFile, "generatedAt"> | undefined): void {
-  if (served !== undefined && next.generatedAt < served.generatedAt) {
-    throw new SnapshotError(
-      "out-of-order",
-      `generatedAt: ${next.generatedAt} is older than the snapshot being served (generatedAt ${served.generatedAt})`,
-      { path: "generatedAt" },
-    );
-  }
-}
-
 function checkChainId(chainId: number, fileChainId: number): void {
   if (!isSupportedChainId(chainId)) {
     throw new SnapshotError(

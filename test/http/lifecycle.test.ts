@@ -215,7 +215,7 @@ describe("two serving threads, pushes under load", () => {
   it("every response, success or error, carries the served snapshot's version", async () => {
     const ready = await request(gw.baseUrl, "/ready");
     const version = ready.body.version as string;
-    expect(version).toMatch(/^[0-9a-f]{8}$/);
+    expect(version).toMatch(/^[0-9a-f]{12}$/);
     const answers = [
       await getPool(gw.baseUrl, 1, POOL, { key: KEYS.active }),
       await getPool(gw.baseUrl, 1, addr("0bad"), { key: KEYS.active }),

@@ -96,7 +96,7 @@ describe("a serving thread that dies", () => {
     const file = poolsFixture()[0]!;
     poolAddress = file.pools[0]!.address;
     const snapshot: NormalizedSnapshotFile = parseSnapshotBytes(packSnapshot(file), file.chainId as ChainId);
-    const chain = compileChain(snapshot, { file: "chain.msgpack", fileBytes: 1, fileMtimeMs: 0, logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE });
+    const chain = compileChain(snapshot, { file: "chain.msgpack", fileBytes: 1, sha256: "0".repeat(64), fileMtimeMs: 0, logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE });
     const tokenIndex = compileTokenIndex([{ chainId: chain.info.chainId, tokens: chain.tokens }]);
     supervisor.publishSnapshot({ type: "snapshot", version: 42, slot: 0, chains: [chain], tokenIndex }, []);
     supervisor.markReady();
@@ -136,6 +136,6 @@ describe("a serving thread that dies", () => {
       expect(res.status).toBe(200);
       versions.add(res.version);
     }
-    expect([...versions]).toEqual(["0000002a"]);
+    expect([...versions]).toEqual(["00000000002a"]);
   });
 });

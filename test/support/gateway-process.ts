@@ -37,6 +37,8 @@ export interface StartOptions {
   keysFile: string | undefined;
   env?: Record<string, string>;
   args?: string[];
+  /** Run the gateway as this user (the suite must run as root to switch), e.g. to see file permissions as a non-root service does. */
+  runAs?: { uid: number; gid: number };
 }
 
 function childEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
@@ -73,6 +75,7 @@ export function startGateway(opts: StartOptions): Promise<Gateway> {
     cwd: PROJECT_ROOT,
     env,
     stdio: ["ignore", "pipe", "pipe"],
+    ...(opts.runAs ?? {}),
   });
   const logLines: LogLine[] = [];
   let rawStdout = "";

@@ -27,7 +27,9 @@ import { compileChain } from "../../src/snapshot/compile-chain.js";
 import { compileTokenIndex } from "../../src/snapshot/compile-token-index.js";
 import type { SnapshotFile } from "../../src/snapshot/format.js";
 import { parseSnapshotBytes } from "../../src/snapshot/read-snapshot-file.js";
-import { ServingSnapshot, snapshotVersion } from "../../src/snapshot/serving-snapshot.js";
+import { ServingSnapshot } from "../../src/snapshot/serving-snapshot.js";
+import { snapshotVersion } from "../../src/snapshot/snapshot-version.js";
+import { createHash } from "node:crypto";
 import { SnapshotStore } from "../../src/snapshot/snapshot-store.js";
 import { packSnapshot, standardKeys, writeKeysFile, type TestKey } from "./fixtures.js";
 
@@ -59,11 +61,13 @@ export interface InProcessApp {
 
 /** Compiles snapshot files as the build workers do. */
 export function compileSnapshot(files: readonly SnapshotFile[]): ServingSnapshot {
-  const chains = files.map((file) =>
-    compileChain(parseSnapshotBytes(packSnapshot(file), file.chainId as ChainId), { file: `chain-${file.chainId}.msgpack`, fileBytes: 1, fileMtimeMs: 0, logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE }),
-  );
+  const chains = files.map((file) => {
+    const bytes = packSnapshot(file);
+    const source = { file: `chain-${file.chainId}.msgpack`, fileBytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex"), fileMtimeMs: 0, logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE };
+    return compileChain(parseSnapshotBytes(bytes, file.chainId as ChainId), source);
+  });
   const index = compileTokenIndex(chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })));
-  return new ServingSnapshot(snapshotVersion(chains), chains, index);
+  return new ServingSnapshot(snapshotVersion(chains.map((c) => c.info)), chains, index);
 }
 
 export async function startInProcess(files: readonly SnapshotFile[], options: InProcessOptions = {}): Promise<InProcessApp> {

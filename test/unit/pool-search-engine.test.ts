@@ -55,7 +55,7 @@ function makeChain(chainId: ChainId, seed: number): SnapshotFile {
 
 const FILES = CHAIN_IDS.map((id, i) => makeChain(id, 1000 + i));
 const COMPILED: CompiledChain[] = FILES.map((f) =>
-  compileChain(parseSnapshotBytes(packSnapshot(f), f.chainId as ChainId), { file: "x", fileBytes: 0, fileMtimeMs: 0, logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE }),
+  compileChain(parseSnapshotBytes(packSnapshot(f), f.chainId as ChainId), { file: "x", fileBytes: 0, sha256: "0".repeat(64), fileMtimeMs: 0, logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE }),
 );
 
 interface Spec {

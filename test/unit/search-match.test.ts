@@ -28,7 +28,7 @@ function build(names: { symbol: string; name: string; normalizedSymbol: string; 
   const files = names.map((tokens, c) =>
     chainFile(SUPPORTED_CHAIN_IDS[c] as ChainId, { tokens: tokens.map((t, i) => token(SUPPORTED_CHAIN_IDS[c]!, { address: addr((i + 1).toString(16)), ...t })) }),
   );
-  const chains = files.map((f) => compileChain(parseSnapshotBytes(packSnapshot(f), f.chainId as ChainId), { file: "x", fileBytes: 0, fileMtimeMs: 0, logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE }));
+  const chains = files.map((f) => compileChain(parseSnapshotBytes(packSnapshot(f), f.chainId as ChainId), { file: "x", fileBytes: 0, sha256: "0".repeat(64), fileMtimeMs: 0, logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE }));
   const index = compileTokenIndex(chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })));
   return { files, snapshot: new ServingSnapshot(1, chains, index) };
 }

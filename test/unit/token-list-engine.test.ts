@@ -68,7 +68,7 @@ const requestArb: fc.Arbitrary<ReferenceRequest> = fc.record({
 });
 
 function engineList(snapshots: SnapshotFile[], request: ReferenceRequest): unknown[] {
-  const chains = snapshots.map((f) => compileChain(parseSnapshotBytes(packSnapshot(f), f.chainId as ChainId), { file: "x", fileBytes: 0, fileMtimeMs: 0, logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE }));
+  const chains = snapshots.map((f) => compileChain(parseSnapshotBytes(packSnapshot(f), f.chainId as ChainId), { file: "x", fileBytes: 0, sha256: "0".repeat(64), fileMtimeMs: 0, logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE }));
   const index = compileTokenIndex(chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })));
   const query = toTokenQuery(request as Parameters<typeof toTokenQuery>[0]);
   const loaded = chainMask(chains.map((c) => c.info.chainId));

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeSnapshotBytes } from "../../src/snapshot/decode-snapshot.js";
 import { chainIdFromSnapshotFileName, readSnapshotFile } from "../../src/snapshot/read-snapshot-file.js";
 import { SnapshotError, type SnapshotErrorReason } from "../../src/snapshot/snapshot-error.js";
-import { checkSnapshotOrder, validateSnapshot } from "../../src/snapshot/validate-snapshot.js";
+import { validateSnapshot } from "../../src/snapshot/validate-snapshot.js";
 
 const CHAIN = 8453;
 const NATIVE = "0x0000000000000000000000000000000000000000";
@@ -477,18 +478,6 @@ describe("decodeSnapshotBytes", () => {
   });
 });
 
-describe("checkSnapshotOrder", () => {
-  it("rejects an older generatedAt, accepts equal and newer", () => {
-    const served = { generatedAt: 1_760_000_100 };
-    const error = rejection(() => checkSnapshotOrder({ generatedAt: 1_760_000_000 }, served));
-    expect(error.reason).toBe("out-of-order");
-    expect(error.message).toBe("generatedAt: 1760000000 is older than the snapshot being served (generatedAt 1760000100)");
-    expect(() => checkSnapshotOrder({ generatedAt: 1_760_000_100 }, served)).not.toThrow();
-    expect(() => checkSnapshotOrder({ generatedAt: 1_760_000_200 }, served)).not.toThrow();
-    expect(() => checkSnapshotOrder({ generatedAt: 1 }, undefined)).not.toThrow();
-  });
-});
-
 describe("readSnapshotFile", () => {
   let dir: string;
   beforeAll(async () => {
@@ -505,6 +494,7 @@ describe("readSnapshotFile", () => {
     const loaded = await readSnapshotFile(path, "https://logos.example/{chainId}/{address}.png");
     expect(loaded.chainId).toBe(8453);
     expect(loaded.bytes).toBe(bytes.length);
+    expect(loaded.sha256).toBe(createHash("sha256").update(bytes).digest("hex"));
     const [native, weth, usdc, usdt0] = loaded.snapshot.tokens;
     expect(native.logoUrl).toBe(`https://logos.example/8453/${NATIVE}.png`);
     expect(weth.logoUrl).toBe("https://example.org/weth.png");

@@ -1,0 +1,78 @@
+/**
+ * What is at a live snapshot name (`chain-<id>.msgpack`), found with lstat and
+ * stat only: nothing is opened here, so a FIFO at the name can never block a
+ * scan. A symbolic link to a regular file is a file (it is followed); anything
+ * else that is not a regular file is reported as such with what it is.
+ *
+ * The signature changes whenever the entry may have changed: it holds the
+ * device, inode, size, mtime and ctime of the file (of the link too, when the
+ * name is a symbolic link). ctime cannot be set from user space, so even a copy
+ * that restores the old mtime (`cp -p`, `rsync -t`) or a `chmod` changes it.
+ */
+import { lstatSync, statSync, type Stats } from "node:fs";
+
+export type NotAFileKind = "directory" | "fifo" | "socket" | "device" | "symlink-loop" | "dangling-symlink";
+
+export type LiveEntry =
+  | { readonly kind: "missing" }
+  | { readonly kind: "file"; readonly signature: string }
+  | { readonly kind: "not-a-file"; readonly what: NotAFileKind; readonly signature: string };
+
+const NOT_A_FILE_TEXT: Readonly<Record<NotAFileKind, string>> = {
+  directory: "a directory",
+  fifo: "a FIFO (named pipe)",
+  socket: "a socket",
+  device: "a device",
+  "symlink-loop": "a symbolic link that loops",
+  "dangling-symlink": "a symbolic link to nothing (dangling)",
+};
+
+export function describeNotAFile(what: NotAFileKind): string {
+  return NOT_A_FILE_TEXT[what];
+}
+
+/** The kind of a stat result: "file" for a regular file, else what it is. */
+export function fileKind(stats: Stats): "file" | "directory" | "fifo" | "socket" | "device" {
+  if (stats.isFile()) return "file";
+  if (stats.isDirectory()) return "directory";
+  if (stats.isFIFO()) return "fifo";
+  if (stats.isSocket()) return "socket";
+  return "device";
+}
+
+function signatureOf(stats: Stats): string {
+  return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
+}
+
+export function inspectLiveEntry(path: string): LiveEntry {
+  let link: Stats;
+  try {
+    link = lstatSync(path);
+  } catch (error) {
+    if (errorCode(error) === "ENOENT" || errorCode(error) === "ENOTDIR") return { kind: "missing" };
+    // Cannot even look at it (e.g. EACCES on the directory): let the reader fail with an I/O error.
+    return { kind: "file", signature: `lstat-error:${errorCode(error)}` };
+  }
+  if (!link.isSymbolicLink()) {
+    const kind = fileKind(link);
+    return kind === "file" ? { kind, signature: signatureOf(link) } : { kind: "not-a-file", what: kind, signature: `${kind}:${signatureOf(link)}` };
+  }
+  const linkSignature = `link:${signatureOf(link)}`;
+  let target: Stats;
+  try {
+    target = statSync(path);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === "ELOOP") return { kind: "not-a-file", what: "symlink-loop", signature: linkSignature };
+    if (code === "ENOENT" || code === "ENOTDIR") return { kind: "not-a-file", what: "dangling-symlink", signature: linkSignature };
+    // A target that cannot be looked at (EACCES on its directory, ...): an I/O failure for the reader to report.
+    return { kind: "file", signature: `${linkSignature}:stat-error:${code}` };
+  }
+  const kind = fileKind(target);
+  const signature = `${linkSignature}>${signatureOf(target)}`;
+  return kind === "file" ? { kind, signature } : { kind: "not-a-file", what: kind, signature };
+}
+
+function errorCode(error: unknown): string {
+  return (error as NodeJS.ErrnoException | undefined)?.code ?? "unknown";
+}

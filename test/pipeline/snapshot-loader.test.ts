@@ -1,0 +1,314 @@
+/**
+ * SnapshotLoader on a temp directory with the real build worker
+ * (dist/workers/snapshot-worker.js), driven scan by scan: which files are
+ * built, accepted, rejected and retried (issue 10, items 2-5), with a clock
+ * the test moves. What the loader tells its listener and its log is what is
+ * checked; the HTTP view of the same behaviour is in test/http/snapshot-pipeline.test.ts.
+ */
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { pino } from "pino";
+import { afterEach, describe, expect, it } from "vitest";
+import { NATIVE_ADDRESS, type ChainId } from "../../src/chains/chains.js";
+import type { ChainSnapshotInfo, CompiledChain } from "../../src/snapshot/compiled-chain.js";
+import type { SnapshotFile } from "../../src/snapshot/format.js";
+import type { SnapshotErrorReason } from "../../src/snapshot/snapshot-error.js";
+import { SnapshotLoader } from "../../src/snapshot/snapshot-loader.js";
+import { snapshotVersion } from "../../src/snapshot/snapshot-version.js";
+import { writeAllowOlderMarker } from "../../src/snapshot/allow-older-marker.js";
+import { addr, chainFile, nativeToken, packSnapshot, poolToken, protocol, tempDir, token, v2Pool } from "../support/fixtures.js";
+import { PROJECT_ROOT } from "../support/gateway-process.js";
+
+const WORKER_FILE = path.join(PROJECT_ROOT, "dist/workers/snapshot-worker.js");
+const NOW_S = 1_760_000_000;
+
+function chain(chainId: ChainId, generatedAt: number, symbol: string): SnapshotFile {
+  return chainFile(chainId, {
+    generatedAt,
+    protocols: [protocol("p")],
+    tokens: [nativeToken(chainId), token(chainId, { address: addr("1001"), symbol })],
+    pools: [v2Pool({ address: addr("abc1"), protocolId: "p", tokens: [poolToken(NATIVE_ADDRESS, 1, 2), poolToken(addr("1001"), 3, 4)] })],
+  });
+}
+
+const sha = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+
+interface Harness {
+  readonly dir: string;
+  readonly loader: SnapshotLoader;
+  readonly built: { version: number; chains: readonly CompiledChain[] }[];
+  readonly accepted: ChainSnapshotInfo[];
+  readonly rejected: SnapshotErrorReason[];
+  readonly failed: number[];
+  readonly logs: Record<string, unknown>[];
+  clock: number;
+  /** Atomic push (temporary name, rename). */
+  push(file: SnapshotFile): Buffer;
+  events(event: string): Record<string, unknown>[];
+}
+
+const harnesses: Harness[] = [];
+afterEach(async () => {
+  await Promise.all(harnesses.splice(0).map((h) => h.loader.stop()));
+});
+
+function harness(options: { maxFutureSkewSeconds?: number; dir?: string } = {}): Harness {
+  const dir = options.dir ?? tempDir("lgw-loader-");
+  const logs: Record<string, unknown>[] = [];
+  const log = pino({ level: "debug" }, { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) });
+  const h: Harness = {
+    dir,
+    built: [],
+    accepted: [],
+    rejected: [],
+    failed: [],
+    logs,
+    clock: NOW_S * 1000,
+    loader: undefined as unknown as SnapshotLoader,
+    push(file) {
+      const bytes = packSnapshot(file);
+      const tmp = path.join(dir, `.chain-${file.chainId}.tmp`);
+      writeFileSync(tmp, bytes);
+      renameSync(tmp, path.join(dir, `chain-${file.chainId}.msgpack`));
+      return bytes;
+    },
+    events: (event) => logs.filter((l) => l.event === event),
+  };
+  Object.assign(h, {
+    loader: new SnapshotLoader(
+      {
+        snapshotDir: dir,
+        rebuildCron: "0 0 1 1 *",
+        logoTemplate: "https://logo/{chainId}/{address}",
+        watchDebounceMs: 50,
+        workerFile: WORKER_FILE,
+        workerMaxOldGenerationMb: null,
+        maxFutureSkewSeconds: options.maxFutureSkewSeconds ?? 300,
+        now: () => h.clock,
+      },
+      {
+        snapshotBuilt: (version, chains) => void h.built.push({ version, chains }),
+        chainAccepted: (info) => void h.accepted.push(info),
+        fileRejected: (reason) => void h.rejected.push(reason),
+        buildFailed: () => void h.failed.push(1),
+        buildTimed: () => undefined,
+      },
+      log,
+    ),
+  });
+  harnesses.push(h);
+  return h;
+}
+
+describe("content-derived versions", () => {
+  it("the version comes from the files' SHA-256: identical files in another directory (another instance) give the same version", async () => {
+    const a = harness();
+    const one = a.push(chain(1, NOW_S, "AAA"));
+    const base = a.push(chain(8453, NOW_S, "BBB"));
+    await a.loader.scan("start");
+    expect(a.built).toHaveLength(1);
+    const expected = snapshotVersion([
+      { chainId: 1, sha256: sha(one) },
+      { chainId: 8453, sha256: sha(base) },
+    ]);
+    expect(a.built[0]!.version).toBe(expected);
+    expect(a.accepted.map((i) => i.sha256).sort()).toEqual([sha(one), sha(base)].sort());
+
+    const b = harness();
+    b.push(chain(8453, NOW_S, "BBB"));
+    b.push(chain(1, NOW_S, "AAA"));
+    await b.loader.scan("start");
+    expect(b.built[0]!.version).toBe(expected);
+  });
+
+  it("a correction with the same generatedAt, the same size and the same mtime is served", async () => {
+    const h = harness();
+    const file = path.join(h.dir, "chain-1.msgpack");
+    const first = h.push(chain(1, NOW_S, "AAA"));
+    await h.loader.scan("start");
+    const { mtime } = statSync(file);
+    const corrected = packSnapshot(chain(1, NOW_S, "AAB"));
+    expect(corrected.length).toBe(first.length);
+    writeFileSync(file, corrected); // in place, same inode
+    utimesSync(file, mtime, mtime);
+    await h.loader.scan("change");
+    expect(h.built).toHaveLength(2);
+    expect(h.built[1]!.version).not.toBe(h.built[0]!.version);
+    expect(h.built[1]!.chains[0]!.info.sha256).toBe(sha(corrected));
+    expect(h.events("snapshot-accepted")).toHaveLength(2);
+  });
+
+  it("the same bytes pushed again (new inode, new mtime) are read and hashed but not rebuilt or announced", async () => {
+    const h = harness();
+    const bytes = h.push(chain(1, NOW_S, "AAA"));
+    await h.loader.scan("start");
+    h.push(chain(1, NOW_S, "AAA"));
+    await h.loader.scan("change");
+    expect(h.built).toHaveLength(1);
+    expect(h.events("snapshot-accepted")).toHaveLength(1);
+    expect(h.events("snapshot-unchanged")).toMatchObject([{ chainId: 1, sha256: sha(bytes) }]);
+  });
+});
+
+describe("generatedAt bounds", () => {
+  it("more than the skew ahead is rejected as future-generated-at; a correct push is then accepted", async () => {
+    const h = harness({ maxFutureSkewSeconds: 300 });
+    h.push(chain(1, NOW_S, "AAA"));
+    await h.loader.scan("start");
+    h.push(chain(1, 4_925_000_000, "FUT")); // the year 2126
+    await h.loader.scan("change");
+    expect(h.rejected).toEqual(["future-generated-at"]);
+    expect(h.built).toHaveLength(1);
+    h.push(chain(1, NOW_S + 60, "NEW"));
+    await h.loader.scan("change");
+    expect(h.built).toHaveLength(2);
+    expect(h.built[1]!.chains[0]!.info.generatedAt).toBe(NOW_S + 60);
+  });
+
+  it("within the skew is accepted; a file just beyond it is taken once the clock allows it, unchanged", async () => {
+    const h = harness({ maxFutureSkewSeconds: 300 });
+    h.push(chain(1, NOW_S + 300, "EDGE"));
+    await h.loader.scan("start");
+    expect(h.built).toHaveLength(1);
+    h.push(chain(1, NOW_S + 400, "SOON"));
+    await h.loader.scan("change");
+    expect(h.rejected).toEqual(["future-generated-at"]);
+    h.clock += 99_000;
+    await h.loader.scan("tick");
+    expect(h.built).toHaveLength(1);
+    h.clock += 1_000;
+    await h.loader.scan("tick");
+    expect(h.built).toHaveLength(2);
+    expect(h.built[1]!.chains[0]!.info.generatedAt).toBe(NOW_S + 400);
+  });
+});
+
+describe("rolling a chain back on purpose (allow-older marker)", () => {
+  it("an older file is out-of-order until the marker is written; it is then accepted and the marker removed", async () => {
+    const h = harness();
+    h.push(chain(1, NOW_S, "NOW"));
+    await h.loader.scan("start");
+    h.push(chain(1, NOW_S - 3600, "OLD"));
+    await h.loader.scan("change");
+    expect(h.rejected).toEqual(["out-of-order"]);
+    const marker = writeAllowOlderMarker(h.dir, 1);
+    await h.loader.scan("change");
+    expect(h.built).toHaveLength(2);
+    expect(h.built[1]!.chains[0]!.info.generatedAt).toBe(NOW_S - 3600);
+    expect(existsSync(marker)).toBe(false);
+    expect(h.events("snapshot-allow-older-used")).toMatchObject([{ chainId: 1, fromGeneratedAt: NOW_S, toGeneratedAt: NOW_S - 3600 }]);
+    // good for one file only
+    h.push(chain(1, NOW_S - 7200, "OLDER"));
+    await h.loader.scan("change");
+    expect(h.rejected).toEqual(["out-of-order", "out-of-order"]);
+  });
+
+  it("a marker written before the push works the same; it never admits a future file", async () => {
+    const h = harness();
+    h.push(chain(1, NOW_S, "NOW"));
+    await h.loader.scan("start");
+    const marker = writeAllowOlderMarker(h.dir, 1);
+    h.push(chain(1, NOW_S + 10_000, "FUT"));
+    await h.loader.scan("change");
+    expect(h.rejected).toEqual(["future-generated-at"]);
+    expect(existsSync(marker)).toBe(true);
+    h.push(chain(1, NOW_S - 10, "BACK"));
+    await h.loader.scan("change");
+    expect(h.built.at(-1)!.chains[0]!.info.generatedAt).toBe(NOW_S - 10);
+    expect(existsSync(marker)).toBe(false);
+  });
+  it("a marker the gateway cannot remove (here a directory: EISDIR) is used once, reported, then ignored", async () => {
+    const h = harness();
+    h.push(chain(1, NOW_S, "NOW"));
+    await h.loader.scan("start");
+    mkdirSync(path.join(h.dir, "chain-1.allow-older"));
+    h.push(chain(1, NOW_S - 60, "BACK"));
+    await h.loader.scan("change");
+    expect(h.built.at(-1)!.chains[0]!.info.generatedAt).toBe(NOW_S - 60);
+    expect(h.events("allow-older-marker-not-removed")).toMatchObject([{ chainId: 1 }]);
+    h.push(chain(1, NOW_S - 120, "BACK2"));
+    await h.loader.scan("change");
+    expect(h.rejected).toEqual(["out-of-order"]);
+  });
+});
+
+describe("retries", () => {
+  it("an I/O failure (a real EIO) is retried on every tick; a content rejection is not", async () => {
+    const h = harness();
+    // Reading /proc/self/mem from offset 0 fails with EIO; the link's signature never changes.
+    symlinkSync("/proc/self/mem", path.join(h.dir, "chain-1.msgpack"));
+    writeFileSync(path.join(h.dir, "chain-8453.msgpack"), Buffer.from([0xde, 0xad, 0xbe, 0xef, 0x00])); // not MessagePack
+    await h.loader.scan("start");
+    expect(h.rejected.sort()).toEqual(["decode", "io"]);
+    expect(h.events("snapshot-rejected").find((l) => l.chainId === 1)!.error).toBe("chain-1.msgpack: cannot read the file (EIO)");
+    await h.loader.scan("tick");
+    await h.loader.scan("tick");
+    expect(h.rejected.filter((r) => r === "io")).toHaveLength(3);
+    expect(h.rejected.filter((r) => r === "decode")).toHaveLength(1);
+    // the same chain-1 name now holds a good file: served
+    rmSync(path.join(h.dir, "chain-1.msgpack"));
+    h.push(chain(1, NOW_S, "AAA"));
+    await h.loader.scan("change");
+    expect(h.built).toHaveLength(1);
+  });
+
+  it("a content rejection is retried when the file changes, and the same bad bytes again stay quiet", async () => {
+    const h = harness();
+    const file = path.join(h.dir, "chain-1.msgpack");
+    writeFileSync(file, Buffer.from([0xde, 0xad, 0xbe, 0xef, 0x00]));
+    await h.loader.scan("start");
+    expect(h.rejected).toEqual(["decode"]);
+    writeFileSync(path.join(h.dir, ".tmp"), Buffer.from([0xde, 0xad, 0xbe, 0xef, 0x00]));
+    renameSync(path.join(h.dir, ".tmp"), file); // new inode, same bytes
+    await h.loader.scan("change");
+    expect(h.rejected).toEqual(["decode"]);
+    h.push(chain(1, NOW_S, "AAA"));
+    await h.loader.scan("change");
+    expect(h.built).toHaveLength(1);
+  });
+});
+
+describe("entries that are not regular files", () => {
+  it("a directory, a FIFO, a symlink loop and a dangling link are logged and counted once per change, never opened", async () => {
+    const h = harness();
+    h.push(chain(8453, NOW_S, "BASE"));
+    mkdirSync(path.join(h.dir, "chain-1.msgpack"));
+    execFileSync("mkfifo", [path.join(h.dir, "chain-130.msgpack")]);
+    symlinkSync(path.join(h.dir, "chain-143.msgpack"), path.join(h.dir, "chain-143.msgpack"));
+    symlinkSync(path.join(h.dir, "gone"), path.join(h.dir, "chain-999.msgpack"));
+    await h.loader.scan("start"); // returns: the FIFO is never opened
+    await h.loader.scan("tick");
+    await h.loader.scan("change");
+    const lines = h.events("snapshot-rejected");
+    expect(lines.map((l) => [l.chainId, l.what]).sort()).toEqual([
+      [1, "directory"],
+      [130, "fifo"],
+      [143, "symlink-loop"],
+      [999, "dangling-symlink"],
+    ]);
+    expect(lines.every((l) => l.reason === "not-a-file")).toBe(true);
+    expect(h.rejected).toEqual(["not-a-file", "not-a-file", "not-a-file", "not-a-file"]);
+    expect(lines.find((l) => l.chainId === 130)!.error).toBe("chain-130.msgpack is a FIFO (named pipe), not a regular file; the chain keeps its last good data");
+    // a change (the directory becomes a FIFO) is news again; a good file at the name is served
+    rmSync(path.join(h.dir, "chain-1.msgpack"), { recursive: true });
+    execFileSync("mkfifo", [path.join(h.dir, "chain-1.msgpack")]);
+    await h.loader.scan("change");
+    expect(h.rejected).toHaveLength(5);
+    rmSync(path.join(h.dir, "chain-1.msgpack"));
+    h.push(chain(1, NOW_S, "ONE"));
+    await h.loader.scan("change");
+    expect(h.built.at(-1)!.chains.map((c) => c.info.chainId).sort()).toEqual([1, 8453]);
+  });
+
+  it("a symbolic link to a regular file is followed", async () => {
+    const h = harness();
+    const bytes = packSnapshot(chain(1, NOW_S, "LINKED"));
+    writeFileSync(path.join(h.dir, "elsewhere.bin"), bytes);
+    symlinkSync(path.join(h.dir, "elsewhere.bin"), path.join(h.dir, "chain-1.msgpack"));
+    await h.loader.scan("start");
+    expect(h.built).toHaveLength(1);
+    expect(h.accepted[0]!.sha256).toBe(sha(readFileSync(path.join(h.dir, "elsewhere.bin"))));
+  });
+});
