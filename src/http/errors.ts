@@ -76,22 +76,32 @@ export const ERROR_CATALOGUE = {
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 
-/** An error answered to the client as the error envelope. */
+/**
+ * An error answered to the client as the error envelope. It is an expected
+ * outcome, not a fault: it carries no stack trace (capturing one costs more than
+ * answering the request, and a flood of refused requests would pay it each time).
+ */
 export class ApiError extends Error {
+  readonly code: ErrorCode;
   readonly status: number;
   readonly title: string;
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly details: string,
-    readonly metadata: Record<string, unknown> = {},
-    /** Extra response headers, e.g. `Allow` or `Retry-After`. */
-    readonly headers: Record<string, string> = {},
-  ) {
+  readonly details: string;
+  readonly metadata: Record<string, unknown>;
+  /** Extra response headers, e.g. `Allow` or `Retry-After`. */
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, details: string, metadata: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
     this.name = "ApiError";
+    this.code = code;
     this.status = ERROR_CATALOGUE[code].status;
     this.title = ERROR_CATALOGUE[code].title;
+    this.details = details;
+    this.metadata = metadata;
+    this.headers = headers;
   }
 }
 

@@ -31,27 +31,53 @@ import { bodyEtag, dataEtag, ifNoneMatchHits } from "./transport/conditional.js"
 import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS, type CorsPolicy } from "./transport/cors.js";
 import { crc32Continue, deflatePiece, gzipMember, type DeflatedPiece } from "./transport/gzip-member.js";
 
-const STATUS_LINE: Record<number, string> = {
-  200: "200 OK",
-  204: "204 No Content",
-  304: "304 Not Modified",
-  400: "400 Bad Request",
-  401: "401 Unauthorized",
-  403: "403 Forbidden",
-  404: "404 Not Found",
-  405: "405 Method Not Allowed",
-  413: "413 Payload Too Large",
-  415: "415 Unsupported Media Type",
-  429: "429 Too Many Requests",
-  500: "500 Internal Server Error",
-  503: "503 Service Unavailable",
-};
+/**
+ * Header names and constant values as bytes: uWS takes them as they are, where
+ * a string would be measured and converted to UTF-8 on every call.
+ */
+const bytes = (text: string): Buffer => Buffer.from(text, "latin1");
+
+const STATUS_LINE: Record<number, Buffer> = Object.fromEntries(
+  Object.entries({
+    200: "200 OK",
+    204: "204 No Content",
+    304: "304 Not Modified",
+    400: "400 Bad Request",
+    401: "401 Unauthorized",
+    403: "403 Forbidden",
+    404: "404 Not Found",
+    405: "405 Method Not Allowed",
+    413: "413 Payload Too Large",
+    415: "415 Unsupported Media Type",
+    429: "429 Too Many Requests",
+    500: "500 Internal Server Error",
+    503: "503 Service Unavailable",
+  }).map(([status, line]) => [status, bytes(line)]),
+);
+
+const H_CONTENT_TYPE = bytes("content-type");
+const H_TRACE_ID = bytes("x-trace-id");
+const H_SNAPSHOT_VERSION = bytes("x-snapshot-version");
+const H_RATELIMIT_LIMIT = bytes("ratelimit-limit");
+const H_RATELIMIT_REMAINING = bytes("ratelimit-remaining");
+const H_RATELIMIT_RESET = bytes("ratelimit-reset");
+const H_CACHE_CONTROL = bytes("cache-control");
+const H_VARY = bytes("vary");
+const H_ETAG = bytes("etag");
+const H_CONTENT_ENCODING = bytes("content-encoding");
+const H_ALLOW_ORIGIN = bytes("access-control-allow-origin");
+const H_EXPOSE_HEADERS = bytes("access-control-expose-headers");
+const H_CONTENT_LENGTH = bytes("content-length");
+const H_CONNECTION = bytes("connection");
+const V_JSON = bytes(JSON_CONTENT_TYPE);
+const V_CLOSE = bytes("close");
+const V_EXPOSE_HEADERS = bytes(CORS_EXPOSE_HEADERS);
 
 /** Answers that must never be stored (errors). */
-const NO_STORE = "no-store";
+const NO_STORE = bytes("no-store");
 /** Success answers: a cache may keep them but must revalidate; keyed answers never go to a shared cache. */
-const PRIVATE_REVALIDATE = "private, no-cache";
-const REVALIDATE = "no-cache";
+const PRIVATE_REVALIDATE = bytes("private, no-cache");
+const REVALIDATE = bytes("no-cache");
 
 /** Brotli is compressed per response: bounded in size and effort. */
 const BROTLI_MAX_BYTES = 1024 * 1024;
@@ -94,7 +120,10 @@ export class ResponseWriter {
   private heldBytes = 0;
   readonly clock = new IsoClock();
   private readonly kept: CompressionCache<Kept>;
-  private readonly varyValue: string;
+  private readonly varyValue: Buffer;
+  /** The last snapshot version written, and its bytes (a version serves many responses). */
+  private versionText = "";
+  private versionBytes = bytes("");
 
   constructor(
     private readonly lifecycle: ResponseLifecycle,
@@ -103,7 +132,7 @@ export class ResponseWriter {
     private readonly log: Logger,
   ) {
     this.kept = new CompressionCache(transport.compressionCacheBytes);
-    this.varyValue = transport.cors !== null && !transport.cors.any ? "Accept-Encoding, Origin" : "Accept-Encoding";
+    this.varyValue = bytes(transport.cors !== null && !transport.cors.any ? "Accept-Encoding, Origin" : "Accept-Encoding");
   }
 
   /** Bytes held for connections whose socket has not taken them yet. */
@@ -144,7 +173,7 @@ export class ResponseWriter {
     this.settle(x);
   }
 
-  private cacheControl(x: Exchange): string {
+  private cacheControl(x: Exchange): Buffer {
     return x.key === null ? REVALIDATE : PRIVATE_REVALIDATE;
   }
 
@@ -236,7 +265,7 @@ export class ResponseWriter {
     extra: Record<string, string> | null,
     version: string | undefined,
     etag: string | null,
-    cacheControl: string | null,
+    cacheControl: Buffer | null,
   ): void {
     if (x.aborted || x.responded) return;
     x.responded = true;
@@ -264,42 +293,42 @@ export class ResponseWriter {
     extra: Record<string, string> | null,
     version: string | undefined,
     etag: string | null,
-    cacheControl: string | null,
+    cacheControl: Buffer | null,
   ): boolean {
     const res = x.res;
     const close = this.lifecycle.closeConnections || x.closeConnection;
     res.writeStatus(STATUS_LINE[status] ?? String(status));
-    if (contentType !== null) res.writeHeader("content-type", contentType);
-    res.writeHeader("x-trace-id", x.traceId);
-    if (version !== undefined) res.writeHeader("x-snapshot-version", version);
+    if (contentType !== null) res.writeHeader(H_CONTENT_TYPE, contentType === JSON_CONTENT_TYPE ? V_JSON : contentType);
+    res.writeHeader(H_TRACE_ID, x.traceId);
+    if (version !== undefined) res.writeHeader(H_SNAPSHOT_VERSION, this.versionOf(version));
     const quota = x.quota;
     if (quota !== null) {
-      res.writeHeader("ratelimit-limit", String(quota.limit));
-      res.writeHeader("ratelimit-remaining", String(quota.remaining));
-      res.writeHeader("ratelimit-reset", String(quota.resetSeconds));
+      res.writeHeader(H_RATELIMIT_LIMIT, String(quota.limit));
+      res.writeHeader(H_RATELIMIT_REMAINING, String(quota.remaining));
+      res.writeHeader(H_RATELIMIT_RESET, String(quota.resetSeconds));
     }
     if (cacheControl !== null) {
-      res.writeHeader("cache-control", cacheControl);
+      res.writeHeader(H_CACHE_CONTROL, cacheControl);
       // Answers (not errors) may be compressed or, with a CORS list, vary by origin.
-      if (cacheControl !== NO_STORE) res.writeHeader("vary", this.varyValue);
+      if (cacheControl !== NO_STORE) res.writeHeader(H_VARY, this.varyValue);
     }
-    if (etag !== null) res.writeHeader("etag", etag);
+    if (etag !== null) res.writeHeader(H_ETAG, etag);
     if (extra !== null) for (const name in extra) res.writeHeader(name, extra[name]);
-    if (coding !== "identity") res.writeHeader("content-encoding", coding);
+    if (coding !== "identity") res.writeHeader(H_CONTENT_ENCODING, coding);
     if (x.corsOrigin !== null) {
-      res.writeHeader("access-control-allow-origin", x.corsOrigin);
-      res.writeHeader("access-control-expose-headers", CORS_EXPOSE_HEADERS);
+      res.writeHeader(H_ALLOW_ORIGIN, x.corsOrigin);
+      res.writeHeader(H_EXPOSE_HEADERS, V_EXPOSE_HEADERS);
     }
     if (body === null) {
       // 204/304: no body and no Content-Length (endWithoutBody() writes none of its own).
-      if (close) res.writeHeader("connection", "close");
+      if (close) res.writeHeader(H_CONNECTION, V_CLOSE);
       res.endWithoutBody();
       return true;
     }
     if (x.head) {
       // endWithoutBody() writes no Content-Length of its own (given an argument, uWS aborts the process).
-      res.writeHeader("content-length", String(body.length));
-      if (close) res.writeHeader("connection", "close");
+      res.writeHeader(H_CONTENT_LENGTH, String(body.length));
+      if (close) res.writeHeader(H_CONNECTION, V_CLOSE);
       res.endWithoutBody();
       return true;
     }
@@ -308,6 +337,15 @@ export class ResponseWriter {
       return true;
     }
     return res.tryEnd(body, body.length)[1];
+  }
+
+  /** The bytes of a snapshot version (remembered: consecutive responses carry the same one). */
+  private versionOf(version: string): Buffer {
+    if (version !== this.versionText) {
+      this.versionText = version;
+      this.versionBytes = bytes(version);
+    }
+    return this.versionBytes;
   }
 
   /** Keeps the unsent body until the socket drains, within the thread's cap. */
