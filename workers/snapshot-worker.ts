@@ -14,7 +14,7 @@ import { compileChain } from "../src/snapshot/compile-chain.js";
 import type { ChainTokenColumns, CompiledChain } from "../src/snapshot/compiled-chain.js";
 import { compileTokenIndex } from "../src/snapshot/compile-token-index.js";
 import { isSnapshotError, type SnapshotErrorReason } from "../src/snapshot/snapshot-error.js";
-import { parseSnapshotBytes, readSnapshotBytes, type NormalizedSnapshotFile, type SnapshotFileBytes } from "../src/snapshot/read-snapshot-file.js";
+import { openSnapshotBytes, readSnapshotBytes } from "../src/snapshot/read-snapshot-file.js";
 import type { TokenIndexData } from "../src/query/token-index.js";
 
 export interface ChainTask {
@@ -66,15 +66,16 @@ async function buildChain(task: ChainTask): Promise<ChainTaskResult> {
   let sha256: string | null = null;
   let generatedAt: number | null = null;
   try {
-    let read: SnapshotFileBytes | null = await readSnapshotBytes(task.path);
+    const read = await readSnapshotBytes(task.path);
     sha256 = read.sha256;
     if (task.knownSha256.includes(sha256)) return { status: "known", sha256 };
     const source = { file: basename(task.path), fileBytes: read.bytes.length, sha256, fileMtimeMs: read.mtimeMs, logoTemplate: task.logoTemplate };
-    const snapshot: NormalizedSnapshotFile = parseSnapshotBytes(read.bytes, read.chainId, task.logoTemplate);
-    read = null; // the decoded value shares no memory with the bytes: let them go before compiling
+    // Everything but the pools now; each pool is decoded, validated and compiled in turn,
+    // so the build never holds the whole decoded file (several times the file's size).
+    const { snapshot, pools } = openSnapshotBytes(read.bytes, read.chainId, task.logoTemplate);
     generatedAt = snapshot.generatedAt;
     checkAdmission(snapshot.generatedAt, task.bounds);
-    const chain = compileChain(snapshot, source);
+    const chain = compileChain(snapshot, source, pools);
     return { status: "accepted", chain };
   } catch (error) {
     if (isSnapshotError(error)) return { status: "rejected", reason: error.reason, message: error.message, sha256, generatedAt };

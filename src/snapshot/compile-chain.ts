@@ -12,6 +12,7 @@ import { PoolJsonEncoder } from "./encode-pool.js";
 import { tokenLogoUrl, type NormalizedSnapshotToken } from "./normalize-token.js";
 import { buildPoolTable } from "./pool-table.js";
 import type { NormalizedSnapshotFile } from "./read-snapshot-file.js";
+import { poolArray, type PoolSource } from "./pool-stream.js";
 
 /** First guess of a pool's JSON size (the column grows if pools are larger). */
 const EXPECTED_POOL_JSON_BYTES = 3072;
@@ -25,7 +26,11 @@ export interface CompileChainSource {
   readonly logoTemplate: string;
 }
 
-export function compileChain(snapshot: NormalizedSnapshotFile, source: CompileChainSource): CompiledChain {
+/**
+ * @param poolSource the snapshot's pools, taken one at a time (a streamed file's
+ *   pools are decoded and validated as they are taken: see pool-stream.ts)
+ */
+export function compileChain(snapshot: NormalizedSnapshotFile, source: CompileChainSource, poolSource: PoolSource = poolArray(snapshot.pools)): CompiledChain {
   const started = performance.now();
   const chainId = snapshot.chainId as ChainId;
 
@@ -33,7 +38,7 @@ export function compileChain(snapshot: NormalizedSnapshotFile, source: CompileCh
   const protocolById = new Map<string, Protocol>();
   for (const p of snapshot.protocols) protocolById.set(p.id, { id: p.id, name: p.name, logoUrl: p.logoUrl, url: p.url });
 
-  const poolCount = snapshot.pools.length;
+  const poolCount = poolSource.count;
   const poolAddresses: string[] = new Array(poolCount);
   const poolJson = new StringColumnBuilder(poolCount, poolCount * EXPECTED_POOL_JSON_BYTES);
   const search = new PoolSearchIndexBuilder({
@@ -47,7 +52,7 @@ export function compileChain(snapshot: NormalizedSnapshotFile, source: CompileCh
   });
   const usedProtocols = new Set<string>();
   for (let i = 0; i < poolCount; i++) {
-    const pool = snapshot.pools[i];
+    const pool = poolSource.next();
     poolAddresses[i] = pool.address;
     encoder.write(pool, poolJson);
     search.add(pool, encoder.lastTokenRows(), encoder.wrappedOffsets);
@@ -66,7 +71,7 @@ export function compileChain(snapshot: NormalizedSnapshotFile, source: CompileCh
     sha256: source.sha256,
     fileMtimeMs: source.fileMtimeMs,
     tokenCount: snapshot.tokens.length,
-    poolCount: snapshot.pools.length,
+    poolCount,
     buildMs: Math.round(performance.now() - started),
   };
   return { info, protocols: [...usedProtocols].sort().map((id) => protocolById.get(id)!), pools, tokens, poolSearch };

@@ -50,6 +50,18 @@ export function decodeSnapshotBytes(bytes: Uint8Array): unknown {
   }
 }
 
+/**
+ * Decodes one record of a snapshot whose bytes are known to hold exactly one
+ * MessagePack value (msgpack-layout.ts found its end); `path` names it in errors.
+ */
+export function decodeSnapshotRecord(bytes: Uint8Array, path: string): unknown {
+  try {
+    return unpackr.unpack(bytes);
+  } catch (error) {
+    throw new SnapshotError("decode", `${path}: ${decodeError(error, bytes.length).message}`, { cause: error, path });
+  }
+}
+
 function decodeError(error: unknown, length: number): SnapshotError {
   const detail = error instanceof Error ? error.message : String(error);
   const incomplete = typeof error === "object" && error !== null && (error as { incomplete?: unknown }).incomplete === true;

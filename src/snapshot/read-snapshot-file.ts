@@ -12,7 +12,8 @@ import { decodeSnapshotBytes } from "./decode-snapshot.js";
 import { SNAPSHOT_FILE_PATTERN, snapshotFileName, type SnapshotFile } from "./format.js";
 import { DEFAULT_TOKEN_LOGO_TEMPLATE, fillTokenDefaultsInPlace, type NormalizedSnapshotToken } from "./normalize-token.js";
 import { SnapshotError } from "./snapshot-error.js";
-import { validateSnapshot } from "./validate-snapshot.js";
+import { SnapshotChecker, validateSnapshot } from "./validate-snapshot.js";
+import { poolArray, PoolStream, splitPools, type PoolSource } from "./pool-stream.js";
 import { readHashed } from "../util/read-hashed.js";
 import { describeNotAFile, fileKind } from "./live-entry.js";
 
@@ -74,6 +75,40 @@ export function parseSnapshotBytes(
   logoTemplate: string = DEFAULT_TOKEN_LOGO_TEMPLATE,
 ): NormalizedSnapshotFile {
   const snapshot = validateSnapshot(decodeSnapshotBytes(bytes), fileChainId);
+  return normalizeTokens(snapshot, fileChainId, logoTemplate);
+}
+
+/** A snapshot whose pools are still to be read (see pool-stream.ts). */
+export interface OpenedSnapshot {
+  /** Everything but the pools, validated, token defaults filled; `pools` is empty. */
+  readonly snapshot: NormalizedSnapshotFile;
+  readonly pools: PoolSource;
+}
+
+/**
+ * The same checks as parseSnapshotBytes, but the pools are decoded and
+ * validated one at a time as the caller takes them (a pool's error is thrown
+ * then), so a build never holds the whole decoded file. The bytes must stay
+ * unchanged until every pool is taken.
+ */
+export function openSnapshotBytes(
+  bytes: Uint8Array,
+  fileChainId: ChainId,
+  logoTemplate: string = DEFAULT_TOKEN_LOGO_TEMPLATE,
+): OpenedSnapshot {
+  const split = bytes.length === 0 ? null : splitPools(bytes);
+  if (split === null) {
+    const whole = parseSnapshotBytes(bytes, fileChainId, logoTemplate);
+    const pools = poolArray(whole.pools);
+    return { snapshot: { ...whole, pools: [] }, pools };
+  }
+  const raw = decodeSnapshotBytes(split.header);
+  const checker = new SnapshotChecker(raw, fileChainId);
+  const snapshot = normalizeTokens(raw as SnapshotFile, fileChainId, logoTemplate);
+  return { snapshot, pools: new PoolStream(bytes, split, checker) };
+}
+
+function normalizeTokens(snapshot: SnapshotFile, fileChainId: ChainId, logoTemplate: string): NormalizedSnapshotFile {
   const tokens = snapshot.tokens;
   const chain = CHAINS[fileChainId];
   for (let i = 0; i < tokens.length; i++) {

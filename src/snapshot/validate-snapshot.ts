@@ -61,49 +61,66 @@ const MAX_VALUE_CHARS = 60;
  * Returns the same object, typed; throws a SnapshotError on the first problem.
  */
 export function validateSnapshot(raw: unknown, fileChainId: number): SnapshotFile {
-  if (!isPlainMap(raw)) {
-    throw new SnapshotError("structure", `(top level): expected a map, got ${describeValue(raw)}`, { path: "" });
+  const checker = new SnapshotChecker(raw, fileChainId);
+  const pools = arrayField(raw as object, "pools");
+  for (let i = 0; i < pools.length; i++) checker.pool(i, pools[i]);
+  return raw as SnapshotFile;
+}
+
+/**
+ * Validation in two steps, for a build that sees pools one at a time: the
+ * constructor checks the top level, protocols and tokens (and that `pools`
+ * is an array); `pool(i, value)` checks one pool, its address unique among
+ * the pools checked before and its references.
+ */
+export class SnapshotChecker {
+  private readonly protocolIndex = new Map<string, number>();
+  private readonly tokenIndex = new Map<string, number>();
+  private readonly poolIndex = new Map<string, number>();
+
+  constructor(raw: unknown, fileChainId: number) {
+    if (!isPlainMap(raw)) {
+      throw new SnapshotError("structure", `(top level): expected a map, got ${describeValue(raw)}`, { path: "" });
+    }
+    if (!HEADER.is(raw)) throw structureError("", raw, HEADER);
+    const header = raw as unknown as SnapshotHeader;
+    checkChainId(header.chainId, fileChainId);
+
+    const protocols = arrayField(raw, "protocols");
+    const tokens = arrayField(raw, "tokens");
+    arrayField(raw, "pools");
+
+    // protocols: structure + unique id
+    const protocolIndex = this.protocolIndex;
+    for (let i = 0; i < protocols.length; i++) {
+      const protocol = protocols[i];
+      if (!PROTOCOL.is(protocol)) throw structureError(`protocols[${i}]`, protocol, PROTOCOL);
+      const id = (protocol as SnapshotProtocol).id;
+      const first = protocolIndex.get(id);
+      if (first !== undefined) throw duplicateError(`protocols[${i}].id`, `protocols[${first}]`, id);
+      protocolIndex.set(id, i);
+    }
+
+    // tokens: structure + unique address
+    const tokenIndex = this.tokenIndex;
+    for (let i = 0; i < tokens.length; i++) {
+      const token = tokens[i];
+      if (!TOKEN.is(token)) throw structureError(`tokens[${i}]`, token, TOKEN);
+      const address = (token as SnapshotToken).address;
+      const first = tokenIndex.get(address);
+      if (first !== undefined) throw duplicateError(`tokens[${i}].address`, `tokens[${first}]`, address);
+      tokenIndex.set(address, i);
+    }
   }
-  if (!HEADER.is(raw)) throw structureError("", raw, HEADER);
-  const header = raw as unknown as SnapshotHeader;
-  checkChainId(header.chainId, fileChainId);
 
-  const protocols = arrayField(raw, "protocols");
-  const tokens = arrayField(raw, "tokens");
-  const pools = arrayField(raw, "pools");
-
-  // protocols: structure + unique id
-  const protocolIndex = new Map<string, number>();
-  for (let i = 0; i < protocols.length; i++) {
-    const protocol = protocols[i];
-    if (!PROTOCOL.is(protocol)) throw structureError(`protocols[${i}]`, protocol, PROTOCOL);
-    const id = (protocol as SnapshotProtocol).id;
-    const first = protocolIndex.get(id);
-    if (first !== undefined) throw duplicateError(`protocols[${i}].id`, `protocols[${first}]`, id);
-    protocolIndex.set(id, i);
-  }
-
-  // tokens: structure + unique address
-  const tokenIndex = new Map<string, number>();
-  for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i];
-    if (!TOKEN.is(token)) throw structureError(`tokens[${i}]`, token, TOKEN);
-    const address = (token as SnapshotToken).address;
-    const first = tokenIndex.get(address);
-    if (first !== undefined) throw duplicateError(`tokens[${i}].address`, `tokens[${first}]`, address);
-    tokenIndex.set(address, i);
-  }
-
-  // pools: structure + unique address + references
-  const poolIndex = new Map<string, number>();
-  for (let i = 0; i < pools.length; i++) {
-    const value = pools[i];
+  /** Pool `i`: structure, unique address, references to protocols and tokens. */
+  pool(i: number, value: unknown): SnapshotPool {
     if (!POOL.is(value)) throw poolStructureError(i, value);
     const pool = value as SnapshotPool;
-    const first = poolIndex.get(pool.address);
+    const first = this.poolIndex.get(pool.address);
     if (first !== undefined) throw duplicateError(`pools[${i}].address`, `pools[${first}]`, pool.address);
-    poolIndex.set(pool.address, i);
-    if (!protocolIndex.has(pool.protocolId)) {
+    this.poolIndex.set(pool.address, i);
+    if (!this.protocolIndex.has(pool.protocolId)) {
       throw new SnapshotError(
         "reference",
         `pools[${i}].protocolId: not in protocols (${describeValue(pool.protocolId)})`,
@@ -113,7 +130,7 @@ export function validateSnapshot(raw: unknown, fileChainId: number): SnapshotFil
     const poolTokens = pool.tokens;
     for (let j = 0; j < poolTokens.length; j++) {
       const address = poolTokens[j].address;
-      if (!tokenIndex.has(address)) {
+      if (!this.tokenIndex.has(address)) {
         throw new SnapshotError(
           "reference",
           `pools[${i}].tokens[${j}].address: not in tokens (${describeValue(address)})`,
@@ -121,9 +138,8 @@ export function validateSnapshot(raw: unknown, fileChainId: number): SnapshotFil
         );
       }
     }
+    return pool;
   }
-
-  return raw as unknown as SnapshotFile;
 }
 
 function checkChainId(chainId: number, fileChainId: number): void {

@@ -6,7 +6,8 @@ import fc from "fast-check";
 import { Packr, pack } from "msgpackr";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeSnapshotBytes } from "../../src/snapshot/decode-snapshot.js";
-import { chainIdFromSnapshotFileName, readSnapshotFile } from "../../src/snapshot/read-snapshot-file.js";
+import { chainIdFromSnapshotFileName, openSnapshotBytes, parseSnapshotBytes, readSnapshotFile } from "../../src/snapshot/read-snapshot-file.js";
+import type { ChainId } from "../../src/chains/chains.js";
 import { SnapshotError, type SnapshotErrorReason } from "../../src/snapshot/snapshot-error.js";
 import { validateSnapshot } from "../../src/snapshot/validate-snapshot.js";
 
@@ -123,9 +124,32 @@ type Snapshot = ReturnType<typeof validSnapshot>;
 // Mutations below set fields to values (or remove fields) that the fixture's types do not allow.
 type Loose = Record<string, any>;
 
-/** Packs the value like an operator would, then decodes and validates it as the file of `fileChainId`. */
+/**
+ * Packs the value like an operator would, then decodes and validates it as the
+ * file of `fileChainId`. Every case also checks that a build reading the pools
+ * one at a time (openSnapshotBytes, as the build worker does) ends the same:
+ * the same snapshot, or the same error.
+ */
 function roundTrip(value: unknown, fileChainId = CHAIN) {
-  return validateSnapshot(decodeSnapshotBytes(pack(value)), fileChainId);
+  const bytes = pack(value);
+  expect(outcome(() => streamedParse(bytes, fileChainId))).toEqual(outcome(() => parseSnapshotBytes(bytes, fileChainId as ChainId)));
+  return validateSnapshot(decodeSnapshotBytes(bytes), fileChainId);
+}
+
+function streamedParse(bytes: Uint8Array, fileChainId: number) {
+  const { snapshot, pools } = openSnapshotBytes(bytes, fileChainId as ChainId);
+  const list = [];
+  for (let i = 0; i < pools.count; i++) list.push(pools.next());
+  return { ...snapshot, pools: list };
+}
+
+function outcome(fn: () => unknown): unknown {
+  try {
+    return { value: fn() };
+  } catch (error) {
+    if (!(error instanceof SnapshotError)) throw error;
+    return { reason: error.reason, path: error.path, message: error.message };
+  }
 }
 
 function mutated(mutate: (s: Loose) => void): Snapshot {
