@@ -7,7 +7,9 @@
  * - `measureRebuilds(...)`: on a running gateway, the time from re-pushing every
  *   chain file (new generatedAt; copy under a temporary name, then rename) to
  *   the new snapshot serving, idle and then under load on the pool route, with
- *   the route's latency during the rebuild and swap against a run without one.
+ *   the route's latency during the rebuild and swap against a run without one,
+ *   and the process's peak RSS (VmHWM, reset just before the push) during the
+ *   loaded re-push against its steady RSS just before it.
  */
 import { createHash } from "node:crypto";
 import { fork } from "node:child_process";
@@ -17,7 +19,10 @@ import { fileURLToPath } from "node:url";
 import { epochMs, runLoad, type LoadResult, type LoadSpec } from "./load.js";
 import { readMachineBusySeconds, readProcessCpu } from "./proc-stat.js";
 import { BenchChild } from "./targets/child.js";
-import { buildDurations, readiness, waitForNewVersion, type RunningGateway } from "./targets/gateway.js";
+import { buildDurations, waitForVersion, type RunningGateway } from "./targets/gateway.js";
+import { clearPeakRss, readMemory } from "./rss.js";
+import { snapshotVersion, versionHex } from "../src/snapshot/snapshot-version.js";
+import type { ChainId } from "../src/chains/chains.js";
 
 const THIS_FILE = fileURLToPath(import.meta.url);
 const SNAPSHOT_FILE = /^chain-\d+\.msgpack$/;
@@ -155,14 +160,23 @@ function copyWithNewGeneratedAt(from: string, to: string, bump: number): void {
 /** Every chain file of `dir` copied under a temporary name with a newer generatedAt, ready to rename over the live names. */
 export class PreparedPush {
   private readonly pending: Array<{ tmp: string; live: string }>;
+  /**
+   * The version the gateway serves once every copy is served (versions derive
+   * from the files' bytes): a re-push is served in batches, so the first new
+   * version is not the end of it.
+   */
+  readonly finalVersion: string;
 
   constructor(dir: string) {
+    const contents: Array<{ chainId: ChainId; sha256: string }> = [];
     this.pending = snapshotFiles(dir).map((name) => {
       const live = join(dir, name);
       const tmp = join(dir, `.${name}.bench-tmp`);
       copyWithNewGeneratedAt(live, tmp, 1);
+      contents.push({ chainId: Number(/\d+/.exec(name)![0]) as ChainId, sha256: createHash("sha256").update(readFileSync(tmp)).digest("hex") });
       return { tmp, live };
     });
+    this.finalVersion = versionHex(snapshotVersion(contents));
   }
 
   /** Renames every copy over its live name; returns the epoch ms just before the first rename. */
@@ -194,7 +208,25 @@ export interface RebuildFigures {
   readonly duringSwap: LoadResult;
   /** Build-duration histogram of the gateway (/metrics) after both rebuilds. */
   readonly gatewayBuildMetrics: Record<string, { sumSeconds: number; count: number }>;
+  /** Memory of the whole gateway process around the loaded re-push. */
+  readonly repushMemory: RepushMemory;
 }
+
+export interface RepushMemory {
+  /** VmRSS just before the push, the build workers gone (they exit when idle). */
+  readonly steadyBytes: number;
+  /** VmHWM from just before the push until the last new version serves and the previous ones are released. */
+  readonly peakBytes: number;
+  /** VmRSS at that point. */
+  readonly afterBytes: number;
+  /** False when the kernel refused to reset VmHWM (the peak then covers the whole run). */
+  readonly peakReset: boolean;
+}
+
+/** How long the gateway's idle build worker lives after a build (snapshot-loader.ts), plus a margin. */
+const BUILD_WORKER_EXIT_MS = 12_000;
+/** After the last swap: the retention grace period, its check and the threads' collections (version-retention.ts). */
+const RELEASE_SETTLE_MS = 4_000;
 
 export interface RebuildOptions {
   readonly gateway: RunningGateway;
@@ -208,30 +240,32 @@ export interface RebuildOptions {
 
 export async function measureRebuilds(options: RebuildOptions): Promise<RebuildFigures> {
   const { gateway, servingDir } = options;
-  let version = (await readiness(gateway.baseUrl))?.version ?? gateway.version;
-
   // 1. Idle: re-push every file, wait for the new version.
   let push = new PreparedPush(servingDir);
   const gatewayCpuBefore = readProcessCpu(gateway.child.pid);
   const busyBefore = readMachineBusySeconds();
   let pushedAt = push.commit();
-  let swapped = await waitForNewVersion(gateway.baseUrl, version, options.rebuildTimeoutMs);
+  let swapped = await waitForVersion(gateway.baseUrl, push.finalVersion, options.rebuildTimeoutMs);
   const idleRebuildMs = swapped.at + performance.timeOrigin - pushedAt;
   const gatewayCpuS = readProcessCpu(gateway.child.pid) - gatewayCpuBefore;
   const idleRebuildCpu = {
     gatewayPercent: Math.round((gatewayCpuS / (idleRebuildMs / 1000)) * 100),
     otherPercent: Math.max(0, Math.round(((readMachineBusySeconds() - busyBefore - gatewayCpuS) / (idleRebuildMs / 1000)) * 100)),
   };
-  version = swapped.version;
 
   // 2. Baseline latency on the pool route, no rebuild.
   const baseline = await runLoad(options.poolLoad).result;
 
   // 3. The same load with a re-push 1 s into it; the load stops 1 s after the swap.
   push = new PreparedPush(servingDir);
+  await new Promise((resolve) => setTimeout(resolve, BUILD_WORKER_EXIT_MS));
   const load = runLoad({ ...options.poolLoad, warmupS: 0, durationS: Math.ceil(options.rebuildTimeoutMs / 1000) + 5 });
+  let steadyBytes = NaN;
+  let peakReset = false;
   try {
     await new Promise((resolve) => setTimeout(resolve, 1000));
+    steadyBytes = readMemory(gateway.child.pid)?.rssBytes ?? NaN;
+    peakReset = clearPeakRss(gateway.child.pid);
     pushedAt = push.commit();
   } catch (error) {
     push.discard();
@@ -239,7 +273,7 @@ export async function measureRebuilds(options: RebuildOptions): Promise<RebuildF
     throw error;
   }
   try {
-    swapped = await waitForNewVersion(gateway.baseUrl, version, options.rebuildTimeoutMs);
+    swapped = await waitForVersion(gateway.baseUrl, push.finalVersion, options.rebuildTimeoutMs);
   } catch (error) {
     load.stop();
     await load.result.catch(() => undefined);
@@ -249,7 +283,11 @@ export async function measureRebuilds(options: RebuildOptions): Promise<RebuildF
   await new Promise((resolve) => setTimeout(resolve, 1000));
   load.stop({ startMs: pushedAt, endMs: swappedAt });
   const duringSwap = await load.result;
+  await new Promise((resolve) => setTimeout(resolve, RELEASE_SETTLE_MS));
+  const after = readMemory(gateway.child.pid);
+  const repushMemory = { steadyBytes, peakBytes: after?.peakRssBytes ?? NaN, afterBytes: after?.rssBytes ?? NaN, peakReset };
   return {
+    repushMemory,
     idleRebuildMs,
     idleRebuildCpu,
     loadedRebuildMs: swappedAt - pushedAt,

@@ -213,6 +213,8 @@ async function main(): Promise<void> {
       rebuildTimeoutMs: largeSet ? 10 * 60_000 : 60_000,
     });
     log(`rebuild: idle ${round(rebuilds.idleRebuildMs)} ms, under load ${round(rebuilds.loadedRebuildMs)} ms; pool p99 ${rebuilds.baseline.latencyMs.p99} ms without, ${rebuilds.duringSwap.window?.latencyMs.p99} ms during`);
+    const m = rebuilds.repushMemory;
+    log(`re-push under load: RSS ${round(m.steadyBytes / 2 ** 20)} MiB before, peak ${round(m.peakBytes / 2 ** 20)} MiB (${round(m.peakBytes / m.steadyBytes, 2)}x), ${round(m.afterBytes / 2 ** 20)} MiB once released`);
     rss.sample();
     const peak = readMemory(gateway.child.pid);
     rss.stop();
@@ -255,6 +257,7 @@ async function main(): Promise<void> {
         loadedRebuildMs: round(rebuilds.loadedRebuildMs),
         watchDebounceMs: 250,
         gatewayBuildMetrics: rebuilds.gatewayBuildMetrics,
+        repushMemory: rebuilds.repushMemory,
         rss: {
           readyBytes: atReady?.rssBytes ?? NaN,
           peakAtReadyBytes: atReady?.peakRssBytes ?? NaN,

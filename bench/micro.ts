@@ -55,7 +55,7 @@ const chains = readdirSync(dir)
 const indexStarted = performance.now();
 const index = compileTokenIndex(chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })));
 const indexMs = performance.now() - indexStarted;
-const snapshot = new ServingSnapshot(snapshotVersion(chains.map((c) => c.info)), chains, index);
+const snapshot = ServingSnapshot.of(snapshotVersion(chains.map((c) => c.info)), chains, index);
 const buildMs = performance.now() - started;
 const compileMs = chains.reduce((n, c) => n + c.info.buildMs, 0);
 

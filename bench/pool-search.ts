@@ -127,7 +127,7 @@ for (const name of readdirSync(dir).filter((n) => SNAPSHOT_FILE_PATTERN.test(n))
   }
 }
 const tokenIndex = compileTokenIndex(chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })));
-const snapshot = new ServingSnapshot(snapshotVersion(chains.map((c) => c.info)), chains, tokenIndex);
+const snapshot = ServingSnapshot.of(snapshotVersion(chains.map((c) => c.info)), chains, tokenIndex);
 const loadMs = performance.now() - started;
 
 const basketsPath = join(dir, "baskets.json");

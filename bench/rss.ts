@@ -2,7 +2,7 @@
  * Process readings from /proc (Linux): resident memory now (VmRSS) and at its
  * peak (VmHWM), of a process (CPU time: proc-stat.ts).
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 
 export interface MemoryReading {
   readonly rssBytes: number;
@@ -18,6 +18,16 @@ export function readMemory(pid: number): MemoryReading | null {
   }
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(text)?.[1] ?? NaN) * 1024;
   return { rssBytes: kb("VmRSS"), peakRssBytes: kb("VmHWM") };
+}
+
+/** Resets a process's VmHWM to its current RSS (Linux `clear_refs` 5); false when not permitted or not Linux. */
+export function clearPeakRss(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, "5");
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Samples a process's RSS at an interval; keeps the highest VmRSS seen and the last reading. */

@@ -57,7 +57,7 @@ const chains = readdirSync(dir)
 const indexStarted = performance.now();
 const index = compileTokenIndex(chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })));
 const indexMs = performance.now() - indexStarted;
-const snapshot = new ServingSnapshot(snapshotVersion(chains.map((c) => c.info)), chains, index);
+const snapshot = ServingSnapshot.of(snapshotVersion(chains.map((c) => c.info)), chains, index);
 const catalogue = new BasketCatalogue(sampleBasketsFile(members));
 const buildMs = performance.now() - started;
 

@@ -21,8 +21,11 @@ import { RequestMetricsLayout } from "./metrics/request-metrics.js";
 import { CertificateWatcher } from "./server/certificate-watcher.js";
 import { Supervisor } from "./server/supervisor.js";
 import { SnapshotLoader } from "./snapshot/snapshot-loader.js";
-import { VersionRetention } from "./snapshot/version-retention.js";
+import { VersionRetention, VersionUseTable } from "./snapshot/version-retention.js";
 import { versionHex } from "./snapshot/snapshot-version.js";
+
+/** How often earlier versions are checked against the retention policy (version-retention.ts). */
+const RETENTION_CHECK_MS = 1000;
 
 export const WORKER_FILE = resolve(PROJECT_ROOT, "dist/workers/snapshot-worker.js");
 export const SERVING_THREAD_FILE = resolve(PROJECT_ROOT, "dist/src/server/serving-thread.js");
@@ -54,7 +57,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   const quotaSlots = new QuotaSlots(config.maxApiKeys, quotaCounters, confirmedKeys);
   const slotsOf = (file: KeysFile) => quotaSlots.assign(file.keys.map((k) => k.id));
   const policy = { retainMs: config.cursorRetentionSeconds * 1000, maxVersions: config.snapshotMaxVersions };
-  const versionUse = new SharedArrayBuffer(VersionRetention.slotsFor(policy) * Float64Array.BYTES_PER_ELEMENT);
+  const versionUse = VersionUseTable.create(VersionRetention.slotsFor(policy));
   const retention = new VersionRetention(policy, versionUse);
   const metricsLayout = new RequestMetricsLayout(ROUTE_NAMES);
   const requestMetrics = metricsLayout.createBuffer();
@@ -89,7 +92,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
         compressionMinBytes: config.compressionMinBytes,
         compressionCacheBytes: config.compressionCacheMb * 1024 * 1024,
         corsOrigins: config.corsOrigins,
-        versionUse,
+        versionUse: versionUse.buffer,
         requestMetrics,
       },
     },
@@ -110,10 +113,14 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     },
     {
       snapshotBuilt(version, chains, tokenIndex) {
-        const { slot, retired } = retention.promote(version);
-        supervisor.publishSnapshot({ type: "snapshot", version, slot, chains, tokenIndex }, retired);
+        const { slot, ...changes } = retention.promote(version);
+        const chainIds = chains.map((c) => c.info.chainId).sort((a, b) => a - b);
+        supervisor.publishSnapshot({ type: "snapshot", version, slot, chainIds, chains, tokenIndex }, changes);
         versionsChanged();
-        log.info({ event: "snapshot-swapped", version: versionHex(version), retired: retired.map(versionHex) }, `serving snapshot ${versionHex(version)}`);
+        log.info(
+          { event: "snapshot-swapped", version: versionHex(version), retired: changes.retired.map(versionHex), poolsReleased: changes.poolsReleased.map(versionHex) },
+          `serving snapshot ${versionHex(version)}`,
+        );
       },
       chainAccepted: (info) => metrics.chainLoaded(info),
       fileRejected: (reason) => metrics.rejectedFiles.inc({ reason }),
@@ -146,12 +153,12 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   keysReloader.start();
   basketsReloader.start();
   const pruning = setInterval(() => {
-    const retired = retention.prune();
-    if (retired.length > 0) {
-      supervisor.retire(retired);
+    const changes = retention.prune();
+    if (changes.retired.length + changes.poolsReleased.length > 0) {
+      supervisor.applyRetention(changes);
       versionsChanged();
     }
-  }, 5000);
+  }, RETENTION_CHECK_MS);
   // Serving starts now; readiness (GET /ready) follows the initial load.
   const initialLoad = loader.start().then(() => supervisor.markReady());
 

@@ -126,13 +126,13 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   }
 }
 
-/** Polls /ready until the served version differs from `from`; resolves with it and performance.now() of the observation. */
-export async function waitForNewVersion(baseUrl: string, from: string, timeoutMs: number, pollMs = 20): Promise<{ version: string; at: number }> {
+/** Polls /ready until the served version is `version`; resolves with performance.now() of the observation. */
+export async function waitForVersion(baseUrl: string, version: string, timeoutMs: number, pollMs = 20): Promise<{ version: string; at: number }> {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     const state = await readiness(baseUrl);
-    if (state?.version && state.version !== from) return { version: state.version, at: performance.now() };
-    if (performance.now() > deadline) throw new Error(`no new snapshot version within ${timeoutMs} ms (still ${state?.version ?? "unknown"})`);
+    if (state?.version === version) return { version, at: performance.now() };
+    if (performance.now() > deadline) throw new Error(`version ${version} not served within ${timeoutMs} ms (still ${state?.version ?? "unknown"})`);
     await sleep(pollMs);
   }
 }

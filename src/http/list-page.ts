@@ -5,6 +5,7 @@
  * one after the cursor's last sort key — and the cursor of the next page,
  * null exactly at the end.
  */
+import { CursorKind } from "../snapshot/version-retention.js";
 import { PositionWriter } from "../query/cursor.js";
 import type { CursorKeyCodec, PagedList } from "../query/paged-list.js";
 import type { ServingSnapshot } from "../snapshot/serving-snapshot.js";
@@ -52,10 +53,12 @@ export function findPage<K>(
   }
   const list = listOn(snapshot);
   const end = Math.min(list.count, start + limit);
-  const nextCursor =
-    end < list.count
-      ? list.cursors.json(end, scope, () => ctx.cursors.encode(scope, snapshot.version, codec.write(list.keyOf(end - 1), new PositionWriter().u32(end)).bytes()))
-      : "null";
+  let nextCursor = "null";
+  if (end < list.count) {
+    nextCursor = list.cursors.json(end, scope, () => ctx.cursors.encode(scope, snapshot.version, codec.write(list.keyOf(end - 1), new PositionWriter().u32(end)).bytes()));
+    // The version stays kept (its token index) while its cursors are in use.
+    ctx.store.cursorIssued(snapshot, CursorKind.Tokens);
+  }
   return { snapshot, list, start, end, nextCursor };
 }
 

@@ -21,6 +21,6 @@ export function resolveChains<Q extends { readonly chainIds: readonly ChainId[] 
 
 /** The chains a resolved query searches, ascending: its chains that are loaded, or every loaded chain. */
 export function searchedChains(query: { readonly chainIds: readonly ChainId[] }, snapshot: ServingSnapshot): ChainId[] {
-  const loaded = [...snapshot.chains.keys()].sort((a, b) => a - b);
-  return query.chainIds.length === 0 ? loaded : loaded.filter((id) => query.chainIds.includes(id));
+  const loaded = snapshot.chainIds;
+  return query.chainIds.length === 0 ? [...loaded] : loaded.filter((id) => query.chainIds.includes(id));
 }

@@ -7,6 +7,7 @@ import type { KeysFile } from "../access/keys-file.js";
 import type { BasketsFile } from "../baskets/basket-file.js";
 import type { QuotaStoreConfig } from "../config/config.js";
 import type { TokenIndexData } from "../query/token-index.js";
+import type { ChainId } from "../chains/chains.js";
 import type { CompiledChain } from "../snapshot/compiled-chain.js";
 
 /** What a serving thread needs to start (its `workerData`). */
@@ -44,7 +45,7 @@ export interface ServingThreadInit {
   readonly compressionCacheBytes: number;
   /** CORS_ORIGINS ("" = off). */
   readonly corsOrigins: string;
-  /** Last cursor use (epoch ms) of each retained snapshot, by retention slot. */
+  /** Last cursor activity (epoch ms) of each retained snapshot, by retention slot and cursor kind (version-retention.ts). */
   readonly versionUse: SharedArrayBuffer;
   /** Shared request counters, latency histograms and thread events (see request-metrics.ts). */
   readonly requestMetrics: SharedArrayBuffer;
@@ -55,13 +56,17 @@ export interface SnapshotMessage {
   readonly version: number;
   /** Retention slot of this version in `versionUse`. */
   readonly slot: number;
-  readonly chains: readonly CompiledChain[];
+  /** The chains the version holds, ascending. */
+  readonly chainIds: readonly ChainId[];
+  /** Every chain's pool tables; null for an earlier version kept only for token-list cursors. */
+  readonly chains: readonly CompiledChain[] | null;
   readonly tokenIndex: TokenIndexData;
 }
 
 export type SupervisorMessage =
   | SnapshotMessage
   | { readonly type: "retire"; readonly version: number }
+  | { readonly type: "release-pools"; readonly version: number }
   | { readonly type: "keys"; readonly keys: KeysFile; readonly keySlots: Readonly<Record<string, number>> }
   | { readonly type: "baskets"; readonly baskets: BasketsFile }
   | { readonly type: "ready" }

@@ -4,6 +4,7 @@
  * request: stops accepting, finishes what is in flight, closes its listen
  * socket, then tells the supervisor.
  */
+import { collectGarbageSoon } from "../util/collect-garbage.js";
 import { parentPort, threadId, workerData } from "node:worker_threads";
 import { AddressLimiter } from "../access/address-limiter.js";
 import { ConfirmedKeys } from "../access/confirmed-keys.js";
@@ -166,10 +167,15 @@ function drain(): void {
 port.on("message", (message: SupervisorMessage) => {
   switch (message.type) {
     case "snapshot":
-      ctx.store.swap(new ServingSnapshot(message.version, message.chains, message.tokenIndex), message.slot);
+      ctx.store.swap(new ServingSnapshot(message.version, message.chainIds, message.chains, message.tokenIndex), message.slot);
       break;
     case "retire":
       ctx.store.retire(message.version);
+      collectGarbageSoon(); // the version's shared memory is freed once every thread lets go of it
+      break;
+    case "release-pools":
+      ctx.store.releasePools(message.version);
+      collectGarbageSoon();
       break;
     case "keys":
       ctx.keys = new KeyStore(message.keys);

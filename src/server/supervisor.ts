@@ -12,6 +12,8 @@ import type { Logger } from "../log/logger.js";
 import type { GatewayMetrics } from "../metrics/gateway-metrics.js";
 import { MAX_SERVING_THREADS } from "../metrics/request-metrics.js";
 import type { ServingThreadData } from "./serving-thread.js";
+import { collectGarbageSoon } from "../util/collect-garbage.js";
+import type { RetentionChanges } from "../snapshot/version-retention.js";
 import type { ServingThreadInit, ServingThreadMessage, SnapshotMessage, SupervisorMessage } from "./messages.js";
 
 interface ServingThread {
@@ -61,19 +63,27 @@ export class Supervisor {
     return this.port;
   }
 
-  publishSnapshot(message: SnapshotMessage, retired: readonly number[]): void {
+  publishSnapshot(message: SnapshotMessage, changes: RetentionChanges): void {
     this.live.set(message.version, message);
     this.current = message;
-    for (const version of retired) this.live.delete(version);
     this.broadcast(message);
-    for (const version of retired) this.broadcast({ type: "retire", version });
+    this.applyRetention(changes);
   }
 
-  retire(versions: readonly number[]): void {
-    for (const version of versions) {
+  /** Drops retired versions, and the pool tables of versions kept for token-list cursors only, here and in every thread. */
+  applyRetention({ retired, poolsReleased }: RetentionChanges): void {
+    for (const version of retired) {
       this.live.delete(version);
       this.broadcast({ type: "retire", version });
     }
+    for (const version of poolsReleased) {
+      const message = this.live.get(version);
+      if (message === undefined || message === this.current) continue;
+      this.live.set(version, { ...message, chains: null });
+      this.broadcast({ type: "release-pools", version });
+    }
+    // The versions' shared memory is freed once every thread, this one included, lets go of it.
+    if (retired.length + poolsReleased.length > 0) collectGarbageSoon();
   }
 
   publishKeys(keys: KeysFile, keySlots: Readonly<Record<string, number>>): void {

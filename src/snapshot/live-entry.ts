@@ -15,7 +15,8 @@ export type NotAFileKind = "directory" | "fifo" | "socket" | "device" | "symlink
 
 export type LiveEntry =
   | { readonly kind: "missing" }
-  | { readonly kind: "file"; readonly signature: string }
+  /** `bytes`: the file's size (0 when it cannot be looked at). */
+  | { readonly kind: "file"; readonly signature: string; readonly bytes: number }
   | { readonly kind: "not-a-file"; readonly what: NotAFileKind; readonly signature: string };
 
 const NOT_A_FILE_TEXT: Readonly<Record<NotAFileKind, string>> = {
@@ -51,11 +52,11 @@ export function inspectLiveEntry(path: string): LiveEntry {
   } catch (error) {
     if (errorCode(error) === "ENOENT" || errorCode(error) === "ENOTDIR") return { kind: "missing" };
     // Cannot even look at it (e.g. EACCES on the directory): let the reader fail with an I/O error.
-    return { kind: "file", signature: `lstat-error:${errorCode(error)}` };
+    return { kind: "file", signature: `lstat-error:${errorCode(error)}`, bytes: 0 };
   }
   if (!link.isSymbolicLink()) {
     const kind = fileKind(link);
-    return kind === "file" ? { kind, signature: signatureOf(link) } : { kind: "not-a-file", what: kind, signature: `${kind}:${signatureOf(link)}` };
+    return kind === "file" ? { kind, signature: signatureOf(link), bytes: link.size } : { kind: "not-a-file", what: kind, signature: `${kind}:${signatureOf(link)}` };
   }
   const linkSignature = `link:${signatureOf(link)}`;
   let target: Stats;
@@ -66,11 +67,11 @@ export function inspectLiveEntry(path: string): LiveEntry {
     if (code === "ELOOP") return { kind: "not-a-file", what: "symlink-loop", signature: linkSignature };
     if (code === "ENOENT" || code === "ENOTDIR") return { kind: "not-a-file", what: "dangling-symlink", signature: linkSignature };
     // A target that cannot be looked at (EACCES on its directory, ...): an I/O failure for the reader to report.
-    return { kind: "file", signature: `${linkSignature}:stat-error:${code}` };
+    return { kind: "file", signature: `${linkSignature}:stat-error:${code}`, bytes: 0 };
   }
   const kind = fileKind(target);
   const signature = `${linkSignature}>${signatureOf(target)}`;
-  return kind === "file" ? { kind, signature } : { kind: "not-a-file", what: kind, signature };
+  return kind === "file" ? { kind, signature, bytes: target.size } : { kind: "not-a-file", what: kind, signature };
 }
 
 function errorCode(error: unknown): string {

@@ -35,7 +35,11 @@ const CACHED_RESULT_BYTES = 32 * 1024 * 1024;
 const BROAD_MATCH_SHARE = 4;
 
 export class ServingSnapshot {
-  readonly chains: ReadonlyMap<ChainId, CompiledChain>;
+  /** The chains this version holds, ascending. */
+  readonly chainIds: readonly ChainId[];
+  private readonly loaded: ReadonlySet<ChainId>;
+  /** Every chain's pool tables; null once released (an earlier version kept for token-list cursors only). */
+  private poolTables: ReadonlyMap<ChainId, CompiledChain> | null;
   /** Bit mask of the loaded chains (positions in SUPPORTED_CHAIN_IDS). */
   readonly loadedMask: number;
   /** `data` of GET /v1/protocols, encoded. */
@@ -51,12 +55,16 @@ export class ServingSnapshot {
   constructor(
     /** Content-derived 48-bit version (snapshot-version.ts): the same chain files give the same version. */
     readonly version: number,
-    chains: readonly CompiledChain[],
+    chainIds: readonly ChainId[],
+    /** Pool tables of every chain in chainIds; null for a version kept for token-list cursors only. */
+    chains: readonly CompiledChain[] | null,
     readonly tokenIndex: TokenIndexData,
   ) {
-    this.chains = new Map(chains.map((c) => [c.info.chainId, c]));
-    this.loadedMask = chainMask(chains.map((c) => c.info.chainId));
-    this.protocolsJson = Buffer.from(JSON.stringify({ protocols: mergeProtocols(chains) }));
+    this.chainIds = [...chainIds].sort((a, b) => a - b);
+    this.loaded = new Set(this.chainIds);
+    this.poolTables = chains === null ? null : new Map(chains.map((c) => [c.info.chainId, c]));
+    this.loadedMask = chainMask(this.chainIds);
+    this.protocolsJson = Buffer.from(JSON.stringify({ protocols: mergeProtocols(chains ?? []) }));
     this.versionHex = versionHex(version);
     const text = tokenIndex.searchText;
     this.searchText = Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString("utf8");
@@ -64,8 +72,28 @@ export class ServingSnapshot {
     this.tokenList(DEFAULT_TOKEN_QUERY);
   }
 
+  /** A version with every chain's pool tables (what the loader builds). */
+  static of(version: number, chains: readonly CompiledChain[], tokenIndex: TokenIndexData): ServingSnapshot {
+    return new ServingSnapshot(version, chains.map((c) => c.info.chainId), chains, tokenIndex);
+  }
+
   isLoaded(chainId: ChainId): boolean {
-    return this.chains.has(chainId);
+    return this.loaded.has(chainId);
+  }
+
+  /** Every chain's pool tables (pool details, pool search). Only a version with hasPools has them. */
+  get chains(): ReadonlyMap<ChainId, CompiledChain> {
+    if (this.poolTables === null) throw new Error(`snapshot ${this.versionHex}: its pool tables were released`);
+    return this.poolTables;
+  }
+
+  get hasPools(): boolean {
+    return this.poolTables !== null;
+  }
+
+  /** Lets the pool tables go (an earlier version that only token-list cursors still use). */
+  releasePools(): void {
+    this.poolTables = null;
   }
 
   /** The full list of a query on this snapshot (computed once, then cached). */

@@ -11,6 +11,13 @@
  * and the result handed to the listener (the supervisor hands it to the
  * serving threads).
  *
+ * Once a snapshot is served, new files are served in batches: before building
+ * a file that would bring the chains built but not yet served past a third of
+ * the served files' bytes, what is built so far is served first. A re-push of
+ * every file then holds at most about a third of the data set (or its largest
+ * file) twice, not all of it; the earlier versions go as soon as no cursor
+ * needs them (version-retention.ts). Each batch costs one token-index build.
+ *
  * Scans run at start, on directory changes (debounced) and on the REBUILD_CRON
  * schedule (a tick also retries files that failed for I/O or a crash); one at a
  * time, a request during a scan queues one more.
@@ -31,6 +38,9 @@ import { SNAPSHOT_FILE_PATTERN } from "./format.js";
 import { describeNotAFile, inspectLiveEntry } from "./live-entry.js";
 import type { SnapshotErrorReason } from "./snapshot-error.js";
 import { snapshotContentKey, snapshotVersion, versionHex } from "./snapshot-version.js";
+
+/** Share of the served files' bytes that a re-push may build before serving what it built (see above). */
+const REPUSH_BATCH_SHARE = 1 / 3;
 
 export interface SnapshotLoaderOptions {
   readonly snapshotDir: string;
@@ -74,6 +84,7 @@ export class SnapshotLoader {
   /** Content key (chain ids and file hashes) of the last snapshot built: it alone decides whether one changed. */
   private lastContentKey: string | null = null;
   private lastVersion: number | null = null;
+  private servedInfos: readonly ChainSnapshotInfo[] = [];
   private stopped = false;
 
   constructor(
@@ -150,6 +161,8 @@ export class SnapshotLoader {
     const allowOlder = this.markers.find(names);
     const present = new Set<ChainId>();
     let changed = false;
+    /** File bytes of the chains built in this scan and not served yet. */
+    let pendingBytes = 0;
     for (const name of names.sort()) {
       const match = SNAPSHOT_FILE_PATTERN.exec(name);
       if (!match || this.stopped) continue;
@@ -172,8 +185,16 @@ export class SnapshotLoader {
       const chainAllowsOlder = isSupportedChainId(chainId) && allowOlder.has(chainId);
       const decision = this.attempts.decide(name, entry.signature, { tick, nowMs: this.now(), allowOlder: chainAllowsOlder });
       if (!decision.build) continue;
+      if (changed && this.lastVersion !== null && pendingBytes + entry.bytes > this.servedBytes() * REPUSH_BATCH_SHARE) {
+        await this.buildSnapshot();
+        changed = false;
+        pendingBytes = 0;
+      }
       // One at a time: a decoded file is large, and builds share the cores with the serving threads.
-      if (await this.buildChain(name, path, chainId, entry.signature, decision, chainAllowsOlder)) changed = true;
+      if (await this.buildChain(name, path, chainId, entry.signature, decision, chainAllowsOlder)) {
+        changed = true;
+        pendingBytes += entry.bytes;
+      }
     }
     this.noticeRemoved(present);
     if (changed) await this.buildSnapshot();
@@ -252,6 +273,13 @@ export class SnapshotLoader {
     }
   }
 
+  /** File bytes of the chains the served snapshot was built from. */
+  private servedBytes(): number {
+    let bytes = 0;
+    for (const info of this.servedInfos) bytes += info.fileBytes;
+    return bytes;
+  }
+
   private noticeRemoved(present: ReadonlySet<ChainId>): void {
     for (const chainId of this.lastGood.keys()) {
       if (present.has(chainId) || this.removedNoticed.has(chainId)) continue;
@@ -280,6 +308,7 @@ export class SnapshotLoader {
     const version = snapshotVersion(infos);
     this.lastContentKey = contentKey;
     this.lastVersion = version;
+    this.servedInfos = infos;
     this.events.snapshotBuilt(version, chains, tokenIndex);
     this.log.info(
       { event: "snapshot-built", version: versionHex(version), chains: chains.map((c) => c.info.chainId), tokenInstances: tokenIndex.instanceCount, buildMs: Math.round(seconds * 1000) },

@@ -98,7 +98,7 @@ describe("a serving thread that dies", () => {
     const snapshot: NormalizedSnapshotFile = parseSnapshotBytes(packSnapshot(file), file.chainId as ChainId);
     const chain = compileChain(snapshot, { file: "chain.msgpack", fileBytes: 1, sha256: "0".repeat(64), fileMtimeMs: 0, logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE });
     const tokenIndex = compileTokenIndex([{ chainId: chain.info.chainId, tokens: chain.tokens }]);
-    supervisor.publishSnapshot({ type: "snapshot", version: 42, slot: 0, chains: [chain], tokenIndex }, []);
+    supervisor.publishSnapshot({ type: "snapshot", version: 42, slot: 0, chainIds: [chain.info.chainId], chains: [chain], tokenIndex }, { retired: [], poolsReleased: [] });
     supervisor.markReady();
     const deadline = Date.now() + 5000;
     while ((await getPool(base, file.chainId, poolAddress, { key: KEYS.active })).status !== 200 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
@@ -116,7 +116,7 @@ describe("a serving thread that dies", () => {
     const exited = new Promise<number>((resolve) => victim.worker.once("exit", resolve));
 
     // A real fault: a snapshot message without data makes the thread throw.
-    victim.worker.postMessage({ type: "snapshot", version: 43, slot: 1, chains: null, tokenIndex: null });
+    victim.worker.postMessage({ type: "snapshot", version: 43, slot: 1, chainIds: null, chains: null, tokenIndex: null });
     expect(await exited).toBe(1);
 
     // Meanwhile and after, requests succeed (the other thread holds the port).

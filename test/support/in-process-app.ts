@@ -67,7 +67,7 @@ export function compileSnapshot(files: readonly SnapshotFile[]): ServingSnapshot
     return compileChain(parseSnapshotBytes(bytes, file.chainId as ChainId), source);
   });
   const index = compileTokenIndex(chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })));
-  return new ServingSnapshot(snapshotVersion(chains.map((c) => c.info)), chains, index);
+  return ServingSnapshot.of(snapshotVersion(chains.map((c) => c.info)), chains, index);
 }
 
 export async function startInProcess(files: readonly SnapshotFile[], options: InProcessOptions = {}): Promise<InProcessApp> {

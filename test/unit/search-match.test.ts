@@ -30,7 +30,7 @@ function build(names: { symbol: string; name: string; normalizedSymbol: string; 
   );
   const chains = files.map((f) => compileChain(parseSnapshotBytes(packSnapshot(f), f.chainId as ChainId), { file: "x", fileBytes: 0, sha256: "0".repeat(64), fileMtimeMs: 0, logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE }));
   const index = compileTokenIndex(chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })));
-  return { files, snapshot: new ServingSnapshot(1, chains, index) };
+  return { files, snapshot: ServingSnapshot.of(1, chains, index) };
 }
 
 const tokenArb = fc.record({ symbol: textArb, name: textArb, normalizedSymbol: textArb, normalizedName: textArb });

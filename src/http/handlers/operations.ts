@@ -12,7 +12,7 @@ export function getHealth(): Reply {
 export function getReadiness(request: RouteRequest): Reply {
   const { ctx } = request;
   const snapshot = ctx.store.current;
-  const chains = snapshot ? [...snapshot.chains.keys()].sort((a, b) => a - b) : [];
+  const chains = snapshot ? [...snapshot.chainIds] : [];
   const quotaStore = ctx.quotas.status(Date.now());
   // Refusing every keyed request (QUOTA_FAILURE=closed without Redis) is not ready: a load balancer should send traffic elsewhere.
   const ready = ctx.ready && !(quotaStore.state === "unavailable" && quotaStore.onFailure === "closed");

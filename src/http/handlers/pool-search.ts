@@ -6,6 +6,7 @@
  * pre-encoded pool-details JSON (with the wrapped native token's JSON swapped
  * for the native asset's where `parseWrappedToNative` asks).
  */
+import { CursorKind } from "../../snapshot/version-retention.js";
 import typia from "typia";
 import { assertChainAllowed } from "../../access/restrictions.js";
 import type { KeyEntry } from "../../access/key-store.js";
@@ -57,8 +58,8 @@ export function searchPoolsRoute(request: RouteRequest): Reply {
     const position = { key: cursor.position.f64(), chainId: cursor.position.u32(), address: cursor.position.string() };
     assertPositionComplete(cursor, body.config!.cursor!);
     after = position;
-    // While the walk's snapshot is kept, the next page comes from it; after that, from the current one.
-    snapshot = ctx.store.version(cursor.version) ?? current;
+    // While the walk's snapshot keeps its pool tables, the next page comes from it; after that, from the current one.
+    snapshot = ctx.store.versionWithPools(cursor.version) ?? current;
   }
 
   const { chains, toNative } = resolveSearch(spec, snapshot, ctx.baskets, key.allowedChainIds);
@@ -78,6 +79,7 @@ export function searchPoolsRoute(request: RouteRequest): Reply {
     const pool = page.pool[last];
     const position = new PositionWriter().f64(c.index.keys[sortKey * c.index.poolCount + pool]).u32(c.chainId).string(addressAt(c.pools, pool));
     next = JSON.stringify(ctx.cursors.encode(scope, snapshot.version, position.bytes()));
+    ctx.store.cursorIssued(snapshot, CursorKind.Pools);
   }
   data.push(`],"filters":${JSON.stringify(spec.filters)},"nextCursor":${next}}`);
   return dataReply(data, snapshot.versionHex);
