@@ -157,6 +157,10 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     if (changes.retired.length + changes.poolsReleased.length > 0) {
       supervisor.applyRetention(changes);
       versionsChanged();
+      log.info(
+        { event: "snapshot-versions-released", retired: changes.retired.map(versionHex), poolsReleased: changes.poolsReleased.map(versionHex) },
+        "earlier snapshot versions released (no cursor needs them, or only their token lists)",
+      );
     }
   }, RETENTION_CHECK_MS);
   // Serving starts now; readiness (GET /ready) follows the initial load.

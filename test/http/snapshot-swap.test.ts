@@ -23,7 +23,7 @@ import {
   writeKeysFile,
   writeRawFile,
 } from "../support/fixtures.js";
-import { expectError, expectSuccess, getPool, postTokens, startGateway, waitFor, walkTokenPages, type Gateway } from "../support/gateway-process.js";
+import { expectError, expectSuccess, getPool, postTokens, request, startGateway, waitFor, walkTokenPages, type Gateway } from "../support/gateway-process.js";
 import { referenceTokenList } from "../support/reference-token-list.js";
 
 const POOL = addr("5a5a");
@@ -148,5 +148,41 @@ describe("live snapshot swaps", () => {
     });
     // chain 1 was not affected by any of this
     expect((await walkTokenPages(base, Q, 500)).tokens).toEqual(referenceTokenList([V2], Q));
+  });
+
+  it("an earlier version nobody paged through is released seconds after a swap; a token-list cursor keeps only its token lists", async () => {
+    const released = () => gw.logs().filter((l) => l.event === "snapshot-versions-released");
+    const liveVersions = async () =>
+      new Set([...(await request(base, "/metrics")).text.matchAll(/^gateway_snapshot_live_versions\{version="([0-9a-f]+)"/gm)].map((m) => m[1]));
+    const versionNow = async () => (await postTokens(base, Q)).headers.get("x-snapshot-version")!;
+    const swapTo = async (file: SnapshotFile) => {
+      const from = await versionNow();
+      push(dir, file);
+      await waitFor("the swap", async () => ((await versionNow()) !== from ? true : undefined));
+      return from;
+    };
+    // 1. No cursor on a version (every request below fits one page): released whole.
+    await swapTo(simpleChain(8453, T0 + 500, "BASEV5"));
+    const unused = await swapTo(simpleChain(8453, T0 + 550, "BASEV5B"));
+    await waitFor("the unused version's release", () => (released().some((l) => (l.retired as string[]).includes(unused)) ? true : undefined), 10_000);
+    expect((await liveVersions()).has(unused)).toBe(false);
+
+    // 2. A token-list walk started on it: its pool tables go, its token lists stay for the walk.
+    const list = referenceTokenList([V2], Q);
+    const first = expectSuccess(await postTokens(base, { ...Q, config: { limit: 2 } }));
+    const walked = await swapTo(simpleChain(8453, T0 + 600, "BASEV6"));
+    await waitFor("the walked version's pool tables to be released", () => (released().some((l) => (l.poolsReleased as string[]).includes(walked)) ? true : undefined), 10_000);
+    expect(released().some((l) => (l.retired as string[]).includes(walked))).toBe(false);
+    expect((await liveVersions()).has(walked)).toBe(true);
+    const rest = [];
+    let cursor: string | null = first.nextCursor;
+    while (cursor !== null) {
+      const res = await postTokens(base, { ...Q, config: { limit: 3, cursor } });
+      expect(res.headers.get("x-snapshot-version")).toBe(walked);
+      const page = expectSuccess(res);
+      rest.push(...page.tokens);
+      cursor = page.nextCursor;
+    }
+    expect([...first.tokens, ...rest]).toEqual(list);
   });
 });

@@ -152,6 +152,48 @@ describe("content-derived versions", () => {
   });
 });
 
+describe("a re-push is served in batches", () => {
+  /** A chain file with `pools` pools (its size grows with them). */
+  function sized(chainId: ChainId, generatedAt: number, pools: number): SnapshotFile {
+    return chainFile(chainId, {
+      generatedAt,
+      protocols: [protocol("p")],
+      tokens: [nativeToken(chainId), token(chainId, { address: addr("1001"), symbol: "AAA" })],
+      pools: Array.from({ length: pools }, (_, i) =>
+        v2Pool({ address: addr((0x10000 + i).toString(16)), protocolId: "p", tokens: [poolToken(NATIVE_ADDRESS, 1, 2), poolToken(addr("1001"), 3, 4)] }),
+      ),
+    });
+  }
+  const shaOf = (chains: readonly CompiledChain[]) => Object.fromEntries(chains.map((c) => [c.info.chainId, c.info.sha256]));
+
+  it("the initial load is one snapshot; a re-push serves what it built before a batch passes a third of the served bytes", async () => {
+    const h = harness();
+    // chain-1 holds about 70 % of the bytes, the three others about 10 % each (built in name order: 1, 130, 143, 8453).
+    const plan: Array<[ChainId, number]> = [[1, 140], [130, 20], [143, 20], [8453, 20]];
+    const before = Object.fromEntries(plan.map(([id, n]) => [id, sha(h.push(sized(id, NOW_S, n)))]));
+    await h.loader.scan("start");
+    expect(h.built).toHaveLength(1);
+    expect(shaOf(h.built[0]!.chains)).toEqual(before);
+
+    const after = Object.fromEntries(plan.map(([id, n]) => [id, sha(h.push(sized(id, NOW_S + 60, n)))]));
+    await h.loader.scan("change");
+    // chain-1 alone (the next file would bring the batch past a third), then the three small ones together.
+    expect(h.built.map((b) => shaOf(b.chains))).toEqual([before, { ...before, 1: after[1] }, after]);
+    expect(new Set(h.built.map((b) => b.version)).size).toBe(3);
+  });
+
+  it("files changed one by one are each served as before", async () => {
+    const h = harness();
+    h.push(sized(1, NOW_S, 20));
+    h.push(sized(130, NOW_S, 20));
+    await h.loader.scan("start");
+    const next = sha(h.push(sized(130, NOW_S + 60, 20)));
+    await h.loader.scan("change");
+    expect(h.built).toHaveLength(2);
+    expect(shaOf(h.built[1]!.chains)[130]).toBe(next);
+  });
+});
+
 describe("generatedAt bounds", () => {
   it("more than the skew ahead is rejected as future-generated-at; a correct push is then accepted", async () => {
     const h = harness({ maxFutureSkewSeconds: 300 });
