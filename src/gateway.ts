@@ -13,6 +13,7 @@ import { createAddressTable } from "./access/address-table.js";
 import { createConfirmedKeys } from "./access/confirmed-keys.js";
 import { createQuotaCounters, QuotaSlots } from "./access/shared-rate-limiter.js";
 import { PROJECT_ROOT, type GatewayConfig } from "./config/config.js";
+import { allocatorWarning, runsOnGlibc } from "./config/allocator.js";
 import { setHeaderSizeLimit } from "./http/header-limit.js";
 import type { Logger } from "./log/logger.js";
 import { GatewayMetrics } from "./metrics/gateway-metrics.js";
@@ -42,6 +43,8 @@ export interface RunningGateway {
 }
 
 export async function startGateway(config: GatewayConfig, log: Logger): Promise<RunningGateway> {
+  const allocator = allocatorWarning(process.env, runsOnGlibc());
+  if (allocator !== null) log.warn({ event: "allocator-settings" }, allocator);
   if (config.usingSampleKeys) {
     log.warn({ event: "sample-keys", file: config.apiKeysFile }, "API_KEYS_FILE is not set: using the bundled sample keys file (sandbox key). Do not run this in production.");
   }

@@ -5,6 +5,7 @@
  * listening on 127.0.0.1 only. With info logs off, readiness and the served
  * snapshot version are read from GET /ready.
  */
+import { ALLOCATOR_TUNABLE } from "../../src/config/allocator.js";
 import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -105,7 +106,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of CONTROLLED_ENV) delete env[name];
-  Object.assign(env, { PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", SNAPSHOT_DIR: options.snapshotDir, API_KEYS_FILE: options.keysFile });
+  // As `npm start` runs it (src/config/allocator.ts).
+  Object.assign(env, { PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", SNAPSHOT_DIR: options.snapshotDir, API_KEYS_FILE: options.keysFile, GLIBC_TUNABLES: ALLOCATOR_TUNABLE });
   if (options.threads !== undefined) env.GATEWAY_THREADS = String(options.threads);
   Object.assign(env, options.env ?? {});
   const spawnedAt = performance.now();
