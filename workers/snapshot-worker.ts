@@ -13,8 +13,8 @@ import { checkAdmission, type AdmissionBounds } from "../src/snapshot/chain-admi
 import { compileChain } from "../src/snapshot/compile-chain.js";
 import type { ChainTokenColumns, CompiledChain } from "../src/snapshot/compiled-chain.js";
 import { compileTokenIndex } from "../src/snapshot/compile-token-index.js";
-import { isSnapshotError, type SnapshotErrorReason } from "../src/snapshot/snapshot-error.js";
-import { openSnapshotBytes, readSnapshotBytes } from "../src/snapshot/read-snapshot-file.js";
+import { isSnapshotError, SnapshotError, type SnapshotErrorReason } from "../src/snapshot/snapshot-error.js";
+import { openSnapshotFile, openSnapshotSource } from "../src/snapshot/read-snapshot-file.js";
 import type { TokenIndexData } from "../src/query/token-index.js";
 
 export interface ChainTask {
@@ -58,24 +58,32 @@ try {
   // Not permitted here: build at normal priority.
 }
 
-export default function run(task: ChainTask | TokenIndexTask): Promise<ChainTaskResult> | TokenIndexData {
+export default function run(task: ChainTask | TokenIndexTask): ChainTaskResult | TokenIndexData {
   return task.kind === "chain" ? buildChain(task) : compileTokenIndex(task.chains);
 }
 
-async function buildChain(task: ChainTask): Promise<ChainTaskResult> {
+function buildChain(task: ChainTask): ChainTaskResult {
   let sha256: string | null = null;
   let generatedAt: number | null = null;
   try {
-    const read = await readSnapshotBytes(task.path);
-    sha256 = read.sha256;
-    if (task.knownSha256.includes(sha256)) return { status: "known", sha256 };
-    const source = { file: basename(task.path), fileBytes: read.bytes.length, sha256, fileMtimeMs: read.mtimeMs, logoTemplate: task.logoTemplate };
-    // Everything but the pools now; each pool is decoded, validated and compiled in turn,
-    // so the build never holds the whole decoded file (several times the file's size).
-    const { snapshot, pools } = openSnapshotBytes(read.bytes, read.chainId, task.logoTemplate);
-    generatedAt = snapshot.generatedAt;
-    checkAdmission(snapshot.generatedAt, task.bounds);
-    const chain = compileChain(snapshot, source, pools);
+    // Hashed in a first pass; then read again through a window as the pools are taken, so the
+    // build holds neither the whole file nor its whole decoded value (several times its size).
+    const file = openSnapshotFile(task.path);
+    let chain;
+    try {
+      sha256 = file.sha256;
+      if (task.knownSha256.includes(sha256)) return { status: "known", sha256 };
+      const source = { file: basename(task.path), fileBytes: file.source.length, sha256, fileMtimeMs: file.mtimeMs, logoTemplate: task.logoTemplate };
+      const { snapshot, pools } = openSnapshotSource(file.source, file.chainId, task.logoTemplate);
+      generatedAt = snapshot.generatedAt;
+      checkAdmission(snapshot.generatedAt, task.bounds);
+      chain = compileChain(snapshot, source, pools);
+      if (file.changedSinceOpen()) {
+        throw new SnapshotError("io", `${source.file}: the file was written while it was read (its size or times changed); it is read again on the next scan`);
+      }
+    } finally {
+      file.close();
+    }
     return { status: "accepted", chain };
   } catch (error) {
     if (isSnapshotError(error)) return { status: "rejected", reason: error.reason, message: error.message, sha256, generatedAt };

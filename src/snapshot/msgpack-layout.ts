@@ -6,8 +6,13 @@
  * where each pool's bytes start and end lets the build decode, validate and
  * compile one pool at a time (pool-stream.ts). Nothing here allocates per
  * value, and the walk keeps a count of values still to skip instead of
- * recursing, so hostile nesting cannot overflow the stack.
+ * recursing, so hostile nesting cannot overflow the stack. The bytes may be
+ * in memory or read from the file through a window (byte-source.ts): only
+ * type bytes and lengths are read, payloads are stepped over.
  */
+import { arraySource, type ByteSource } from "./byte-source.js";
+
+const source = (bytes: Uint8Array | ByteSource): ByteSource => (bytes instanceof Uint8Array ? arraySource(bytes) : bytes);
 
 /**
  * The offset just past the MessagePack value at `at`, or -1 when the bytes end
@@ -17,13 +22,14 @@
  * values refer to it by a one-byte id, so values cut out of such a stream
  * cannot be decoded alone. (No snapshot field is an extension value.)
  */
-export function valueEnd(bytes: Uint8Array, at: number): number {
+export function valueEnd(from: Uint8Array | ByteSource, at: number): number {
+  const bytes = source(from);
   const n = bytes.length;
   let p = at;
   let pending = 1;
   while (pending > 0) {
     if (p >= n) return -1;
-    const b = bytes[p];
+    const b = bytes.byte(p);
     pending--;
     if (b <= 0x7f || b >= 0xe0) p += 1; // positive or negative fixint
     else if (b <= 0x8f) {
@@ -41,7 +47,7 @@ export function valueEnd(bytes: Uint8Array, at: number): number {
         // A length or count follows the type byte: 1, 2 or 4 bytes (big-endian).
         const width = LENGTH_WIDTH[b - 0xc0];
         if (p + 1 + width > n) return -1;
-        const length = width === 1 ? bytes[p + 1] : width === 2 ? (bytes[p + 1] << 8) | bytes[p + 2] : bytes[p + 1] * 0x1000000 + ((bytes[p + 2] << 16) | (bytes[p + 3] << 8) | bytes[p + 4]);
+        const length = readLength(bytes, p + 1, width);
         p += 1 + width;
         if (b === 0xdc || b === 0xdd) pending += length; // array16/32
         else if (b === 0xde || b === 0xdf) pending += 2 * length; // map16/32
@@ -83,23 +89,28 @@ const LENGTH_WIDTH = new Uint8Array([
   2, 4, // map
 ]);
 
+/** A big-endian unsigned integer of 1, 2 or 4 bytes at `at`. */
+function readLength(bytes: ByteSource, at: number, width: number): number {
+  if (width === 1) return bytes.byte(at);
+  if (width === 2) return (bytes.byte(at) << 8) | bytes.byte(at + 1);
+  return bytes.byte(at) * 0x1000000 + ((bytes.byte(at + 1) << 16) | (bytes.byte(at + 2) << 8) | bytes.byte(at + 3));
+}
+
 /** Where a map starts: its entry count and the offset of its first key; null when `at` holds no map. */
-export function mapHeader(bytes: Uint8Array, at: number): { count: number; body: number } | null {
-  return collectionHeader(bytes, at, 0x80, 0xde);
+export function mapHeader(bytes: Uint8Array | ByteSource, at: number): { count: number; body: number } | null {
+  return collectionHeader(source(bytes), at, 0x80, 0xde);
 }
 
 /** Where an array starts: its item count and the offset of its first item; null when `at` holds no array. */
-export function arrayHeader(bytes: Uint8Array, at: number): { count: number; body: number } | null {
-  return collectionHeader(bytes, at, 0x90, 0xdc);
+export function arrayHeader(bytes: Uint8Array | ByteSource, at: number): { count: number; body: number } | null {
+  return collectionHeader(source(bytes), at, 0x90, 0xdc);
 }
 
-function collectionHeader(bytes: Uint8Array, at: number, fixBase: number, type16: number): { count: number; body: number } | null {
+function collectionHeader(bytes: ByteSource, at: number, fixBase: number, type16: number): { count: number; body: number } | null {
   if (at >= bytes.length) return null;
-  const b = bytes[at];
+  const b = bytes.byte(at);
   if (b >= fixBase && b <= fixBase + 0x0f) return { count: b & 0x0f, body: at + 1 };
-  if (b === type16 && at + 3 <= bytes.length) return { count: (bytes[at + 1] << 8) | bytes[at + 2], body: at + 3 };
-  if (b === type16 + 1 && at + 5 <= bytes.length) {
-    return { count: bytes[at + 1] * 0x1000000 + ((bytes[at + 2] << 16) | (bytes[at + 3] << 8) | bytes[at + 4]), body: at + 5 };
-  }
+  if (b === type16 && at + 3 <= bytes.length) return { count: readLength(bytes, at + 1, 2), body: at + 3 };
+  if (b === type16 + 1 && at + 5 <= bytes.length) return { count: readLength(bytes, at + 1, 4), body: at + 5 };
   return null;
 }

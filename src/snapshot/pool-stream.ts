@@ -11,6 +11,7 @@
  * meaning depends on earlier bytes) are decoded whole, as they always were:
  * they are served the same, and what is wrong with them is reported the same.
  */
+import type { ByteSource } from "./byte-source.js";
 import { decodeSnapshotRecord } from "./decode-snapshot.js";
 import type { SnapshotPool } from "./format.js";
 import { arrayHeader, mapHeader, valueEnd } from "./msgpack-layout.js";
@@ -40,7 +41,10 @@ export interface SplitSnapshot {
 const POOLS_KEY = "pools";
 const EMPTY_ARRAY = 0x90;
 
-export function splitPools(bytes: Uint8Array): SplitSnapshot | null {
+/** Most bytes a header piece is copied in at once (a file's window stays small). */
+const COPY_CHUNK_BYTES = 1 << 20;
+
+export function splitPools(bytes: ByteSource): SplitSnapshot | null {
   const map = mapHeader(bytes, 0);
   if (map === null) return null;
   let at = map.body;
@@ -59,18 +63,25 @@ export function splitPools(bytes: Uint8Array): SplitSnapshot | null {
   }
   if (pools === null || at !== bytes.length) return null;
   const header = new Uint8Array(bytes.length - (pools.valueEnd - pools.valueAt) + 1);
-  header.set(bytes.subarray(0, pools.valueAt), 0);
+  copyInto(header, 0, bytes, 0, pools.valueAt);
   header[pools.valueAt] = EMPTY_ARRAY;
-  header.set(bytes.subarray(pools.valueEnd), pools.valueAt + 1);
+  copyInto(header, pools.valueAt + 1, bytes, pools.valueEnd, bytes.length);
   return { header, poolsAt: pools.body, poolCount: pools.count };
 }
 
+function copyInto(target: Uint8Array, at: number, bytes: ByteSource, from: number, to: number): void {
+  for (let p = from; p < to; p += COPY_CHUNK_BYTES) {
+    const end = Math.min(to, p + COPY_CHUNK_BYTES);
+    target.set(bytes.view(p, end), at + (p - from));
+  }
+}
+
 /** True when the key at [start, end) is the string "pools" (any string width). */
-function isPoolsKey(bytes: Uint8Array, start: number, end: number): boolean {
-  const b = bytes[start];
+function isPoolsKey(bytes: ByteSource, start: number, end: number): boolean {
+  const b = bytes.byte(start);
   const isString = (b >= 0xa0 && b <= 0xbf) || b === 0xd9 || b === 0xda || b === 0xdb;
   if (!isString || end - start > 16) return false;
-  return decodeSnapshotRecord(bytes.subarray(start, end), "(top-level key)") === POOLS_KEY;
+  return decodeSnapshotRecord(bytes.view(start, end), "(top-level key)") === POOLS_KEY;
 }
 
 /** The pools of a split file, decoded and validated one at a time. */
@@ -80,7 +91,7 @@ export class PoolStream implements PoolSource {
   private index = 0;
 
   constructor(
-    private readonly bytes: Uint8Array,
+    private readonly bytes: ByteSource,
     split: SplitSnapshot,
     private readonly checker: SnapshotChecker,
   ) {
@@ -92,7 +103,7 @@ export class PoolStream implements PoolSource {
     const i = this.index++;
     // splitPools framed the whole array: every pool's end is found.
     const end = valueEnd(this.bytes, this.at);
-    const value = decodeSnapshotRecord(this.bytes.subarray(this.at, end), `pools[${i}]`);
+    const value = decodeSnapshotRecord(this.bytes.view(this.at, end), `pools[${i}]`);
     this.at = end;
     return this.checker.pool(i, value);
   }

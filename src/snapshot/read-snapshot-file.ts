@@ -4,7 +4,8 @@
  * Every failure is a SnapshotError (reasons `file-name`, `unsupported-chain`,
  * `not-a-file`, `io`, `decode`, `structure`, ...) carrying the file path in `error.file`.
  */
-import { constants } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { createHash } from "node:crypto";
 import { open, type FileHandle } from "node:fs/promises";
 import { basename } from "node:path";
 import { CHAINS, isSupportedChainId, NATIVE_ADDRESS, SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../chains/chains.js";
@@ -14,6 +15,7 @@ import { DEFAULT_TOKEN_LOGO_TEMPLATE, fillTokenDefaultsInPlace, type NormalizedS
 import { SnapshotError } from "./snapshot-error.js";
 import { SnapshotChecker, validateSnapshot } from "./validate-snapshot.js";
 import { poolArray, PoolStream, splitPools, type PoolSource } from "./pool-stream.js";
+import { arraySource, FileSource, type ByteSource } from "./byte-source.js";
 import { readHashed } from "../util/read-hashed.js";
 import { describeNotAFile, fileKind } from "./live-entry.js";
 
@@ -96,9 +98,18 @@ export function openSnapshotBytes(
   fileChainId: ChainId,
   logoTemplate: string = DEFAULT_TOKEN_LOGO_TEMPLATE,
 ): OpenedSnapshot {
+  return openSnapshotSource(arraySource(bytes), fileChainId, logoTemplate);
+}
+
+/** openSnapshotBytes over bytes in memory or read from the file through a window (openSnapshotFile). */
+export function openSnapshotSource(
+  bytes: ByteSource,
+  fileChainId: ChainId,
+  logoTemplate: string = DEFAULT_TOKEN_LOGO_TEMPLATE,
+): OpenedSnapshot {
   const split = bytes.length === 0 ? null : splitPools(bytes);
   if (split === null) {
-    const whole = parseSnapshotBytes(bytes, fileChainId, logoTemplate);
+    const whole = parseSnapshotBytes(bytes.view(0, bytes.length), fileChainId, logoTemplate);
     const pools = poolArray(whole.pools);
     return { snapshot: { ...whole, pools: [] }, pools };
   }
@@ -175,6 +186,87 @@ export async function readSnapshotFile(
   } catch (error) {
     if (error instanceof SnapshotError) error.file ??= path;
     throw error;
+  }
+}
+
+const HASH_CHUNK_BYTES = 4 << 20;
+
+/** A snapshot file opened for a build that reads it through a window (see byte-source.ts). */
+export interface OpenSnapshotFile {
+  readonly chainId: ChainId;
+  /** SHA-256 of the file's bytes (lowercase hex), from a first pass over them. */
+  readonly sha256: string;
+  readonly mtimeMs: number;
+  readonly source: FileSource;
+  /** True when the file's size, mtime or ctime differ from when it was opened (written in place meanwhile). */
+  changedSinceOpen(): boolean;
+  close(): void;
+}
+
+/**
+ * Opens `chain-<chainId>.msgpack` (without blocking: a FIFO at the name must
+ * not hang the build), checks it is a regular file, and hashes it in one
+ * streaming pass; its bytes are then read again, through a window, as the
+ * build needs them. Errors are SnapshotErrors (`file-name`, `unsupported-chain`,
+ * `not-a-file`, `io`) carrying the path.
+ */
+export function openSnapshotFile(path: string): OpenSnapshotFile {
+  const name = basename(path);
+  let fd = -1;
+  try {
+    const chainId = chainIdFromSnapshotFileName(path);
+    try {
+      fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    } catch (error) {
+      throw ioError(name, error);
+    }
+    const opened = statOf(fd, name);
+    const kind = fileKind(opened);
+    if (kind !== "file") throw new SnapshotError("not-a-file", `${name}: ${describeNotAFile(kind)}, not a regular file`);
+    const { sha256, length } = hashFile(fd, name);
+    const handle = fd;
+    return {
+      chainId,
+      sha256,
+      mtimeMs: opened.mtimeMs,
+      source: new FileSource(handle, length, name),
+      changedSinceOpen() {
+        const now = statOf(handle, name);
+        return now.size !== opened.size || now.mtimeMs !== opened.mtimeMs || now.ctimeMs !== opened.ctimeMs;
+      },
+      close: () => closeSync(handle),
+    };
+  } catch (error) {
+    if (fd >= 0) closeSync(fd);
+    if (error instanceof SnapshotError) error.file ??= path;
+    throw error;
+  }
+}
+
+/** SHA-256 and length of the file's bytes, read to its end (a file whose size stat does not tell, such as a /proc file, included). */
+function hashFile(fd: number, name: string): { sha256: string; length: number } {
+  const hash = createHash("sha256");
+  const chunk = Buffer.allocUnsafe(HASH_CHUNK_BYTES);
+  let length = 0;
+  for (;;) {
+    let n: number;
+    try {
+      n = readSync(fd, chunk, 0, chunk.length, length);
+    } catch (error) {
+      throw ioError(name, error);
+    }
+    if (n === 0) break;
+    hash.update(chunk.subarray(0, n));
+    length += n;
+  }
+  return { sha256: hash.digest("hex"), length };
+}
+
+function statOf(fd: number, name: string) {
+  try {
+    return fstatSync(fd);
+  } catch (error) {
+    throw ioError(name, error);
   }
 }
 

@@ -16,7 +16,8 @@
  * the served files' bytes, what is built so far is served first. A re-push of
  * every file then holds at most about a third of the data set (or its largest
  * file) twice, not all of it; the earlier versions go as soon as no cursor
- * needs them (version-retention.ts). Each batch costs one token-index build.
+ * needs them (version-retention.ts). Each batch costs one token-index build,
+ * made in a second build worker while the next file builds.
  *
  * Scans run at start, on directory changes (debounced) and on the REBUILD_CRON
  * schedule (a tick also retries files that failed for I/O or a crash); one at a
@@ -95,9 +96,10 @@ export class SnapshotLoader {
     const resourceLimits = options.workerMaxOldGenerationMb ? { maxOldGenerationSizeMb: options.workerMaxOldGenerationMb } : undefined;
     this.markers = new AllowOlderMarkers(options.snapshotDir);
     this.now = options.now ?? Date.now;
-    // One build at a time (one decoded file in memory at once). Idle build
-    // workers exit after 10 s so their heaps do not stay resident between builds.
-    this.pool = new Piscina({ filename: options.workerFile, maxThreads: 1, minThreads: 0, idleTimeout: 10_000, resourceLimits });
+    // Chain files build one at a time (each file's bytes and new columns in memory at once);
+    // the second thread builds a re-push batch's token index meanwhile. Idle build workers
+    // exit after 10 s so their heaps do not stay resident between builds.
+    this.pool = new Piscina({ filename: options.workerFile, maxThreads: 2, minThreads: 0, idleTimeout: 10_000, resourceLimits });
   }
 
   /** Loads what is in the directory now, then starts watching and the schedule. */
@@ -163,6 +165,8 @@ export class SnapshotLoader {
     let changed = false;
     /** File bytes of the chains built in this scan and not served yet. */
     let pendingBytes = 0;
+    /** A batch being served (its token index building) while the next file builds. */
+    let publishing: Promise<void> | null = null;
     for (const name of names.sort()) {
       const match = SNAPSHOT_FILE_PATTERN.exec(name);
       if (!match || this.stopped) continue;
@@ -186,7 +190,9 @@ export class SnapshotLoader {
       const decision = this.attempts.decide(name, entry.signature, { tick, nowMs: this.now(), allowOlder: chainAllowsOlder });
       if (!decision.build) continue;
       if (changed && this.lastVersion !== null && pendingBytes + entry.bytes > this.servedBytes() * REPUSH_BATCH_SHARE) {
-        await this.buildSnapshot();
+        // Serve the batch: its token index builds in the second worker while this file builds.
+        await publishing;
+        publishing = this.buildSnapshot();
         changed = false;
         pendingBytes = 0;
       }
@@ -197,6 +203,7 @@ export class SnapshotLoader {
       }
     }
     this.noticeRemoved(present);
+    await publishing;
     if (changed) await this.buildSnapshot();
   }
 

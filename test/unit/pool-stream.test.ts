@@ -3,6 +3,10 @@
  * value framing against msgpackr's own decoding, the split of a file into its
  * header and pools, and the files that must be decoded whole instead.
  */
+import { createHash } from "node:crypto";
+import { closeSync, mkdtempSync, openSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import fc from "fast-check";
 import { Packr, pack } from "msgpackr";
 import { describe, expect, it } from "vitest";
@@ -10,7 +14,8 @@ import type { ChainId } from "../../src/chains/chains.js";
 import { decodeSnapshotBytes } from "../../src/snapshot/decode-snapshot.js";
 import { arrayHeader, mapHeader, valueEnd } from "../../src/snapshot/msgpack-layout.js";
 import { splitPools } from "../../src/snapshot/pool-stream.js";
-import { openSnapshotBytes, parseSnapshotBytes } from "../../src/snapshot/read-snapshot-file.js";
+import { openSnapshotBytes, openSnapshotFile, openSnapshotSource, parseSnapshotBytes } from "../../src/snapshot/read-snapshot-file.js";
+import { arraySource, FileSource } from "../../src/snapshot/byte-source.js";
 import { addr, chainFile, nativeToken, poolStats, poolToken, protocol, token, v2Pool, v3Pool } from "../support/fixtures.js";
 
 const CHAIN = 8453 as ChainId;
@@ -115,7 +120,7 @@ describe("valueEnd: where a MessagePack value ends", () => {
 describe("splitPools and openSnapshotBytes", () => {
   it("gives the same snapshot as decoding the whole file, with pools one at a time", () => {
     const bytes = pack(sampleFile(40));
-    const split = splitPools(bytes);
+    const split = splitPools(arraySource(bytes));
     expect(split).not.toBeNull();
     expect(split!.poolCount).toBe(40);
     expect((decodeSnapshotBytes(split!.header) as { pools: unknown }).pools).toEqual([]);
@@ -126,7 +131,7 @@ describe("splitPools and openSnapshotBytes", () => {
     const { pools, ...rest } = sampleFile(3);
     for (const file of [{ pools, ...rest }, { ...rest, pools }, { chainId: rest.chainId, pools, ...rest }]) {
       const bytes = pack(file);
-      expect(splitPools(bytes)).not.toBeNull();
+      expect(splitPools(arraySource(bytes))).not.toBeNull();
       expect(streamed(bytes)).toEqual(parseSnapshotBytes(bytes, CHAIN));
     }
   });
@@ -142,13 +147,13 @@ describe("splitPools and openSnapshotBytes", () => {
     expect(head[0]).toBe(0x80 + keys);
     const twice = Buffer.concat([Buffer.from([0x80 + keys + 2]), head.subarray(1), pack("pools"), pack([]), pack("pools"), pack(pools)]);
     for (const bytes of [records, twice]) {
-      expect(splitPools(bytes)).toBeNull();
+      expect(splitPools(arraySource(bytes))).toBeNull();
       expect(streamed(bytes)).toEqual(parseSnapshotBytes(bytes, CHAIN));
     }
-    expect(splitPools(trailing)).toBeNull();
+    expect(splitPools(arraySource(trailing))).toBeNull();
     expect(() => streamed(trailing)).toThrow(/unexpected bytes after the MessagePack value/);
-    expect(splitPools(pack([1, 2]))).toBeNull();
-    expect(splitPools(pack({ ...file, pools: "none" }))).toBeNull();
+    expect(splitPools(arraySource(pack([1, 2])))).toBeNull();
+    expect(splitPools(arraySource(pack({ ...file, pools: "none" })))).toBeNull();
   });
 
   it("names the pool that does not decode or validate, as the whole decode does", () => {
@@ -159,5 +164,51 @@ describe("splitPools and openSnapshotBytes", () => {
     expect(() => parseSnapshotBytes(bytes, CHAIN)).toThrow("pools[4].protocolId: not in protocols");
     const duplicate = pack({ ...file, pools: [...file.pools, file.pools[2]] });
     expect(() => streamed(duplicate)).toThrow("pools[6].address: duplicate of pools[2]");
+  });
+});
+
+describe("a snapshot file read through a window (FileSource, openSnapshotFile)", () => {
+  it("gives the same snapshot as the bytes in memory, whatever the window's size (refills, and growth for a larger value)", () => {
+    const bytes = pack(sampleFile(30));
+    const dir = mkdtempSync(path.join(tmpdir(), "lgw-window-"));
+    const file = path.join(dir, `chain-${CHAIN}.msgpack`);
+    writeFileSync(file, bytes);
+    const expected = parseSnapshotBytes(bytes, CHAIN);
+    for (const windowBytes of [16, 100, 1000, 1 << 20]) {
+      const fd = openSync(file, "r");
+      try {
+        const source = new FileSource(fd, bytes.length, "chain.msgpack", windowBytes);
+        const { snapshot, pools } = openSnapshotSource(source, CHAIN);
+        const list = [];
+        for (let i = 0; i < pools.count; i++) list.push(pools.next());
+        expect({ ...snapshot, pools: list }).toEqual(expected);
+      } finally {
+        closeSync(fd);
+      }
+    }
+    const opened = openSnapshotFile(file);
+    try {
+      expect(opened.sha256).toBe(createHash("sha256").update(bytes).digest("hex"));
+      expect(opened.chainId).toBe(CHAIN);
+      expect(opened.changedSinceOpen()).toBe(false);
+      writeFileSync(file, Buffer.concat([bytes, Buffer.from([0])])); // written in place meanwhile
+      expect(opened.changedSinceOpen()).toBe(true);
+    } finally {
+      opened.close();
+    }
+  });
+
+  it("a file that ends before the window's read is an I/O error naming it, not a wrong value", () => {
+    const bytes = pack(sampleFile(3));
+    const dir = mkdtempSync(path.join(tmpdir(), "lgw-window-"));
+    const file = path.join(dir, "chain.msgpack");
+    writeFileSync(file, bytes.subarray(0, 50));
+    const fd = openSync(file, "r");
+    try {
+      const source = new FileSource(fd, bytes.length, "chain-8453.msgpack", 16);
+      expect(() => source.view(40, 80)).toThrow(/chain-8453\.msgpack: the file ended early \(50 of \d+ bytes\)/);
+    } finally {
+      closeSync(fd);
+    }
   });
 });
