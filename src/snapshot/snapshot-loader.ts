@@ -16,8 +16,11 @@
  * the served files' bytes, what is built so far is served first. A re-push of
  * every file then holds at most about a third of the data set (or its largest
  * file) twice, not all of it; the earlier versions go as soon as no cursor
- * needs them (version-retention.ts). Each batch costs one token-index build,
- * made in a second build worker while the next file builds.
+ * needs them (version-retention.ts). Files build largest first, so the
+ * largest builds while nothing else waits. Each batch costs one token-index
+ * build. (Building the next file while a batch's token index builds was
+ * tried: faster, but the batch's old data then stays through most of the
+ * next build, which raised the re-push peak.)
  *
  * Scans run at start, on directory changes (debounced) and on the REBUILD_CRON
  * schedule (a tick also retries files that failed for I/O or a crash); one at a
@@ -96,10 +99,10 @@ export class SnapshotLoader {
     const resourceLimits = options.workerMaxOldGenerationMb ? { maxOldGenerationSizeMb: options.workerMaxOldGenerationMb } : undefined;
     this.markers = new AllowOlderMarkers(options.snapshotDir);
     this.now = options.now ?? Date.now;
-    // Chain files build one at a time (each file's bytes and new columns in memory at once);
-    // the second thread builds a re-push batch's token index meanwhile. Idle build workers
-    // exit after 10 s so their heaps do not stay resident between builds.
-    this.pool = new Piscina({ filename: options.workerFile, maxThreads: 2, minThreads: 0, idleTimeout: 10_000, resourceLimits });
+    // One build at a time (one file's new columns in memory at once; a batch's token index
+    // before the next file). The idle build worker exits after 10 s so its heap does not
+    // stay resident between builds.
+    this.pool = new Piscina({ filename: options.workerFile, maxThreads: 1, minThreads: 0, idleTimeout: 10_000, resourceLimits });
   }
 
   /** Loads what is in the directory now, then starts watching and the schedule. */
@@ -162,11 +165,7 @@ export class SnapshotLoader {
     }
     const allowOlder = this.markers.find(names);
     const present = new Set<ChainId>();
-    let changed = false;
-    /** File bytes of the chains built in this scan and not served yet. */
-    let pendingBytes = 0;
-    /** A batch being served (its token index building) while the next file builds. */
-    let publishing: Promise<void> | null = null;
+    const files: Array<{ name: string; chainId: number; path: string; signature: string; bytes: number }> = [];
     for (const name of names.sort()) {
       const match = SNAPSHOT_FILE_PATTERN.exec(name);
       if (!match || this.stopped) continue;
@@ -186,24 +185,31 @@ export class SnapshotLoader {
         }
         continue;
       }
+      files.push({ name, chainId, path, signature: entry.signature, bytes: entry.bytes });
+    }
+    // Largest first: the largest file then builds while nothing else waits to be served.
+    files.sort((x, y) => y.bytes - x.bytes || (x.name < y.name ? -1 : 1));
+    let changed = false;
+    /** File bytes of the chains built in this scan and not served yet. */
+    let pendingBytes = 0;
+    for (const { name, chainId, path, signature, bytes } of files) {
+      if (this.stopped) break;
       const chainAllowsOlder = isSupportedChainId(chainId) && allowOlder.has(chainId);
-      const decision = this.attempts.decide(name, entry.signature, { tick, nowMs: this.now(), allowOlder: chainAllowsOlder });
+      const decision = this.attempts.decide(name, signature, { tick, nowMs: this.now(), allowOlder: chainAllowsOlder });
       if (!decision.build) continue;
-      if (changed && this.lastVersion !== null && pendingBytes + entry.bytes > this.servedBytes() * REPUSH_BATCH_SHARE) {
-        // Serve the batch: its token index builds in the second worker while this file builds.
-        await publishing;
-        publishing = this.buildSnapshot();
+      if (changed && this.lastVersion !== null && pendingBytes + bytes > this.servedBytes() * REPUSH_BATCH_SHARE) {
+        // Serve this batch before building more (the old data it replaces is released meanwhile).
+        await this.buildSnapshot();
         changed = false;
         pendingBytes = 0;
       }
-      // One at a time: a decoded file is large, and builds share the cores with the serving threads.
-      if (await this.buildChain(name, path, chainId, entry.signature, decision, chainAllowsOlder)) {
+      // One at a time: a file's new columns are large, and builds share the cores with the serving threads.
+      if (await this.buildChain(name, path, chainId, signature, decision, chainAllowsOlder)) {
         changed = true;
-        pendingBytes += entry.bytes;
+        pendingBytes += bytes;
       }
     }
     this.noticeRemoved(present);
-    await publishing;
     if (changed) await this.buildSnapshot();
   }
 
