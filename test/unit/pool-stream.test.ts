@@ -212,3 +212,33 @@ describe("a snapshot file read through a window (FileSource, openSnapshotFile)",
     }
   });
 });
+
+describe("hostile bytes: reading pools one at a time accepts exactly what decoding the whole file accepts", () => {
+  it("random byte changes, cuts and insertions of a valid file (property)", () => {
+    const valid = pack(sampleFile(6));
+    const outcome = (fn: () => unknown) => {
+      try {
+        return { ok: fn() };
+      } catch (error) {
+        if (error instanceof Error && error.name === "SnapshotError") return { rejected: true };
+        throw error; // anything else escaping is a bug
+      }
+    };
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat(valid.length - 1), fc.integer({ min: 0, max: 255 }), fc.constantFrom("set", "cut", "insert")), { minLength: 1, maxLength: 4 }),
+        (edits) => {
+          let bytes = Buffer.from(valid);
+          for (const [at, value, kind] of edits) {
+            const p = at % Math.max(1, bytes.length);
+            if (kind === "set") bytes[p] = value;
+            else if (kind === "cut") bytes = bytes.subarray(0, p);
+            else bytes = Buffer.concat([bytes.subarray(0, p), Buffer.from([value]), bytes.subarray(p)]);
+          }
+          expect(outcome(() => streamed(bytes))).toEqual(outcome(() => parseSnapshotBytes(bytes, CHAIN)));
+        },
+      ),
+      { numRuns: 1500 },
+    );
+  });
+});
