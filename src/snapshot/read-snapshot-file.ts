@@ -1,12 +1,13 @@
 /**
- * One snapshot file on disk → its bytes and their SHA-256 (readSnapshotBytes),
- * then a validated snapshot with token defaults filled (parseSnapshotBytes).
+ * One snapshot file on disk → its SHA-256 and a windowed reader of its bytes
+ * (openSnapshotFile, what the build worker uses; readSnapshotBytes reads them
+ * whole), then a validated snapshot with token defaults filled
+ * (parseSnapshotBytes whole, openSnapshotSource one pool at a time).
  * Every failure is a SnapshotError (reasons `file-name`, `unsupported-chain`,
  * `not-a-file`, `io`, `decode`, `structure`, ...) carrying the file path in `error.file`.
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { createHash } from "node:crypto";
-import { open, type FileHandle } from "node:fs/promises";
 import { basename } from "node:path";
 import { CHAINS, isSupportedChainId, NATIVE_ADDRESS, SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../chains/chains.js";
 import { decodeSnapshotBytes } from "./decode-snapshot.js";
@@ -16,7 +17,6 @@ import { SnapshotError } from "./snapshot-error.js";
 import { SnapshotChecker, validateSnapshot } from "./validate-snapshot.js";
 import { poolArray, PoolStream, splitPools, type PoolSource } from "./pool-stream.js";
 import { arraySource, FileSource, type ByteSource } from "./byte-source.js";
-import { readHashed } from "../util/read-hashed.js";
 import { describeNotAFile, fileKind } from "./live-entry.js";
 
 /** A validated snapshot whose tokens all have normalizedSymbol, normalizedName and logoUrl. */
@@ -135,42 +135,17 @@ function normalizeTokens(snapshot: SnapshotFile, fileChainId: ChainId, logoTempl
 }
 
 /**
- * Reads one `chain-<chainId>.msgpack` file and hashes it in the same pass.
- * The file is opened without blocking (a FIFO at the name would otherwise
- * block the reader forever) and must be a regular file (a symbolic link to one
- * is followed).
+ * The bytes of one `chain-<chainId>.msgpack` file and their SHA-256, read by
+ * the same reader the build worker uses (openSnapshotFile: opened without
+ * blocking, a regular file only, hashed in one pass), then read whole.
  */
 export async function readSnapshotBytes(path: string): Promise<SnapshotFileBytes> {
+  const file = openSnapshotFile(path);
   try {
-    const chainId = chainIdFromSnapshotFileName(path);
-    let file: FileHandle;
-    try {
-      file = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
-    } catch (error) {
-      throw ioError(path, error);
-    }
-    try {
-      let stat;
-      try {
-        stat = await file.stat();
-      } catch (error) {
-        throw ioError(path, error);
-      }
-      // One handle: the type, mtime, bytes and hash all describe the same file, even mid-rename.
-      const kind = fileKind(stat);
-      if (kind !== "file") throw new SnapshotError("not-a-file", `${basename(path)}: ${describeNotAFile(kind)}, not a regular file`);
-      try {
-        const { bytes, sha256 } = await readHashed(file, stat.size);
-        return { chainId, bytes, sha256, mtimeMs: stat.mtimeMs };
-      } catch (error) {
-        throw ioError(path, error);
-      }
-    } finally {
-      await file.close().catch(() => undefined);
-    }
-  } catch (error) {
-    if (error instanceof SnapshotError) error.file ??= path;
-    throw error;
+    const whole = file.source.view(0, file.source.length);
+    return { chainId: file.chainId, bytes: Buffer.from(whole.buffer, whole.byteOffset, whole.length), sha256: file.sha256, mtimeMs: file.mtimeMs };
+  } finally {
+    file.close();
   }
 }
 

@@ -37,7 +37,6 @@ const BROAD_MATCH_SHARE = 4;
 export class ServingSnapshot {
   /** The chains this version holds, ascending. */
   readonly chainIds: readonly ChainId[];
-  private readonly loaded: ReadonlySet<ChainId>;
   /** Every chain's pool tables; null once released (an earlier version kept for token-list cursors only). */
   private poolTables: ReadonlyMap<ChainId, CompiledChain> | null;
   /** Bit mask of the loaded chains (positions in SUPPORTED_CHAIN_IDS). */
@@ -61,7 +60,6 @@ export class ServingSnapshot {
     readonly tokenIndex: TokenIndexData,
   ) {
     this.chainIds = [...chainIds].sort((a, b) => a - b);
-    this.loaded = new Set(this.chainIds);
     this.poolTables = chains === null ? null : new Map(chains.map((c) => [c.info.chainId, c]));
     this.loadedMask = chainMask(this.chainIds);
     this.protocolsJson = Buffer.from(JSON.stringify({ protocols: mergeProtocols(chains ?? []) }));
@@ -78,7 +76,7 @@ export class ServingSnapshot {
   }
 
   isLoaded(chainId: ChainId): boolean {
-    return this.loaded.has(chainId);
+    return (this.loadedMask & chainBitOf(chainId)) !== 0;
   }
 
   /** Every chain's pool tables (pool details, pool search). Only a version with hasPools has them. */
