@@ -3,7 +3,11 @@
  * matcher over 16 bytes (IPv4 as IPv4-mapped), and the walk of the forwarding
  * headers (X-Forwarded-For, Forwarded) from the right.
  */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../../src/config/config.js";
 import { clientFromHeaders } from "../../src/http/client-address.js";
 import { IpRanges, parseIp, toIpv6Bytes } from "../../src/util/ip-address.js";
 
@@ -247,5 +251,23 @@ describe("clientFromHeaders: the walk from the right", () => {
     expect(client([`203.0.113.9, ${entries.join(", ")}`])).toBe(v4(203, 0, 113, 9));
     const quoted = Array.from({ length: 3000 }, (_, i) => `for="10.1.${i >> 8}.${i & 255}:80"`).join(", ");
     expect(client([], [`for=203.0.113.9, ${quoted}`])).toBe(v4(203, 0, 113, 9));
+  });
+});
+
+describe("TRUSTED_PROXIES in the configuration", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "lgw-trusted-"));
+  const load = (env: Record<string, string>, argv: string[] = []) => loadConfig(argv, { SNAPSHOT_DIR: dir, ...env });
+
+  it("empty by default; a list of ranges as given; the flag wins", () => {
+    expect(load({}).trustedProxies).toEqual([]);
+    expect(load({ TRUSTED_PROXIES: "" }).trustedProxies).toEqual([]);
+    expect(load({ TRUSTED_PROXIES: "10.0.0.0/8, 2001:db8::/32 127.0.0.1" }).trustedProxies).toEqual(["10.0.0.0/8", "2001:db8::/32", "127.0.0.1"]);
+    expect(load({ TRUSTED_PROXIES: "10.0.0.0/8" }, ["--trusted-proxies=192.0.2.0/24"]).trustedProxies).toEqual(["192.0.2.0/24"]);
+  });
+
+  it("a bad entry stops start-up with a message naming the setting and the entry", () => {
+    expect(() => load({ TRUSTED_PROXIES: "10.0.0.0/8,10.0.0.256" })).toThrow(ConfigError);
+    expect(() => load({ TRUSTED_PROXIES: "10.0.0.0/8,10.0.0.256" })).toThrow(/^TRUSTED_PROXIES: "10.0.0.256" is not an IPv4 or IPv6 address/);
+    expect(() => load({}, ["--trusted-proxies", "10.0.0.0/40"])).toThrow(/^--trusted-proxies: "10.0.0.0\/40": the prefix length of an IPv4 range must be 0-32/);
   });
 });
