@@ -119,6 +119,14 @@ for (const host of ["127.0.0.1", "::"]) {
       expect(await viaProxy(app, "198.51.100.13")).toBe(429);
     });
 
+    it("uWS reads a frame in front of every request of a connection (why a TCP pass-through must never be trusted: docs/reverse-proxy.md)", async () => {
+      const payload = Buffer.concat([request("/health", [], proxyV2([198, 51, 100, 40])), request("/health", [], proxyV2([198, 51, 100, 41]))]);
+      const { responses } = await rawExchange(app.port, payload, { responses: 2, methods: ["GET", "GET"], localAddress: "127.0.0.1" });
+      expect(responses.map((r) => r.status)).toEqual([200, 200]);
+      expect(await viaProxy(app, "198.51.100.40")).toBe(429);
+      expect(await viaProxy(app, "198.51.100.41")).toBe(429);
+    });
+
     it("a PROXY v2 frame from an untrusted peer is ignored, even when it names a trusted proxy and adds X-Forwarded-For", async () => {
       expect(await status(app, "127.0.0.21", request("/health", [], proxyV2([198, 51, 100, 12])))).toBe(200);
       expect(await status(app, "127.0.0.21", request("/health", []))).toBe(429);

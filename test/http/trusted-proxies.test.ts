@@ -102,6 +102,21 @@ describe("straight to the gateway from untrusted peers", () => {
   });
 });
 
+describe("a request that starts with an empty line (docs/reverse-proxy.md#leading-empty-line)", () => {
+  const payload = "\r\nGET /health HTTP/1.1\r\nHost: gateway\r\n\r\n";
+
+  it("straight to the gateway: uWS takes the CR for the start of a PROXY v2 frame and does not answer", async () => {
+    const { responses, closed } = await rawExchange(gw.port, payload, { responses: 1, methods: ["GET"], localAddress: "127.0.0.13", timeoutMs: 1500 });
+    expect(responses).toEqual([]);
+    expect(closed).toBe(false);
+  });
+
+  it("through nginx: answered", async () => {
+    const { responses } = await rawExchange(nginx.port, payload, { responses: 1, methods: ["GET"], localAddress: "127.0.0.13" });
+    expect(responses.map((r) => r.status)).toEqual([200]);
+  });
+});
+
 describe("the run", () => {
   it("the gateway logged the trusted ranges at start; no serving thread died", async () => {
     expect(gw.logs().find((l) => l.event === "trusted-proxies")?.ranges).toEqual(["127.0.0.1/32"]);
