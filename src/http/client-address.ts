@@ -67,7 +67,7 @@ export function clientFromHeaders(hop: Uint8Array, xForwardedFor: readonly strin
   for (const field of forwarded) {
     const before = forEntries.length;
     const parsed = forwardedForValues(field, forEntries);
-    if (!parsed) {
+    if (parsed === "invalid") {
       forEntries.length = before;
       forEntries.push(NOT_AN_ADDRESS);
     } else if (parsed === "with-for") anyFor = true;
@@ -188,12 +188,12 @@ function isTchar(c: number): boolean {
 /**
  * Appends one entry per element of a `Forwarded` field: the (unquoted) value
  * of its `for` parameter, or NOT_AN_ADDRESS for an element without one or
- * with `for` twice. Empty elements are ignored. Returns false when the field
- * does not parse (the caller then counts the whole field as one entry that
- * is not an address), "with-for" when some element has `for=`, true otherwise.
+ * with `for` twice. Empty elements are ignored. Returns "invalid" when the
+ * field does not parse (the caller then counts the whole field as one entry
+ * that is not an address), "with-for" when some element has `for=`.
  * Whitespace is tolerated around `,` and `;`, not around `=`.
  */
-function forwardedForValues(field: string, out: string[]): boolean | "with-for" {
+function forwardedForValues(field: string, out: string[]): "invalid" | "without-for" | "with-for" {
   const n = field.length;
   let i = 0;
   let anyFor = false;
@@ -210,7 +210,7 @@ function forwardedForValues(field: string, out: string[]): boolean | "with-for" 
       }
       const nameStart = i;
       while (i < n && isTchar(field.charCodeAt(i))) i++;
-      if (i === nameStart || i >= n || field.charCodeAt(i) !== 0x3d /* = */) return false;
+      if (i === nameStart || i >= n || field.charCodeAt(i) !== 0x3d /* = */) return "invalid";
       const isFor = i - nameStart === 3 && field.slice(nameStart, i).toLowerCase() === "for";
       i++;
       let value: string;
@@ -226,13 +226,13 @@ function forwardedForValues(field: string, out: string[]): boolean | "with-for" 
             break;
           }
           if (c === 0x5c /* \ */) {
-            if (i + 1 >= n) return false;
+            if (i + 1 >= n) return "invalid";
             i++;
-          } else if (c < 0x20 ? c !== 0x09 : c === 0x7f) return false;
+          } else if (c < 0x20 ? c !== 0x09 : c === 0x7f) return "invalid";
           text += field[i];
           i++;
         }
-        if (!closed) return false;
+        if (!closed) return "invalid";
         value = text;
       } else {
         const valueStart = i;
@@ -240,7 +240,7 @@ function forwardedForValues(field: string, out: string[]): boolean | "with-for" 
           const c = field.charCodeAt(i);
           if (c <= 0x20 || c === 0x7f || c === 0x22 || c === 0x2c || c === 0x3b) break;
         }
-        if (i === valueStart) return false;
+        if (i === valueStart) return "invalid";
         value = field.slice(valueStart, i);
       }
       pairs++;
@@ -249,7 +249,7 @@ function forwardedForValues(field: string, out: string[]): boolean | "with-for" 
         forValue = value;
       }
       while (i < n && isOws(field.charCodeAt(i))) i++;
-      if (i < n && field.charCodeAt(i) !== 0x3b && field.charCodeAt(i) !== 0x2c) return false;
+      if (i < n && field.charCodeAt(i) !== 0x3b && field.charCodeAt(i) !== 0x2c) return "invalid";
     }
     if (pairs > 0) {
       if (forCount > 0) anyFor = true;
@@ -257,5 +257,5 @@ function forwardedForValues(field: string, out: string[]): boolean | "with-for" 
     }
     i++; // past the comma (or the end)
   }
-  return anyFor ? "with-for" : true;
+  return anyFor ? "with-for" : "without-for";
 }
