@@ -51,6 +51,12 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   if (config.cursorSecretGenerated) {
     log.info({ event: "cursor-secret-generated" }, "CURSOR_SECRET is not set: cursors are signed with a random secret and will not survive a restart");
   }
+  if (config.trustedProxies.length > 0) {
+    log.info(
+      { event: "trusted-proxies", ranges: config.trustedProxies },
+      `client addresses are read from X-Forwarded-For, Forwarded and PROXY v2 when the peer is in TRUSTED_PROXIES (${config.trustedProxies.length} ranges)`,
+    );
+  }
   const keysFile = loadKeysFile(config.apiKeysFile);
   void new KeyStore(keysFile); // fail at start-up on duplicate ids or hashes
   setHeaderSizeLimit(config.maxHeaderBytes); // before any serving thread loads uWS
@@ -95,6 +101,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
         compressionMinBytes: config.compressionMinBytes,
         compressionCacheBytes: config.compressionCacheMb * 1024 * 1024,
         corsOrigins: config.corsOrigins,
+        trustedProxies: config.trustedProxies,
         versionUse: versionUse.buffer,
         requestMetrics,
       },

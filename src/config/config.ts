@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import cron from "node-cron";
 import { CorsPolicy } from "../http/transport/cors.js";
 import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../snapshot/normalize-token.js";
+import { IpRanges } from "../util/ip-address.js";
 import { checkTlsFiles, TlsFilesError, type TlsSettings } from "./tls-files.js";
 
 /** The directory of this package's package.json (from src/ under vitest, or from dist/src/ when built). */
@@ -72,6 +73,8 @@ export interface GatewayConfig {
   readonly corsOrigins: string;
   /** Largest request header section (request line + fields) accepted, bytes; larger ones get 431. */
   readonly maxHeaderBytes: number;
+  /** TRUSTED_PROXIES: CIDR ranges (validated; IpRanges.parse) of proxies whose forwarding headers name the client; empty: none. */
+  readonly trustedProxies: readonly string[];
 }
 
 /**
@@ -123,6 +126,11 @@ export const SETTINGS = {
   threads: { env: "GATEWAY_THREADS", flag: "--threads", help: "Serving threads sharing the port. Default: the available cores." },
   buildWorkerMaxMb: { env: "BUILD_WORKER_MAX_MB", flag: "--build-worker-max-mb", help: "Heap limit (MB) of a snapshot build worker; a build over it fails and the current data keeps serving. Default: Node's." },
   maxApiKeys: { env: "MAX_API_KEYS", flag: "--max-api-keys", help: "Most keys a keys file may hold (size of the shared quota table). Default 10000." },
+  trustedProxies: {
+    env: "TRUSTED_PROXIES",
+    flag: "--trusted-proxies",
+    help: "CIDR ranges (comma-separated, IPv4 and IPv6) of reverse proxies whose X-Forwarded-For / Forwarded / PROXY v2 name the client address the per-address limits count (docs/reverse-proxy.md). List only proxies that write the requests themselves. Default: none (the TCP peer).",
+  },
   maxHeaderBytes: { env: "MAX_HEADER_BYTES", flag: "--max-header-bytes", help: "Largest request header section (request line and header fields), bytes, 1024-65536; larger ones are answered 431. Default 8192." },
   snapshotMaxVersions: { env: "SNAPSHOT_MAX_VERSIONS", flag: "--snapshot-max-versions", help: "Earlier snapshot versions kept for cursors at most. Default 4." },
   quotaStore: { env: "QUOTA_STORE", flag: "--quota-store", help: "memory (this instance's counters) or redis (shared by every instance using REDIS_URL). Default memory." },
@@ -243,6 +251,16 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Gat
     }
   }
 
+  let trustedProxies: readonly string[] = [];
+  const trustedText = raw(SETTINGS.trustedProxies);
+  if (trustedText !== undefined) {
+    try {
+      trustedProxies = IpRanges.parse(trustedText).ranges;
+    } catch (error) {
+      throw new ConfigError(`${name(SETTINGS.trustedProxies)}: ${(error as Error).message}.`);
+    }
+  }
+
   return {
     port,
     host,
@@ -272,6 +290,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Gat
     maxApiKeys: integer(SETTINGS.maxApiKeys, 10_000, 1, 1_000_000),
     quotaStore,
     maxHeaderBytes: integer(SETTINGS.maxHeaderBytes, 8192, 1024, 65_536),
+    trustedProxies,
   };
 }
 

@@ -12,6 +12,8 @@ import type { AccessGroup } from "../access/access-groups.js";
 import { authenticate, knownKey } from "../access/authenticate.js";
 import { rateLimitExceeded, type RateLimitDecision } from "../access/rate-limiter.js";
 import { assertRouteAllowed } from "../access/restrictions.js";
+import type { IpRanges } from "../util/ip-address.js";
+import { clientAddressReader } from "./client-address.js";
 import { STATIC_500_BODY } from "./envelope.js";
 import { toApiError } from "./errors.js";
 import { Exchange } from "./exchange.js";
@@ -36,6 +38,8 @@ export interface AppOptions {
   readonly tls?: TlsFiles;
   /** The route table (tests may pass their own). */
   readonly routes?: readonly RouteSpec[];
+  /** TRUSTED_PROXIES: peers whose forwarding headers and PROXY v2 frames name the client (client-address.ts); none when absent. */
+  readonly trustedProxies?: IpRanges;
 }
 
 /** The files of an HTTPS listener (validated beforehand: src/config/tls-files.ts). */
@@ -59,6 +63,7 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
   const writer = new ResponseWriter(options.lifecycle ?? QUIET, options.limits ?? DEFAULT_WRITER_LIMITS, transport, ctx.log);
   const started = options.started ?? (() => {});
   const onAbort = (x: Exchange) => writer.aborted(x);
+  const clientAddress = clientAddressReader(options.trustedProxies ?? null);
 
   const fail = (x: Exchange, error: unknown): void => {
     const apiError = toApiError(error);
@@ -107,7 +112,7 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
     const now = Date.now();
     if (x.method === "OPTIONS" && x.corsOrigin !== null && req.getHeader("access-control-request-method") !== "") {
       // A CORS preflight: no key; counted against the address's public budget.
-      ctx.publicRequests.take(clientAddress(x.res), now);
+      ctx.publicRequests.take(clientAddress(x.res, req), now);
       const methods = router.methodsOf(x.url);
       if (methods === null) router.match(x.method, x.url); // throws ROUTE_NOT_FOUND
       x.routeIndex = PREFLIGHT_ROUTE;
@@ -120,7 +125,7 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
       match = router.match(x.method, x.url);
     } catch (notRouted) {
       // Requests no route takes need no key: they count against the address's public budget.
-      ctx.publicRequests.take(clientAddress(x.res), now);
+      ctx.publicRequests.take(clientAddress(x.res, req), now);
       throw notRouted;
     }
     const route = router.route(match.index);
@@ -128,7 +133,7 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
     x.routeName = route.name;
     x.params = match.params;
     if (route.access === "public") {
-      ctx.publicRequests.take(clientAddress(x.res), now);
+      ctx.publicRequests.take(clientAddress(x.res, req), now);
     } else {
       const quotas = ctx.quotas;
       const header = req.getHeader("authorization");
@@ -141,7 +146,7 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
       // address (confirmed-keys.ts), so an attacker sharing a partner's NAT or proxy cannot lock it out.
       let address: Uint8Array | null = null;
       if (key === null) {
-        address = clientAddress(x.res);
+        address = clientAddress(x.res, req);
         try {
           key = authenticate(header, ctx.keys, now);
         } catch (error) {
@@ -253,9 +258,4 @@ function admitKey(x: Exchange, access: AccessGroup, quota: RateLimitDecision): v
   x.ctx.confirmedKeys.mark(x.key!);
   if (!quota.allowed) throw rateLimitExceeded(quota);
   assertRouteAllowed(x.key!, access);
-}
-
-/** The peer's address bytes (4 for IPv4, 16 for IPv6). */
-function clientAddress(res: HttpResponse): Uint8Array {
-  return new Uint8Array(res.getRemoteAddress());
 }

@@ -45,6 +45,8 @@ export interface ServingThreadInit {
   readonly compressionCacheBytes: number;
   /** CORS_ORIGINS ("" = off). */
   readonly corsOrigins: string;
+  /** TRUSTED_PROXIES, validated (empty: the client address is the TCP peer). */
+  readonly trustedProxies: readonly string[];
   /** Last cursor activity (epoch ms) of each retained snapshot, by retention slot and cursor kind (version-retention.ts). */
   readonly versionUse: SharedArrayBuffer;
   /** Shared request counters, latency histograms and thread events (see request-metrics.ts). */

@@ -20,6 +20,7 @@ import { ROUTE_NAMES } from "../http/route-table.js";
 import { CorsPolicy } from "../http/transport/cors.js";
 import { uws, type us_listen_socket } from "../http/uws.js";
 import { createLogger } from "../log/logger.js";
+import { IpRanges } from "../util/ip-address.js";
 import { RequestMetricsLayout, RequestMetricsRecorder } from "../metrics/request-metrics.js";
 import { CursorCodec } from "../query/cursor.js";
 import { ServingSnapshot } from "../snapshot/serving-snapshot.js";
@@ -106,6 +107,7 @@ const app = createApp(ctx, {
     cors: init.corsOrigins === "" ? null : CorsPolicy.parse(init.corsOrigins),
   },
   ...(init.tls === null ? {} : { tls: init.tls }),
+  ...(init.trustedProxies.length === 0 ? {} : { trustedProxies: IpRanges.parse(init.trustedProxies.join(",")) }),
 });
 openApiDocumentBytes(); // built now, not on the first request
 // A thread that dies with open uWS sockets takes the whole process down; one

@@ -21,6 +21,9 @@ describe("invalid configuration → non-zero exit naming the setting", () => {
     ["MAX_HEADER_BYTES under 1024", { MAX_HEADER_BYTES: "512" }, [], /MAX_HEADER_BYTES must be an integer from 1024 to 65536/],
     ["MAX_HEADER_BYTES over 64 KiB", { MAX_HEADER_BYTES: "65537" }, [], /MAX_HEADER_BYTES/],
     ["unknown command-line flag", {}, ["--no-such-flag"], /no-such-flag/],
+    ["TRUSTED_PROXIES not an address", { TRUSTED_PROXIES: "10.0.0.0/8, nginx" }, [], /TRUSTED_PROXIES: "nginx" is not an IPv4 or IPv6 address/],
+    ["TRUSTED_PROXIES with bits past the prefix", { TRUSTED_PROXIES: "10.0.0.1/8" }, [], /TRUSTED_PROXIES: "10.0.0.1\/8" has address bits set past its \/8 prefix/],
+    ["--trusted-proxies prefix too long", {}, ["--trusted-proxies", "::/129"], /--trusted-proxies: "::\/129": the prefix length/],
   ];
   for (const [label, env, args, names] of cases) {
     it(label, async () => {

@@ -27,6 +27,7 @@ import { compileChain } from "../../src/snapshot/compile-chain.js";
 import { compileTokenIndex } from "../../src/snapshot/compile-token-index.js";
 import type { SnapshotFile } from "../../src/snapshot/format.js";
 import { parseSnapshotBytes } from "../../src/snapshot/read-snapshot-file.js";
+import { IpRanges } from "../../src/util/ip-address.js";
 import { ServingSnapshot } from "../../src/snapshot/serving-snapshot.js";
 import { snapshotVersion } from "../../src/snapshot/snapshot-version.js";
 import { createHash } from "node:crypto";
@@ -46,6 +47,10 @@ export interface InProcessOptions {
   readonly transport?: TransportOptions;
   /** The baskets in force (default: none). */
   readonly baskets?: BasketsFile;
+  /** TRUSTED_PROXIES as the setting's text (default: none). */
+  readonly trustedProxies?: string;
+  /** Listen address (default 127.0.0.1; "::" listens dual-stack, IPv4 peers then appear IPv4-mapped). */
+  readonly host?: string;
 }
 
 export interface InProcessApp {
@@ -107,9 +112,9 @@ export async function startInProcess(files: readonly SnapshotFile[], options: In
     },
     closeConnections: false,
   };
-  const app = createApp(ctx, { started: () => counts.started++, lifecycle, limits: options.limits, routes: options.routes, transport: options.transport });
+  const app = createApp(ctx, { started: () => counts.started++, lifecycle, limits: options.limits, routes: options.routes, transport: options.transport, ...(options.trustedProxies === undefined ? {} : { trustedProxies: IpRanges.parse(options.trustedProxies) }) });
   const socket = await new Promise<us_listen_socket>((resolve, reject) => {
-    app.listen("127.0.0.1", 0, (s) => (s ? resolve(s) : reject(new Error("in-process app could not listen"))));
+    app.listen(options.host ?? "127.0.0.1", 0, (s) => (s ? resolve(s) : reject(new Error("in-process app could not listen"))));
   });
   const port = uws.us_socket_local_port(socket);
   let slot = 1;
