@@ -168,6 +168,7 @@ port.on("message", (message: SupervisorMessage) => {
   switch (message.type) {
     case "snapshot":
       ctx.store.swap(new ServingSnapshot(message.version, message.chainIds, message.chains, message.tokenIndex), message.slot);
+      ctx.store.current!.baskets(ctx.baskets); // resolve the baskets on the new snapshot now, not in a request
       break;
     case "retire":
       ctx.store.retire(message.version);
@@ -184,6 +185,7 @@ port.on("message", (message: SupervisorMessage) => {
       break;
     case "baskets":
       ctx.baskets = new BasketCatalogue(message.baskets);
+      ctx.store.current?.baskets(ctx.baskets); // resolved once per file and snapshot, before a request needs it
       break;
     case "ready":
       ctx.ready = true;
