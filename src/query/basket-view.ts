@@ -11,7 +11,7 @@
  * bytes).
  */
 import type { Basket, BasketCatalogue } from "../baskets/basket-catalogue.js";
-import { SUPPORTED_CHAIN_IDS, type ChainId } from "../chains/chains.js";
+import { SUPPORTED_CHAIN_IDS, SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../chains/chains.js";
 import { LruCache } from "../util/lru-cache.js";
 import { ADDRESS_BYTES, type TokenIndexData } from "./token-index.js";
 import { instanceOnChainAt } from "./token-lookup.js";
@@ -64,6 +64,12 @@ export class BasketView {
       this.rows.push(rowsPerChain);
       this.held.push(ix === null ? NO_ROWS : mergeByTvl(ix, heldPerChain));
     }
+  }
+
+  /** Encodes every basket's answer on every supported chain (the scope of a key without chain restrictions), so no request has to. */
+  warm(): this {
+    if (this.index !== null) for (const basket of this.catalogue.baskets) this.basketJson(basket, SUPPORTED_CHAIN_IDS_ASCENDING);
+    return this;
   }
 
   /** The token rows (the chain's snapshot token indices) of the basket's addresses the snapshot holds on a chain, unique; empty when none. */
