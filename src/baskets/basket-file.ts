@@ -6,6 +6,10 @@
  *
  * The file is rejected as a whole on the first problem; a caller that reloads
  * it keeps the previous baskets in force.
+ *
+ * Size limits (docs/baskets.md "Limits"): they bound what a basket costs a
+ * request (a pool search side, a baskets answer) and what a load costs (each
+ * basket is resolved to token rows once per file and snapshot).
  */
 import { readFileSync } from "node:fs";
 import typia, { type IValidation, type tags } from "typia";
@@ -31,6 +35,15 @@ export interface BasketRecord {
   /** Chain id (decimal, a supported chain) → the basket's token addresses on that chain, in the order answered. */
   addresses: Record<string, BasketAddress[]>;
 }
+
+/** Most baskets one file holds. */
+export const MAX_BASKETS = 100;
+/** Most addresses one basket lists, every chain together. */
+export const MAX_BASKET_ADDRESSES = 1_000;
+/** Most addresses the whole file lists, every basket and chain together. */
+export const MAX_FILE_ADDRESSES = 10_000;
+/** Most characters of a basket's `name`, `description` and `logoUrl` (answered as they are). */
+export const MAX_BASKET_TEXT = { name: 256, description: 2_048, logoUrl: 2_048 } as const;
 
 export interface BasketsFile {
   baskets: BasketRecord[];
@@ -66,6 +79,7 @@ export function parseBasketsFile(text: string, source: string): BasketsFile {
     throw new BasketsFileError(source, path, describeProblem(first, path) + moreProblems(result.errors));
   }
   const file = result.data;
+  checkLimits(file, source);
 
   const ids = new Map<string, number>();
   file.baskets.forEach((basket, index) => {
@@ -89,6 +103,35 @@ export function parseBasketsFile(text: string, source: string): BasketsFile {
     }
   });
   return file;
+}
+
+const count = (n: number) => n.toLocaleString("en-US");
+
+/** The size limits, checked on a structurally valid file; the first one broken is the error. */
+function checkLimits(file: BasketsFile, source: string): void {
+  if (file.baskets.length > MAX_BASKETS) {
+    throw new BasketsFileError(source, "baskets", `${count(file.baskets.length)} baskets, more than the ${count(MAX_BASKETS)} a file may hold`);
+  }
+  let total = 0;
+  file.baskets.forEach((basket, index) => {
+    for (const field of ["name", "description", "logoUrl"] as const) {
+      const max = MAX_BASKET_TEXT[field];
+      if (basket[field].length > max) throw new BasketsFileError(source, `baskets[${index}].${field}`, `${count(basket[field].length)} characters, more than the ${count(max)} allowed`);
+    }
+    let inBasket = 0;
+    for (const addresses of Object.values(basket.addresses)) inBasket += addresses.length;
+    if (inBasket > MAX_BASKET_ADDRESSES) {
+      throw new BasketsFileError(source, `baskets[${index}].addresses`, `${count(inBasket)} addresses, more than the ${count(MAX_BASKET_ADDRESSES)} a basket may list (every chain together)`);
+    }
+    total += inBasket;
+    if (total > MAX_FILE_ADDRESSES) {
+      throw new BasketsFileError(
+        source,
+        `baskets[${index}].addresses`,
+        `the baskets up to this one list ${count(total)} addresses, more than the ${count(MAX_FILE_ADDRESSES)} a file may list (every basket and chain together)`,
+      );
+    }
+  });
 }
 
 /** Reads and parses a baskets file from disk; every failure, IO included, is a BasketsFileError. */

@@ -19,15 +19,18 @@ import { compareAddress } from "../snapshot/address-hash-table.js";
 import type { PoolTableData } from "../snapshot/pool-table.js";
 import { TVL_KEY, type PoolSearchIndexData } from "./pool-search-index.js";
 
+/** Token rows of one chain (a basket's are resolved once per baskets file and snapshot: a typed array). */
+export type TokenRows = readonly number[] | Uint32Array;
+
 /** One chain of a search: its index, pools and the token rows of each side there. */
 export interface SearchChain {
   readonly chainId: number;
   readonly index: PoolSearchIndexData;
   readonly pools: PoolTableData;
   /** Side A's token rows on this chain (unique). */
-  readonly a: readonly number[];
+  readonly a: TokenRows;
   /** Side B's token rows on this chain (unique); null when the search has no side B. */
-  readonly b: readonly number[] | null;
+  readonly b: TokenRows | null;
   /** 1 for each protocol (index in index.protocolIds) the filters allow. */
   readonly protocolAllowed: Uint8Array;
 }
@@ -60,7 +63,7 @@ export interface PoolSearchPage {
 }
 
 /** How many pools the lists of these tokens hold together. */
-function totalListLength(index: PoolSearchIndexData, rows: readonly number[]): number {
+function totalListLength(index: PoolSearchIndexData, rows: TokenRows): number {
   let n = 0;
   for (const t of rows) n += index.tokenPoolStart[t + 1] - index.tokenPoolStart[t];
   return n;
@@ -132,7 +135,7 @@ class PairRule {
   private readonly a: Set<number>;
   private readonly b: Set<number>;
 
-  constructor(a: readonly number[], b: readonly number[]) {
+  constructor(a: TokenRows, b: TokenRows) {
     this.a = new Set(a);
     this.b = new Set(b);
   }

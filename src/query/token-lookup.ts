@@ -48,8 +48,23 @@ export function instancesWithAddress(ix: TokenIndexData, address: Uint8Array): n
 
 /** The instance of this address on this chain, or -1. */
 export function instanceOnChain(ix: TokenIndexData, chainId: ChainId, address: Uint8Array): number {
-  for (const i of instancesWithAddress(ix, address)) if (ix.chainId[i] === chainId) return i;
-  return -1;
+  return instanceOnChainAt(ix, chainId, address, 0);
+}
+
+/** The instance on this chain of the address at bytes[at..at + 20], or -1 (allocation-free). */
+export function instanceOnChainAt(ix: TokenIndexData, chainId: ChainId, bytes: Uint8Array, at: number): number {
+  const { addressSlots: slots, addressBytes, addressNext } = ix;
+  const mask = slots.length - 1;
+  let slot = hashAddressBytes(bytes, at) & mask;
+  for (;;) {
+    const entry = slots[slot];
+    if (entry === 0) return -1;
+    if (sameAddress(addressBytes, (entry - 1) * ADDRESS_BYTES, bytes, at)) {
+      for (let e = entry; e !== 0; e = addressNext[e - 1]) if (ix.chainId[e - 1] === chainId) return e - 1;
+      return -1;
+    }
+    slot = (slot + 1) & mask;
+  }
 }
 
 /** Lowercase `0x` + 40 hex address of instance i. */

@@ -170,6 +170,7 @@ port.on("message", (message: SupervisorMessage) => {
   switch (message.type) {
     case "snapshot":
       ctx.store.swap(new ServingSnapshot(message.version, message.chainIds, message.chains, message.tokenIndex), message.slot);
+      ctx.store.current!.baskets(ctx.baskets).warm(); // resolve and encode the baskets on the new snapshot now, not in a request
       break;
     case "retire":
       ctx.store.retire(message.version);
@@ -186,6 +187,7 @@ port.on("message", (message: SupervisorMessage) => {
       break;
     case "baskets":
       ctx.baskets = new BasketCatalogue(message.baskets);
+      ctx.store.current?.baskets(ctx.baskets).warm(); // resolved and encoded once per file and snapshot, before a request needs it
       break;
     case "ready":
       ctx.ready = true;

@@ -133,7 +133,11 @@ export class ServingSnapshot {
     return new TokenListView(ix, result, byRelevance ? "relevance" : query.direction);
   }
 
-  /** The baskets of a baskets file as this snapshot answers them (one view per file in force). */
+  /**
+   * The baskets of a baskets file resolved on this snapshot (basket-view.ts): built on the first
+   * use of the pair (the serving thread warms it when the snapshot or the file changes), then
+   * shared by every request until either changes.
+   */
   baskets(catalogue: BasketCatalogue): BasketView {
     if (this.basketView?.catalogue !== catalogue) this.basketView = new BasketView(catalogue, this.tokenIndex);
     return this.basketView;

@@ -62,7 +62,7 @@ export function searchPoolsRoute(request: RouteRequest): Reply {
     snapshot = ctx.store.versionWithPools(cursor.version) ?? current;
   }
 
-  const { chains, toNative } = resolveSearch(spec, snapshot, ctx.baskets, key.allowedChainIds);
+  const { chains, toNative } = resolveSearch(spec, snapshot, snapshot.baskets(ctx.baskets), key.allowedChainIds);
   const sortKey = specSortKey(spec);
   const page = searchPools(chains, { key: sortKey, descending: spec.descending, minTvl: spec.filters.minimumTotalValueLockedUsd, typeMask: poolTypeMask(spec.filters) }, after, limit);
 

@@ -23,9 +23,20 @@ import { validateNoQuery } from "./token-lookup.js";
 const validateBasketsQuery = typia.createValidateEquals<TokenBasketsQuery>();
 const validateBasketQuery = typia.createValidateEquals<TokenBasketQuery>();
 
-/** The view of the baskets in force on the served snapshot (without one: addresses, no tokens). */
+/**
+ * The view of the baskets in force on the served snapshot, resolved once per (baskets file, snapshot);
+ * without a snapshot: addresses, no tokens (a view that resolves nothing and joins pre-encoded pieces).
+ */
 function basketView(ctx: GatewayContext): BasketView {
   return ctx.store.current?.baskets(ctx.baskets) ?? new BasketView(ctx.baskets, null);
+}
+
+/**
+ * Names an answer's bytes within the snapshot for the compression cache (the baskets file's revision,
+ * the scope, the basket or `*` for every one): a few kinds per file and scope, so each is compressed once.
+ */
+function answerKey(request: RouteRequest, scope: readonly ChainId[], basketId: string): string {
+  return `${request.routeName}:${request.ctx.baskets.revision}:${scope.join(",")}:${basketId}`;
 }
 
 /** Named chains (allowed for the key, loaded), ascending; none named: every supported chain the key may read. */
@@ -75,7 +86,8 @@ export function listBaskets(request: RouteRequest): Reply {
     data.push(json);
   }
   data.push("]}");
-  return dataReply(data, ctx.store.current?.versionHex);
+  // A choice of baskets is not named: the choices are too many to keep each compressed.
+  return dataReply(data, ctx.store.current?.versionHex, wanted === null ? answerKey(request, scope, "*") : undefined);
 }
 
 export function getBasket(request: RouteRequest): Reply {
@@ -92,7 +104,7 @@ export function getBasket(request: RouteRequest): Reply {
       { basketId: request.params[0], chainIds: scope },
     );
   }
-  return dataReply(['{"basket":', json, "}"], ctx.store.current?.versionHex);
+  return dataReply(['{"basket":', json, "}"], ctx.store.current?.versionHex, answerKey(request, scope, basket.id));
 }
 
 export function getChainBasket(request: RouteRequest): Reply {
@@ -111,5 +123,5 @@ export function getChainBasket(request: RouteRequest): Reply {
       { basketId: request.params[1], chainId },
     );
   }
-  return dataReply(['{"basket":', json, "}"], snapshot.versionHex);
+  return dataReply(['{"basket":', json, "}"], snapshot.versionHex, answerKey(request, [chainId], basket.id));
 }
