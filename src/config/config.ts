@@ -11,7 +11,10 @@ import { fileURLToPath } from "node:url";
 import cron from "node-cron";
 import { CorsPolicy } from "../http/transport/cors.js";
 import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../snapshot/normalize-token.js";
+import { FILE_LIMITS, mebibytes } from "../util/operator-file.js";
 import { checkTlsFiles, TlsFilesError, type TlsSettings } from "./tls-files.js";
+
+const MIB = mebibytes(1);
 
 /** The directory of this package's package.json (from src/ under vitest, or from dist/src/ when built). */
 export const PROJECT_ROOT = findProjectRoot(dirname(fileURLToPath(import.meta.url)));
@@ -72,6 +75,12 @@ export interface GatewayConfig {
   readonly corsOrigins: string;
   /** Largest request header section (request line + fields) accepted, bytes; larger ones get 431. */
   readonly maxHeaderBytes: number;
+  /** Largest keys file read, bytes (docs/operator-files.md). */
+  readonly keysFileMaxBytes: number;
+  /** Largest baskets file read, bytes. */
+  readonly basketsFileMaxBytes: number;
+  /** Largest snapshot file read, bytes; a larger one is rejected (`too-large`). */
+  readonly snapshotFileMaxBytes: number;
 }
 
 /**
@@ -124,6 +133,9 @@ export const SETTINGS = {
   buildWorkerMaxMb: { env: "BUILD_WORKER_MAX_MB", flag: "--build-worker-max-mb", help: "Heap limit (MB) of a snapshot build worker; a build over it fails and the current data keeps serving. Default: Node's." },
   maxApiKeys: { env: "MAX_API_KEYS", flag: "--max-api-keys", help: "Most keys a keys file may hold (size of the shared quota table). Default 10000." },
   maxHeaderBytes: { env: "MAX_HEADER_BYTES", flag: "--max-header-bytes", help: "Largest request header section (request line and header fields), bytes, 1024-65536; larger ones are answered 431. Default 8192." },
+  keysFileMaxMb: { env: "KEYS_FILE_MAX_MB", flag: "--keys-file-max-mb", help: "Largest API keys file read (MiB, 1-1024); a larger one is rejected. Default 16." },
+  basketsFileMaxMb: { env: "BASKETS_FILE_MAX_MB", flag: "--baskets-file-max-mb", help: "Largest baskets file read (MiB, 1-1024); a larger one is rejected. Default 16." },
+  snapshotFileMaxMb: { env: "SNAPSHOT_FILE_MAX_MB", flag: "--snapshot-file-max-mb", help: "Largest snapshot file read (MiB, 1-16384); a larger one is rejected (too-large). Default 1024." },
   snapshotMaxVersions: { env: "SNAPSHOT_MAX_VERSIONS", flag: "--snapshot-max-versions", help: "Earlier snapshot versions kept for cursors at most. Default 4." },
   quotaStore: { env: "QUOTA_STORE", flag: "--quota-store", help: "memory (this instance's counters) or redis (shared by every instance using REDIS_URL). Default memory." },
   redisUrl: { env: "REDIS_URL", flag: "--redis-url", help: "Redis of QUOTA_STORE=redis, as redis://[user:password@]host:port[/db] (rediss:// for TLS). Required with redis." },
@@ -272,6 +284,9 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Gat
     maxApiKeys: integer(SETTINGS.maxApiKeys, 10_000, 1, 1_000_000),
     quotaStore,
     maxHeaderBytes: integer(SETTINGS.maxHeaderBytes, 8192, 1024, 65_536),
+    keysFileMaxBytes: mebibytes(integer(SETTINGS.keysFileMaxMb, FILE_LIMITS.keys.maxBytes / MIB, 1, 1024)),
+    basketsFileMaxBytes: mebibytes(integer(SETTINGS.basketsFileMaxMb, FILE_LIMITS.baskets.maxBytes / MIB, 1, 1024)),
+    snapshotFileMaxBytes: mebibytes(integer(SETTINGS.snapshotFileMaxMb, FILE_LIMITS.snapshot.maxBytes / MIB, 1, 16_384)),
   };
 }
 
