@@ -95,11 +95,12 @@ export class Supervisor {
   private tls: ServingTls | null;
   /** Threads starting with each TLS file set (a set no longer in force is released when none is left). */
   private readonly tlsUsers = new Map<ServingTls, number>();
-  /** Crash replacement: pending timer, whether one runs, consecutive failures and the last one's time. */
+  /** Crash replacement: pending timer, whether one starts now, consecutive failures, the last one's time, and when the next may start. */
   private replaceTimer: NodeJS.Timeout | null = null;
   private replacing = false;
   private failures = 0;
   private lastFailureAt = Number.NEGATIVE_INFINITY;
+  private nextReplacementAt = 0;
   private listeningCount = 0;
 
   constructor(
@@ -343,48 +344,55 @@ export class Supervisor {
           { event: "serving-thread-exited", slot, code, retryInMs: delayMs },
           `serving thread ${slot} exited unexpectedly (code ${code}); starting a replacement${delayMs > 0 ? ` in ${delayMs} ms` : ""}`,
         );
-        this.scheduleReplacement(delayMs);
+        this.replaceSoon();
       });
     });
   }
 
-  /** Counts a failure (a crash, or a replacement that could not start); returns how long to wait before the next replacement. */
+  /**
+   * Counts a failure (a crash, or a replacement that could not start) and
+   * puts off the next replacement: not at all after the first failure, then
+   * 250 ms, doubling, at most 30 s; a minute without a failure starts over.
+   * Returns the delay.
+   */
   private noteFailure(): number {
     const now = Date.now();
     if (now - this.lastFailureAt > BACKOFF_RESET_MS) this.failures = 0;
     this.failures++;
     this.lastFailureAt = now;
-    return this.failures <= 1 ? 0 : Math.min(BACKOFF_BASE_MS * 2 ** (this.failures - 2), BACKOFF_MAX_MS);
+    const delayMs = this.failures <= 1 ? 0 : Math.min(BACKOFF_BASE_MS * 2 ** (this.failures - 2), BACKOFF_MAX_MS);
+    this.nextReplacementAt = now + delayMs;
+    return delayMs;
   }
 
-  private scheduleReplacement(delayMs: number): void {
-    if (this.stopping || this.replaceTimer !== null) return;
-    this.replaceTimer = setTimeout(() => {
-      this.replaceTimer = null;
-      void this.replaceMissing();
-    }, delayMs);
+  /** Schedules the next replacement when threads are missing (one at a time, never before the back-off allows). */
+  private replaceSoon(): void {
+    if (this.stopping || this.replaceTimer !== null || this.replacing || this.running() >= this.options.threads) return;
+    this.replaceTimer = setTimeout(
+      () => {
+        this.replaceTimer = null;
+        void this.replaceOne();
+      },
+      Math.max(0, this.nextReplacementAt - Date.now()),
+    );
   }
 
-  /** Starts threads until GATEWAY_THREADS are running (listening or starting, not draining); backs off when one cannot start. */
-  private async replaceMissing(): Promise<void> {
-    if (this.replacing) return;
+  /** Starts one replacement thread; then schedules the next if threads are still missing. */
+  private async replaceOne(): Promise<void> {
+    if (this.replacing || this.stopping || this.running() >= this.options.threads) return;
     this.replacing = true;
+    const slot = this.freeSlot();
     try {
-      while (!this.stopping && this.running() < this.options.threads) {
-        const slot = this.freeSlot();
-        try {
-          await this.spawn(slot);
-          this.log.info({ event: "serving-thread-replaced", slot }, `serving thread ${slot} started as a replacement`);
-        } catch (error) {
-          if (this.stopping) return;
-          const delayMs = this.noteFailure();
-          this.log.error({ event: "serving-thread-replace-failed", slot, err: error, retryInMs: delayMs }, `could not start a replacement serving thread (${(error as Error).message}); trying again in ${delayMs} ms`);
-          this.scheduleReplacement(delayMs);
-          return;
-        }
+      await this.spawn(slot);
+      this.log.info({ event: "serving-thread-replaced", slot }, `serving thread ${slot} started as a replacement`);
+    } catch (error) {
+      if (!this.stopping) {
+        const delayMs = this.noteFailure();
+        this.log.error({ event: "serving-thread-replace-failed", slot, err: error, retryInMs: delayMs }, `could not start a replacement serving thread (${(error as Error).message}); trying again in ${delayMs} ms`);
       }
     } finally {
       this.replacing = false;
+      this.replaceSoon();
     }
   }
 
