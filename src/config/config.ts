@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import cron from "node-cron";
 import { CorsPolicy } from "../http/transport/cors.js";
 import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../snapshot/normalize-token.js";
-import { FILE_LIMITS, mebibytes } from "../util/operator-file.js";
+import { FILE_LIMIT_RANGE_MB, FILE_LIMITS, mebibytes } from "../util/operator-file.js";
 import { checkTlsFiles, TlsFilesError, type TlsSettings } from "./tls-files.js";
 
 const MIB = mebibytes(1);
@@ -284,9 +284,9 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Gat
     maxApiKeys: integer(SETTINGS.maxApiKeys, 10_000, 1, 1_000_000),
     quotaStore,
     maxHeaderBytes: integer(SETTINGS.maxHeaderBytes, 8192, 1024, 65_536),
-    keysFileMaxBytes: mebibytes(integer(SETTINGS.keysFileMaxMb, FILE_LIMITS.keys.maxBytes / MIB, 1, 1024)),
-    basketsFileMaxBytes: mebibytes(integer(SETTINGS.basketsFileMaxMb, FILE_LIMITS.baskets.maxBytes / MIB, 1, 1024)),
-    snapshotFileMaxBytes: mebibytes(integer(SETTINGS.snapshotFileMaxMb, FILE_LIMITS.snapshot.maxBytes / MIB, 1, 16_384)),
+    keysFileMaxBytes: mebibytes(integer(SETTINGS.keysFileMaxMb, FILE_LIMITS.keys.maxBytes / MIB, ...FILE_LIMIT_RANGE_MB.keys)),
+    basketsFileMaxBytes: mebibytes(integer(SETTINGS.basketsFileMaxMb, FILE_LIMITS.baskets.maxBytes / MIB, ...FILE_LIMIT_RANGE_MB.baskets)),
+    snapshotFileMaxBytes: mebibytes(integer(SETTINGS.snapshotFileMaxMb, FILE_LIMITS.snapshot.maxBytes / MIB, ...FILE_LIMIT_RANGE_MB.snapshot)),
   };
 }
 

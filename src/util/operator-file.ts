@@ -166,6 +166,9 @@ export const FILE_LIMITS = {
   tls: { maxBytes: mebibytes(1), what: "TLS file" },
 } as const satisfies Record<string, FileLimit>;
 
+/** The range (MiB) each limit's setting accepts. */
+export const FILE_LIMIT_RANGE_MB = { keys: [1, 1024], baskets: [1, 1024], snapshot: [1, 16_384] } as const;
+
 /** The limit of a kind with another size (a configured one). */
 export function limitOf(kind: keyof typeof FILE_LIMITS, maxBytes: number = FILE_LIMITS[kind].maxBytes): FileLimit {
   return { ...FILE_LIMITS[kind], maxBytes };

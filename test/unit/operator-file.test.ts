@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadKeysFile, KeysFileError } from "../../src/access/keys-file.js";
 import { BasketsFileError, loadBasketsFile } from "../../src/baskets/basket-file.js";
+import { runKeysCli } from "../../src/cli/keys-cli.js";
 import { checkTlsFiles, TLS_SETTING_NAMES } from "../../src/config/tls-files.js";
 import { openSnapshotFile } from "../../src/snapshot/read-snapshot-file.js";
 import { SnapshotError } from "../../src/snapshot/snapshot-error.js";
@@ -204,5 +205,33 @@ describe("every operator-file reader refuses the same entries", () => {
     expect(big.message).toBe("chain-999.msgpack: the file has 1001 bytes; a snapshot file may have at most 1000 bytes (SNAPSHOT_FILE_MAX_MB raises it)");
     expect(big.file).toBe(join(snapshots, "chain-999.msgpack"));
     openSnapshotFile(join(snapshots, "chain-999.msgpack"), 1001).close();
+  });
+});
+
+describe("the keys CLI reads the keys file under the same rules and limit", () => {
+  async function cli(argv: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+    let stdout = "";
+    let stderr = "";
+    const code = await runKeysCli(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), env, cwd: dir });
+    return { code, stdout, stderr };
+  }
+
+  it("refuses a FIFO, and a file over KEYS_FILE_MAX_MB; a larger KEYS_FILE_MAX_MB reads it", async () => {
+    const fifo = await cli(["list"], { API_KEYS_FILE: join(dir, "fifo") });
+    expect(fifo.code).toBe(1);
+    expect(fifo.stderr).toContain("cannot read the keys file: the path is a FIFO (named pipe), not a regular file");
+    const created = await cli(["create", "--id", "k1"], { API_KEYS_FILE: join(dir, "cli-keys.json") });
+    expect(created.code).toBe(0);
+    // Pad the file past 1 MiB with whitespace (still valid JSON).
+    appendFileSync(join(dir, "cli-keys.json"), " ".repeat(1024 * 1024));
+    const refused = await cli(["create", "--id", "k2"], { API_KEYS_FILE: join(dir, "cli-keys.json"), KEYS_FILE_MAX_MB: "1" });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/cannot read the keys file: the file has 1\.0 MiB \(\d+ bytes\); a keys file may have at most 1 MiB \(KEYS_FILE_MAX_MB raises it\); nothing was written/);
+    const listed = await cli(["list", "--json"], { API_KEYS_FILE: join(dir, "cli-keys.json"), KEYS_FILE_MAX_MB: "2" });
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout).keys.map((k: { id: string }) => k.id)).toEqual(["k1"]);
+    const bad = await cli(["list"], { API_KEYS_FILE: join(dir, "cli-keys.json"), KEYS_FILE_MAX_MB: "0" });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('KEYS_FILE_MAX_MB must be an integer from 1 to 1024; got "0"');
   });
 });
