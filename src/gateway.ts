@@ -19,6 +19,7 @@ import type { Logger } from "./log/logger.js";
 import { GatewayMetrics } from "./metrics/gateway-metrics.js";
 import { ROUTE_NAMES } from "./http/route-table.js";
 import { RequestMetricsLayout } from "./metrics/request-metrics.js";
+import { holdTlsFiles, TLS_SETTING_NAMES } from "./config/tls-files.js";
 import { CertificateWatcher } from "./server/certificate-watcher.js";
 import { Supervisor } from "./server/supervisor.js";
 import { SnapshotLoader } from "./snapshot/snapshot-loader.js";
@@ -35,7 +36,7 @@ export interface RunningGateway {
   readonly port: number;
   /** Settles when the files present at start have loaded or been rejected (the gateway is ready). */
   readonly initialLoad: Promise<void>;
-  /** Replaces every serving thread, one at a time (SIGUSR2). */
+  /** Replaces every serving thread, one at a time (SIGUSR2); the new threads load the TLS files in force. */
   restartThreads(): Promise<void>;
   /** Rechecks the TLS files and replaces the serving threads when they pass (SIGHUP); false when not applied or no HTTPS. */
   reloadTls(): Promise<boolean>;
@@ -57,7 +58,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
       `client addresses are read from X-Forwarded-For, Forwarded and PROXY v2 when the peer is in TRUSTED_PROXIES (${config.trustedProxies.length} ranges)`,
     );
   }
-  const keysFile = loadKeysFile(config.apiKeysFile);
+  const keysFile = loadKeysFile(config.apiKeysFile, config.keysFileMaxBytes);
   void new KeyStore(keysFile); // fail at start-up on duplicate ids or hashes
   setHeaderSizeLimit(config.maxHeaderBytes); // before any serving thread loads uWS
 
@@ -72,7 +73,9 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   const requestMetrics = metricsLayout.createBuffer();
   const metrics = new GatewayMetrics(metricsLayout, requestMetrics);
   const basketsRejected = () => metrics.basketsFileRejections.inc();
-  const baskets = loadInitialBaskets(config.basketsFile, log, basketsRejected);
+  const baskets = loadInitialBaskets(config.basketsFile, log, basketsRejected, config.basketsFileMaxBytes);
+  // The TLS files the serving threads load, checked and held open (config.ts checked them too, at parse time).
+  const tls = config.tls === null ? null : holdTlsFiles(config.tls, TLS_SETTING_NAMES);
   metrics.baskets.set(baskets.baskets.length);
 
   const supervisor = new Supervisor(
@@ -97,7 +100,6 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
         publicRateLimit: config.publicRateLimit,
         publicRequestCounters: createAddressTable(),
         maxHeldResponseBytes: config.maxHeldResponseMb * 1024 * 1024,
-        tls: config.tls,
         compressionMinBytes: config.compressionMinBytes,
         compressionCacheBytes: config.compressionCacheMb * 1024 * 1024,
         corsOrigins: config.corsOrigins,
@@ -105,6 +107,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
         versionUse: versionUse.buffer,
         requestMetrics,
       },
+      tls,
     },
     metrics,
     log,
@@ -120,6 +123,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
       workerFile: WORKER_FILE,
       workerMaxOldGenerationMb: config.buildWorkerMaxMb,
       maxFutureSkewSeconds: config.snapshotMaxFutureSkewSeconds,
+      maxFileBytes: config.snapshotFileMaxBytes,
     },
     {
       snapshotBuilt(version, chains, tokenIndex) {
@@ -139,7 +143,15 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     },
     log,
   );
-  const keysReloader = new KeysReloader(config.apiKeysFile, (file) => supervisor.publishKeys(file, slotsOf(file)), log, () => metrics.keysFileRejections.inc());
+  const keysReloader = new KeysReloader(
+    config.apiKeysFile,
+    (file) => supervisor.publishKeys(file, slotsOf(file)),
+    log,
+    () => metrics.keysFileRejections.inc(),
+    undefined,
+    undefined,
+    config.keysFileMaxBytes,
+  );
 
   const basketsReloader = new BasketsReloader(
     config.basketsFile,
@@ -149,9 +161,12 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     },
     log,
     basketsRejected,
+    undefined,
+    config.basketsFileMaxBytes,
   );
 
-  const certificates = config.tls === null ? null : new CertificateWatcher(config.tls, () => supervisor.restartThreads(), log, () => metrics.tlsReloadRejections.inc());
+  const certificates =
+    config.tls === null || tls === null ? null : new CertificateWatcher(config.tls, tls, (held) => supervisor.replaceTls(held), log, () => metrics.tlsReloadRejections.inc());
 
   const port = await supervisor.start();
   const quotaStore = config.quotaStore.kind === "redis" ? `redis (QUOTA_FAILURE=${config.quotaStore.failure})` : "memory";

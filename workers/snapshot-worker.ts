@@ -25,6 +25,8 @@ export interface ChainTask {
   readonly knownSha256: readonly string[];
   /** Which generatedAt the file may have (chain-admission.ts); checked before compiling. */
   readonly bounds: AdmissionBounds;
+  /** Largest file read (SNAPSHOT_FILE_MAX_MB); a larger one is rejected `too-large` unread. */
+  readonly maxBytes: number;
 }
 
 export interface TokenIndexTask {
@@ -68,7 +70,7 @@ function buildChain(task: ChainTask): ChainTaskResult {
   try {
     // Hashed in a first pass; then read again through a window as the pools are taken, so the
     // build holds neither the whole file nor its whole decoded value (several times its size).
-    const file = openSnapshotFile(task.path);
+    const file = openSnapshotFile(task.path, task.maxBytes);
     let chain;
     try {
       sha256 = file.sha256;

@@ -9,9 +9,10 @@
  * kept; a new file gets mode 0600.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, fchmodSync, fchownSync, fsyncSync, lstatSync, openSync, readFileSync, renameSync, rmSync, writeSync, type Stats } from "node:fs";
+import { closeSync, fchmodSync, fchownSync, fsyncSync, lstatSync, openSync, renameSync, rmSync, writeSync, type Stats } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { KeysFileError, parseKeysFile, type KeysFile } from "./keys-file.js";
+import { FILE_LIMITS, OperatorFileError, readOperatorFile } from "../util/operator-file.js";
+import { KeysFileError, parseKeysFile, readKeysFileBytes, type KeysFile } from "./keys-file.js";
 
 /** Mode of a keys file created from scratch: read and write for its owner only. */
 export const NEW_KEYS_FILE_MODE = 0o600;
@@ -45,6 +46,8 @@ export type KeysFileChange = (current: KeysFile) => KeysFile | null;
 export interface UpdateKeysFileOptions {
   /** Start from `{"keys": []}` when the file does not exist (else that is an error). */
   readonly createIfMissing?: boolean;
+  /** Largest keys file read (KEYS_FILE_MAX_MB); default FILE_LIMITS.keys. */
+  readonly maxBytes?: number;
 }
 
 export interface UpdateKeysFileResult {
@@ -62,11 +65,11 @@ export interface UpdateKeysFileResult {
  */
 export function updateKeysFile(path: string, change: KeysFileChange, options: UpdateKeysFileOptions = {}): UpdateKeysFileResult {
   for (let attempt = 1; ; attempt++) {
-    const current = readKeysFileState(path, options.createIfMissing === true);
+    const current = readKeysFileState(path, options.createIfMissing === true, options.maxBytes);
     const next = change(structuredClone(current.file));
     if (next === null) return { file: current.file, written: false };
     try {
-      writeKeysFileAtomically(path, next, current);
+      writeKeysFileAtomically(path, next, current, options.maxBytes);
       return { file: next, written: true };
     } catch (error) {
       if (!(error instanceof KeysFileChangedError) || attempt === MAX_ATTEMPTS) throw error;
@@ -80,7 +83,7 @@ export function updateKeysFile(path: string, change: KeysFileChange, options: Up
  * link (replacing it would turn the link into a copy) and anything that is
  * not a regular file.
  */
-export function readKeysFileState(path: string, allowMissing: boolean): KeysFileState {
+export function readKeysFileState(path: string, allowMissing: boolean, maxBytes: number = FILE_LIMITS.keys.maxBytes): KeysFileState {
   let stats: Stats;
   try {
     stats = lstatSync(path);
@@ -92,12 +95,7 @@ export function readKeysFileState(path: string, allowMissing: boolean): KeysFile
     throw new KeysFileError(path, null, "the keys file is a symbolic link; name the file it points to, so that an edit does not replace the link with a copy");
   }
   if (!stats.isFile()) throw new KeysFileError(path, null, "the keys file is not a regular file");
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (error) {
-    throw new KeysFileError(path, null, `cannot read the keys file: ${describeIoError(error)}`, { cause: error });
-  }
+  const bytes = readKeysFileBytes(path, maxBytes);
   return { file: parseKeysFile(bytes.toString("utf8"), path), bytes, stats };
 }
 
@@ -119,7 +117,7 @@ export function serializeKeysFile(file: KeysFile, source: string): string {
  * write is abandoned with KeysFileChangedError if the file on disk no longer
  * has its bytes when the new file is about to be renamed into place.
  */
-export function writeKeysFileAtomically(path: string, file: KeysFile, previous: Pick<KeysFileState, "bytes" | "stats">): void {
+export function writeKeysFileAtomically(path: string, file: KeysFile, previous: Pick<KeysFileState, "bytes" | "stats">, maxBytes: number = FILE_LIMITS.keys.maxBytes): void {
   const data = Buffer.from(serializeKeysFile(file, path), "utf8");
   const directory = dirname(path);
   const temp = join(directory, `.${basename(path)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
@@ -134,7 +132,7 @@ export function writeKeysFileAtomically(path: string, file: KeysFile, previous: 
     } finally {
       closeSync(fd);
     }
-    assertUnchanged(path, previous.bytes);
+    assertUnchanged(path, previous.bytes, maxBytes);
     renameSync(temp, path);
   } catch (error) {
     rmSync(temp, { force: true });
@@ -172,12 +170,15 @@ function keepOwner(fd: number, original: Stats | null): void {
   }
 }
 
-function assertUnchanged(path: string, expected: Buffer | null): void {
+function assertUnchanged(path: string, expected: Buffer | null, maxBytes: number): void {
   let actual: Buffer | null;
   try {
-    actual = readFileSync(path);
+    actual = readOperatorFile(path, { ...FILE_LIMITS.keys, maxBytes }).bytes;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    if (!(error instanceof OperatorFileError)) throw error;
+    if (error.reason === "io") throw error.cause;
+    // Gone: as before it existed. Replaced by something that is no file, or too large: changed.
+    if (error.reason !== "missing") throw new KeysFileChangedError(path);
     actual = null;
   }
   const same = actual === null || expected === null ? actual === expected : actual.equals(expected);

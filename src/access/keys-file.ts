@@ -6,10 +6,10 @@
  * The file is rejected as a whole on the first problem; a caller that reloads
  * it keeps the previous keys in force.
  */
-import { readFileSync } from "node:fs";
 import typia, { type IValidation, type tags } from "typia";
 import { SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../chains/chains.js";
-import { describeIoError, displayPath, displayPathSegments as segments, JsonFileError, moreProblems, parseJsonText, preview } from "../util/json-file.js";
+import { displayPath, displayPathSegments as segments, JsonFileError, moreProblems, parseJsonText, preview } from "../util/json-file.js";
+import { FILE_LIMITS, OperatorFileError, readOperatorFile } from "../util/operator-file.js";
 import type { AccessGroup } from "./access-groups.js";
 
 /** A key's own rate limit; the gateway's configured default applies when absent. */
@@ -108,15 +108,23 @@ export function parseKeysFile(text: string, source: string): KeysFile {
   return file;
 }
 
-/** Reads and parses a keys file from disk; every failure, IO included, is a KeysFileError. */
-export function loadKeysFile(path: string): KeysFile {
-  let text: string;
+/**
+ * Reads and parses a keys file from disk through the bounded operator-file
+ * reader (a regular file of at most `maxBytes`, opened without blocking);
+ * every failure, IO included, is a KeysFileError.
+ */
+export function loadKeysFile(path: string, maxBytes: number = FILE_LIMITS.keys.maxBytes): KeysFile {
+  return parseKeysFile(readKeysFileBytes(path, maxBytes).toString("utf8"), path);
+}
+
+/** The bytes of a keys file, read through the bounded operator-file reader; a refusal is a KeysFileError. */
+export function readKeysFileBytes(path: string, maxBytes: number = FILE_LIMITS.keys.maxBytes): Buffer {
   try {
-    text = readFileSync(path, "utf8");
+    return readOperatorFile(path, { ...FILE_LIMITS.keys, maxBytes }).bytes;
   } catch (error) {
-    throw new KeysFileError(path, null, `cannot read the keys file: ${describeIoError(error)}`, { cause: error });
+    if (error instanceof OperatorFileError) throw new KeysFileError(path, null, `cannot read the keys file: ${error.problem}`, { cause: error });
+    throw error;
   }
-  return parseKeysFile(text, path);
 }
 
 /**

@@ -4,10 +4,13 @@
  * quota table holds), is logged, counted and ignored: the keys and quotas in
  * force stay in force. A removed file changes nothing either. The poll of the
  * file reloader is the backstop where watching sees nothing (a keys file on a
- * network file system, written from another host).
+ * network file system, written from another host). The file is read through
+ * the bounded operator-file reader: a FIFO, a device or an oversized file at
+ * the path is rejected the same way, without blocking the supervisor.
  */
 import type { Logger } from "../log/logger.js";
 import { FileReloader } from "../util/file-reloader.js";
+import { FILE_LIMITS } from "../util/operator-file.js";
 import { KeyStore } from "./key-store.js";
 import { loadKeysFile, type KeysFile } from "./keys-file.js";
 
@@ -20,12 +23,14 @@ export class KeysReloader extends FileReloader<KeysFile> {
     rejected: () => void = () => {},
     debounceMs = 200,
     pollMs = 10_000,
+    /** Largest keys file read (KEYS_FILE_MAX_MB). */
+    maxBytes: number = FILE_LIMITS.keys.maxBytes,
   ) {
     super(
       file,
       {
         load(path) {
-          const keys = loadKeysFile(path);
+          const keys = loadKeysFile(path, maxBytes);
           void new KeyStore(keys); // the same checks the serving threads will make
           return keys;
         },

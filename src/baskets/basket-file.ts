@@ -11,10 +11,10 @@
  * request (a pool search side, a baskets answer) and what a load costs (each
  * basket is resolved to token rows once per file and snapshot).
  */
-import { readFileSync } from "node:fs";
 import typia, { type IValidation, type tags } from "typia";
+import { FILE_LIMITS, OperatorFileError, readOperatorFile } from "../util/operator-file.js";
 import { isSupportedChainId, SUPPORTED_CHAIN_IDS_ASCENDING } from "../chains/chains.js";
-import { describeIoError, displayPath, displayPathSegments, JsonFileError, moreProblems, parseJsonText, preview } from "../util/json-file.js";
+import { displayPath, displayPathSegments, JsonFileError, moreProblems, parseJsonText, preview } from "../util/json-file.js";
 
 /** A basket id: lowercase words of letters and digits joined by single dashes (`usd-stablecoins`). */
 export type BasketId = string & tags.Pattern<"^[a-z0-9]+(-[a-z0-9]+)*$"> & tags.MaxLength<64>;
@@ -134,13 +134,18 @@ function checkLimits(file: BasketsFile, source: string): void {
   });
 }
 
-/** Reads and parses a baskets file from disk; every failure, IO included, is a BasketsFileError. */
-export function loadBasketsFile(path: string): BasketsFile {
+/**
+ * Reads and parses a baskets file from disk through the bounded operator-file
+ * reader (a regular file of at most `maxBytes`, opened without blocking);
+ * every failure, IO included, is a BasketsFileError.
+ */
+export function loadBasketsFile(path: string, maxBytes: number = FILE_LIMITS.baskets.maxBytes): BasketsFile {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    text = readOperatorFile(path, { ...FILE_LIMITS.baskets, maxBytes }).bytes.toString("utf8");
   } catch (error) {
-    throw new BasketsFileError(path, null, `cannot read the baskets file: ${describeIoError(error)}`, { cause: error });
+    if (error instanceof OperatorFileError) throw new BasketsFileError(path, null, `cannot read the baskets file: ${error.problem}`, { cause: error });
+    throw error;
   }
   return parseBasketsFile(text, path);
 }

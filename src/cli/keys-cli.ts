@@ -16,6 +16,7 @@ import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { isSupportedChainId, SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../chains/chains.js";
 import { SAMPLE_KEYS_FILE } from "../config/config.js";
+import { FILE_LIMIT_RANGE_MB, FILE_LIMITS, mebibytes } from "../util/operator-file.js";
 import { generateApiKey } from "../access/key-generator.js";
 import { KeyStore } from "../access/key-store.js";
 import { ACCESS_GROUPS, type AccessGroup } from "../access/access-groups.js";
@@ -422,7 +423,7 @@ function listKeys({ line, io }: CommandContext): number {
   const location = locate(line, io);
   let file: KeysFile;
   try {
-    file = loadKeysFile(location.path);
+    file = loadKeysFile(location.path, location.maxBytes);
   } catch (error) {
     if (error instanceof KeysFileError) throw failure(error.message);
     throw error;
@@ -487,11 +488,23 @@ function requiredValue(line: CommandLine, flag: ValueFlag): string {
   return value;
 }
 
-function locate(line: CommandLine, io: KeysCliIo): KeysFileLocation {
-  return locateKeysFile(line.values.get("file"), io.env, io.cwd);
+/** Where the keys file is, and the most bytes it may have (KEYS_FILE_MAX_MB, as for the gateway). */
+type CliLocation = KeysFileLocation & { readonly maxBytes: number };
+
+function locate(line: CommandLine, io: KeysCliIo): CliLocation {
+  return { ...locateKeysFile(line.values.get("file"), io.env, io.cwd), maxBytes: keysFileMaxBytes(io.env) };
 }
 
-function writableLocation(line: CommandLine, io: KeysCliIo): KeysFileLocation {
+/** KEYS_FILE_MAX_MB of the environment (the gateway's setting), else the default limit. */
+function keysFileMaxBytes(env: KeysCliIo["env"]): number {
+  const text = env.KEYS_FILE_MAX_MB;
+  if (text === undefined || text === "") return FILE_LIMITS.keys.maxBytes;
+  const [min, max] = FILE_LIMIT_RANGE_MB.keys;
+  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) throw usageError(`KEYS_FILE_MAX_MB must be an integer from ${min} to ${max}; got "${text}"`);
+  return mebibytes(Number(text));
+}
+
+function writableLocation(line: CommandLine, io: KeysCliIo): CliLocation {
   const location = locate(line, io);
   assertMayModify(location);
   return location;
@@ -508,9 +521,9 @@ function indexOfKey(file: KeysFile, id: string, path: string): number {
  * whether it was written. The file's own problems and I/O failures become operational
  * failures that say nothing was written; the change's own errors pass through.
  */
-function applyChange(location: KeysFileLocation, change: KeysFileChange, createIfMissing = false): UpdateKeysFileResult {
+function applyChange(location: CliLocation, change: KeysFileChange, createIfMissing = false): UpdateKeysFileResult {
   try {
-    return updateKeysFile(location.path, change, { createIfMissing });
+    return updateKeysFile(location.path, change, { createIfMissing, maxBytes: location.maxBytes });
   } catch (error) {
     if (error instanceof KeysCliError) throw error;
     if (error instanceof KeysFileError || error instanceof KeysFileChangedError) throw failure(`${error.message}; nothing was written`);

@@ -12,7 +12,10 @@ import cron from "node-cron";
 import { CorsPolicy } from "../http/transport/cors.js";
 import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../snapshot/normalize-token.js";
 import { IpRanges } from "../util/ip-address.js";
+import { FILE_LIMIT_RANGE_MB, FILE_LIMITS, mebibytes } from "../util/operator-file.js";
 import { checkTlsFiles, TlsFilesError, type TlsSettings } from "./tls-files.js";
+
+const MIB = mebibytes(1);
 
 /** The directory of this package's package.json (from src/ under vitest, or from dist/src/ when built). */
 export const PROJECT_ROOT = findProjectRoot(dirname(fileURLToPath(import.meta.url)));
@@ -75,6 +78,12 @@ export interface GatewayConfig {
   readonly maxHeaderBytes: number;
   /** TRUSTED_PROXIES: CIDR ranges (validated; IpRanges.parse) of proxies whose forwarding headers name the client; empty: none. */
   readonly trustedProxies: readonly string[];
+  /** Largest keys file read, bytes (docs/operator-files.md). */
+  readonly keysFileMaxBytes: number;
+  /** Largest baskets file read, bytes. */
+  readonly basketsFileMaxBytes: number;
+  /** Largest snapshot file read, bytes; a larger one is rejected (`too-large`). */
+  readonly snapshotFileMaxBytes: number;
 }
 
 /**
@@ -132,6 +141,9 @@ export const SETTINGS = {
     help: "CIDR ranges (comma-separated, IPv4 and IPv6) of reverse proxies whose X-Forwarded-For / Forwarded / PROXY v2 name the client address the per-address limits count (docs/reverse-proxy.md). List only proxies that write the requests themselves. Default: none (the TCP peer).",
   },
   maxHeaderBytes: { env: "MAX_HEADER_BYTES", flag: "--max-header-bytes", help: "Largest request header section (request line and header fields), bytes, 1024-65536; larger ones are answered 431. Default 8192." },
+  keysFileMaxMb: { env: "KEYS_FILE_MAX_MB", flag: "--keys-file-max-mb", help: "Largest API keys file read (MiB, 1-1024); a larger one is rejected. Default 16." },
+  basketsFileMaxMb: { env: "BASKETS_FILE_MAX_MB", flag: "--baskets-file-max-mb", help: "Largest baskets file read (MiB, 1-1024); a larger one is rejected. Default 16." },
+  snapshotFileMaxMb: { env: "SNAPSHOT_FILE_MAX_MB", flag: "--snapshot-file-max-mb", help: "Largest snapshot file read (MiB, 1-16384); a larger one is rejected (too-large). Default 1024." },
   snapshotMaxVersions: { env: "SNAPSHOT_MAX_VERSIONS", flag: "--snapshot-max-versions", help: "Earlier snapshot versions kept for cursors at most. Default 4." },
   quotaStore: { env: "QUOTA_STORE", flag: "--quota-store", help: "memory (this instance's counters) or redis (shared by every instance using REDIS_URL). Default memory." },
   redisUrl: { env: "REDIS_URL", flag: "--redis-url", help: "Redis of QUOTA_STORE=redis, as redis://[user:password@]host:port[/db] (rediss:// for TLS). Required with redis." },
@@ -291,6 +303,9 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Gat
     quotaStore,
     maxHeaderBytes: integer(SETTINGS.maxHeaderBytes, 8192, 1024, 65_536),
     trustedProxies,
+    keysFileMaxBytes: mebibytes(integer(SETTINGS.keysFileMaxMb, FILE_LIMITS.keys.maxBytes / MIB, ...FILE_LIMIT_RANGE_MB.keys)),
+    basketsFileMaxBytes: mebibytes(integer(SETTINGS.basketsFileMaxMb, FILE_LIMITS.baskets.maxBytes / MIB, ...FILE_LIMIT_RANGE_MB.baskets)),
+    snapshotFileMaxBytes: mebibytes(integer(SETTINGS.snapshotFileMaxMb, FILE_LIMITS.snapshot.maxBytes / MIB, ...FILE_LIMIT_RANGE_MB.snapshot)),
   };
 }
 

@@ -63,13 +63,13 @@ export class GatewayMetrics {
 
   readonly threadRestarts = new Counter({
     name: "gateway_serving_thread_restarts_total",
-    help: "Serving threads that exited unexpectedly and were replaced.",
+    help: "Serving threads that exited unexpectedly after they listened (each is replaced, with a growing delay when they keep crashing).",
     registers: [this.registry],
   });
 
   readonly servingThreads = new Gauge({
     name: "gateway_serving_threads",
-    help: "Serving threads currently listening.",
+    help: "Serving threads listening and not draining: GATEWAY_THREADS, one more while a rolling restart replaces a thread.",
     registers: [this.registry],
   });
 

@@ -2,35 +2,43 @@
  * Picks up a renewed HTTPS certificate (files replaced, e.g. by an ACME
  * client): watches the directories of the TLS files and rechecks them on a
  * timer too (symlink swaps and network file systems do not always raise
- * events). When the files change and pass the same checks as at start-up, the
- * serving threads are replaced one by one (each replacement loads the new
- * files and listens before the old thread drains), so no request is dropped.
- * Files that do not pass are logged and left unapplied; the current threads
- * keep serving the certificate they loaded.
+ * events). When the files change and pass the same checks as at start-up,
+ * they are held open (tls-files.ts) and handed to the supervisor, which
+ * replaces the serving threads one by one with threads that load them (each
+ * listens before the old thread drains), so no request is dropped.
+ *
+ * Files that do not pass, or that the first replacement thread cannot load,
+ * are logged and counted and restart nothing: the threads keep serving the
+ * certificate they loaded, and a thread started later (SIGUSR2, a crash
+ * replacement) loads the files in force, not what is on disk. Checks run one
+ * at a time.
  */
 import { watch, type FSWatcher } from "node:fs";
 import { dirname } from "node:path";
 import type { Logger } from "../log/logger.js";
-import { checkTlsFiles, type TlsSettings } from "../config/tls-files.js";
+import { holdTlsFiles, TLS_SETTING_NAMES, type HeldTlsFiles, type TlsSettings } from "../config/tls-files.js";
 
-const NAMES = { certFile: "TLS_CERT_FILE", keyFile: "TLS_KEY_FILE", passphrase: "TLS_KEY_PASSPHRASE", caFile: "TLS_CA_FILE" };
+/** Puts held files in force (Supervisor.replaceTls). */
+export type ApplyTls = (held: HeldTlsFiles) => Promise<{ readonly applied: true } | { readonly applied: false; readonly reason: string }>;
 
 export class CertificateWatcher {
   private watchers: FSWatcher[] = [];
   private timer: NodeJS.Timeout | null = null;
   private debounce: NodeJS.Timeout | null = null;
   private fingerprint: string;
+  private checking: Promise<boolean> = Promise.resolve(false);
 
   constructor(
     private readonly tls: TlsSettings,
-    /** Replaces the serving threads (resolves once done). */
-    private readonly reload: () => Promise<void>,
+    /** The files in force at start (their fingerprint is what a renewal changes). */
+    initial: HeldTlsFiles,
+    private readonly apply: ApplyTls,
     private readonly log: Logger,
-    /** Counts renewals that did not pass their checks. */
+    /** Counts renewals that were not applied. */
     private readonly rejected: () => void,
     private readonly intervalMs = 60_000,
   ) {
-    this.fingerprint = checkTlsFiles(tls, NAMES).fingerprint;
+    this.fingerprint = initial.checked.fingerprint;
   }
 
   start(): void {
@@ -62,20 +70,47 @@ export class CertificateWatcher {
 
   /**
    * Rechecks the files; replaces the threads when they changed (or always, when
-   * `force`: SIGHUP). Resolves true when the threads were replaced.
+   * `force`: SIGHUP). Resolves true when the threads were replaced. Checks
+   * queue behind one another.
    */
-  async check(force: boolean): Promise<boolean> {
-    let checked;
+  check(force: boolean): Promise<boolean> {
+    const next = this.checking.catch(() => false).then(() => this.checkNow(force));
+    this.checking = next;
+    return next;
+  }
+
+  private async checkNow(force: boolean): Promise<boolean> {
+    let held: HeldTlsFiles;
     try {
-      checked = checkTlsFiles(this.tls, NAMES);
+      held = holdTlsFiles(this.tls, TLS_SETTING_NAMES);
     } catch (error) {
       this.rejected();
       this.log.error({ event: "tls-reload-rejected", error: (error as Error).message }, `TLS files not applied, the serving threads keep the certificate they loaded: ${(error as Error).message}`);
       return false;
     }
-    if (!force && checked.fingerprint === this.fingerprint) return false;
+    const { checked } = held;
+    if (!force && checked.fingerprint === this.fingerprint) {
+      held.release();
+      return false;
+    }
     this.log.info({ event: "tls-reloading", subject: checked.subject, fingerprint: checked.fingerprint, notAfter: new Date(checked.notAfterMs).toISOString() }, "TLS files changed: replacing the serving threads");
-    await this.reload();
+    let outcome;
+    try {
+      outcome = await this.apply(held);
+    } catch (error) {
+      // Some threads load the new files (now in force), the others kept theirs: SIGHUP or SIGUSR2 finishes the job.
+      this.fingerprint = checked.fingerprint;
+      this.log.error({ event: "tls-reload-incomplete", err: error, fingerprint: checked.fingerprint }, `TLS files applied to part of the serving threads only: ${(error as Error).message}`);
+      return false;
+    }
+    if (!outcome.applied) {
+      this.rejected();
+      this.log.error(
+        { event: "tls-reload-rejected", error: outcome.reason, fingerprint: checked.fingerprint },
+        `TLS files not applied: a serving thread could not load them (${outcome.reason}); nothing was restarted, the threads keep the certificate they loaded`,
+      );
+      return false;
+    }
     this.fingerprint = checked.fingerprint;
     this.log.info({ event: "tls-reloaded", fingerprint: checked.fingerprint }, "serving threads now use the new TLS files");
     return true;

@@ -10,6 +10,7 @@
  * that restores the old mtime (`cp -p`, `rsync -t`) or a `chmod` changes it.
  */
 import { lstatSync, statSync, type Stats } from "node:fs";
+import { describeFileKind, fileKind } from "../util/operator-file.js";
 
 export type NotAFileKind = "directory" | "fifo" | "socket" | "device" | "symlink-loop" | "dangling-symlink";
 
@@ -19,27 +20,15 @@ export type LiveEntry =
   | { readonly kind: "file"; readonly signature: string; readonly bytes: number }
   | { readonly kind: "not-a-file"; readonly what: NotAFileKind; readonly signature: string };
 
-const NOT_A_FILE_TEXT: Readonly<Record<NotAFileKind, string>> = {
-  directory: "a directory",
-  fifo: "a FIFO (named pipe)",
-  socket: "a socket",
-  device: "a device",
+const LINK_TEXT = {
   "symlink-loop": "a symbolic link that loops",
   "dangling-symlink": "a symbolic link to nothing (dangling)",
-};
+} as const;
 
 export function describeNotAFile(what: NotAFileKind): string {
-  return NOT_A_FILE_TEXT[what];
+  return what === "symlink-loop" || what === "dangling-symlink" ? LINK_TEXT[what] : describeFileKind(what);
 }
 
-/** The kind of a stat result: "file" for a regular file, else what it is. */
-export function fileKind(stats: Stats): "file" | "directory" | "fifo" | "socket" | "device" {
-  if (stats.isFile()) return "file";
-  if (stats.isDirectory()) return "directory";
-  if (stats.isFIFO()) return "fifo";
-  if (stats.isSocket()) return "socket";
-  return "device";
-}
 
 function signatureOf(stats: Stats): string {
   return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;

@@ -4,9 +4,11 @@
  * whole), then a validated snapshot with token defaults filled
  * (parseSnapshotBytes whole, openSnapshotSource one pool at a time).
  * Every failure is a SnapshotError (reasons `file-name`, `unsupported-chain`,
- * `not-a-file`, `io`, `decode`, `structure`, ...) carrying the file path in `error.file`.
+ * `not-a-file`, `too-large`, `io`, `decode`, `structure`, ...) carrying the file path in `error.file`.
+ * Files are opened by the bounded operator-file reader (util/operator-file.ts):
+ * without blocking, a regular file only, at most `maxBytes` (SNAPSHOT_FILE_MAX_MB).
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { fstatSync, readSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { basename } from "node:path";
 import { CHAINS, isSupportedChainId, NATIVE_ADDRESS, SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../chains/chains.js";
@@ -17,7 +19,7 @@ import { SnapshotError } from "./snapshot-error.js";
 import { SnapshotChecker, validateSnapshot } from "./validate-snapshot.js";
 import { poolArray, PoolStream, splitPools, type PoolSource } from "./pool-stream.js";
 import { arraySource, FileSource, type ByteSource } from "./byte-source.js";
-import { describeNotAFile, fileKind } from "./live-entry.js";
+import { describeFileKind, FILE_LIMITS, OperatorFileError, openOperatorFile, tooLarge, type FileLimit } from "../util/operator-file.js";
 
 /** A validated snapshot whose tokens all have normalizedSymbol, normalizedName and logoUrl. */
 export type NormalizedSnapshotFile = Omit<SnapshotFile, "tokens"> & { tokens: NormalizedSnapshotToken[] };
@@ -139,8 +141,8 @@ function normalizeTokens(snapshot: SnapshotFile, fileChainId: ChainId, logoTempl
  * the same reader the build worker uses (openSnapshotFile: opened without
  * blocking, a regular file only, hashed in one pass), then read whole.
  */
-export async function readSnapshotBytes(path: string): Promise<SnapshotFileBytes> {
-  const file = openSnapshotFile(path);
+export async function readSnapshotBytes(path: string, maxBytes: number = FILE_LIMITS.snapshot.maxBytes): Promise<SnapshotFileBytes> {
+  const file = openSnapshotFile(path, maxBytes);
   try {
     const whole = file.source.view(0, file.source.length);
     return { chainId: file.chainId, bytes: Buffer.from(whole.buffer, whole.byteOffset, whole.length), sha256: file.sha256, mtimeMs: file.mtimeMs };
@@ -153,8 +155,9 @@ export async function readSnapshotBytes(path: string): Promise<SnapshotFileBytes
 export async function readSnapshotFile(
   path: string,
   logoTemplate: string = DEFAULT_TOKEN_LOGO_TEMPLATE,
+  maxBytes: number = FILE_LIMITS.snapshot.maxBytes,
 ): Promise<LoadedSnapshot> {
-  const read = await readSnapshotBytes(path);
+  const read = await readSnapshotBytes(path, maxBytes);
   try {
     const snapshot = parseSnapshotBytes(read.bytes, read.chainId, logoTemplate);
     return { snapshot, chainId: read.chainId, bytes: read.bytes.length, sha256: read.sha256, mtimeMs: read.mtimeMs };
@@ -179,27 +182,26 @@ export interface OpenSnapshotFile {
 }
 
 /**
- * Opens `chain-<chainId>.msgpack` (without blocking: a FIFO at the name must
- * not hang the build), checks it is a regular file, and hashes it in one
- * streaming pass; its bytes are then read again, through a window, as the
- * build needs them. Errors are SnapshotErrors (`file-name`, `unsupported-chain`,
- * `not-a-file`, `io`) carrying the path.
+ * Opens `chain-<chainId>.msgpack` through the bounded operator-file reader
+ * (without blocking: a FIFO at the name must not hang the build; a regular
+ * file only, after following links; at most `maxBytes`), and hashes it in one
+ * streaming pass that stops past `maxBytes` (a file that grows while it is
+ * read, or whose size stat does not tell, such as a /proc file); its bytes are
+ * then read again, through a window, as the build needs them. Errors are
+ * SnapshotErrors (`file-name`, `unsupported-chain`, `not-a-file`, `too-large`,
+ * `io`) carrying the path.
  */
-export function openSnapshotFile(path: string): OpenSnapshotFile {
+export function openSnapshotFile(path: string, maxBytes: number = FILE_LIMITS.snapshot.maxBytes): OpenSnapshotFile {
   const name = basename(path);
-  let fd = -1;
+  const limit: FileLimit = { ...FILE_LIMITS.snapshot, maxBytes };
+  let file: ReturnType<typeof openOperatorFile> | null = null;
   try {
     const chainId = chainIdFromSnapshotFileName(path);
-    try {
-      fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-    } catch (error) {
-      throw ioError(name, error);
-    }
-    const opened = statOf(fd, name);
-    const kind = fileKind(opened);
-    if (kind !== "file") throw new SnapshotError("not-a-file", `${name}: ${describeNotAFile(kind)}, not a regular file`);
-    const { sha256, length } = hashFile(fd, name);
-    const handle = fd;
+    file = openOperatorFile(path, limit);
+    const opened = file.stats;
+    const handle = file.fd;
+    const { sha256, length } = hashFile(handle, path, limit);
+    const close = file.close;
     return {
       chainId,
       sha256,
@@ -209,32 +211,47 @@ export function openSnapshotFile(path: string): OpenSnapshotFile {
         const now = statOf(handle, name);
         return now.size !== opened.size || now.mtimeMs !== opened.mtimeMs || now.ctimeMs !== opened.ctimeMs;
       },
-      close: () => closeSync(handle),
+      close,
     };
   } catch (error) {
-    if (fd >= 0) closeSync(fd);
-    if (error instanceof SnapshotError) error.file ??= path;
-    throw error;
+    file?.close();
+    const rejection = error instanceof OperatorFileError ? refusal(name, error) : error;
+    if (rejection instanceof SnapshotError) rejection.file ??= path;
+    throw rejection;
   }
 }
 
-/** SHA-256 and length of the file's bytes, read to its end (a file whose size stat does not tell, such as a /proc file, included). */
-function hashFile(fd: number, name: string): { sha256: string; length: number } {
+/** SHA-256 and length of the file's bytes, read to its end, at most `limit.maxBytes` (more is `too-large`). */
+function hashFile(fd: number, path: string, limit: FileLimit): { sha256: string; length: number } {
   const hash = createHash("sha256");
   const chunk = Buffer.allocUnsafe(HASH_CHUNK_BYTES);
   let length = 0;
   for (;;) {
     let n: number;
     try {
-      n = readSync(fd, chunk, 0, chunk.length, length);
+      // One byte past the limit at most: enough to know the file is over it.
+      n = readSync(fd, chunk, 0, Math.min(chunk.length, limit.maxBytes + 1 - length), length);
     } catch (error) {
-      throw ioError(name, error);
+      throw ioError(path, error);
     }
     if (n === 0) break;
     hash.update(chunk.subarray(0, n));
     length += n;
+    if (length > limit.maxBytes) throw tooLarge(path, null, limit); // it grew while it was read
   }
   return { sha256: hash.digest("hex"), length };
+}
+
+/** A refusal of the operator-file reader in the snapshot's terms (the messages of docs/snapshot-format.md). */
+function refusal(name: string, error: OperatorFileError): SnapshotError {
+  switch (error.reason) {
+    case "not-a-file":
+      return new SnapshotError("not-a-file", `${name}: ${describeFileKind(error.details.kind ?? "device")}, not a regular file`, { cause: error });
+    case "too-large":
+      return new SnapshotError("too-large", `${name}: ${error.problem}`, { cause: error });
+    default:
+      return ioError(name, error.cause ?? error);
+  }
 }
 
 function statOf(fd: number, name: string) {

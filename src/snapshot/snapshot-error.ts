@@ -14,6 +14,7 @@ export const SNAPSHOT_ERROR_REASONS = [
   "future-generated-at",
   "file-name",
   "not-a-file",
+  "too-large",
   "io",
 ] as const;
 

@@ -42,6 +42,7 @@ import { SNAPSHOT_FILE_PATTERN } from "./format.js";
 import { describeNotAFile, inspectLiveEntry } from "./live-entry.js";
 import type { SnapshotErrorReason } from "./snapshot-error.js";
 import { snapshotContentKey, snapshotVersion, versionHex } from "./snapshot-version.js";
+import { FILE_LIMITS } from "../util/operator-file.js";
 
 /** Share of the served files' bytes that a re-push may build before serving what it built (see above). */
 const REPUSH_BATCH_SHARE = 1 / 3;
@@ -56,6 +57,8 @@ export interface SnapshotLoaderOptions {
   readonly workerMaxOldGenerationMb: number | null;
   /** How far ahead of this server's clock a file's generatedAt may be (seconds). */
   readonly maxFutureSkewSeconds: number;
+  /** Largest snapshot file read (SNAPSHOT_FILE_MAX_MB); a larger one is rejected (`too-large`). Default FILE_LIMITS.snapshot. */
+  readonly maxFileBytes?: number;
   /** The clock (epoch ms); tests move it. */
   readonly now?: () => number;
 }
@@ -222,6 +225,7 @@ export class SnapshotLoader {
       path,
       logoTemplate: this.options.logoTemplate,
       knownSha256: known,
+      maxBytes: this.options.maxFileBytes ?? FILE_LIMITS.snapshot.maxBytes,
       bounds: admissionBounds(this.now(), this.options.maxFutureSkewSeconds, served?.info.generatedAt ?? null, allowOlder),
     };
     let result: ChainTaskResult;

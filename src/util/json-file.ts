@@ -1,8 +1,8 @@
 /**
  * What every operator-edited JSON file (the keys file, the baskets file) needs
  * for clear rejections: parsing with the line and column of a syntax error,
- * typia paths as the operator reads them (`keys[2].sha256`), short previews of
- * offending values, and readable IO failures.
+ * typia paths as the operator reads them (`keys[2].sha256`), and short previews of
+ * offending values. Reading the file is util/operator-file.ts.
  */
 
 /** An operator's file that cannot be used. `message` names the file and, when there is one, the offending path. */
@@ -76,20 +76,4 @@ function describeJsonError(error: unknown, text: string): string {
   const line = before.split("\n").length;
   const column = offset - before.lastIndexOf("\n");
   return `${message} (line ${line}, column ${column})`;
-}
-
-/** An IO failure in words an operator acts on. */
-export function describeIoError(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  switch (code) {
-    case "ENOENT":
-      return "no such file (ENOENT)";
-    case "EACCES":
-    case "EPERM":
-      return `permission denied (${code})`;
-    case "EISDIR":
-      return "the path is a directory, not a file (EISDIR)";
-    default:
-      return error instanceof Error ? error.message : String(error);
-  }
 }

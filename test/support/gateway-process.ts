@@ -410,6 +410,28 @@ export function rssBytes(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
 }
 
+/**
+ * Sockets listening on 127.0.0.1:`port` (Linux, /proc/net/tcp): one per
+ * serving thread, since each thread's uWS app has its own listen socket on the
+ * shared port (SO_REUSEPORT). Counted from the kernel, not from the gateway.
+ */
+export function listeningSockets(port: number): number {
+  const local = `0100007F:${port.toString(16).toUpperCase().padStart(4, "0")}`;
+  let n = 0;
+  for (const line of readFileSync("/proc/net/tcp", "utf8").split("\n").slice(1)) {
+    const fields = line.trim().split(/\s+/);
+    if (fields[1] === local && fields[3] === "0A") n++; // 0A: LISTEN
+  }
+  return n;
+}
+
+/** CPU time (user + system) a process has used so far, seconds (Linux, /proc/<pid>/stat). */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+}
+
 // ------------------------------------------------------------------ envelope assertions
 
 
