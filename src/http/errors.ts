@@ -40,7 +40,7 @@ export const ERROR_CATALOGUE = {
   INVALID_REQUEST_FRAMING: {
     status: 400,
     title: "Bad Request",
-    when: "the body's length is ambiguous: several Content-Length headers, or a Transfer-Encoding other than exactly chunked; the connection is closed",
+    when: "the body's length is ambiguous: several Content-Length headers, an empty one, a Transfer-Encoding other than exactly chunked, or both headers; the connection is closed at once",
     rateLimitHeaders: "never",
   },
   API_KEY_MISSING: { status: 401, title: "Authentication Failed", when: "no Authorization header", rateLimitHeaders: "never" },

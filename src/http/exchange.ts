@@ -52,7 +52,7 @@ export class Exchange implements RouteRequest {
   settled = false;
   /** Inside the uWS handler's synchronous run: the response is corked (set by the app). */
   corked = false;
-  /** Close the connection after the response (the request's framing cannot be trusted). */
+  /** The request's framing cannot be trusted: the error answer closes the connection at once (response-writer.ts). */
   closeConnection = false;
   /** The body the socket has not taken yet (see response-writer.ts). */
   held: Buffer | null = null;
