@@ -103,8 +103,9 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
 
   /** The synchronous part: route, access, then the body (async) or the handler. */
   const admit = (x: Exchange, req: HttpRequest): void => {
-    // HTTP edge (request-framing.ts): a body of ambiguous length is refused before anything else, and the connection closed.
-    const framing = checkRequestFraming(req, req.getHeader("content-length"));
+    // HTTP edge (request-framing.ts): a body of ambiguous length is refused before anything else, and the
+    // connection closed at once (response-writer.ts): nothing after this request is read as another one.
+    const framing = checkRequestFraming(req, x.method, req.getHeader("content-length"));
     if (framing !== null) {
       x.closeConnection = true;
       throw framing;

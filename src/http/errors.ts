@@ -6,7 +6,7 @@
  * src/api/wire.ts (checked at compile time to name exactly these codes).
  */
 import type { Presence } from "../openapi/presence.js";
-import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from "./limits.js";
+import { MAX_BODY_BYTES } from "./limits.js";
 
 export interface ErrorCodeFacts {
   readonly status: number;
@@ -25,7 +25,7 @@ const INVALID = "Invalid Parameters";
 
 export const ERROR_CATALOGUE = {
   VALIDATION_ERROR: { status: 400, title: INVALID, when: "a parameter breaks the schema; metadata names the first failing property in document order", rateLimitHeaders: "always" },
-  MALFORMED_JSON: { status: 400, title: INVALID, when: `the body is empty, not valid JSON, or nested deeper than ${MAX_JSON_DEPTH} levels`, rateLimitHeaders: "always" },
+  MALFORMED_JSON: { status: 400, title: INVALID, when: "the body is empty or not valid JSON", rateLimitHeaders: "always" },
   UNSUPPORTED_CHAIN_ID: { status: 400, title: INVALID, when: "a chain id is an integer but not a supported chain", rateLimitHeaders: "always" },
   INVALID_POOL_ADDRESS: { status: 400, title: INVALID, when: "`poolAddress` is neither 0x + 40 nor 0x + 64 hex digits", rateLimitHeaders: "always" },
   INVALID_PAGINATION_CURSOR: {
@@ -40,7 +40,7 @@ export const ERROR_CATALOGUE = {
   INVALID_REQUEST_FRAMING: {
     status: 400,
     title: "Bad Request",
-    when: "the body's length is ambiguous: several Content-Length headers, or a Transfer-Encoding other than exactly chunked; the connection is closed",
+    when: "the body's length is ambiguous: several Content-Length headers, an empty one, a Transfer-Encoding other than exactly chunked, or both headers; the connection is closed at once",
     rateLimitHeaders: "never",
   },
   API_KEY_MISSING: { status: 401, title: "Authentication Failed", when: "no Authorization header", rateLimitHeaders: "never" },

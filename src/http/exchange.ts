@@ -13,7 +13,7 @@ import type { CorsPolicy } from "./transport/cors.js";
 import type { HttpRequest, HttpResponse } from "./uws.js";
 
 export class Exchange implements RouteRequest {
-  /** Upper-case method. */
+  /** The method as sent: methods are case-sensitive (RFC 9110 §9.1), so `get` is an unknown method, not GET. */
   readonly method: string;
   /** HEAD: answered like GET, without a body. */
   readonly head: boolean;
@@ -52,7 +52,7 @@ export class Exchange implements RouteRequest {
   settled = false;
   /** Inside the uWS handler's synchronous run: the response is corked (set by the app). */
   corked = false;
-  /** Close the connection after the response (the request's framing cannot be trusted). */
+  /** The request's framing cannot be trusted: the error answer closes the connection at once (response-writer.ts). */
   closeConnection = false;
   /** The body the socket has not taken yet (see response-writer.ts). */
   held: Buffer | null = null;
@@ -65,7 +65,7 @@ export class Exchange implements RouteRequest {
     private readonly onAbort: (exchange: Exchange) => void,
     cors: CorsPolicy | null,
   ) {
-    const method = req.getMethod().toUpperCase();
+    const method = req.getCaseSensitiveMethod();
     this.method = method;
     this.head = method === "HEAD";
     this.url = req.getUrl();

@@ -1,9 +1,12 @@
 /**
  * JSON request bodies under the rules of api-decisions.md §2: `application/json`
- * (any parameters) else 415; at most MAX_BODY_BYTES else 413; empty, not valid
- * JSON, or nested deeper than MAX_JSON_DEPTH → MALFORMED_JSON. The nesting is
- * measured by one linear scan before parsing, so no body can make the parser,
- * the validator or an error echo recurse without bound.
+ * (any parameters) else 415; at most MAX_BODY_BYTES else 413; empty or not
+ * valid JSON → MALFORMED_JSON. Valid JSON nested deeper than MAX_JSON_DEPTH is
+ * valid JSON all the same: it is handed on with every array and object below
+ * that depth replaced by TOO_DEEP, so the route's validator reports the first
+ * failing property (no request type nests anywhere near that deep, so the
+ * validator never reaches the cut) and nothing that reads the body (validator,
+ * rules, error echo, JSON.stringify) descends further.
  */
 import { ApiError } from "./errors.js";
 import type { Exchange } from "./exchange.js";
@@ -80,23 +83,52 @@ export function readJsonBody(x: Exchange, contentLength: string, done: (body: un
   });
 }
 
-/** The parsed body, or MALFORMED_JSON. */
+/**
+ * Stands for an array or object nested deeper than MAX_JSON_DEPTH in a valid
+ * body. No type accepts a symbol, and JSON.stringify writes it as null.
+ */
+export const TOO_DEEP: unique symbol = Symbol("nested deeper than MAX_JSON_DEPTH");
+
+/**
+ * The parsed body (cut at MAX_JSON_DEPTH), or MALFORMED_JSON. V8's JSON.parse
+ * does not recurse (test/unit/json-body-depth.test.ts holds it to that on the
+ * deepest 64 KiB body), so parsing a deep body is one bounded pass like any other.
+ */
 export function parseJsonBody(bytes: Buffer): unknown {
   if (bytes.length === 0) throw malformed("The request body is empty; send a JSON object.", "Expected a JSON object body, received 0 bytes.", "empty body");
-  const depth = jsonNestingDepth(bytes);
-  if (depth > MAX_JSON_DEPTH) {
-    throw malformed(
-      `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep; send a flatter body.`,
-      `JSON nesting is limited to ${MAX_JSON_DEPTH} levels; this body reaches more (checked before parsing).`,
-      `nesting deeper than ${MAX_JSON_DEPTH} levels`,
-    );
-  }
+  const deep = jsonNestingDepth(bytes) > MAX_JSON_DEPTH;
+  let value: unknown;
   try {
-    return JSON.parse(bytes.toString("utf8"));
+    value = JSON.parse(bytes.toString("utf8"));
   } catch (error) {
     const reason = (error as Error).message;
     throw malformed("The request body is not valid JSON; fix its syntax and retry.", `JSON.parse failed: ${reason}`, reason);
   }
+  return deep ? cutBelow(value, MAX_JSON_DEPTH) : value;
+}
+
+/**
+ * `value` with every array and object deeper than `depth` levels replaced by
+ * TOO_DEEP, in place; walks only the levels it keeps, with an explicit stack.
+ */
+export function cutBelow(value: unknown, depth: number): unknown {
+  if (value === null || typeof value !== "object") return value;
+  if (depth < 1) return TOO_DEEP;
+  const stack: Array<{ node: object; level: number }> = [{ node: value, level: 1 }];
+  while (stack.length > 0) {
+    const { node, level } = stack.pop()!;
+    const keys = Array.isArray(node) ? null : Object.keys(node);
+    const count = keys === null ? (node as unknown[]).length : keys.length;
+    for (let i = 0; i < count; i++) {
+      const key = keys === null ? i : keys[i];
+      const child = (node as Record<string | number, unknown>)[key];
+      if (child === null || typeof child !== "object") continue;
+      // An own data property: defineProperty changes its value only (a key named __proto__ included).
+      if (level >= depth) Object.defineProperty(node, key, { value: TOO_DEEP });
+      else stack.push({ node: child, level: level + 1 });
+    }
+  }
+  return value;
 }
 
 const QUOTE = 0x22;
@@ -110,7 +142,7 @@ const CLOSE_BRACE = 0x7d;
  * The deepest nesting of arrays and objects in JSON text, in one pass (brackets
  * inside strings do not count). Stops counting once past MAX_JSON_DEPTH. For
  * text that is not valid JSON the figure is meaningless, but the parser then
- * rejects it anyway.
+ * rejects it anyway. Bodies within the limit (all but hostile ones) skip the cut.
  */
 export function jsonNestingDepth(bytes: Uint8Array): number {
   let depth = 0;

@@ -1,17 +1,26 @@
 /**
  * The message-framing checks of RFC 9112 §6 that uWS's parser leaves to the
  * application. The parser itself rejects (400/431/505, then closes) a
- * Content-Length that is not a plain decimal, Content-Length together with
- * Transfer-Encoding, a missing or repeated Host and an oversized header
- * section; it passes on
+ * Content-Length that is not a plain decimal, a non-empty Content-Length
+ * together with a non-empty Transfer-Encoding, a missing or repeated Host and
+ * an oversized header section; it passes on
  *   - several Content-Length fields (it reads the first; the rest of the body
- *     would be parsed as the next request), and
+ *     would be parsed as the next request),
+ *   - an empty Content-Length field (read as "no body": the body would be
+ *     parsed as the next request), alone or with Transfer-Encoding,
  *   - a Transfer-Encoding other than exactly `chunked` (`identity`,
  *     `xchunked`, `chunked, identity`, `gzip, chunked`, `chunked` twice...),
- *     which it decodes as chunked all the same.
- * Both are answered 400 INVALID_REQUEST_FRAMING and the connection closed.
- * What stays out of reach (bytes pipelined behind such a request in the same
- * read are parsed before the handler can close) is in docs/reverse-proxy.md.
+ *     which it decodes as chunked all the same, and an empty one (ignored).
+ * Each is answered 400 INVALID_REQUEST_FRAMING and the connection closed at
+ * once: no byte after such a request is read as another request
+ * (response-writer.ts, `refuseFraming`).
+ *
+ * What it costs: uWS reports an absent header and an empty one alike (""), so
+ * only walking the header list sees an empty field. A request whose first
+ * Content-Length and Transfer-Encoding read "" is walked unless it is a GET or a
+ * HEAD: those (nearly every request) cost two header look-ups, as before, and an
+ * empty Content-Length or Transfer-Encoding field on them is not seen
+ * (docs/reverse-proxy.md, "Empty framing fields on GET and HEAD").
  */
 import { ApiError } from "./errors.js";
 import type { HttpRequest } from "./uws.js";
@@ -23,33 +32,52 @@ export interface FramingFields {
 }
 
 /**
- * Reads the framing fields of a request, given its first Content-Length
- * (which the request info has already read). A request without a framing
- * field (every GET a client sends) costs one header look-up; only one with a
- * body walks the header list, to see the repeats that `getHeader` hides.
+ * Reads the framing fields of a request, given its method and first
+ * Content-Length (which the request info has already read); null when the
+ * request has none that matter. A GET or HEAD without a non-empty framing
+ * field (nearly every request a client sends) costs the look-up of
+ * Transfer-Encoding; any other request walks the header list, for the empty
+ * fields and the repeats that `getHeader` hides.
  */
-export function readFramingFields(req: HttpRequest, firstContentLength: string): FramingFields | null {
-  if (firstContentLength === "" && req.getHeader("transfer-encoding") === "") return null;
+export function readFramingFields(req: HttpRequest, method: string, firstContentLength: string): FramingFields | null {
+  if (firstContentLength === "" && req.getHeader("transfer-encoding") === "" && (method === "GET" || method === "HEAD")) return null;
   const contentLength: string[] = [];
   const transferEncoding: string[] = [];
   req.forEach((name, value) => {
     if (name === "content-length") contentLength.push(value);
     else if (name === "transfer-encoding") transferEncoding.push(value);
   });
-  return { contentLength, transferEncoding };
+  return contentLength.length === 0 && transferEncoding.length === 0 ? null : { contentLength, transferEncoding };
 }
 
 /** The framing error of a request, or null when its body is delimited unambiguously. */
 export function framingError(fields: FramingFields): ApiError | null {
-  if (fields.contentLength.length > 1) {
+  const lengths = fields.contentLength;
+  if (lengths.length > 1) {
     return invalidFraming(
       "content-length",
-      fields.contentLength,
+      lengths,
       "The request has more than one Content-Length header; send exactly one.",
       "RFC 9112 §6.3: several Content-Length fields leave the body's length ambiguous.",
     );
   }
+  if (lengths.length === 1 && lengths[0] === "") {
+    return invalidFraming(
+      "content-length",
+      lengths,
+      "The request's Content-Length header is empty; send the body's length in bytes, or no Content-Length for no body.",
+      "RFC 9112 §6.3: an empty Content-Length is not a valid length, so the body's length cannot be determined.",
+    );
+  }
   if (fields.transferEncoding.length === 0) return null;
+  if (lengths.length === 1) {
+    return invalidFraming(
+      "transfer-encoding",
+      fields.transferEncoding,
+      "Send the body with Content-Length or with Transfer-Encoding: chunked, not both.",
+      "RFC 9112 §6.3: a request with both Transfer-Encoding and Content-Length is a possible smuggling attempt.",
+    );
+  }
   // A list may be split over several fields; empty list elements are allowed and ignored (RFC 9110 §5.6.1).
   const codings = fields.transferEncoding
     .join(",")
@@ -58,11 +86,13 @@ export function framingError(fields: FramingFields): ApiError | null {
     .filter((c) => c !== "");
   if (codings.length === 1 && codings[0] === "chunked") return null;
   const details =
-    codings[codings.length - 1] !== "chunked"
-      ? "RFC 9112 §6.3: chunked is not the final transfer coding, so the body's length cannot be determined."
-      : codings.indexOf("chunked") < codings.length - 1
-        ? "RFC 9112 §7: chunked is applied more than once."
-        : `Only the chunked transfer coding is supported; received ${codings.slice(0, -1).join(", ")} before it.`;
+    codings.length === 0
+      ? "RFC 9112 §6.3: the Transfer-Encoding header names no coding, so chunked is not the final one and the body's length cannot be determined."
+      : codings[codings.length - 1] !== "chunked"
+        ? "RFC 9112 §6.3: chunked is not the final transfer coding, so the body's length cannot be determined."
+        : codings.indexOf("chunked") < codings.length - 1
+          ? "RFC 9112 §7: chunked is applied more than once."
+          : `Only the chunked transfer coding is supported; received ${codings.slice(0, -1).join(", ")} before it.`;
   return invalidFraming("transfer-encoding", fields.transferEncoding, "Send the body with Content-Length, or with Transfer-Encoding: chunked and no other coding.", details);
 }
 
@@ -70,8 +100,8 @@ function invalidFraming(header: "content-length" | "transfer-encoding", values: 
   return new ApiError("INVALID_REQUEST_FRAMING", message, details, { header, values: [...values] });
 }
 
-/** The framing error of the request being handled (`firstContentLength`: its first Content-Length, "" when none), or null. */
-export function checkRequestFraming(req: HttpRequest, firstContentLength: string): ApiError | null {
-  const fields = readFramingFields(req, firstContentLength);
+/** The framing error of the request being handled (`firstContentLength`: its first Content-Length, "" when none or empty), or null. */
+export function checkRequestFraming(req: HttpRequest, method: string, firstContentLength: string): ApiError | null {
+  const fields = readFramingFields(req, method, firstContentLength);
   return fields === null ? null : framingError(fields);
 }

@@ -11,6 +11,9 @@
  *   (transport/gzip-member.ts, transport/compression-cache.ts); br is compressed
  *   per response (bounded in size).
  * - HEAD gets the headers and the Content-Length of the identity GET body, never a body.
+ * - A request whose framing cannot be trusted (request-framing.ts) gets its 400
+ *   and the connection closed before uWS parses another byte of it
+ *   (`refuseAndClose`).
  * - A body the socket does not take at once is held and finished on
  *   `onWritable`; while it is held uWS reads no further request from that
  *   connection, so a client that never reads pins at most one response. The
@@ -37,23 +40,22 @@ import { crc32Continue, deflatePiece, gzipMember, type DeflatedPiece } from "./t
  */
 const bytes = (text: string): Buffer => Buffer.from(text, "latin1");
 
-const STATUS_LINE: Record<number, Buffer> = Object.fromEntries(
-  Object.entries({
-    200: "200 OK",
-    204: "204 No Content",
-    304: "304 Not Modified",
-    400: "400 Bad Request",
-    401: "401 Unauthorized",
-    403: "403 Forbidden",
-    404: "404 Not Found",
-    405: "405 Method Not Allowed",
-    413: "413 Payload Too Large",
-    415: "415 Unsupported Media Type",
-    429: "429 Too Many Requests",
-    500: "500 Internal Server Error",
-    503: "503 Service Unavailable",
-  }).map(([status, line]) => [status, bytes(line)]),
-);
+const STATUS_TEXT: Record<number, string> = {
+  200: "200 OK",
+  204: "204 No Content",
+  304: "304 Not Modified",
+  400: "400 Bad Request",
+  401: "401 Unauthorized",
+  403: "403 Forbidden",
+  404: "404 Not Found",
+  405: "405 Method Not Allowed",
+  413: "413 Payload Too Large",
+  415: "415 Unsupported Media Type",
+  429: "429 Too Many Requests",
+  500: "500 Internal Server Error",
+  503: "503 Service Unavailable",
+};
+const STATUS_LINE: Record<number, Buffer> = Object.fromEntries(Object.entries(STATUS_TEXT).map(([status, line]) => [status, bytes(line)]));
 
 const H_CONTENT_TYPE = bytes("content-type");
 const H_TRACE_ID = bytes("x-trace-id");
@@ -78,6 +80,9 @@ const NO_STORE = bytes("no-store");
 /** Success answers: a cache may keep them but must revalidate; keyed answers never go to a shared cache. */
 const PRIVATE_REVALIDATE = bytes("private, no-cache");
 const REVALIDATE = bytes("no-cache");
+
+/** uWS's cork buffer (LoopData::CORK_BUFFER_SIZE): a write at least this large is sent at once. */
+const UWS_CORK_BUFFER_BYTES = 16 * 1024;
 
 /** Brotli is compressed per response: bounded in size and effort. */
 const BROTLI_MAX_BYTES = 1024 * 1024;
@@ -149,7 +154,49 @@ export class ResponseWriter {
     const text = errorBody(x, error, this.clock.now());
     const status = text === STATIC_500_BODY ? 500 : error.status;
     const headers = { ...error.headers, "x-error-code": status === 500 ? "UNKNOWN_ERROR" : error.code };
-    this.write(x, status, JSON_CONTENT_TYPE, Buffer.from(text), "identity", headers, x.snapshotVersion, null, NO_STORE);
+    if (x.closeConnection) this.refuseAndClose(x, status, text, headers);
+    else this.write(x, status, JSON_CONTENT_TYPE, Buffer.from(text), "identity", headers, x.snapshotVersion, null, NO_STORE);
+  }
+
+  /**
+   * The error answer to a request whose framing cannot be trusted, then the
+   * connection closed, all before the uWS handler returns: uWS parses the rest
+   * of a TCP read (pipelined requests, or a request hidden in an ambiguous
+   * body) right after the handler unless the socket is closed by then.
+   *
+   * uWS offers no way to send corked bytes and close from inside the handler:
+   * `end(body, true)` closes only when the socket is not corked and has no
+   * backpressure (and the response object is unusable after it), and `close()`
+   * drops what is corked. So the whole response (status line, headers, body) is
+   * written as raw bytes through `writeStatus`, in one write at least as large
+   * as uWS's 16 KiB cork buffer (the JSON body is padded with spaces, which JSON
+   * allows): uWS sends such a write at once with the corked bytes before it, so
+   * by the time `close()` runs the answer is in the kernel's send buffer, which
+   * a close delivers. A connection that was already not taking its responses
+   * (user-space backpressure) is closed without the answer: it could not take
+   * it. HEAD gets the body as well (the connection ends right after it).
+   * uWS appends "\r\n" to the status text: the body's last two bytes.
+   */
+  private refuseAndClose(x: Exchange, status: number, json: string, extra: Record<string, string>): void {
+    if (x.aborted || x.responded) return;
+    x.responded = true;
+    let head = `${STATUS_TEXT[status] ?? String(status)}\r\ncontent-type: ${JSON_CONTENT_TYPE}\r\nx-trace-id: ${x.traceId}\r\n`;
+    if (x.snapshotVersion !== undefined) head += `x-snapshot-version: ${x.snapshotVersion}\r\n`;
+    head += "cache-control: no-store\r\n";
+    for (const name in extra) head += `${name}: ${extra[name]}\r\n`;
+    if (x.corsOrigin !== null) head += `access-control-allow-origin: ${x.corsOrigin}\r\naccess-control-expose-headers: ${CORS_EXPOSE_HEADERS}\r\n`;
+    head += `date: ${new Date().toUTCString()}\r\nconnection: close\r\n`;
+    const compose = (padding: number) => `${head}content-length: ${Buffer.byteLength(json) + padding + 2}\r\n\r\n${json}${" ".repeat(padding)}`;
+    let text = compose(0);
+    // Padding by the shortfall lengthens the text by at least as much (the Content-Length may gain a digit).
+    const short = UWS_CORK_BUFFER_BYTES - Buffer.byteLength(text);
+    if (short > 0) text = compose(short);
+    const send = () => void x.res.writeStatus(text);
+    if (x.corked) send();
+    else x.res.cork(send);
+    this.lifecycle.finished(x, status);
+    x.res.close(); // runs the abort handler, when one is registered
+    this.settle(x);
   }
 
   /** 204 to a CORS preflight (no key needed): the path's methods and the headers a request may send. */
@@ -296,7 +343,7 @@ export class ResponseWriter {
     cacheControl: Buffer | null,
   ): boolean {
     const res = x.res;
-    const close = this.lifecycle.closeConnections || x.closeConnection;
+    const close = this.lifecycle.closeConnections;
     res.writeStatus(STATUS_LINE[status] ?? String(status));
     if (contentType !== null) res.writeHeader(H_CONTENT_TYPE, contentType === JSON_CONTENT_TYPE ? V_JSON : contentType);
     res.writeHeader(H_TRACE_ID, x.traceId);

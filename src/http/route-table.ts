@@ -330,14 +330,15 @@ export const ROUTES: readonly RouteSpec[] = [
     doc: {
       operationId: "listProtocols",
       summary: "List the protocols that have a pool in the loaded snapshots",
-      description: "Ordered by `id`; a protocol present on several chains is listed once, with the record of the lowest chain id.",
+      description:
+        "Ordered by `id`; a protocol present on several chains is listed once, with the record of the lowest chain id. Before any chain has loaded: 503 `CHAIN_DATA_UNAVAILABLE` with `chainId` null.",
       success: {
-        description: "The protocols (an empty list before any snapshot has loaded, then without `x-snapshot-version`).",
+        description: "The protocols of the loaded chains.",
         schema: "ProtocolsResponse",
         example: PROTOCOLS_RESPONSE_EXAMPLE,
-        snapshotVersion: "sometimes",
+        snapshotVersion: "always",
       },
-      errors: [],
+      errors: ["CHAIN_DATA_UNAVAILABLE"],
     },
   },
   {

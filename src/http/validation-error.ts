@@ -175,6 +175,8 @@ export function validationFailure(input: unknown, errors: readonly IValidation.I
   const isItem = /^\d+$/.test(last);
   const name = isItem ? segments[segments.length - 2] : last;
 
+  // An unknown property is `whitelist` whatever its name or value (a stray `chainId` is not a chain id).
+  if (error.expected === "undefined") return invalid(error, property, { name: "whitelist" }, last, false);
   // typia checks uniqueness before the items; §2 reports item problems first.
   if (!isItem && name === "chainIds" && Array.isArray(error.value)) {
     const bad = error.value.findIndex((id) => !isSupportedChainId(id));
@@ -192,6 +194,11 @@ export function validationFailure(input: unknown, errors: readonly IValidation.I
   const constraint = chainValue
     ? { name: (isFractional(error.value) ? "isInt" : "isNumber") as Constraint }
     : constraintOf(error.expected, error.value);
+  return invalid(error, property, constraint, name, isItem);
+}
+
+/** The VALIDATION_ERROR of one typia failure at `property`. */
+function invalid(error: IValidation.IError, property: string, constraint: ReturnType<typeof constraintOf>, name: string, isItem: boolean): ApiError {
   const text = message(constraint, name, isItem);
   const metadata: Record<string, unknown> = { property };
   if (error.value !== undefined) metadata.value = error.value;

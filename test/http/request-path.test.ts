@@ -69,21 +69,22 @@ describe("bodies that attack the parser, the validator and the error echo", () =
       ["objects", nestedObjects],
     ] as const) {
       it(`nesting of ${shape} in ${position.name}: 400 at every depth, never a crash`, async () => {
+        // Valid JSON at any depth, past MAX_JSON_DEPTH too: the first failing property is the one the
+        // shallowest such body fails on (issue 19: no longer MALFORMED_JSON past the limit).
+        const reference = expectError(await post(app, "/v1/tokens", position.wrap(nest(1))), 400, "VALIDATION_ERROR");
+        let beyond = 0;
         for (const depth of depths) {
           const body = position.wrap(nest(depth));
           if (body.length > MAX_BODY_BYTES) continue;
-          const total = position.outer + depth;
+          if (position.outer + depth > MAX_JSON_DEPTH) beyond++;
           const res = await post(app, "/v1/tokens", body);
-          if (total > MAX_JSON_DEPTH) {
-            const error = expectError(res, 400, "MALFORMED_JSON");
-            expect(error.metadata.reason).toBe(`nesting deeper than ${MAX_JSON_DEPTH} levels`);
-          } else {
-            const error = expectError(res, 400, "VALIDATION_ERROR");
-            expect(typeof error.metadata.property).toBe("string");
-            // The echoed value is either the value or a short summary; the body stays small.
-            expect(res.text.length).toBeLessThan(20_000);
-          }
+          const error = expectError(res, 400, "VALIDATION_ERROR");
+          expect(error.metadata.property, `depth ${depth}`).toBe(reference.metadata.property);
+          expect(Object.keys(error.metadata.constraints), `depth ${depth}`).toEqual(Object.keys(reference.metadata.constraints));
+          // The echoed value is either the value or a short summary; the body stays small.
+          expect(res.text.length).toBeLessThan(20_000);
         }
+        expect(beyond).toBeGreaterThanOrEqual(2);
         expect((await request(app.baseUrl, "/health")).status).toBe(200);
       });
     }

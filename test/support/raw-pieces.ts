@@ -5,6 +5,7 @@
  * server closes, the expected responses are in, or a timeout: never hangs.
  */
 import net from "node:net";
+import tls from "node:tls";
 import { parseResponses, type RawResponse } from "./raw-http.js";
 
 export interface PiecesExchange {
@@ -29,6 +30,10 @@ export interface PiecesOptions {
   readonly settleMs?: number;
   /** Written once the first bytes of an answer are in (never in the same read as the request before it), unless the server closed. */
   readonly followUp?: string;
+  /** Speak TLS, trusting this CA (PEM); plain TCP when absent. */
+  readonly tlsCa?: string;
+  /** Read nothing until this settles (the server's answers back up meanwhile). */
+  readonly readAfter?: Promise<unknown>;
 }
 
 export function exchangeInPieces(port: number, parts: readonly string[], opts: PiecesOptions = {}): Promise<PiecesExchange> {
@@ -38,7 +43,12 @@ export function exchangeInPieces(port: number, parts: readonly string[], opts: P
   const parse = (raw: Buffer) => parseResponses(raw, methods).responses;
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
-    const socket = net.connect(port, "127.0.0.1");
+    const socket: net.Socket =
+      opts.tlsCa === undefined ? net.connect(port, "127.0.0.1") : tls.connect({ port, host: "127.0.0.1", ca: opts.tlsCa, servername: "localhost" });
+    if (opts.readAfter !== undefined) {
+      socket.pause();
+      void opts.readAfter.finally(() => socket.resume());
+    }
     let closed = false;
     let done = false;
     let allWritten = false;
@@ -71,7 +81,7 @@ export function exchangeInPieces(port: number, parts: readonly string[], opts: P
       finish();
     });
     socket.on("error", () => {}); // a reset is a close; "close" follows
-    socket.on("connect", async () => {
+    socket.on(opts.tlsCa === undefined ? "connect" : "secureConnect", async () => {
       for (let i = 0; i < parts.length && !closed; i++) {
         if (i > 0) await new Promise((r) => setTimeout(r, gapMs));
         if (!closed) socket.write(parts[i]);

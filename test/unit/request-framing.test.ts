@@ -48,3 +48,30 @@ describe("framingError", () => {
     expect(framingError(fields([], ["deflate", "br, chunked"]))?.details).toMatch(/received deflate, br before it/);
   });
 });
+
+describe("framingError: empty fields and both framings", () => {
+  it("refuses an empty Content-Length (uWS reads it as no body), alone or with another field", () => {
+    const alone = framingError(fields([""]));
+    expect(alone?.code).toBe("INVALID_REQUEST_FRAMING");
+    expect(alone?.metadata).toEqual({ header: "content-length", values: [""] });
+    expect(alone?.details).toMatch(/empty Content-Length/);
+    expect(framingError(fields([""], ["chunked"]))?.metadata).toEqual({ header: "content-length", values: [""] });
+    // several fields: the repeat is named first, with every value
+    expect(framingError(fields(["", "41"]))?.metadata).toEqual({ header: "content-length", values: ["", "41"] });
+  });
+
+  it("refuses a Transfer-Encoding field next to a Content-Length, even an empty one (uWS then frames by the length)", () => {
+    const error = framingError(fields(["2"], [""]));
+    expect(error?.metadata).toEqual({ header: "transfer-encoding", values: [""] });
+    expect(error?.details).toMatch(/both Transfer-Encoding and Content-Length/);
+    expect(framingError(fields(["2"], ["chunked"]))?.metadata).toEqual({ header: "transfer-encoding", values: ["chunked"] });
+  });
+
+  it("refuses a Transfer-Encoding that names no coding (uWS ignores it)", () => {
+    for (const values of [[""], [" "], [",", ""]]) {
+      const error = framingError(fields([], values));
+      expect(error?.metadata, JSON.stringify(values)).toEqual({ header: "transfer-encoding", values });
+      expect(error?.details).toMatch(/names no coding/);
+    }
+  });
+});

@@ -25,23 +25,54 @@ export function bodyEtag(body: Uint8Array, coding: ContentCoding): string {
   return coding === "identity" ? `"${tag}"` : `"${tag}-${coding}"`;
 }
 
-/** The opaque part of a tag without W/ and quotes, and without a coding suffix. */
-function opaque(tag: string): string {
-  let t = tag.trim();
-  if (t.startsWith("W/")) t = t.slice(2);
-  if (t.length >= 2 && t.startsWith('"') && t.endsWith('"')) t = t.slice(1, -1);
-  return t.replace(/-(gzip|br)$/, "");
+const SPACE = 0x20;
+const TAB = 0x09;
+const QUOTE = 0x22;
+
+interface Range {
+  from: number;
+  to: number;
 }
 
-/** Longest If-None-Match value looked at (a bound on per-request work). */
-const MAX_HEADER_CHARS = 4096;
+/**
+ * Narrows `range` (a list member of `text`) to its opaque part: blanks trimmed,
+ * `W/` and the quotes dropped, then a `-gzip` or `-br` suffix.
+ */
+function narrowToOpaque(text: string, range: Range): void {
+  let { from, to } = range;
+  while (from < to && (text.charCodeAt(from) === SPACE || text.charCodeAt(from) === TAB)) from++;
+  while (to > from && (text.charCodeAt(to - 1) === SPACE || text.charCodeAt(to - 1) === TAB)) to--;
+  if (to - from >= 2 && text.startsWith("W/", from)) from += 2;
+  if (to - from >= 2 && text.charCodeAt(from) === QUOTE && text.charCodeAt(to - 1) === QUOTE) {
+    from++;
+    to--;
+  }
+  if (to - from >= 5 && text.startsWith("-gzip", to - 5)) to -= 5;
+  else if (to - from >= 3 && text.startsWith("-br", to - 3)) to -= 3;
+  range.from = from;
+  range.to = to;
+}
 
-/** True when If-None-Match (a list of tags, or `*`) matches `etag` by weak comparison. */
+/**
+ * True when If-None-Match (a list of tags, or `*`) matches `etag` by weak
+ * comparison. The whole header is read (uWS bounds it by MAX_HEADER_BYTES), in
+ * one pass that allocates nothing per list member.
+ */
 export function ifNoneMatchHits(ifNoneMatch: string, etag: string): boolean {
   if (ifNoneMatch === "") return false;
-  const value = ifNoneMatch.slice(0, MAX_HEADER_CHARS).trim();
-  if (value === "*") return true;
-  const wanted = opaque(etag);
-  for (const tag of value.split(",")) if (opaque(tag) === wanted) return true;
+  if (ifNoneMatch.trim() === "*") return true;
+  const range: Range = { from: 0, to: etag.length };
+  narrowToOpaque(etag, range);
+  const wanted = etag.slice(range.from, range.to);
+  let start = 0;
+  while (start <= ifNoneMatch.length) {
+    let end = ifNoneMatch.indexOf(",", start);
+    if (end < 0) end = ifNoneMatch.length;
+    range.from = start;
+    range.to = end;
+    narrowToOpaque(ifNoneMatch, range);
+    if (range.to - range.from === wanted.length && ifNoneMatch.startsWith(wanted, range.from)) return true;
+    start = end + 1;
+  }
   return false;
 }
