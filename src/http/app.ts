@@ -105,7 +105,7 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
   const admit = (x: Exchange, req: HttpRequest): void => {
     // HTTP edge (request-framing.ts): a body of ambiguous length is refused before anything else, and the
     // connection closed at once (response-writer.ts): nothing after this request is read as another one.
-    const framing = checkRequestFraming(req, x.method, req.getHeader("content-length"));
+    const framing = checkRequestFraming(req);
     if (framing !== null) {
       x.closeConnection = true;
       throw framing;

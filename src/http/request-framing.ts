@@ -16,11 +16,10 @@
  * (response-writer.ts, `refuseFraming`).
  *
  * What it costs: uWS reports an absent header and an empty one alike (""), so
- * only walking the header list sees an empty field. A request whose first
- * Content-Length and Transfer-Encoding read "" is walked unless it is a GET or a
- * HEAD: those (nearly every request) cost two header look-ups, as before, and an
- * empty Content-Length or Transfer-Encoding field on them is not seen
- * (docs/reverse-proxy.md, "Empty framing fields on GET and HEAD").
+ * only walking the header list sees an empty field: every request walks it
+ * (about 0.2 µs per header field), GET and HEAD included, since an empty
+ * Content-Length followed by a second one is a smuggling vector through any
+ * front end that reads the last field.
  */
 import { ApiError } from "./errors.js";
 import type { HttpRequest } from "./uws.js";
@@ -32,15 +31,11 @@ export interface FramingFields {
 }
 
 /**
- * Reads the framing fields of a request, given its method and first
- * Content-Length (which the request info has already read); null when the
- * request has none that matter. A GET or HEAD without a non-empty framing
- * field (nearly every request a client sends) costs the look-up of
- * Transfer-Encoding; any other request walks the header list, for the empty
- * fields and the repeats that `getHeader` hides.
+ * Reads the framing fields of a request (every occurrence, empty ones
+ * included: `getHeader` hides both the repeats and the empty fields); null when
+ * the request has none.
  */
-export function readFramingFields(req: HttpRequest, method: string, firstContentLength: string): FramingFields | null {
-  if (firstContentLength === "" && req.getHeader("transfer-encoding") === "" && (method === "GET" || method === "HEAD")) return null;
+export function readFramingFields(req: HttpRequest): FramingFields | null {
   const contentLength: string[] = [];
   const transferEncoding: string[] = [];
   req.forEach((name, value) => {
@@ -100,8 +95,8 @@ function invalidFraming(header: "content-length" | "transfer-encoding", values: 
   return new ApiError("INVALID_REQUEST_FRAMING", message, details, { header, values: [...values] });
 }
 
-/** The framing error of the request being handled (`firstContentLength`: its first Content-Length, "" when none or empty), or null. */
-export function checkRequestFraming(req: HttpRequest, method: string, firstContentLength: string): ApiError | null {
-  const fields = readFramingFields(req, method, firstContentLength);
+/** The framing error of the request being handled, or null. */
+export function checkRequestFraming(req: HttpRequest): ApiError | null {
+  const fields = readFramingFields(req);
   return fields === null ? null : framingError(fields);
 }

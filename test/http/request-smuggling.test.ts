@@ -54,6 +54,9 @@ const CASES: readonly SmugglingCase[] = [
   { name: "Transfer-Encoding: chunked in two fields", framing: "Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n", body: CHUNKED },
   { name: "GET with two Content-Length fields", method: "GET", path: "/health", framing: `Content-Length: 0\r\nContent-Length: ${H}\r\n`, body: "" },
   { name: "HEAD with Transfer-Encoding: xchunked", method: "HEAD", path: "/health", framing: "Transfer-Encoding: xchunked\r\n", body: CHUNKED },
+  { name: "GET with an empty Content-Length, then a second one", method: "GET", path: "/health", framing: `Content-Length:\r\nContent-Length: ${H}\r\n`, body: "" },
+  { name: "GET with an empty Content-Length", method: "GET", path: "/health", framing: "Content-Length:\r\n", body: "" },
+  { name: "HEAD with an empty Transfer-Encoding", method: "HEAD", path: "/health", framing: "Transfer-Encoding:\r\n", body: "" },
   { name: "DELETE with an empty Content-Length", method: "DELETE", path: "/health", framing: "Content-Length:\r\n", body: "" },
   { name: "an unknown method with an empty Content-Length", method: "FROB", path: "/v1/tokens", framing: "Content-Length:\r\n", body: "" },
 ];

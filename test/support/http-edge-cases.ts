@@ -134,8 +134,7 @@ export const EDGE_CASES: readonly EdgeCase[] = [
     name: "GET with an empty Content-Length, then a pipelined request",
     parts: [`GET /health HTTP/1.1\r\n${HOST}Content-Length:\r\n\r\n${FOLLOW_UP}`],
     followUp: true,
-    // uWS reports an empty field as absent; only a walk of every GET's header list would see it
-    direct: { statuses: [200, 200, 200], closed: false, limitation: "empty-framing-fields-on-get-head" },
+    direct: { statuses: [400], closed: true, code: "INVALID_REQUEST_FRAMING" },
     proxied: { statuses: [400], closed: true },
   },
   {
