@@ -83,6 +83,7 @@ describe("a serving thread that dies", () => {
           compressionMinBytes: 1024,
           compressionCacheBytes: 1 << 20,
           corsOrigins: "",
+          trustedProxies: [],
           versionUse: new SharedArrayBuffer(8 * 8),
           requestMetrics,
         },

@@ -132,6 +132,7 @@ async function startSupervisor(servingTls: ServingTls): Promise<Harness> {
         compressionMinBytes: 1024,
         compressionCacheBytes: 1 << 20,
         corsOrigins: "",
+        trustedProxies: [],
         versionUse: new SharedArrayBuffer(8 * 8),
         requestMetrics,
       },
