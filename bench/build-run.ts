@@ -71,7 +71,6 @@ function parseArgs(argv: readonly string[]): Args {
 
 // ------------------------------------------------------------------ helpers
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const DEFAULT_LARGE_DIR = "/tmp/lgw-bench-large";
 const GENERATE_JS = join(PROJECT_ROOT, "dist/src/cli/generate-snapshots.js");
 

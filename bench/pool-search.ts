@@ -12,7 +12,7 @@
  * Baskets: the directory's baskets.json, else the sample generator's baskets
  * built from the directory's tokens (what `snapshots:generate` writes).
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { PerformanceObserver } from "node:perf_hooks";
 import { join } from "node:path";

@@ -11,7 +11,7 @@
  * are measured by `npm run bench` and `npm run bench:micro`. Baskets are the sample generator's,
  * built from the directory's tokens.
  */
-import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import { Bench } from "tinybench";

@@ -786,6 +786,7 @@ export interface TokenBasketQuery {
 }
 
 /** Routes without query parameters: any parameter is a VALIDATION_ERROR (`whitelist`). */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- an object without properties: validateEquals refuses any
 export interface NoQueryParameters {}
 
 /** Path parameters of GET /v1/pools/{chainId}/{poolAddress}. */
@@ -1069,6 +1070,7 @@ export interface InvalidProtocolIdMetadata {
 }
 
 /** An empty object: the code carries no context. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- an object without properties
 export interface NoErrorMetadata {}
 
 /** `error.metadata` of every error code (api-decisions.md §1). */

@@ -95,7 +95,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       switches.add(name);
       continue;
     }
-    let value = eq === -1 ? argv[i + 1] : arg.slice(eq + 1);
+    const value = eq === -1 ? argv[i + 1] : arg.slice(eq + 1);
     if (eq === -1) {
       if (value === undefined || value.startsWith("--")) throw usageError(`--${name} needs a value (write --${name}=VALUE for a value that starts with --)`);
       i++;
@@ -276,6 +276,7 @@ export function formatKeyTable(keys: readonly KeySummary[]): string {
 
 /** Free-text names may hold control characters (terminal escapes, newlines); a table shows them as "?". */
 function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what it replaces
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
 }
 

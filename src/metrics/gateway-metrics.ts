@@ -98,6 +98,8 @@ export class GatewayMetrics {
   });
 
   constructor(layout: RequestMetricsLayout, requestMetrics: SharedArrayBuffer) {
+    // prom-client calls collect() with the metric as `this`: the gauges read this object through `self`.
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
     const self = this;
     collectDefaultMetrics({ register: this.registry });
     const threadEvent = (name: string, help: string, event: ThreadEvent) =>

@@ -8,6 +8,7 @@ import type { SnapshotToken } from "./format.js";
 
 export const DEFAULT_TOKEN_LOGO_TEMPLATE = "https://assets.smold.app/api/token/{chainId}/{address}/logo.svg";
 
+// eslint-disable-next-line no-control-regex -- every ASCII code, controls included
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
 
 /**

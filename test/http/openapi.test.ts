@@ -654,7 +654,6 @@ interface LiveCase {
   send: () => Promise<HttpResponse>;
 }
 
-const json = { "Content-Type": "application/json" };
 const POOLS = "/v1/pools/{chainId}/{poolAddress}";
 const POOL_SEARCH = "/v1/pools/search";
 const USDC1 = { chainId: 1, address: P.usdc1 };
