@@ -35,7 +35,7 @@ import { compileTokenIndex } from "../src/snapshot/compile-token-index.js";
 import { parseSnapshotBytes } from "../src/snapshot/read-snapshot-file.js";
 import { ServingSnapshot } from "../src/snapshot/serving-snapshot.js";
 import { SnapshotStore } from "../src/snapshot/snapshot-store.js";
-import { snapshotVersion } from "../src/snapshot/snapshot-version.js";
+import { snapshotVersion } from "../src/api/snapshot-version.js";
 
 function argument(name: string, fallback: string): string {
   const i = process.argv.indexOf(name);

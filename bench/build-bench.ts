@@ -21,7 +21,7 @@ import { readMachineBusySeconds, readProcessCpu } from "./proc-stat.js";
 import { BenchChild } from "./targets/child.js";
 import { buildDurations, waitForVersion, type RunningGateway } from "./targets/gateway.js";
 import { clearPeakRss, readMemory } from "./rss.js";
-import { snapshotVersion, versionHex } from "../src/snapshot/snapshot-version.js";
+import { snapshotVersion, versionHex } from "../src/api/snapshot-version.js";
 import type { ChainId } from "../src/chains/chains.js";
 
 const THIS_FILE = fileURLToPath(import.meta.url);

@@ -23,10 +23,10 @@ import { toSingleChainQuery, toTokenSearchQuery, type SingleChainQuery, type Tok
 import { BasketView } from "../src/query/basket-view.js";
 import { compileChain } from "../src/snapshot/compile-chain.js";
 import { compileTokenIndex } from "../src/snapshot/compile-token-index.js";
-import { SNAPSHOT_FILE_PATTERN } from "../src/snapshot/format.js";
+import { SNAPSHOT_FILE_PATTERN } from "../src/api/snapshot-format.js";
 import { chainIdFromSnapshotFileName, parseSnapshotBytes } from "../src/snapshot/read-snapshot-file.js";
 import { ServingSnapshot } from "../src/snapshot/serving-snapshot.js";
-import { snapshotVersion } from "../src/snapshot/snapshot-version.js";
+import { snapshotVersion } from "../src/api/snapshot-version.js";
 import { createHash } from "node:crypto";
 import { sampleBasketMembers, sampleBasketsFile, type ChainBasketMembers } from "../src/samplegen/sample-baskets.js";
 import { columnBytes } from "../src/util/shared-columns.js";

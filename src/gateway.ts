@@ -24,7 +24,7 @@ import { CertificateWatcher } from "./server/certificate-watcher.js";
 import { Supervisor } from "./server/supervisor.js";
 import { SnapshotLoader } from "./snapshot/snapshot-loader.js";
 import { VersionRetention, VersionUseTable } from "./snapshot/version-retention.js";
-import { versionHex } from "./snapshot/snapshot-version.js";
+import { versionHex } from "./api/snapshot-version.js";
 
 /** How often earlier versions are checked against the retention policy (version-retention.ts). */
 const RETENTION_CHECK_MS = 1000;

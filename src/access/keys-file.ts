@@ -10,7 +10,7 @@ import typia, { type IValidation, type tags } from "typia";
 import { SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../chains/chains.js";
 import { displayPath, displayPathSegments as segments, JsonFileError, moreProblems, parseJsonText, preview } from "../util/json-file.js";
 import { FILE_LIMITS, OperatorFileError, readOperatorFile } from "../util/operator-file.js";
-import type { AccessGroup } from "./access-groups.js";
+import type { AccessGroup } from "../api/access-groups.js";
 
 /** A key's own rate limit; the gateway's configured default applies when absent. */
 export interface KeyRateLimit {

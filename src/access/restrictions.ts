@@ -3,9 +3,9 @@
  * a request outside them is 403 API_KEY_FORBIDDEN. These run after
  * authenticate and before input validation (api-decisions.md §5).
  */
-import { ApiError } from "../http/errors.js";
+import { ApiError } from "../api/errors.js";
 import type { KeyEntry } from "./key-store.js";
-import { ACCESS_GROUPS, type AccessGroup } from "./access-groups.js";
+import { ACCESS_GROUPS, type AccessGroup } from "../api/access-groups.js";
 
 /** Throws API_KEY_FORBIDDEN unless the key may use `route`. */
 export function assertRouteAllowed(entry: KeyEntry, route: AccessGroup): void {

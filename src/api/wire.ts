@@ -4,9 +4,9 @@
  * validators and the OpenAPI schema from these; nothing else describes them.
  */
 import type { tags } from "typia";
-import type { AccessGroup } from "../access/access-groups.js";
+import type { AccessGroup } from "./access-groups.js";
 import type { ChainId } from "../chains/chains.js";
-import type { AlgebraMetadata, ConcentratedMetadata, PoolType, V2Metadata, V4Metadata } from "../snapshot/format.js";
+import type { AlgebraMetadata, ConcentratedMetadata, PoolType, V2Metadata, V4Metadata } from "./snapshot-format.js";
 
 // ---------------------------------------------------------------- requests
 

@@ -14,7 +14,7 @@ import { pathToFileURL } from "node:url";
 import { pack } from "msgpackr";
 import { parseBasketsFile } from "../baskets/basket-file.js";
 import { CHAINS, SUPPORTED_CHAIN_IDS, type ChainId } from "../chains/chains.js";
-import { snapshotFileName } from "../snapshot/format.js";
+import { snapshotFileName } from "../api/snapshot-format.js";
 import { writeFileAtomic } from "../samplegen/atomic-write.js";
 import { buildChainSnapshot, type ChainSnapshotInput } from "../samplegen/chain-snapshot.js";
 import { sampleBasketMembers, sampleBasketsFile, type ChainBasketMembers } from "../samplegen/sample-baskets.js";

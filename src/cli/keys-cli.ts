@@ -19,7 +19,7 @@ import { SAMPLE_KEYS_FILE } from "../config/config.js";
 import { FILE_LIMIT_RANGE_MB, FILE_LIMITS, mebibytes } from "../util/operator-file.js";
 import { generateApiKey } from "../access/key-generator.js";
 import { KeyStore } from "../access/key-store.js";
-import { ACCESS_GROUPS, type AccessGroup } from "../access/access-groups.js";
+import { ACCESS_GROUPS, type AccessGroup } from "../api/access-groups.js";
 import { KeysFileError, loadKeysFile, parseDateTime, type ApiKeyRecord, type KeyRateLimit, type KeysFile } from "../access/keys-file.js";
 import { KeysFileChangedError, updateKeysFile, type KeysFileChange, type UpdateKeysFileResult } from "../access/keys-file-writer.js";
 

@@ -8,14 +8,14 @@
  * and rejection of any step lands in `fail`, once; nothing a request does can
  * reach the thread's last-resort handler.
  */
-import type { AccessGroup } from "../access/access-groups.js";
+import type { AccessGroup } from "../api/access-groups.js";
 import { authenticate, knownKey } from "../access/authenticate.js";
 import { rateLimitExceeded, type RateLimitDecision } from "../access/rate-limiter.js";
 import { assertRouteAllowed } from "../access/restrictions.js";
 import type { IpRanges } from "../util/ip-address.js";
 import { clientAddressReader } from "./client-address.js";
 import { STATIC_500_BODY } from "./envelope.js";
-import { toApiError } from "./errors.js";
+import { toApiError } from "../api/errors.js";
 import { Exchange } from "./exchange.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { checkContentType, readJsonBody } from "./json-body.js";

@@ -6,7 +6,7 @@
  */
 import type { ErrorEnvelope } from "../api/wire.js";
 import { boundedEcho } from "./bounded-echo.js";
-import type { ApiError } from "./errors.js";
+import type { ApiError } from "../api/errors.js";
 
 /** The clock of the envelopes' `timestamp`, formatted at most once per millisecond. */
 export class IsoClock {

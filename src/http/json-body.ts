@@ -8,9 +8,9 @@
  * validator never reaches the cut) and nothing that reads the body (validator,
  * rules, error echo, JSON.stringify) descends further.
  */
-import { ApiError } from "./errors.js";
+import { ApiError } from "../api/errors.js";
 import type { Exchange } from "./exchange.js";
-import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from "./limits.js";
+import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from "../api/limits.js";
 
 export function checkContentType(contentType: string): void {
   const mediaType = contentType.split(";")[0].trim().toLowerCase();

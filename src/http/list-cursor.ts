@@ -5,7 +5,7 @@
  * INVALID_PAGINATION_CURSOR.
  */
 import type { DecodedCursor } from "../query/cursor.js";
-import { ApiError } from "./errors.js";
+import { ApiError } from "../api/errors.js";
 import type { GatewayContext } from "./gateway-context.js";
 
 export function invalidCursor(cursor: string, why: string): ApiError {

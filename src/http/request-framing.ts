@@ -21,7 +21,7 @@
  * Content-Length followed by a second one is a smuggling vector through any
  * front end that reads the last field.
  */
-import { ApiError } from "./errors.js";
+import { ApiError } from "../api/errors.js";
 import type { HttpRequest } from "./uws.js";
 
 /** The framing fields of one request, every occurrence in order. */

@@ -25,14 +25,15 @@
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import type { Logger } from "../log/logger.js";
 import { errorBody, IsoClock, STATIC_500_BODY, successPrefix } from "./envelope.js";
-import type { ApiError } from "./errors.js";
+import type { ApiError } from "../api/errors.js";
 import type { Exchange } from "./exchange.js";
 import { JSON_CONTENT_TYPE, type Chunk, type DataReply, type RawReply, type Reply } from "./reply.js";
 import { CompressionCache } from "./transport/compression-cache.js";
 import { chooseContentCoding, type ContentCoding } from "./transport/content-coding.js";
 import { bodyEtag, dataEtag, ifNoneMatchHits } from "./transport/conditional.js";
 import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS, type CorsPolicy } from "./transport/cors.js";
-import { crc32Continue, deflatePiece, gzipMember, type DeflatedPiece } from "./transport/gzip-member.js";
+import { crc32Continue } from "../util/crc32.js";
+import { deflatePiece, gzipMember, type DeflatedPiece } from "./transport/gzip-member.js";
 
 /**
  * Header names and constant values as bytes: uWS takes them as they are, where

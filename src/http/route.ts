@@ -4,12 +4,12 @@
  * labels, the access group a key's `routes` names, the not-found text and the
  * OpenAPI operation — next to its handler.
  */
-import type { AccessGroup } from "../access/access-groups.js";
+import type { AccessGroup } from "../api/access-groups.js";
 import type { KeyEntry } from "../access/key-store.js";
-import type { ErrorCode } from "./errors.js";
+import type { ErrorCode } from "../api/errors.js";
 import type { GatewayContext } from "./gateway-context.js";
 import type { Reply } from "./reply.js";
-import type { Presence } from "../openapi/presence.js";
+import type { Presence } from "../api/presence.js";
 
 /** `public` routes need no key (they are limited per client address instead). */
 export type RouteAccess = AccessGroup | "public";

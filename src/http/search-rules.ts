@@ -4,7 +4,7 @@
  * `search`), and `relevance` orders only descending (`isIn` on
  * `config.orderBy.direction`). They compete with the type's rules in document order.
  */
-import { MAX_SEARCH_TERM_LENGTH } from "../query/search-match.js";
+import { MAX_SEARCH_TERM_LENGTH } from "../api/limits.js";
 import { constraintError, type RuleFailure } from "./validation-error.js";
 
 export function searchRuleFailures(body: unknown): RuleFailure[] {

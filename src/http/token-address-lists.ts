@@ -9,7 +9,7 @@
  */
 import type { IValidation } from "typia";
 import type { InvalidAddressItem } from "../api/wire.js";
-import { ApiError } from "./errors.js";
+import { ApiError } from "../api/errors.js";
 import { validationFailure } from "./validation-error.js";
 
 /** @param lists the top-level properties that hold token lists. */

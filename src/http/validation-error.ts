@@ -7,7 +7,7 @@
  */
 import type { IValidation } from "typia";
 import { isSupportedChainId, SUPPORTED_CHAIN_IDS_ASCENDING } from "../chains/chains.js";
-import { ApiError } from "./errors.js";
+import { ApiError } from "../api/errors.js";
 
 type Constraint =
   | "isObject"

@@ -31,7 +31,7 @@ import type {
   TokenSearchRequest,
   TokenSearchResponse,
 } from "../api/wire.js";
-import type { ErrorCode } from "../http/errors.js";
+import type { ErrorCode } from "../api/errors.js";
 
 export const TOKEN_LIST_REQUEST_EXAMPLE = { config: { limit: 2 }, filters: { chainIds: [1, 8453] } } satisfies TokenListRequest;
 

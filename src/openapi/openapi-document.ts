@@ -4,9 +4,9 @@
  * ERROR_CATALOGUE; what is written here is what no type states: the routes,
  * which error codes each can answer, security, and the prose.
  */
-import { ACCESS_GROUPS } from "../access/access-groups.js";
+import { ACCESS_GROUPS } from "../api/access-groups.js";
 import { SUPPORTED_CHAIN_IDS_ASCENDING } from "../chains/chains.js";
-import type { ErrorCode } from "../http/errors.js";
+import type { ErrorCode } from "../api/errors.js";
 import type { ParameterDoc, RouteSpec } from "../http/route.js";
 import { ROUTES } from "../http/route-table.js";
 import { errorEnvelopeSchemas, errorResponse, errorResponses } from "./error-responses.js";

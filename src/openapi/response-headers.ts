@@ -4,7 +4,7 @@
  */
 import type { ResponseHeaders } from "../api/wire.js";
 import type { JsonSchema } from "./json-schema.js";
-import type { Presence } from "./presence.js";
+import type { Presence } from "../api/presence.js";
 import type { WireSchemas } from "./wire-schemas.js";
 
 export type ResponseHeaderName = keyof ResponseHeaders;

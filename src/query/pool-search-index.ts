@@ -6,7 +6,7 @@
  * both; and where each pool's JSON holds the wrapped native token. Token rows
  * are the chain's snapshot token indices (the token index's `chainRow`). Plain shared columns.
  */
-import type { PoolType } from "../snapshot/format.js";
+import type { PoolType } from "../api/snapshot-format.js";
 
 export const POOL_ORDER_FIELDS = ["tvl", "yield", "volume", "fees"] as const;
 export type PoolOrderField = (typeof POOL_ORDER_FIELDS)[number];

@@ -24,9 +24,6 @@ export interface SearchTerm {
   readonly wordLike: boolean;
 }
 
-/** Longest search term (trimmed), in UTF-16 code units. */
-export const MAX_SEARCH_TERM_LENGTH = 100;
-
 const WORD_CHAR = /^[\p{L}\p{N}]$/u;
 const WORD_LIKE = /^[\p{L}\p{N}]+$/u;
 

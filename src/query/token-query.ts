@@ -46,8 +46,6 @@ export interface SingleChainQuery extends TokenFilters {
   readonly orderBy: SearchOrder;
 }
 
-export const DEFAULT_LIMIT = 10;
-
 /** The token list's thresholds (§3), also those of single-chain lists. */
 export const LIST_FILTER_DEFAULTS: TokenFilters = { minTvl: 10_000, minSwaps: 1_000, minVolume: 100_000, ignoreWrappedNative: true };
 

@@ -9,7 +9,7 @@
  */
 import { CHAINS, NATIVE_ADDRESS, SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../chains/chains.js";
 import type { BasketRecord, BasketsFile } from "../baskets/basket-file.js";
-import type { SnapshotToken } from "../snapshot/format.js";
+import type { SnapshotToken } from "../api/snapshot-format.js";
 import { BRIDGED_WETH, MAJOR_ASSETS, type MajorAsset } from "./asset-catalog.js";
 import { majorAssetAddress } from "./token-factory.js";
 

@@ -5,7 +5,7 @@
  * pinned exactly at / just above each threshold.
  */
 import type { ChainId } from "../chains/chains.js";
-import type { SnapshotToken } from "../snapshot/format.js";
+import type { SnapshotToken } from "../api/snapshot-format.js";
 import type { ChainContext } from "./chain-context.js";
 import { clamp, significant, usd } from "./numbers.js";
 import { isAscii, unreservedIdentity, type TokenIdentity } from "./names.js";

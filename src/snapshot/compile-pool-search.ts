@@ -15,7 +15,7 @@ import {
 } from "../query/pool-search-index.js";
 import { sortByFloatKey } from "../util/float-key-sort.js";
 import { sharedArray } from "../util/shared-columns.js";
-import type { PeriodStats, PoolType, SnapshotPool } from "./format.js";
+import type { PeriodStats, PoolType, SnapshotPool } from "../api/snapshot-format.js";
 
 const TYPE_INDEX = new Map<PoolType, number>(POOL_TYPES.map((t, i) => [t, i]));
 

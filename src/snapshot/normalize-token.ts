@@ -4,7 +4,7 @@
  * `normalizedName` for grouping, and `logoUrl` from a URL template.
  */
 import anyAscii from "any-ascii";
-import type { SnapshotToken } from "./format.js";
+import type { SnapshotToken } from "../api/snapshot-format.js";
 
 export const DEFAULT_TOKEN_LOGO_TEMPLATE = "https://assets.smold.app/api/token/{chainId}/{address}/logo.svg";
 

@@ -2,7 +2,7 @@
  * Pool records of one chain: pre-encoded `data.pool` JSON, addressed by a hash
  * table over the lowercase pool address (address-hash-table.ts).
  */
-import { crc32Continue } from "../http/transport/gzip-member.js";
+import { crc32Continue } from "../util/crc32.js";
 import { encodeByteColumn, sharedArray, type StringColumn } from "../util/shared-columns.js";
 import { buildAddressTable, findAddress, type AddressTableData } from "./address-hash-table.js";
 

@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
 import { basename } from "node:path";
 import { CHAINS, isSupportedChainId, NATIVE_ADDRESS, SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../chains/chains.js";
 import { decodeSnapshotBytes } from "./decode-snapshot.js";
-import { SNAPSHOT_FILE_PATTERN, snapshotFileName, type SnapshotFile } from "./format.js";
+import { SNAPSHOT_FILE_PATTERN, snapshotFileName, type SnapshotFile } from "../api/snapshot-format.js";
 import { DEFAULT_TOKEN_LOGO_TEMPLATE, fillTokenDefaultsInPlace, type NormalizedSnapshotToken } from "./normalize-token.js";
 import { SnapshotError } from "./snapshot-error.js";
 import { SnapshotChecker, validateSnapshot } from "./validate-snapshot.js";

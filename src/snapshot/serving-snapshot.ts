@@ -26,7 +26,7 @@ import {
 import { TokenListView } from "../query/token-list-view.js";
 import { LruCache } from "../util/lru-cache.js";
 import type { CompiledChain } from "./compiled-chain.js";
-import { versionHex } from "./snapshot-version.js";
+import { versionHex } from "../api/snapshot-version.js";
 
 const CACHED_QUERIES_PER_SNAPSHOT = 256;
 /** Most bytes the cached searches (and, separately, single-chain lists) of one snapshot hold in one thread. */

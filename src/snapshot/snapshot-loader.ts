@@ -38,10 +38,10 @@ import { AllowOlderMarkers } from "./allow-older-marker.js";
 import { admissionBounds } from "./chain-admission.js";
 import type { ChainSnapshotInfo, CompiledChain } from "./compiled-chain.js";
 import { FileAttempts, type BuildDecision } from "./file-attempts.js";
-import { SNAPSHOT_FILE_PATTERN } from "./format.js";
+import { SNAPSHOT_FILE_PATTERN } from "../api/snapshot-format.js";
 import { describeNotAFile, inspectLiveEntry } from "./live-entry.js";
 import type { SnapshotErrorReason } from "./snapshot-error.js";
-import { snapshotContentKey, snapshotVersion, versionHex } from "./snapshot-version.js";
+import { snapshotContentKey, snapshotVersion, versionHex } from "../api/snapshot-version.js";
 import { FILE_LIMITS } from "../util/operator-file.js";
 
 /** Share of the served files' bytes that a re-push may build before serving what it built (see above). */

@@ -15,8 +15,8 @@
  */
 import typia, { type IValidation } from "typia";
 import { isSupportedChainId, SUPPORTED_CHAIN_IDS_ASCENDING } from "../chains/chains.js";
-import type { PoolType, SnapshotFile, SnapshotPool, SnapshotProtocol, SnapshotToken } from "./format.js";
-import { snapshotFileName } from "./format.js";
+import type { PoolType, SnapshotFile, SnapshotPool, SnapshotProtocol, SnapshotToken } from "../api/snapshot-format.js";
+import { snapshotFileName } from "../api/snapshot-format.js";
 import { SnapshotError } from "./snapshot-error.js";
 
 type RecordArrays = "protocols" | "tokens" | "pools";

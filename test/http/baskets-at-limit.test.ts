@@ -21,7 +21,7 @@ import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHAINS, NATIVE_ADDRESS, type ChainId } from "../../src/chains/chains.js";
 import { MAX_BASKET_ADDRESSES, MAX_BASKETS, MAX_FILE_ADDRESSES } from "../../src/baskets/basket-file.js";
-import type { SnapshotFile, SnapshotPool, SnapshotToken } from "../../src/snapshot/format.js";
+import type { SnapshotFile, SnapshotPool, SnapshotToken } from "../../src/api/snapshot-format.js";
 import { addr, chainFile, KEYS, nativeToken, periodStats, poolToken, protocol, token, v2Pool, v3Pool, v4Pool, writeChainFile, wrappedNativeToken } from "../support/fixtures.js";
 import { expectError, getPool, postPoolSearch, request, startWithBaskets, waitFor, walkPoolPages, type Gateway } from "../support/gateway-process.js";
 import { prng } from "../support/prng.js";

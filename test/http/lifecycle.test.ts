@@ -9,7 +9,7 @@ import { renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NATIVE_ADDRESS } from "../../src/chains/chains.js";
-import type { SnapshotFile } from "../../src/snapshot/format.js";
+import type { SnapshotFile } from "../../src/api/snapshot-format.js";
 import {
   addr,
   chainFile,

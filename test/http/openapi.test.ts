@@ -13,7 +13,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import ajvFormats from "ajv-formats";
 import { unpack } from "msgpackr";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ERROR_CATALOGUE, type ErrorCode } from "../../src/http/errors.js";
+import { ERROR_CATALOGUE, type ErrorCode } from "../../src/api/errors.js";
 import { ROUTES } from "../../src/http/route-table.js";
 import { addr, basicFixture, KEYS, NATIVE_ADDRESS, P, poolId } from "../support/fixtures.js";
 import {

@@ -12,7 +12,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHAINS, NATIVE_ADDRESS, type ChainId } from "../../src/chains/chains.js";
-import type { SnapshotFile, SnapshotPool, SnapshotToken } from "../../src/snapshot/format.js";
+import type { SnapshotFile, SnapshotPool, SnapshotToken } from "../../src/api/snapshot-format.js";
 import {
   addr,
   algebraPool,

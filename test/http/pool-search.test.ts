@@ -31,7 +31,7 @@ import { renameSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NATIVE_ADDRESS, SUPPORTED_CHAIN_IDS_ASCENDING } from "../../src/chains/chains.js";
-import type { SnapshotFile } from "../../src/snapshot/format.js";
+import type { SnapshotFile } from "../../src/api/snapshot-format.js";
 import { GRACE_MS } from "../../src/snapshot/version-retention.js";
 import {
   addr,

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHAINS, NATIVE_ADDRESS } from "../../src/chains/chains.js";
-import type { SnapshotFile, SnapshotPool } from "../../src/snapshot/format.js";
+import type { SnapshotFile, SnapshotPool } from "../../src/api/snapshot-format.js";
 import { P, poolsFixture, templateLogo, testLogo } from "../support/fixtures.js";
 import { expectError, expectSuccess, getPool, startWithFixtures, type Gateway } from "../support/gateway-process.js";
 

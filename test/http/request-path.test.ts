@@ -9,8 +9,8 @@
 import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiError } from "../../src/http/errors.js";
-import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from "../../src/http/limits.js";
+import { ApiError } from "../../src/api/errors.js";
+import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from "../../src/api/limits.js";
 import { dataReply, rawJson } from "../../src/http/reply.js";
 import type { RouteSpec } from "../../src/http/route.js";
 import { ROUTES } from "../../src/http/route-table.js";

@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHAINS, NATIVE_ADDRESS, SUPPORTED_CHAIN_IDS, type ChainId } from "../../src/chains/chains.js";
-import type { SnapshotFile, SnapshotToken } from "../../src/snapshot/format.js";
+import type { SnapshotFile, SnapshotToken } from "../../src/api/snapshot-format.js";
 import { chainFile, token } from "../support/fixtures.js";
 import { startWithFixtures, walkTokenPages, type Gateway } from "../support/gateway-process.js";
 import { prng, type Prng } from "../support/prng.js";

@@ -7,7 +7,7 @@
 import { renameSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SnapshotFile } from "../../src/snapshot/format.js";
+import type { SnapshotFile } from "../../src/api/snapshot-format.js";
 import { addr, chainFile, tempDir, token, writeChainFile, writeKeysFile } from "../support/fixtures.js";
 import { expectSuccess, postJson, startGateway, waitFor, type Gateway } from "../support/gateway-process.js";
 

@@ -28,7 +28,7 @@ import type {
   SnapshotV4Pool,
   V2Metadata,
   V4Metadata,
-} from "../../src/snapshot/format.js";
+} from "../../src/api/snapshot-format.js";
 
 export { NATIVE_ADDRESS };
 

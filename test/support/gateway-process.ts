@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
-import type { SnapshotFile } from "../../src/snapshot/format.js";
+import type { SnapshotFile } from "../../src/api/snapshot-format.js";
 import { KEYS, standardKeys, writeBasketsFile, writeKeysFile, writeSnapshotDir, type TestKey } from "./fixtures.js";
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");

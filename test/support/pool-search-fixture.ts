@@ -4,7 +4,7 @@
  * one pool (or its absence), and a baskets file.
  */
 import { CHAINS, NATIVE_ADDRESS } from "../../src/chains/chains.js";
-import type { SnapshotFile } from "../../src/snapshot/format.js";
+import type { SnapshotFile } from "../../src/api/snapshot-format.js";
 import { addr, algebraPool, chainFile, nativeToken, P, poolId, poolStats, poolToken, protocol, slipstreamPool, token, v2Pool, v3Pool, v4Pool, wrappedNativeToken } from "./fixtures.js";
 import type { BasketsJson } from "./reference-pool-search.js";
 

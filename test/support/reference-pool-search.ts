@@ -6,7 +6,7 @@
  * replaced by the native asset's where the rewrite applies.
  */
 import { CHAINS, NATIVE_ADDRESS, SUPPORTED_CHAIN_IDS, type ChainId } from "../../src/chains/chains.js";
-import type { SnapshotFile, SnapshotPool, SnapshotToken } from "../../src/snapshot/format.js";
+import type { SnapshotFile, SnapshotPool, SnapshotToken } from "../../src/api/snapshot-format.js";
 import { templateLogo } from "./fixtures.js";
 
 export interface BasketsJson {

@@ -6,7 +6,7 @@
  * chain id, address. Nothing is precomputed or cached.
  */
 import { CHAINS, NATIVE_ADDRESS, type ChainId } from "../../src/chains/chains.js";
-import type { SnapshotFile } from "../../src/snapshot/format.js";
+import type { SnapshotFile } from "../../src/api/snapshot-format.js";
 import { templateLogo } from "./fixtures.js";
 import type { BasketsJson } from "./reference-pool-search.js";
 

@@ -5,7 +5,7 @@
  */
 import anyAscii from "any-ascii";
 import { CHAINS, type ChainId } from "../../src/chains/chains.js";
-import type { SnapshotFile, SnapshotToken } from "../../src/snapshot/format.js";
+import type { SnapshotFile, SnapshotToken } from "../../src/api/snapshot-format.js";
 
 export interface ReferenceRequest {
   config?: {

@@ -5,7 +5,7 @@
  * grouping (steps 1-4 of §3).
  */
 import { CHAINS, type ChainId } from "../../src/chains/chains.js";
-import type { SnapshotFile } from "../../src/snapshot/format.js";
+import type { SnapshotFile } from "../../src/api/snapshot-format.js";
 import {
   compareStrings,
   referenceGroups,

@@ -6,7 +6,7 @@
  * prices near the parity limits and many exact TVL ties (the address and symbol tie-breaks).
  */
 import { CHAINS, NATIVE_ADDRESS, SUPPORTED_CHAIN_IDS, type ChainId } from "../../src/chains/chains.js";
-import type { SnapshotFile, SnapshotToken } from "../../src/snapshot/format.js";
+import type { SnapshotFile, SnapshotToken } from "../../src/api/snapshot-format.js";
 import { chainFile, token } from "./fixtures.js";
 import { prng, type Prng } from "./prng.js";
 

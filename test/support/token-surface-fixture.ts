@@ -8,7 +8,7 @@
  * baskets file over them.
  */
 import { CHAINS, NATIVE_ADDRESS } from "../../src/chains/chains.js";
-import type { SnapshotFile } from "../../src/snapshot/format.js";
+import type { SnapshotFile } from "../../src/api/snapshot-format.js";
 import { addr, chainFile, nativeToken, token, wrappedNativeToken } from "./fixtures.js";
 
 export const TS = {

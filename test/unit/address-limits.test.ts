@@ -13,7 +13,7 @@ import { AddressLimiter } from "../../src/access/address-limiter.js";
 import { AddressTable, createAddressTable } from "../../src/access/address-table.js";
 import type { KeyEntry } from "../../src/access/key-store.js";
 import { createQuotaCounters, QuotaSlots, SharedRateLimiter } from "../../src/access/shared-rate-limiter.js";
-import { ApiError } from "../../src/http/errors.js";
+import { ApiError } from "../../src/api/errors.js";
 import { PROJECT_ROOT } from "../support/gateway-process.js";
 
 const v4 = (a: number, b: number, c: number, d: number) => Uint8Array.of(a, b, c, d);

@@ -20,7 +20,7 @@ import { resolveSearch } from "../../src/query/pool-search-sides.js";
 import { instanceAddress } from "../../src/query/token-lookup.js";
 import { compileChain } from "../../src/snapshot/compile-chain.js";
 import { compileTokenIndex } from "../../src/snapshot/compile-token-index.js";
-import type { SnapshotFile, SnapshotToken } from "../../src/snapshot/format.js";
+import type { SnapshotFile, SnapshotToken } from "../../src/api/snapshot-format.js";
 import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../../src/snapshot/normalize-token.js";
 import { parseSnapshotBytes } from "../../src/snapshot/read-snapshot-file.js";
 import { ServingSnapshot } from "../../src/snapshot/serving-snapshot.js";

@@ -18,9 +18,9 @@ import type {
   TokenSearchRequest,
 } from "../../src/api/wire.js";
 import { errorBody } from "../../src/http/envelope.js";
-import { ApiError } from "../../src/http/errors.js";
+import { ApiError } from "../../src/api/errors.js";
 import { cutBelow, jsonNestingDepth, parseJsonBody, TOO_DEEP } from "../../src/http/json-body.js";
-import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from "../../src/http/limits.js";
+import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from "../../src/api/limits.js";
 import { ROUTES } from "../../src/http/route-table.js";
 import { searchRuleFailures } from "../../src/http/search-rules.js";
 import { tokenListsFailure } from "../../src/http/token-address-lists.js";

@@ -12,7 +12,7 @@ import { POOL_SORT_KEY_COUNT, POOL_TYPES, sortKeyIndex, POOL_ORDER_FIELDS, POOL_
 import { searchPools, type PairSource, type PoolSearchQuery, type SearchChain, type SearchPosition } from "../../src/query/pool-search.js";
 import { compileChain } from "../../src/snapshot/compile-chain.js";
 import type { CompiledChain } from "../../src/snapshot/compiled-chain.js";
-import type { PoolType, SnapshotFile, SnapshotPool } from "../../src/snapshot/format.js";
+import type { PoolType, SnapshotFile, SnapshotPool } from "../../src/api/snapshot-format.js";
 import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../../src/snapshot/normalize-token.js";
 import { parseSnapshotBytes } from "../../src/snapshot/read-snapshot-file.js";
 import { addr, algebraPool, chainFile, packSnapshot, periodStats, poolToken, protocol, slipstreamPool, token, v2Pool, v3Pool, v4Pool } from "../support/fixtures.js";

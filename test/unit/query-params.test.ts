@@ -5,7 +5,7 @@
 import typia from "typia";
 import { describe, expect, it } from "vitest";
 import type { TokenBasketsQuery } from "../../src/api/wire.js";
-import { ApiError } from "../../src/http/errors.js";
+import { ApiError } from "../../src/api/errors.js";
 import { parseQuery } from "../../src/http/query-params.js";
 
 const validate = typia.createValidateEquals<TokenBasketsQuery>();

@@ -12,7 +12,7 @@ import { matchedGroups, matchSearchTerm, searchTerm } from "../../src/query/sear
 import { chainMask, SEARCH_FILTER_DEFAULTS } from "../../src/query/token-query.js";
 import { compileChain } from "../../src/snapshot/compile-chain.js";
 import { compileTokenIndex } from "../../src/snapshot/compile-token-index.js";
-import type { SnapshotFile } from "../../src/snapshot/format.js";
+import type { SnapshotFile } from "../../src/api/snapshot-format.js";
 import { parseSnapshotBytes } from "../../src/snapshot/read-snapshot-file.js";
 import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../../src/snapshot/normalize-token.js";
 import { ServingSnapshot } from "../../src/snapshot/serving-snapshot.js";

@@ -12,7 +12,7 @@ import { TokenListView } from "../../src/query/token-list-view.js";
 import { chainMask, toTokenQuery } from "../../src/query/token-query.js";
 import { compileChain } from "../../src/snapshot/compile-chain.js";
 import { compileTokenIndex } from "../../src/snapshot/compile-token-index.js";
-import type { SnapshotFile, SnapshotToken } from "../../src/snapshot/format.js";
+import type { SnapshotFile, SnapshotToken } from "../../src/api/snapshot-format.js";
 import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../../src/snapshot/normalize-token.js";
 import { parseSnapshotBytes } from "../../src/snapshot/read-snapshot-file.js";
 import { chainFile, packSnapshot, token } from "../support/fixtures.js";

@@ -6,7 +6,8 @@ import { CompressionCache } from "../../src/http/transport/compression-cache.js"
 import { chooseContentCoding } from "../../src/http/transport/content-coding.js";
 import { bodyEtag, dataEtag, ifNoneMatchHits } from "../../src/http/transport/conditional.js";
 import { CorsPolicy } from "../../src/http/transport/cors.js";
-import { crc32Combine, deflatePiece, gzipMember } from "../../src/http/transport/gzip-member.js";
+import { deflatePiece, gzipMember } from "../../src/http/transport/gzip-member.js";
+import { crc32Combine } from "../../src/util/crc32.js";
 
 describe("chooseContentCoding", () => {
   test.each([

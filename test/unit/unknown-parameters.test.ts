@@ -6,7 +6,7 @@
 import typia from "typia";
 import { describe, expect, it } from "vitest";
 import type { NoQueryParameters, PoolSearchRequest, TokenBasketQuery, TokenBasketsQuery, TokenListRequest, TokensByAddressQuery } from "../../src/api/wire.js";
-import { ApiError } from "../../src/http/errors.js";
+import { ApiError } from "../../src/api/errors.js";
 import { parseQuery, type QueryLists } from "../../src/http/query-params.js";
 import { validated } from "../../src/http/validation-error.js";
 

@@ -1,7 +1,7 @@
 import typia from "typia";
 import { describe, expect, test } from "vitest";
 import type { TokenListRequest } from "../../src/api/wire.js";
-import type { ApiError } from "../../src/http/errors.js";
+import type { ApiError } from "../../src/api/errors.js";
 import { validated } from "../../src/http/validation-error.js";
 
 const validateTokenListRequest = typia.createValidateEquals<TokenListRequest>();

@@ -5,11 +5,12 @@
  * paging); the search keeps those matching the term, by TVL or relevance.
  */
 import typia from "typia";
+import { DEFAULT_LIMIT } from "../../api/limits.js";
 import { assertChainAllowed } from "../../access/restrictions.js";
 import type { SingleChainTokenListRequest, SingleChainTokenSearchRequest } from "../../api/wire.js";
 import type { ChainId } from "../../chains/chains.js";
 import { TIER_TVL_ADDRESS_KEY } from "../../query/paged-list.js";
-import { DEFAULT_LIMIT, filtersEcho, singleChainKey, toSingleChainQuery, type SingleChainQuery } from "../../query/token-query.js";
+import { filtersEcho, singleChainKey, toSingleChainQuery, type SingleChainQuery } from "../../query/token-query.js";
 import { requireLoadedChain } from "../chain-availability.js";
 import { findPage, pushEntries, type Page } from "../list-page.js";
 import { parsePathChainId } from "../path-parameters.js";

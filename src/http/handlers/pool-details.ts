@@ -5,7 +5,7 @@ import type { PoolPathParameters } from "../../api/wire.js";
 import { findPool } from "../../snapshot/pool-table.js";
 import { columnBytes } from "../../util/shared-columns.js";
 import { requireLoadedChain } from "../chain-availability.js";
-import { ApiError } from "../errors.js";
+import { ApiError } from "../../api/errors.js";
 import { parsePathChainId } from "../path-parameters.js";
 import { dataReply, type Reply } from "../reply.js";
 import type { RouteRequest } from "../route.js";

@@ -8,6 +8,7 @@
  */
 import { CursorKind } from "../../snapshot/version-retention.js";
 import typia from "typia";
+import { DEFAULT_POOL_SEARCH_LIMIT } from "../../api/limits.js";
 import { assertChainAllowed } from "../../access/restrictions.js";
 import type { KeyEntry } from "../../access/key-store.js";
 import type { BasketSelection, TokenAddressInput, PoolSearchRequest } from "../../api/wire.js";
@@ -15,12 +16,12 @@ import type { BasketCatalogue } from "../../baskets/basket-catalogue.js";
 import type { ChainId } from "../../chains/chains.js";
 import { PositionWriter } from "../../query/cursor.js";
 import { searchPools, type SearchPosition } from "../../query/pool-search.js";
-import { DEFAULT_POOL_SEARCH_LIMIT, poolSearchKey, poolTypeMask, specSortKey, toPoolSearchSpec } from "../../query/pool-search-query.js";
+import { poolSearchKey, poolTypeMask, specSortKey, toPoolSearchSpec } from "../../query/pool-search-query.js";
 import { resolveSearch } from "../../query/pool-search-sides.js";
 import { addressAt } from "../../snapshot/address-hash-table.js";
 import type { CompiledChain } from "../../snapshot/compiled-chain.js";
 import { requireLoadedChain, requireSnapshot } from "../chain-availability.js";
-import { ApiError } from "../errors.js";
+import { ApiError } from "../../api/errors.js";
 import { assertPositionComplete, openCursor } from "../list-cursor.js";
 import { dataReply, type Chunk, type Reply } from "../reply.js";
 import type { RouteRequest } from "../route.js";

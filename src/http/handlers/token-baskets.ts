@@ -12,7 +12,7 @@ import type { Basket } from "../../baskets/basket-catalogue.js";
 import { SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../../chains/chains.js";
 import { BasketView } from "../../query/basket-view.js";
 import { requireLoadedChain } from "../chain-availability.js";
-import { ApiError } from "../errors.js";
+import { ApiError } from "../../api/errors.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { parsePathChainId } from "../path-parameters.js";
 import { parseQuery } from "../query-params.js";

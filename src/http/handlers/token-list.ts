@@ -4,9 +4,10 @@
  * answers pre-encoded entries.
  */
 import typia from "typia";
+import { DEFAULT_LIMIT } from "../../api/limits.js";
 import type { TokenListRequest } from "../../api/wire.js";
 import { TVL_SYMBOL_KEY } from "../../query/paged-list.js";
-import { DEFAULT_LIMIT, toTokenQuery, tokenQueryKey } from "../../query/token-query.js";
+import { toTokenQuery, tokenQueryKey } from "../../query/token-query.js";
 import { requireSnapshot } from "../chain-availability.js";
 import { findPage, pushEntries } from "../list-page.js";
 import { dataReply, type Chunk, type Reply } from "../reply.js";

@@ -12,7 +12,7 @@ import { instanceOnChain, instancesWithAddress } from "../../query/token-lookup.
 import type { ServingSnapshot } from "../../snapshot/serving-snapshot.js";
 import { columnBytes } from "../../util/shared-columns.js";
 import { requireLoadedChain, requireSnapshot } from "../chain-availability.js";
-import { ApiError } from "../errors.js";
+import { ApiError } from "../../api/errors.js";
 import { parsePathChainId, parsePathTokenAddress } from "../path-parameters.js";
 import { parseQuery } from "../query-params.js";
 import { dataReply, type Chunk, type Reply } from "../reply.js";

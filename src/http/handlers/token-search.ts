@@ -4,9 +4,10 @@
  * matches the term; ordered by TVL or relevance; paged like the token list.
  */
 import typia from "typia";
+import { DEFAULT_LIMIT } from "../../api/limits.js";
 import type { EffectiveMultiChainSearchFilter, TokenSearchRequest } from "../../api/wire.js";
 import { TIER_TVL_SYMBOL_KEY } from "../../query/paged-list.js";
-import { DEFAULT_LIMIT, filtersEcho, toTokenSearchQuery, tokenSearchKey } from "../../query/token-query.js";
+import { filtersEcho, toTokenSearchQuery, tokenSearchKey } from "../../query/token-query.js";
 import { requireSnapshot } from "../chain-availability.js";
 import { findPage, pushEntries } from "../list-page.js";
 import { dataReply, type Chunk, type Reply } from "../reply.js";

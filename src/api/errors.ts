@@ -5,7 +5,7 @@
  * declared here once; its `error.metadata` shape is ErrorMetadataByCode in
  * src/api/wire.ts (checked at compile time to name exactly these codes).
  */
-import type { Presence } from "../openapi/presence.js";
+import type { Presence } from "./presence.js";
 import { MAX_BODY_BYTES } from "./limits.js";
 
 export interface ErrorCodeFacts {
