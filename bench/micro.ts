@@ -17,11 +17,11 @@ import { DEFAULT_TOKEN_QUERY, toTokenQuery, tokenQueryKey } from "../src/query/t
 import { compileChain } from "../src/snapshot/compile-chain.js";
 import { compileTokenIndex } from "../src/snapshot/compile-token-index.js";
 import { SNAPSHOT_FILE_PATTERN } from "../src/api/snapshot-format.js";
-import { findPool } from "../src/snapshot/pool-table.js";
+import { findPool } from "../src/tables/pool-table.js";
 import { chainIdFromSnapshotFileName, parseSnapshotBytes } from "../src/snapshot/read-snapshot-file.js";
 import { ServingSnapshot } from "../src/snapshot/serving-snapshot.js";
 import { snapshotVersion } from "../src/api/snapshot-version.js";
-import { columnBytes, columnString } from "../src/util/shared-columns.js";
+import { columnBytes, columnString } from "../src/tables/shared-columns.js";
 
 /** prefix + parts (joined by `separator`) + suffix: what the response writer assembles. */
 function assemble(prefix: string, parts: readonly Uint8Array[], separator: string, suffix: string): Buffer {

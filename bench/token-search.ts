@@ -18,7 +18,7 @@ import { Bench } from "tinybench";
 import { BasketCatalogue } from "../src/baskets/basket-catalogue.js";
 import { SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../src/chains/chains.js";
 import type { PagedList } from "../src/query/paged-list.js";
-import { instanceOnChain, instancesWithAddress, parseAddress, priceInstance } from "../src/query/token-lookup.js";
+import { instanceOnChain, instancesWithAddress, parseAddress, priceInstance } from "../src/tables/token-lookup.js";
 import { toSingleChainQuery, toTokenSearchQuery, type SingleChainQuery, type TokenSearchQuery } from "../src/query/token-query.js";
 import { BasketView } from "../src/query/basket-view.js";
 import { compileChain } from "../src/snapshot/compile-chain.js";
@@ -29,7 +29,7 @@ import { ServingSnapshot } from "../src/snapshot/serving-snapshot.js";
 import { snapshotVersion } from "../src/api/snapshot-version.js";
 import { createHash } from "node:crypto";
 import { sampleBasketMembers, sampleBasketsFile, type ChainBasketMembers } from "../src/samplegen/sample-baskets.js";
-import { columnBytes } from "../src/util/shared-columns.js";
+import { columnBytes } from "../src/tables/shared-columns.js";
 
 function argument(name: string, fallback: string): string {
   const i = process.argv.indexOf(name);

@@ -11,11 +11,11 @@ import { basename } from "node:path";
 import type { ChainId } from "../src/chains/chains.js";
 import { checkAdmission, type AdmissionBounds } from "../src/snapshot/chain-admission.js";
 import { compileChain } from "../src/snapshot/compile-chain.js";
-import type { ChainTokenColumns, CompiledChain } from "../src/snapshot/compiled-chain.js";
+import type { ChainTokenColumns, CompiledChain } from "../src/tables/compiled-chain.js";
 import { compileTokenIndex } from "../src/snapshot/compile-token-index.js";
 import { isSnapshotError, SnapshotError, type SnapshotErrorReason } from "../src/snapshot/snapshot-error.js";
 import { openSnapshotFile, openSnapshotSource } from "../src/snapshot/read-snapshot-file.js";
-import type { TokenIndexData } from "../src/query/token-index.js";
+import type { TokenIndexData } from "../src/tables/token-index.js";
 
 export interface ChainTask {
   readonly kind: "chain";

@@ -1,6 +1,6 @@
 /** Path parameters shared by several routes (api-decisions.md §2, api-extended.md §7). */
 import { isSupportedChainId, type ChainId } from "../chains/chains.js";
-import { parseAddress } from "../query/token-lookup.js";
+import { parseAddress } from "../tables/token-lookup.js";
 import { constraintError, unsupportedChainError } from "./validation-error.js";
 
 const CANONICAL_INTEGER = /^(0|[1-9][0-9]*)$/;

@@ -5,7 +5,7 @@
  * durations, rejected files, live versions), plus the process's own metrics.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from "prom-client";
-import type { ChainSnapshotInfo } from "../snapshot/compiled-chain.js";
+import type { ChainSnapshotInfo } from "../tables/compiled-chain.js";
 import { SNAPSHOT_ERROR_REASONS } from "../snapshot/snapshot-error.js";
 import { LATENCY_BUCKETS, readRequestMetrics, RequestMetricsLayout, type ThreadEvent } from "./request-metrics.js";
 

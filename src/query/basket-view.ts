@@ -13,8 +13,8 @@
 import type { Basket, BasketCatalogue } from "../baskets/basket-catalogue.js";
 import { SUPPORTED_CHAIN_IDS, SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../chains/chains.js";
 import { LruCache } from "../util/lru-cache.js";
-import { ADDRESS_BYTES, type TokenIndexData } from "./token-index.js";
-import { instanceOnChainAt } from "./token-lookup.js";
+import { ADDRESS_BYTES, type TokenIndexData } from "../tables/token-index.js";
+import { instanceOnChainAt } from "../tables/token-lookup.js";
 import { chainMask } from "./token-query.js";
 
 /** Most encoded answers one view keeps, and their bytes. */

@@ -12,13 +12,13 @@
  * into exact-size arrays that nobody else holds (immutable once returned).
  */
 import { sortByFloatKey } from "../util/float-key-sort.js";
-import { jaccardSorted } from "./name-parity.js";
+import { jaccardSorted } from "../tables/name-parity.js";
 import {
   FLAG_INITIALS_MATCH_SYMBOL,
   FLAG_NAME_CONTAINS_SYMBOL,
   FLAG_WRAPPED_NATIVE,
   type TokenIndexData,
-} from "./token-index.js";
+} from "../tables/token-index.js";
 import type { TokenQuery } from "./token-query.js";
 
 /** What a search matched (see search-match.ts). */

@@ -11,7 +11,7 @@ import { NATIVE_ADDRESS, SUPPORTED_CHAIN_IDS, type ChainId } from "../chains/cha
 import type { ServingSnapshot } from "../snapshot/serving-snapshot.js";
 import type { BasketView } from "./basket-view.js";
 import type { SearchChain, TokenRows } from "./pool-search.js";
-import { instanceOnChain, parseAddress } from "./token-lookup.js";
+import { instanceOnChain, parseAddress } from "../tables/token-lookup.js";
 import { protocolAllowed, type PoolSearchSpec, type SideSpec } from "./pool-search-query.js";
 
 export interface ResolvedSearch {

@@ -15,9 +15,9 @@
  *   the pair table, filtered, sorted (a pair has few pools).
  * Nothing here scans a chain's pools.
  */
-import { compareAddress } from "../snapshot/address-hash-table.js";
-import type { PoolTableData } from "../snapshot/pool-table.js";
-import { TVL_KEY, type PoolSearchIndexData } from "./pool-search-index.js";
+import { compareAddress } from "../tables/address-hash-table.js";
+import type { PoolTableData } from "../tables/pool-table.js";
+import { TVL_KEY, type PoolSearchIndexData } from "../tables/pool-search-index.js";
 
 /** Token rows of one chain (a basket's are resolved once per baskets file and snapshot: a typed array). */
 export type TokenRows = readonly number[] | Uint32Array;

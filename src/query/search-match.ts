@@ -12,8 +12,8 @@
  * it or has a word (a maximal run of letters and digits) starting with it,
  * 4 any other match.
  */
-import { FIELD_NAME, FIELD_SYMBOL, type TokenIndexData } from "./token-index.js";
-import { instancesWithAddress, parseAddress } from "./token-lookup.js";
+import { FIELD_NAME, FIELD_SYMBOL, type TokenIndexData } from "../tables/token-index.js";
+import { instancesWithAddress, parseAddress } from "../tables/token-lookup.js";
 
 export interface SearchTerm {
   /** Trimmed and lowercased. */

@@ -6,7 +6,7 @@
  * ordered by TVL or by relevance tier, then TVL desc, then address.
  */
 import type { SearchMatch } from "./search-match.js";
-import { FLAG_WRAPPED_NATIVE, type TokenIndexData } from "./token-index.js";
+import { FLAG_WRAPPED_NATIVE, type TokenIndexData } from "../tables/token-index.js";
 import { SUPPORTED_CHAIN_IDS } from "../chains/chains.js";
 import type { SingleChainQuery, TokenFilters } from "./token-query.js";
 

@@ -6,9 +6,9 @@
 import type { KeysFile } from "../access/keys-file.js";
 import type { BasketsFile } from "../baskets/basket-file.js";
 import type { QuotaStoreConfig } from "../config/config.js";
-import type { TokenIndexData } from "../query/token-index.js";
+import type { TokenIndexData } from "../tables/token-index.js";
 import type { ChainId } from "../chains/chains.js";
-import type { CompiledChain } from "../snapshot/compiled-chain.js";
+import type { CompiledChain } from "../tables/compiled-chain.js";
 
 /** What a serving thread needs to start (its `workerData`). */
 export interface ServingThreadInit {

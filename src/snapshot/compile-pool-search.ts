@@ -12,9 +12,9 @@ import {
   POOL_TYPES,
   TVL_KEY,
   type PoolSearchIndexData,
-} from "../query/pool-search-index.js";
+} from "../tables/pool-search-index.js";
 import { sortByFloatKey } from "../util/float-key-sort.js";
-import { sharedArray } from "../util/shared-columns.js";
+import { sharedArray } from "../tables/shared-columns.js";
 import type { PeriodStats, PoolType, SnapshotPool } from "../api/snapshot-format.js";
 
 const TYPE_INDEX = new Map<PoolType, number>(POOL_TYPES.map((t, i) => [t, i]));

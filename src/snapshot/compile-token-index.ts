@@ -8,17 +8,17 @@
  * per-instance objects; name features are computed once per distinct name.
  */
 import { CHAINS, SUPPORTED_CHAIN_IDS, type ChainId } from "../chains/chains.js";
-import { containsSymbol, initialsMatchSymbol, nameWords, type NameWords } from "../query/name-parity.js";
+import { containsSymbol, initialsMatchSymbol, nameWords, type NameWords } from "../tables/name-parity.js";
 import {
   FLAG_INITIALS_MATCH_SYMBOL,
   FLAG_NAME_CONTAINS_SYMBOL,
   FLAG_WRAPPED_NATIVE,
   type TokenIndexData,
-} from "../query/token-index.js";
-import { ADDRESS_BYTES } from "../query/token-index.js";
+} from "../tables/token-index.js";
+import { ADDRESS_BYTES } from "../tables/token-index.js";
 import { sortByFloatKey } from "../util/float-key-sort.js";
-import { columnStrings, encodeStringColumn, sharedArray, StringColumnBuilder, utf8, type StringColumn } from "../util/shared-columns.js";
-import type { ChainTokenColumns } from "./compiled-chain.js";
+import { columnStrings, encodeStringColumn, sharedArray, StringColumnBuilder, utf8, type StringColumn } from "../tables/shared-columns.js";
+import type { ChainTokenColumns } from "../tables/compiled-chain.js";
 import { SearchStringsBuilder } from "./compile-search-strings.js";
 import { compileAddressTable, compileChainOrders } from "./compile-token-lookups.js";
 

@@ -11,7 +11,7 @@ import { evaluateTokenList, restrictTokenList } from "../query/evaluate-token-li
 import { matchedGroups, matchSearchTerm, searchTerm } from "../query/search-match.js";
 import { evaluateSingleChain } from "../query/single-chain-list.js";
 import { SingleChainView } from "../query/single-chain-view.js";
-import type { TokenIndexData } from "../query/token-index.js";
+import type { TokenIndexData } from "../tables/token-index.js";
 import {
   chainBitOf,
   chainMask,
@@ -25,7 +25,7 @@ import {
 } from "../query/token-query.js";
 import { TokenListView } from "../query/token-list-view.js";
 import { LruCache } from "../util/lru-cache.js";
-import type { CompiledChain } from "./compiled-chain.js";
+import type { CompiledChain } from "../tables/compiled-chain.js";
 import { versionHex } from "../api/snapshot-version.js";
 
 const CACHED_QUERIES_PER_SNAPSHOT = 256;

@@ -12,7 +12,7 @@ import path from "node:path";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { NATIVE_ADDRESS, type ChainId } from "../../src/chains/chains.js";
-import type { ChainSnapshotInfo, CompiledChain } from "../../src/snapshot/compiled-chain.js";
+import type { ChainSnapshotInfo, CompiledChain } from "../../src/tables/compiled-chain.js";
 import type { SnapshotFile } from "../../src/api/snapshot-format.js";
 import type { SnapshotErrorReason } from "../../src/snapshot/snapshot-error.js";
 import { SnapshotLoader } from "../../src/snapshot/snapshot-loader.js";

@@ -17,7 +17,7 @@ import { CHAINS, NATIVE_ADDRESS, SUPPORTED_CHAIN_IDS, type ChainId } from "../..
 import { BasketView } from "../../src/query/basket-view.js";
 import { toPoolSearchSpec } from "../../src/query/pool-search-query.js";
 import { resolveSearch } from "../../src/query/pool-search-sides.js";
-import { instanceAddress } from "../../src/query/token-lookup.js";
+import { instanceAddress } from "../../src/tables/token-lookup.js";
 import { compileChain } from "../../src/snapshot/compile-chain.js";
 import { compileTokenIndex } from "../../src/snapshot/compile-token-index.js";
 import type { SnapshotFile, SnapshotToken } from "../../src/api/snapshot-format.js";

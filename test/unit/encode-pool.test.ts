@@ -11,10 +11,10 @@ import type { Pool, PoolToken, Protocol } from "../../src/api/wire.js";
 import { compileChain } from "../../src/snapshot/compile-chain.js";
 import type { SnapshotPool } from "../../src/api/snapshot-format.js";
 import { SNAPSHOT_FILE_PATTERN } from "../../src/api/snapshot-format.js";
-import { findPool } from "../../src/snapshot/pool-table.js";
+import { findPool } from "../../src/tables/pool-table.js";
 import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../../src/snapshot/normalize-token.js";
 import { chainIdFromSnapshotFileName, parseSnapshotBytes, type NormalizedSnapshotFile } from "../../src/snapshot/read-snapshot-file.js";
-import { columnString } from "../../src/util/shared-columns.js";
+import { columnString } from "../../src/tables/shared-columns.js";
 import { algebraPool, chainFile, nativeToken, packSnapshot, poolStats, poolToken, protocol, slipstreamPool, token, v2Pool, v3Pool, v4Pool, addr, poolId } from "../support/fixtures.js";
 
 function referencePool(chainId: ChainId, pool: SnapshotPool, snapshot: NormalizedSnapshotFile): Pool {

@@ -8,10 +8,10 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { CHAINS, NATIVE_ADDRESS, type ChainId } from "../../src/chains/chains.js";
-import { POOL_SORT_KEY_COUNT, POOL_TYPES, sortKeyIndex, POOL_ORDER_FIELDS, POOL_TIMEFRAMES } from "../../src/query/pool-search-index.js";
+import { POOL_SORT_KEY_COUNT, POOL_TYPES, sortKeyIndex, POOL_ORDER_FIELDS, POOL_TIMEFRAMES } from "../../src/tables/pool-search-index.js";
 import { searchPools, type PairSource, type PoolSearchQuery, type SearchChain, type SearchPosition } from "../../src/query/pool-search.js";
 import { compileChain } from "../../src/snapshot/compile-chain.js";
-import type { CompiledChain } from "../../src/snapshot/compiled-chain.js";
+import type { CompiledChain } from "../../src/tables/compiled-chain.js";
 import type { PoolType, SnapshotFile, SnapshotPool } from "../../src/api/snapshot-format.js";
 import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../../src/snapshot/normalize-token.js";
 import { parseSnapshotBytes } from "../../src/snapshot/read-snapshot-file.js";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { buildPoolTable, findPool } from "../../src/snapshot/pool-table.js";
-import { columnString, utf8 } from "../../src/util/shared-columns.js";
+import { buildPoolTable, findPool } from "../../src/tables/pool-table.js";
+import { columnString, utf8 } from "../../src/tables/shared-columns.js";
 
 const hex = (n: number, digits: number) => `0x${n.toString(16).padStart(digits, "0")}`;
 

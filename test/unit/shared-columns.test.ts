@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { columnString, columnStrings, encodeStringColumn, StringColumnBuilder, utf8 } from "../../src/util/shared-columns.js";
+import { columnString, columnStrings, encodeStringColumn, StringColumnBuilder, utf8 } from "../../src/tables/shared-columns.js";
 
 const TEXTS = ["", "USDC", "USD₮0", "Ünï", "ＵＳＤＣ", "a\"b\\c", "tab\there\nnew", "\u0000\u001f\u007f", "emoji 🦄", "lone \ud800 surrogate", "\u2028\u2029"];
 

@@ -2,8 +2,8 @@
 import typia from "typia";
 import { assertChainAllowed } from "../../access/restrictions.js";
 import type { PoolPathParameters } from "../../api/wire.js";
-import { findPool } from "../../snapshot/pool-table.js";
-import { columnBytes } from "../../util/shared-columns.js";
+import { findPool } from "../../tables/pool-table.js";
+import { columnBytes } from "../../tables/shared-columns.js";
 import { requireLoadedChain } from "../chain-availability.js";
 import { ApiError } from "../../api/errors.js";
 import { parsePathChainId } from "../path-parameters.js";

@@ -8,7 +8,7 @@ import typia, { type IValidation } from "typia";
 import { assertChainAllowed } from "../../access/restrictions.js";
 import type { TokenPriceEntry, TokenPricesRequest } from "../../api/wire.js";
 import type { ChainId } from "../../chains/chains.js";
-import { parseAddress, priceInstance } from "../../query/token-lookup.js";
+import { parseAddress, priceInstance } from "../../tables/token-lookup.js";
 import { requireLoadedChain, requireSnapshot } from "../chain-availability.js";
 import { dataReply, type Reply } from "../reply.js";
 import type { RouteRequest } from "../route.js";

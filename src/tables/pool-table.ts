@@ -3,7 +3,7 @@
  * table over the lowercase pool address (address-hash-table.ts).
  */
 import { crc32Continue } from "../util/crc32.js";
-import { encodeByteColumn, sharedArray, type StringColumn } from "../util/shared-columns.js";
+import { encodeByteColumn, sharedArray, type StringColumn } from "./shared-columns.js";
 import { buildAddressTable, findAddress, type AddressTableData } from "./address-hash-table.js";
 
 /** "0x" + 64 hex, the longest pool address (a V4 pool id). */

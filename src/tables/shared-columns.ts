@@ -3,7 +3,7 @@
  * read lives in a SharedArrayBuffer, so a compiled snapshot can be handed to
  * any number of threads without copying.
  */
-import { MAX_JSON_NUMBER_BYTES, writeJsonNumber } from "./json-number.js";
+import { MAX_JSON_NUMBER_BYTES, writeJsonNumber } from "../util/json-number.js";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

@@ -3,7 +3,7 @@
  * token addresses), in shared memory. Lookups compare the request string in
  * place, case-insensitively, so they allocate nothing.
  */
-import { sharedArray } from "../util/shared-columns.js";
+import { sharedArray } from "./shared-columns.js";
 
 export interface AddressTableData {
   readonly count: number;

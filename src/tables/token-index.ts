@@ -4,7 +4,7 @@
  * group by tracked TVL desc, chainId asc, address asc (api-decisions.md §3.2).
  * Plain shared columns, built once per snapshot by a worker.
  */
-import type { StringColumn } from "../util/shared-columns.js";
+import type { StringColumn } from "./shared-columns.js";
 
 export const FLAG_WRAPPED_NATIVE = 1;
 export const FLAG_NAME_CONTAINS_SYMBOL = 2;

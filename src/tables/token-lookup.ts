@@ -4,7 +4,6 @@
  * in any letter case. Allocation-free apart from the parsed key.
  */
 import { CHAINS, NATIVE_ADDRESS, SUPPORTED_CHAIN_IDS, type ChainId } from "../chains/chains.js";
-import { hashAddressBytes, sameAddress } from "../snapshot/compile-token-lookups.js";
 import { ADDRESS_BYTES, type TokenIndexData } from "./token-index.js";
 
 const HEX = "0123456789abcdef";
@@ -105,4 +104,16 @@ export function priceInstance(ix: TokenIndexData, chainId: ChainId, address: Uin
   const own = instanceOnChain(ix, chainId, address);
   if (own >= 0 || !sameAddress(address, 0, NATIVE, 0)) return own;
   return instanceOnChain(ix, chainId, WRAPPED.get(chainId)!);
+}
+
+/** FNV-1a over 20 address bytes: the hash of the token index's address table (built by compile-token-lookups.ts). */
+export function hashAddressBytes(bytes: Uint8Array, at: number): number {
+  let h = 0x811c9dc5;
+  for (let k = at; k < at + ADDRESS_BYTES; k++) h = Math.imul(h ^ bytes[k], 0x01000193);
+  return h >>> 0;
+}
+
+export function sameAddress(a: Uint8Array, aAt: number, b: Uint8Array, bAt: number): boolean {
+  for (let k = 0; k < ADDRESS_BYTES; k++) if (a[aAt + k] !== b[bAt + k]) return false;
+  return true;
 }

@@ -4,8 +4,8 @@
  */
 import type { ChainId } from "../chains/chains.js";
 import type { Protocol } from "../api/wire.js";
-import type { StringColumn } from "../util/shared-columns.js";
-import type { PoolSearchIndexData } from "../query/pool-search-index.js";
+import type { StringColumn } from "./shared-columns.js";
+import type { PoolSearchIndexData } from "./pool-search-index.js";
 import type { PoolTableData } from "./pool-table.js";
 
 export interface ChainSnapshotInfo {
