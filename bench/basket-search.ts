@@ -28,13 +28,13 @@ import { searchPoolsRoute } from "../src/http/handlers/pool-search.js";
 import { listBaskets, getBasket } from "../src/http/handlers/token-baskets.js";
 import type { DataReply } from "../src/http/reply.js";
 import type { RouteRequest } from "../src/http/route.js";
-import { BasketView } from "../src/query/basket-view.js";
+import { BasketView } from "../src/serving/basket-view.js";
 import { CursorCodec } from "../src/query/cursor.js";
 import { compileChain } from "../src/snapshot/compile-chain.js";
 import { compileTokenIndex } from "../src/snapshot/compile-token-index.js";
 import { parseSnapshotBytes } from "../src/snapshot/read-snapshot-file.js";
-import { ServingSnapshot } from "../src/snapshot/serving-snapshot.js";
-import { SnapshotStore } from "../src/snapshot/snapshot-store.js";
+import { ServingSnapshot } from "../src/serving/serving-snapshot.js";
+import { SnapshotStore } from "../src/serving/snapshot-store.js";
 import { snapshotVersion } from "../src/api/snapshot-version.js";
 
 function argument(name: string, fallback: string): string {

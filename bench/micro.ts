@@ -19,7 +19,7 @@ import { compileTokenIndex } from "../src/snapshot/compile-token-index.js";
 import { SNAPSHOT_FILE_PATTERN } from "../src/api/snapshot-format.js";
 import { findPool } from "../src/tables/pool-table.js";
 import { chainIdFromSnapshotFileName, parseSnapshotBytes } from "../src/snapshot/read-snapshot-file.js";
-import { ServingSnapshot } from "../src/snapshot/serving-snapshot.js";
+import { ServingSnapshot } from "../src/serving/serving-snapshot.js";
 import { snapshotVersion } from "../src/api/snapshot-version.js";
 import { columnBytes, columnString } from "../src/tables/shared-columns.js";
 

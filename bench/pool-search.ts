@@ -35,10 +35,10 @@ import type { CompiledChain } from "../src/tables/compiled-chain.js";
 import { SNAPSHOT_FILE_PATTERN } from "../src/api/snapshot-format.js";
 import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../src/snapshot/normalize-token.js";
 import { chainIdFromSnapshotFileName, parseSnapshotBytes, type NormalizedSnapshotFile } from "../src/snapshot/read-snapshot-file.js";
-import { ServingSnapshot } from "../src/snapshot/serving-snapshot.js";
+import { ServingSnapshot } from "../src/serving/serving-snapshot.js";
 import { snapshotVersion } from "../src/api/snapshot-version.js";
 import { createHash } from "node:crypto";
-import { SnapshotStore } from "../src/snapshot/snapshot-store.js";
+import { SnapshotStore } from "../src/serving/snapshot-store.js";
 import { sampleBasketMembers, sampleBasketsFile, type ChainBasketMembers } from "../src/samplegen/sample-baskets.js";
 
 function argument(name: string, fallback: string): string {

@@ -20,12 +20,12 @@ import { SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../src/chains/chain
 import type { PagedList } from "../src/query/paged-list.js";
 import { instanceOnChain, instancesWithAddress, parseAddress, priceInstance } from "../src/tables/token-lookup.js";
 import { toSingleChainQuery, toTokenSearchQuery, type SingleChainQuery, type TokenSearchQuery } from "../src/query/token-query.js";
-import { BasketView } from "../src/query/basket-view.js";
+import { BasketView } from "../src/serving/basket-view.js";
 import { compileChain } from "../src/snapshot/compile-chain.js";
 import { compileTokenIndex } from "../src/snapshot/compile-token-index.js";
 import { SNAPSHOT_FILE_PATTERN } from "../src/api/snapshot-format.js";
 import { chainIdFromSnapshotFileName, parseSnapshotBytes } from "../src/snapshot/read-snapshot-file.js";
-import { ServingSnapshot } from "../src/snapshot/serving-snapshot.js";
+import { ServingSnapshot } from "../src/serving/serving-snapshot.js";
 import { snapshotVersion } from "../src/api/snapshot-version.js";
 import { createHash } from "node:crypto";
 import { sampleBasketMembers, sampleBasketsFile, type ChainBasketMembers } from "../src/samplegen/sample-baskets.js";

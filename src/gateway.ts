@@ -23,7 +23,7 @@ import { holdTlsFiles, TLS_SETTING_NAMES } from "./config/tls-files.js";
 import { CertificateWatcher } from "./server/certificate-watcher.js";
 import { Supervisor } from "./server/supervisor.js";
 import { SnapshotLoader } from "./snapshot/snapshot-loader.js";
-import { VersionRetention, VersionUseTable } from "./snapshot/version-retention.js";
+import { VersionRetention, VersionUseTable } from "./serving/version-retention.js";
 import { versionHex } from "./api/snapshot-version.js";
 
 /** How often earlier versions are checked against the retention policy (version-retention.ts). */

@@ -1,6 +1,6 @@
 /** 503 CHAIN_DATA_UNAVAILABLE: a supported chain whose snapshot never loaded, or no snapshot at all. */
 import type { ChainId } from "../chains/chains.js";
-import type { ServingSnapshot } from "../snapshot/serving-snapshot.js";
+import type { ServingSnapshot } from "../serving/serving-snapshot.js";
 import { ApiError } from "../api/errors.js";
 
 export function requireLoadedChain(snapshot: ServingSnapshot | null, chainId: ChainId): ServingSnapshot {

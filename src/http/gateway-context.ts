@@ -6,7 +6,7 @@ import type { QuotaStore } from "../access/quota-store.js";
 import type { BasketCatalogue } from "../baskets/basket-catalogue.js";
 import type { Logger } from "../log/logger.js";
 import type { CursorCodec } from "../query/cursor.js";
-import type { SnapshotStore } from "../snapshot/snapshot-store.js";
+import type { SnapshotStore } from "../serving/snapshot-store.js";
 
 export interface GatewayContext {
   readonly store: SnapshotStore;

@@ -23,8 +23,8 @@ import { createLogger } from "../log/logger.js";
 import { IpRanges } from "../util/ip-address.js";
 import { RequestMetricsLayout, RequestMetricsRecorder } from "../metrics/request-metrics.js";
 import { CursorCodec } from "../query/cursor.js";
-import { ServingSnapshot } from "../snapshot/serving-snapshot.js";
-import { SnapshotStore } from "../snapshot/snapshot-store.js";
+import { ServingSnapshot } from "../serving/serving-snapshot.js";
+import { SnapshotStore } from "../serving/snapshot-store.js";
 import type { ServingThreadInit, ServingThreadMessage, SupervisorMessage } from "./messages.js";
 
 export interface ServingThreadData extends ServingThreadInit {

@@ -28,7 +28,7 @@ import type { GatewayMetrics } from "../metrics/gateway-metrics.js";
 import { MAX_SERVING_THREADS } from "../metrics/request-metrics.js";
 import type { ServingThreadData } from "./serving-thread.js";
 import { collectGarbageSoon } from "../util/collect-garbage.js";
-import type { RetentionChanges } from "../snapshot/version-retention.js";
+import type { RetentionChanges } from "../serving/version-retention.js";
 import type { ServingThreadInit, ServingThreadMessage, SnapshotMessage, SupervisorMessage } from "./messages.js";
 
 interface ServingThread {

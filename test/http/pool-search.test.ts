@@ -32,7 +32,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NATIVE_ADDRESS, SUPPORTED_CHAIN_IDS_ASCENDING } from "../../src/chains/chains.js";
 import type { SnapshotFile } from "../../src/api/snapshot-format.js";
-import { GRACE_MS } from "../../src/snapshot/version-retention.js";
+import { GRACE_MS } from "../../src/serving/version-retention.js";
 import {
   addr,
   BIG_RATE_LIMIT,

@@ -28,10 +28,10 @@ import { compileTokenIndex } from "../../src/snapshot/compile-token-index.js";
 import type { SnapshotFile } from "../../src/api/snapshot-format.js";
 import { parseSnapshotBytes } from "../../src/snapshot/read-snapshot-file.js";
 import { IpRanges } from "../../src/util/ip-address.js";
-import { ServingSnapshot } from "../../src/snapshot/serving-snapshot.js";
+import { ServingSnapshot } from "../../src/serving/serving-snapshot.js";
 import { snapshotVersion } from "../../src/api/snapshot-version.js";
 import { createHash } from "node:crypto";
-import { SnapshotStore } from "../../src/snapshot/snapshot-store.js";
+import { SnapshotStore } from "../../src/serving/snapshot-store.js";
 import { packSnapshot, standardKeys, writeKeysFile, type TestKey } from "./fixtures.js";
 
 export interface InProcessOptions {

@@ -15,7 +15,7 @@ import { compileTokenIndex } from "../../src/snapshot/compile-token-index.js";
 import type { SnapshotFile } from "../../src/api/snapshot-format.js";
 import { parseSnapshotBytes } from "../../src/snapshot/read-snapshot-file.js";
 import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../../src/snapshot/normalize-token.js";
-import { ServingSnapshot } from "../../src/snapshot/serving-snapshot.js";
+import { ServingSnapshot } from "../../src/serving/serving-snapshot.js";
 import { addr, chainFile, packSnapshot, token } from "../support/fixtures.js";
 import { toInstance } from "../support/reference-token-list.js";
 import { referenceTier } from "../support/reference-token-search.js";

@@ -12,7 +12,7 @@ import type { ChainId } from "../../chains/chains.js";
 import { TIER_TVL_ADDRESS_KEY } from "../../query/paged-list.js";
 import { filtersEcho, singleChainKey, toSingleChainQuery, type SingleChainQuery } from "../../query/token-query.js";
 import { requireLoadedChain } from "../chain-availability.js";
-import { findPage, pushEntries, type Page } from "../list-page.js";
+import { findPage, pushEntries, type Page } from "../../serving/list-page.js";
 import { parsePathChainId } from "../path-parameters.js";
 import { dataReply, type Chunk, type Reply } from "../reply.js";
 import type { RouteRequest } from "../route.js";

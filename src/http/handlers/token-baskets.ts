@@ -10,7 +10,7 @@ import { assertChainAllowed } from "../../access/restrictions.js";
 import type { TokenBasketQuery, TokenBasketsQuery } from "../../api/wire.js";
 import type { Basket } from "../../baskets/basket-catalogue.js";
 import { SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../../chains/chains.js";
-import { BasketView } from "../../query/basket-view.js";
+import { BasketView } from "../../serving/basket-view.js";
 import { requireLoadedChain } from "../chain-availability.js";
 import { ApiError } from "../../api/errors.js";
 import type { GatewayContext } from "../gateway-context.js";

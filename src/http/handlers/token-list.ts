@@ -9,7 +9,7 @@ import type { TokenListRequest } from "../../api/wire.js";
 import { TVL_SYMBOL_KEY } from "../../query/paged-list.js";
 import { toTokenQuery, tokenQueryKey } from "../../query/token-query.js";
 import { requireSnapshot } from "../chain-availability.js";
-import { findPage, pushEntries } from "../list-page.js";
+import { findPage, pushEntries } from "../../serving/list-page.js";
 import { dataReply, type Chunk, type Reply } from "../reply.js";
 import type { RouteRequest } from "../route.js";
 import { resolveChains } from "../token-chains.js";

@@ -9,7 +9,7 @@ import type { NoQueryParameters, TokensByAddressQuery } from "../../api/wire.js"
 import type { ChainId } from "../../chains/chains.js";
 import type { TokenIndexData } from "../../tables/token-index.js";
 import { instanceOnChain, instancesWithAddress } from "../../tables/token-lookup.js";
-import type { ServingSnapshot } from "../../snapshot/serving-snapshot.js";
+import type { ServingSnapshot } from "../../serving/serving-snapshot.js";
 import { columnBytes } from "../../tables/shared-columns.js";
 import { requireLoadedChain, requireSnapshot } from "../chain-availability.js";
 import { ApiError } from "../../api/errors.js";

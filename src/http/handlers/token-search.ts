@@ -9,7 +9,7 @@ import type { EffectiveMultiChainSearchFilter, TokenSearchRequest } from "../../
 import { TIER_TVL_SYMBOL_KEY } from "../../query/paged-list.js";
 import { filtersEcho, toTokenSearchQuery, tokenSearchKey } from "../../query/token-query.js";
 import { requireSnapshot } from "../chain-availability.js";
-import { findPage, pushEntries } from "../list-page.js";
+import { findPage, pushEntries } from "../../serving/list-page.js";
 import { dataReply, type Chunk, type Reply } from "../reply.js";
 import type { RouteRequest } from "../route.js";
 import { searchRuleFailures } from "../search-rules.js";

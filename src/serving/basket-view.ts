@@ -15,7 +15,7 @@ import { SUPPORTED_CHAIN_IDS, SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from
 import { LruCache } from "../util/lru-cache.js";
 import { ADDRESS_BYTES, type TokenIndexData } from "../tables/token-index.js";
 import { instanceOnChainAt } from "../tables/token-lookup.js";
-import { chainMask } from "./token-query.js";
+import { chainMask } from "../query/token-query.js";
 
 /** Most encoded answers one view keeps, and their bytes. */
 const CACHED_ANSWERS = 2048;

@@ -4,9 +4,8 @@
  * gateway issued for the same route and effective query, else 400
  * INVALID_PAGINATION_CURSOR.
  */
-import type { DecodedCursor } from "../query/cursor.js";
 import { ApiError } from "../api/errors.js";
-import type { GatewayContext } from "./gateway-context.js";
+import type { CursorCodec, DecodedCursor } from "../query/cursor.js";
 
 export function invalidCursor(cursor: string, why: string): ApiError {
   return new ApiError("INVALID_PAGINATION_CURSOR", "The cursor is not valid for this request; start again without a cursor.", why, { receivedCursor: cursor });
@@ -15,9 +14,9 @@ export function invalidCursor(cursor: string, why: string): ApiError {
 const FOREIGN = "The cursor was not issued by this gateway or was altered.";
 
 /** The decoded cursor, or null for the first page; throws INVALID_PAGINATION_CURSOR. */
-export function openCursor(ctx: GatewayContext, scope: Buffer, cursor: string | null | undefined): DecodedCursor | null {
+export function openCursor(cursors: CursorCodec, scope: Buffer, cursor: string | null | undefined): DecodedCursor | null {
   if (cursor === undefined || cursor === null || cursor === "") return null;
-  const decoded = ctx.cursors.decode(cursor, scope);
+  const decoded = cursors.decode(cursor, scope);
   if (decoded === "garbage") throw invalidCursor(cursor, FOREIGN);
   if (decoded === "scope") {
     throw invalidCursor(cursor, "The cursor belongs to another route or to a request with other parameters; keep everything but `limit` unchanged while paging.");

@@ -5,13 +5,18 @@
  * one after the cursor's last sort key — and the cursor of the next page,
  * null exactly at the end.
  */
-import { CursorKind } from "../snapshot/version-retention.js";
-import { PositionWriter } from "../query/cursor.js";
+import { PositionWriter, type CursorCodec } from "../query/cursor.js";
 import type { CursorKeyCodec, PagedList } from "../query/paged-list.js";
-import type { ServingSnapshot } from "../snapshot/serving-snapshot.js";
-import type { GatewayContext } from "./gateway-context.js";
 import { assertPositionComplete, openCursor } from "./list-cursor.js";
-import type { Chunk } from "./reply.js";
+import type { ServingSnapshot } from "./serving-snapshot.js";
+import type { SnapshotStore } from "./snapshot-store.js";
+import { CursorKind } from "./version-retention.js";
+
+/** What paging reads in a serving thread: the snapshots kept for cursors, and the cursor codec. */
+export interface Paging {
+  readonly store: SnapshotStore;
+  readonly cursors: CursorCodec;
+}
 
 export interface Page<K> {
   /** The snapshot that answered. */
@@ -28,7 +33,7 @@ export interface Page<K> {
  * @param listOn the request's full list on a snapshot
  */
 export function findPage<K>(
-  ctx: GatewayContext,
+  ctx: Paging,
   served: ServingSnapshot,
   scope: Buffer,
   cursorText: string | null | undefined,
@@ -38,11 +43,11 @@ export function findPage<K>(
 ): Page<K> {
   let snapshot = served;
   let start = 0;
-  const cursor = openCursor(ctx, scope, cursorText);
+  const cursor = openCursor(ctx.cursors, scope, cursorText);
   if (cursor !== null) {
     const offset = cursor.position.u32();
     const key = codec.read(cursor.position);
-    assertPositionComplete(cursor, cursorText!);
+    assertPositionComplete(cursor, cursorText ?? "");
     const kept = ctx.store.version(cursor.version);
     if (kept !== null) {
       snapshot = kept;
@@ -63,7 +68,7 @@ export function findPage<K>(
 }
 
 /** The page's entries as `[e1,e2,…]` pieces appended to `out`. */
-export function pushEntries(out: Chunk[], page: Page<unknown>): Chunk[] {
+export function pushEntries(out: (Uint8Array | string)[], page: Page<unknown>): (Uint8Array | string)[] {
   out.push("[");
   for (let e = page.start; e < page.end; e++) {
     if (e > page.start) out.push(",");

@@ -6,7 +6,7 @@
 import type { ChainId } from "../chains/chains.js";
 import type { Protocol } from "../api/wire.js";
 import type { BasketCatalogue } from "../baskets/basket-catalogue.js";
-import { BasketView } from "../query/basket-view.js";
+import { BasketView } from "./basket-view.js";
 import { evaluateTokenList, restrictTokenList } from "../query/evaluate-token-list.js";
 import { matchedGroups, matchSearchTerm, searchTerm } from "../query/search-match.js";
 import { evaluateSingleChain } from "../query/single-chain-list.js";

@@ -8,11 +8,11 @@
  * side costs the rows it joins, never a parse or lookup per basket address.
  */
 import { NATIVE_ADDRESS, SUPPORTED_CHAIN_IDS, type ChainId } from "../chains/chains.js";
-import type { ServingSnapshot } from "../snapshot/serving-snapshot.js";
+import type { ServingSnapshot } from "./serving-snapshot.js";
 import type { BasketView } from "./basket-view.js";
-import type { SearchChain, TokenRows } from "./pool-search.js";
+import type { SearchChain, TokenRows } from "../query/pool-search.js";
 import { instanceOnChain, parseAddress } from "../tables/token-lookup.js";
-import { protocolAllowed, type PoolSearchSpec, type SideSpec } from "./pool-search-query.js";
+import { protocolAllowed, type PoolSearchSpec, type SideSpec } from "../query/pool-search-query.js";
 
 export interface ResolvedSearch {
   /** The chains side A has tokens on (and that the snapshot holds), ascending. */
