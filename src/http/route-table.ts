@@ -28,7 +28,7 @@ import {
   TOKEN_SEARCH_RESPONSE_EXAMPLE,
   TOKENS_BY_ADDRESS_RESPONSE_EXAMPLE,
 } from "../openapi/examples.js";
-import { getOpenApiDocument } from "./handlers/openapi.js";
+import { OpenApiDocument } from "./handlers/openapi.js";
 import { getHealth, getMetrics, getReadiness } from "./handlers/operations.js";
 import { listChainTokens, searchChainTokens } from "./handlers/chain-tokens.js";
 import { getPool } from "./handlers/pool-details.js";
@@ -400,7 +400,7 @@ export const ROUTES: readonly RouteSpec[] = [
     path: "/v1/openapi.json",
     access: "public",
     body: false,
-    handler: getOpenApiDocument,
+    handler: () => OPENAPI_DOCUMENT.reply(),
     doc: {
       operationId: "getOpenApiDocument",
       summary: "This OpenAPI 3.1 document",
@@ -409,6 +409,9 @@ export const ROUTES: readonly RouteSpec[] = [
     },
   },
 ];
+
+/** The OpenAPI document of this table (GET /v1/openapi.json). */
+export const OPENAPI_DOCUMENT = new OpenApiDocument(() => ROUTES);
 
 /** Route names in table order: the metrics labels (plus `unmatched` for requests no route takes). */
 export const ROUTE_NAMES: readonly string[] = ROUTES.map((r) => r.name);

@@ -5,12 +5,11 @@
  * which error codes each can answer, security, and the prose.
  */
 import { ACCESS_GROUPS } from "../api/access-groups.js";
-import { SUPPORTED_CHAIN_IDS_ASCENDING } from "../chains/chains.js";
 import type { ErrorCode } from "../api/errors.js";
-import type { ParameterDoc, RouteSpec } from "../http/route.js";
-import { ROUTES } from "../http/route-table.js";
+import { SUPPORTED_CHAIN_IDS_ASCENDING } from "../chains/chains.js";
 import { errorEnvelopeSchemas, errorResponse, errorResponses } from "./error-responses.js";
 import { componentRef, type JsonSchema } from "./json-schema.js";
+import type { DocumentedRoute, ParameterDoc } from "./operation-doc.js";
 import { ResponseHeaderCatalogue } from "./response-headers.js";
 import { buildWireSchemas, type WireSchemas } from "./wire-schemas.js";
 
@@ -81,7 +80,7 @@ class DocumentBuilder {
     return { name: p.name, in: p.in, required: p.in === "path", description, schema, ...(p.example === undefined ? {} : { example: p.example }) };
   }
 
-  operation(route: RouteSpec): JsonSchema {
+  operation(route: DocumentedRoute): JsonSchema {
     const doc = route.doc;
     const authenticated = route.access !== "public";
     const errors: ErrorCode[] = [...ANY_ROUTE, ...(authenticated ? ACCESS : PUBLIC), ...(route.body ? BODY : []), ...doc.errors];
@@ -127,8 +126,8 @@ class DocumentBuilder {
   }
 }
 
-/** Builds the document from the route table; the gateway does this once per serving thread. */
-export function buildOpenApiDocument(routes: readonly RouteSpec[] = ROUTES): JsonSchema {
+/** Builds the document of a route table (the gateway's: src/http/route-table.ts); the gateway does this once per serving thread. */
+export function buildOpenApiDocument(routes: readonly DocumentedRoute[]): JsonSchema {
   const wire = buildWireSchemas(routes.flatMap((r) => (r.doc.requestBody === undefined ? [] : [r.doc.requestBody.schema])));
   const doc = new DocumentBuilder(wire);
   const paths: Record<string, Record<string, JsonSchema>> = {};

@@ -15,8 +15,7 @@ import { BasketCatalogue } from "../baskets/basket-catalogue.js";
 import { SharedRateLimiter } from "../access/shared-rate-limiter.js";
 import { createApp } from "../http/app.js";
 import type { GatewayContext } from "../http/gateway-context.js";
-import { openApiDocumentBytes } from "../http/handlers/openapi.js";
-import { ROUTE_NAMES } from "../http/route-table.js";
+import { OPENAPI_DOCUMENT, ROUTE_NAMES } from "../http/route-table.js";
 import { CorsPolicy } from "../http/transport/cors.js";
 import { uws, type us_listen_socket } from "../http/uws.js";
 import { createLogger } from "../log/logger.js";
@@ -109,7 +108,7 @@ const app = createApp(ctx, {
   ...(init.tls === null ? {} : { tls: init.tls }),
   ...(init.trustedProxies.length === 0 ? {} : { trustedProxies: IpRanges.parse(init.trustedProxies.join(",")) }),
 });
-openApiDocumentBytes(); // built now, not on the first request
+OPENAPI_DOCUMENT.encoded(); // built now, not on the first request
 // A thread that dies with open uWS sockets takes the whole process down; one
 // that closes them first just ends, and the supervisor replaces it.
 const fail = (error: unknown) => {
