@@ -27,7 +27,7 @@ import type { GatewayContext } from "../src/http/gateway-context.js";
 import { searchPoolsRoute } from "../src/http/handlers/pool-search.js";
 import { listBaskets, getBasket } from "../src/http/handlers/token-baskets.js";
 import type { DataReply } from "../src/http/reply.js";
-import type { RouteRequest } from "../src/http/route.js";
+import type { KeyedRequest } from "../src/http/route.js";
 import { BasketView } from "../src/serving/basket-view.js";
 import { CursorCodec } from "../src/query/cursor.js";
 import { compileChain } from "../src/snapshot/compile-chain.js";
@@ -162,8 +162,8 @@ const keys = new KeyStore({ keys: [{ id: "bench", name: "bench", sha256: KeyStor
 const key = authenticate(`Bearer ${keyText}`, keys, Date.now());
 const ctx = { store, baskets: catalogue, cursors: new CursorCodec(Buffer.from("bench-secret-bench-secret")) } as unknown as GatewayContext;
 
-const request = (routeName: string, path: string, params: string[], body: unknown = undefined): RouteRequest =>
-  ({ ctx, params, routeName, query: "", path, body, key }) as unknown as RouteRequest;
+const request = (routeName: string, path: string, params: string[], body: unknown = undefined): KeyedRequest =>
+  ({ ctx, params, routeName, query: "", path, body, key }) as unknown as KeyedRequest;
 const bytesOf = (reply: DataReply) => reply.data.reduce((n, c) => n + (typeof c === "string" ? Buffer.byteLength(c) : c.byteLength), 0);
 
 

@@ -2,7 +2,9 @@
  * The route table: every route of the gateway, declared once, next to its
  * handler. Dispatch, 405/`Allow`, the metrics route labels, the access group a
  * key's `routes` names, the not-found hint and the OpenAPI operations are all
- * derived from it. Adding a route is one entry here plus its handler.
+ * derived from it. Adding a route is one entry here plus its handler. The
+ * table is a literal (`as const`): route names are a type (RouteName), and a
+ * keyed route's handler takes a KeyedRequest, a public one's a RouteRequest.
  */
 import {
   CHAIN_TOKEN_BASKET_RESPONSE_EXAMPLE,
@@ -39,6 +41,8 @@ import { listTokens } from "./handlers/token-list.js";
 import { getChainToken, getTokensByAddress } from "./handlers/token-lookup.js";
 import { getTokenPrice, getTokenPrices } from "./handlers/token-prices.js";
 import { searchTokens } from "./handlers/token-search.js";
+import type { DocumentedRoute } from "../openapi/operation-doc.js";
+import type { Reply } from "./reply.js";
 import type { RouteSpec } from "./route.js";
 
 const TOKEN_LIST_DESCRIPTION = `One entry per asset across chains, ordered by total value locked (TVL), in pages linked by an opaque cursor.
@@ -81,7 +85,10 @@ const chainParameter = (carrier: string) => ({ in: "path" as const, carrier, nam
 const tokenAddressParameter = (carrier: string) => ({ in: "path" as const, carrier, name: "tokenAddress", example: SAMPLE_TOKEN.address });
 const PAGED_ERRORS = ["VALIDATION_ERROR", "UNSUPPORTED_CHAIN_ID", "INVALID_PAGINATION_CURSOR", "CHAIN_DATA_UNAVAILABLE"] as const;
 
-export const ROUTES: readonly RouteSpec[] = [
+/** The OpenAPI document of this table (GET /v1/openapi.json). */
+export const OPENAPI_DOCUMENT: OpenApiDocument = new OpenApiDocument((): readonly DocumentedRoute[] => ROUTES);
+
+export const ROUTES = [
   {
     name: "tokens.list",
     method: "POST",
@@ -400,7 +407,7 @@ export const ROUTES: readonly RouteSpec[] = [
     path: "/v1/openapi.json",
     access: "public",
     body: false,
-    handler: () => OPENAPI_DOCUMENT.reply(),
+    handler: (): Reply => OPENAPI_DOCUMENT.reply(),
     doc: {
       operationId: "getOpenApiDocument",
       summary: "This OpenAPI 3.1 document",
@@ -408,10 +415,10 @@ export const ROUTES: readonly RouteSpec[] = [
       errors: [],
     },
   },
-];
+] as const satisfies readonly RouteSpec[];
 
-/** The OpenAPI document of this table (GET /v1/openapi.json). */
-export const OPENAPI_DOCUMENT = new OpenApiDocument(() => ROUTES);
+/** The name of a route of the table. */
+export type RouteName = (typeof ROUTES)[number]["name"];
 
 /** Route names in table order: the metrics labels (plus `unmatched` for requests no route takes). */
-export const ROUTE_NAMES: readonly string[] = ROUTES.map((r) => r.name);
+export const ROUTE_NAMES: readonly RouteName[] = ROUTES.map((r) => r.name);

@@ -5,13 +5,14 @@
  * OpenAPI operation — next to its handler.
  */
 import type { KeyEntry } from "../access/key-store.js";
+import type { AccessGroup } from "../api/access-groups.js";
 import type { DocumentedRoute, OperationDoc, RouteAccess } from "../openapi/operation-doc.js";
 import type { GatewayContext } from "./gateway-context.js";
 import type { Reply } from "./reply.js";
 
 export type { RouteAccess };
 
-/** What a handler is given. Valid for the whole request, also after `await`. */
+/** What every handler is given. Valid for the whole request, also after `await`. */
 export interface RouteRequest {
   readonly ctx: GatewayContext;
   /** The route's path parameters, in the order of its path. */
@@ -24,18 +25,34 @@ export interface RouteRequest {
   readonly path: string;
   /** The parsed JSON body (routes with `body: true`), else undefined. */
   readonly body: unknown;
-  /** The authenticated key; null on public routes. */
-  readonly key: KeyEntry | null;
+}
+
+/** What a keyed route's handler is given: the request and its admitted key. */
+export interface KeyedRequest extends RouteRequest {
+  readonly key: KeyEntry;
 }
 
 /** Sync or async; throws (or rejects with) an ApiError for every refusal. */
-export type RouteHandler = (request: RouteRequest) => Reply | Promise<Reply>;
+export type RouteHandler<R extends RouteRequest = RouteRequest> = (request: R) => Reply | Promise<Reply>;
 
-export interface RouteSpec extends DocumentedRoute {
+interface RouteSpecBase extends DocumentedRoute {
   /** Unique; the metrics label, the log field and the cursor scope. */
   readonly name: string;
   /** Reads a JSON body: Content-Type, size and nesting are checked before the handler runs. */
   readonly body: boolean;
-  readonly handler: RouteHandler;
   readonly doc: OperationDoc;
 }
+
+/** A route of an access group: admitted by key (quota, allow-lists); its handler gets the key. */
+export interface KeyedRoute extends RouteSpecBase {
+  readonly access: AccessGroup;
+  readonly handler: RouteHandler<KeyedRequest>;
+}
+
+/** A public route: no key, limited per client address. */
+export interface PublicRoute extends RouteSpecBase {
+  readonly access: "public";
+  readonly handler: RouteHandler;
+}
+
+export type RouteSpec = KeyedRoute | PublicRoute;

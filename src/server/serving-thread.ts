@@ -4,26 +4,20 @@
  * request: stops accepting, finishes what is in flight, closes its listen
  * socket, then tells the supervisor.
  */
-import { collectGarbageSoon } from "../util/collect-garbage.js";
 import { parentPort, threadId, workerData } from "node:worker_threads";
-import { AddressLimiter } from "../access/address-limiter.js";
-import { ConfirmedKeys } from "../access/confirmed-keys.js";
 import { KeyStore } from "../access/key-store.js";
-import { LocalQuotaStore, type QuotaStore } from "../access/quota-store.js";
 import { RedisQuotaStore } from "../access/redis-quota-store.js";
 import { BasketCatalogue } from "../baskets/basket-catalogue.js";
-import { SharedRateLimiter } from "../access/shared-rate-limiter.js";
 import { createApp } from "../http/app.js";
-import type { GatewayContext } from "../http/gateway-context.js";
+import { createGatewayContext } from "../http/gateway-context.js";
 import { OPENAPI_DOCUMENT, ROUTE_NAMES } from "../http/route-table.js";
 import { CorsPolicy } from "../http/transport/cors.js";
 import { uws, type us_listen_socket } from "../http/uws.js";
 import { createLogger } from "../log/logger.js";
-import { IpRanges } from "../util/ip-address.js";
 import { RequestMetricsLayout, RequestMetricsRecorder } from "../metrics/request-metrics.js";
-import { CursorCodec } from "../query/cursor.js";
 import { ServingSnapshot } from "../serving/serving-snapshot.js";
-import { SnapshotStore } from "../serving/snapshot-store.js";
+import { collectGarbageSoon } from "../util/collect-garbage.js";
+import { IpRanges } from "../util/ip-address.js";
 import type { ServingThreadInit, ServingThreadMessage, SupervisorMessage } from "./messages.js";
 
 export interface ServingThreadData extends ServingThreadInit {
@@ -37,34 +31,25 @@ const send = (message: ServingThreadMessage) => port.postMessage(message);
 const log = createLogger(init.logLevel).child({ thread: init.threadSlot });
 
 const recorder = new RequestMetricsRecorder(new RequestMetricsLayout(ROUTE_NAMES), init.requestMetrics, init.threadSlot);
-const localQuotas = new LocalQuotaStore(
-  new SharedRateLimiter(init.quotaCounters, init.keySlots, init.defaultRateLimit),
-  new AddressLimiter(init.failedAuthCounters, init.failedAuthLimit, "failed authentication attempts", () => recorder.count("address-table-full")),
-);
-const quotas: QuotaStore =
-  init.quotaStore.kind === "redis"
-    ? new RedisQuotaStore(
-        { ...init.quotaStore, failedAuthLimit: init.failedAuthLimit, defaultRateLimit: init.defaultRateLimit, maxKeys: init.maxApiKeys },
-        localQuotas,
-        log,
-        () => recorder.count("quota-store-error"),
-      )
-    : localQuotas;
 const pendingMetrics = new Map<number, { resolve: (text: string) => void; timer: NodeJS.Timeout }>();
 let nextMetricsRequest = 1;
 /** How long /metrics waits for the supervisor's text. */
 const METRICS_TIMEOUT_MS = 5000;
 
-const ctx: GatewayContext = {
-  store: new SnapshotStore(init.versionUse),
-  keys: new KeyStore(init.keys),
-  baskets: new BasketCatalogue(init.baskets),
-  quotas,
-  confirmedKeys: new ConfirmedKeys(init.confirmedKeys, init.keySlots),
-  publicRequests: new AddressLimiter(init.publicRequestCounters, init.publicRateLimit, "requests without an API key", () => recorder.count("address-table-full")),
-  cursors: new CursorCodec(init.cursorSecret),
+const quotaStore = init.quotaStore;
+const ctx = createGatewayContext(init, {
   log,
-  ready: false,
+  quotaStore:
+    quotaStore.kind === "redis"
+      ? (local) =>
+          new RedisQuotaStore(
+            { ...quotaStore, failedAuthLimit: init.failedAuthLimit, defaultRateLimit: init.defaultRateLimit, maxKeys: init.maxApiKeys },
+            local,
+            log,
+            () => recorder.count("quota-store-error"),
+          )
+      : undefined,
+  addressTableFull: () => recorder.count("address-table-full"),
   fetchMetrics: () =>
     new Promise((resolve, reject) => {
       const requestId = nextMetricsRequest++;
@@ -75,7 +60,8 @@ const ctx: GatewayContext = {
       pendingMetrics.set(requestId, { resolve: (text) => resolve({ contentType: "text/plain; version=0.0.4; charset=utf-8", text }), timer });
       send({ type: "metrics-request", requestId });
     }),
-};
+});
+const quotas = ctx.quotas;
 
 let inFlight = 0;
 let draining = false;

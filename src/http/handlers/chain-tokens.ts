@@ -15,7 +15,7 @@ import { requireLoadedChain } from "../chain-availability.js";
 import { findPage, pushEntries, type Page } from "../../serving/list-page.js";
 import { parsePathChainId } from "../path-parameters.js";
 import { dataReply, type Chunk, type Reply } from "../reply.js";
-import type { RouteRequest } from "../route.js";
+import type { KeyedRequest } from "../route.js";
 import { searchRuleFailures } from "../search-rules.js";
 import { validated } from "../validation-error.js";
 
@@ -23,14 +23,14 @@ const validateListRequest = typia.createValidateEquals<SingleChainTokenListReque
 const validateSearchRequest = typia.createValidateEquals<SingleChainTokenSearchRequest>();
 
 /** The path chain: supported, allowed for the key. */
-function pathChain(request: RouteRequest): ChainId {
+function pathChain(request: KeyedRequest): ChainId {
   const chainId = parsePathChainId(request.params[0]);
-  assertChainAllowed(request.key!, chainId);
+  assertChainAllowed(request.key, chainId);
   return chainId;
 }
 
 /** The page, and the name of its bytes within the answering snapshot (for the compression cache). */
-function chainPage(request: RouteRequest, query: SingleChainQuery, config: { limit?: number; cursor?: string | null } | undefined): { page: Page<unknown>; cacheKey: string } {
+function chainPage(request: KeyedRequest, query: SingleChainQuery, config: { limit?: number; cursor?: string | null } | undefined): { page: Page<unknown>; cacheKey: string } {
   const { ctx } = request;
   const served = requireLoadedChain(ctx.store.current, query.chainId);
   const queryKey = singleChainKey(query);
@@ -39,7 +39,7 @@ function chainPage(request: RouteRequest, query: SingleChainQuery, config: { lim
   return { page, cacheKey: `${request.routeName}:${queryKey}:${page.start}:${page.end}` };
 }
 
-export function listChainTokens(request: RouteRequest): Reply {
+export function listChainTokens(request: KeyedRequest): Reply {
   const chainId = pathChain(request);
   const body = validated(validateListRequest, request.body);
   const { page, cacheKey } = chainPage(request, toSingleChainQuery(chainId, body, null), body.config);
@@ -49,7 +49,7 @@ export function listChainTokens(request: RouteRequest): Reply {
   return dataReply(data, page.snapshot.versionHex, cacheKey);
 }
 
-export function searchChainTokens(request: RouteRequest): Reply {
+export function searchChainTokens(request: KeyedRequest): Reply {
   const chainId = pathChain(request);
   const body = validated(validateSearchRequest, request.body, searchRuleFailures(request.body));
   const query = toSingleChainQuery(chainId, body, body.search.trim());

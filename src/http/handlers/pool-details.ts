@@ -8,7 +8,7 @@ import { requireLoadedChain } from "../chain-availability.js";
 import { ApiError } from "../../api/errors.js";
 import { parsePathChainId } from "../path-parameters.js";
 import { dataReply, type Reply } from "../reply.js";
-import type { RouteRequest } from "../route.js";
+import type { KeyedRequest } from "../route.js";
 
 const POOL_OPEN = Buffer.from('{"pool":');
 const POOL_CLOSE = Buffer.from("}");
@@ -25,10 +25,10 @@ function invalidAddress(address: string): ApiError {
   );
 }
 
-export function getPool(request: RouteRequest): Reply {
+export function getPool(request: KeyedRequest): Reply {
   const [chainText, address] = request.params;
   const chainId = parsePathChainId(chainText);
-  assertChainAllowed(request.key!, chainId);
+  assertChainAllowed(request.key, chainId);
   const current = request.ctx.store.current;
   if (current === null || !current.isLoaded(chainId)) {
     if (!isPoolAddress(address)) throw invalidAddress(address);

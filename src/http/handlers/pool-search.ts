@@ -15,7 +15,7 @@ import { poolSearchKey, toPoolSearchSpec } from "../../query/pool-search-query.j
 import { writePoolSearchPage } from "../../serving/pool-search-page.js";
 import { requireLoadedChain, requireSnapshot } from "../chain-availability.js";
 import { dataReply, type Chunk, type Reply } from "../reply.js";
-import type { RouteRequest } from "../route.js";
+import type { KeyedRequest } from "../route.js";
 import { tokenListsFailure } from "../token-address-lists.js";
 import { constraintError } from "../validation-error.js";
 
@@ -28,13 +28,13 @@ const PROTOCOL_ID = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const TOKEN_LISTS = ["tokensA", "tokensB"] as const;
 const BASKET_LISTS = ["basketsA", "basketsB"] as const;
 
-export function searchPoolsRoute(request: RouteRequest): Reply {
+export function searchPoolsRoute(request: KeyedRequest): Reply {
   const body = validatedBody(request.body);
   assertSideA(body);
   assertProtocolIds(body.filters?.protocols);
   assertProtocolIds(body.filters?.blockedProtocols);
   assertBasketIds(body, request.ctx.baskets);
-  const key = request.key!;
+  const key = request.key;
   const named = namedChains(body, key);
   const { ctx } = request;
   const current = requireSnapshot(ctx.store.current);

@@ -11,17 +11,17 @@ import { toTokenQuery, tokenQueryKey } from "../../query/token-query.js";
 import { requireSnapshot } from "../chain-availability.js";
 import { findPage, pushEntries } from "../../serving/list-page.js";
 import { dataReply, type Chunk, type Reply } from "../reply.js";
-import type { RouteRequest } from "../route.js";
+import type { KeyedRequest } from "../route.js";
 import { resolveChains } from "../token-chains.js";
 import { validated } from "../validation-error.js";
 
 const validateRequest = typia.createValidateEquals<TokenListRequest>();
 
-export function listTokens(request: RouteRequest): Reply {
+export function listTokens(request: KeyedRequest): Reply {
   const body = validated(validateRequest, request.body);
   const { ctx } = request;
   const current = ctx.store.current;
-  const query = resolveChains(toTokenQuery(body), request.key!, current);
+  const query = resolveChains(toTokenQuery(body), request.key, current);
   const served = requireSnapshot(current);
   const queryKey = tokenQueryKey(query);
   const scope = ctx.cursors.scope(request.routeName, queryKey);

@@ -16,17 +16,17 @@ import { ApiError } from "../../api/errors.js";
 import { parsePathChainId, parsePathTokenAddress } from "../path-parameters.js";
 import { parseQuery } from "../query-params.js";
 import { dataReply, type Chunk, type Reply } from "../reply.js";
-import type { RouteRequest } from "../route.js";
+import type { KeyedRequest } from "../route.js";
 import { resolveChains, searchedChains } from "../token-chains.js";
 
 const validateByAddressQuery = typia.createValidateEquals<TokensByAddressQuery>();
 export const validateNoQuery = typia.createValidateEquals<NoQueryParameters>();
 
-export function getTokensByAddress(request: RouteRequest): Reply {
+export function getTokensByAddress(request: KeyedRequest): Reply {
   const address = parsePathTokenAddress(request.params[0]);
   const params = parseQuery(request.query, { chainIds: "numbers" }, validateByAddressQuery);
   const current = request.ctx.store.current;
-  const scope = resolveChains({ chainIds: [...(params.chainIds ?? [])].sort((a, b) => a - b) }, request.key!, current);
+  const scope = resolveChains({ chainIds: [...(params.chainIds ?? [])].sort((a, b) => a - b) }, request.key, current);
   const snapshot = requireSnapshot(current);
   const chains = searchedChains(scope, snapshot);
   const ix = snapshot.tokenIndex;
@@ -42,15 +42,15 @@ export function getTokensByAddress(request: RouteRequest): Reply {
 }
 
 /** The path's chain (allowed for the key, loaded) and token address; no query parameters. */
-export function pathToken(request: RouteRequest): { chainId: ChainId; address: Uint8Array; snapshot: ServingSnapshot } {
+export function pathToken(request: KeyedRequest): { chainId: ChainId; address: Uint8Array; snapshot: ServingSnapshot } {
   const chainId = parsePathChainId(request.params[0]);
-  assertChainAllowed(request.key!, chainId);
+  assertChainAllowed(request.key, chainId);
   const address = parsePathTokenAddress(request.params[1]);
   parseQuery(request.query, {}, validateNoQuery);
   return { chainId, address, snapshot: requireLoadedChain(request.ctx.store.current, chainId) };
 }
 
-export function tokenNotFound(request: RouteRequest, chainId: ChainId): ApiError {
+export function tokenNotFound(request: KeyedRequest, chainId: ChainId): ApiError {
   const sent = request.params[1];
   return new ApiError(
     "TOKEN_NOT_FOUND",
@@ -60,7 +60,7 @@ export function tokenNotFound(request: RouteRequest, chainId: ChainId): ApiError
   );
 }
 
-export function getChainToken(request: RouteRequest): Reply {
+export function getChainToken(request: KeyedRequest): Reply {
   const { chainId, address, snapshot } = pathToken(request);
   const ix: TokenIndexData = snapshot.tokenIndex;
   const i = instanceOnChain(ix, chainId, address);

@@ -11,18 +11,18 @@ import { filtersEcho, toTokenSearchQuery, tokenSearchKey } from "../../query/tok
 import { requireSnapshot } from "../chain-availability.js";
 import { findPage, pushEntries } from "../../serving/list-page.js";
 import { dataReply, type Chunk, type Reply } from "../reply.js";
-import type { RouteRequest } from "../route.js";
+import type { KeyedRequest } from "../route.js";
 import { searchRuleFailures } from "../search-rules.js";
 import { resolveChains, searchedChains } from "../token-chains.js";
 import { validated } from "../validation-error.js";
 
 const validateRequest = typia.createValidateEquals<TokenSearchRequest>();
 
-export function searchTokens(request: RouteRequest): Reply {
+export function searchTokens(request: KeyedRequest): Reply {
   const body = validated(validateRequest, request.body, searchRuleFailures(request.body));
   const { ctx } = request;
   const current = ctx.store.current;
-  const query = resolveChains(toTokenSearchQuery(body, body.search.trim()), request.key!, current);
+  const query = resolveChains(toTokenSearchQuery(body, body.search.trim()), request.key, current);
   const served = requireSnapshot(current);
   const queryKey = tokenSearchKey(query);
   const scope = ctx.cursors.scope(request.routeName, queryKey);
