@@ -72,7 +72,7 @@ function parseArgs(argv: readonly string[]): Args {
 // ------------------------------------------------------------------ helpers
 
 const DEFAULT_LARGE_DIR = "/tmp/lgw-bench-large";
-const GENERATE_JS = join(PROJECT_ROOT, "dist/src/cli/generate-snapshots.js");
+const GENERATE_JS = join(PROJECT_ROOT, "dist/tools/generate-snapshots.js");
 
 function machineInfo(): MachineInfo {
   const list = cpus();

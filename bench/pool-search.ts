@@ -39,7 +39,7 @@ import { ServingSnapshot } from "../src/serving/serving-snapshot.js";
 import { snapshotVersion } from "../src/api/snapshot-version.js";
 import { createHash } from "node:crypto";
 import { SnapshotStore } from "../src/serving/snapshot-store.js";
-import { sampleBasketMembers, sampleBasketsFile, type ChainBasketMembers } from "../src/samplegen/sample-baskets.js";
+import { sampleBasketMembers, sampleBasketsFile, type ChainBasketMembers } from "../tools/samplegen/sample-baskets.js";
 
 function argument(name: string, fallback: string): string {
   const i = process.argv.indexOf(name);

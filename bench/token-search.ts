@@ -28,7 +28,7 @@ import { chainIdFromSnapshotFileName, parseSnapshotBytes } from "../src/snapshot
 import { ServingSnapshot } from "../src/serving/serving-snapshot.js";
 import { snapshotVersion } from "../src/api/snapshot-version.js";
 import { createHash } from "node:crypto";
-import { sampleBasketMembers, sampleBasketsFile, type ChainBasketMembers } from "../src/samplegen/sample-baskets.js";
+import { sampleBasketMembers, sampleBasketsFile, type ChainBasketMembers } from "../tools/samplegen/sample-baskets.js";
 import { columnBytes } from "../src/tables/shared-columns.js";
 
 function argument(name: string, fallback: string): string {

@@ -4,8 +4,8 @@
  * minor tokens shared by several chains (cross-chain groups), and tail tokens
  * pinned exactly at / just above each threshold.
  */
-import type { ChainId } from "../chains/chains.js";
-import type { SnapshotToken } from "../api/snapshot-format.js";
+import type { ChainId } from "../../src/chains/chains.js";
+import type { SnapshotToken } from "../../src/api/snapshot-format.js";
 import type { ChainContext } from "./chain-context.js";
 import { clamp, significant, usd } from "./numbers.js";
 import { isAscii, unreservedIdentity, type TokenIdentity } from "./names.js";

@@ -3,7 +3,7 @@
  * liquidity scale, block timing, and which protocols run there.
  * Names, symbols and addresses of the native assets come from CHAINS.
  */
-import type { ChainId } from "../chains/chains.js";
+import type { ChainId } from "../../src/chains/chains.js";
 import { fixedAddress } from "./addresses.js";
 import {
   PANCAKE_V3_TIERS,

@@ -3,7 +3,7 @@
  * includes the 24h volume...), yield is the annualized fee return in percent,
  * and the net inflow is a random walk that may be negative.
  */
-import type { PeriodStats, PoolStats } from "../api/snapshot-format.js";
+import type { PeriodStats, PoolStats } from "../../src/api/snapshot-format.js";
 import { clamp, significant, usd } from "./numbers.js";
 import type { Rng } from "./random.js";
 

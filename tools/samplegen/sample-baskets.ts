@@ -7,9 +7,9 @@
  * the sample snapshots do not hold (the basket answers with no `tokens`).
  * Deterministic: the same chains give the same file.
  */
-import { CHAINS, NATIVE_ADDRESS, SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../chains/chains.js";
-import type { BasketRecord, BasketsFile } from "../baskets/basket-file.js";
-import type { SnapshotToken } from "../api/snapshot-format.js";
+import { CHAINS, NATIVE_ADDRESS, SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../../src/chains/chains.js";
+import type { BasketRecord, BasketsFile } from "../../src/baskets/basket-file.js";
+import type { SnapshotToken } from "../../src/api/snapshot-format.js";
 import { BRIDGED_WETH, MAJOR_ASSETS, type MajorAsset } from "./asset-catalog.js";
 import { majorAssetAddress } from "./token-factory.js";
 

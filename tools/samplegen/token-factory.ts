@@ -2,7 +2,7 @@
  * The well-known tokens of a chain: its native asset, its wrapped native,
  * the major assets deployed there, and the hand-made edge cases.
  */
-import { NATIVE_ADDRESS, type ChainId } from "../chains/chains.js";
+import { NATIVE_ADDRESS, type ChainId } from "../../src/chains/chains.js";
 import { fixedAddress } from "./addresses.js";
 import { MAJOR_ASSETS, type AssetDeployment, type MajorAsset } from "./asset-catalog.js";
 import type { ChainContext } from "./chain-context.js";

@@ -1,5 +1,5 @@
 /** generatedAt and blockNumber, derived from the seed (never from the clock). */
-import type { ChainId } from "../chains/chains.js";
+import type { ChainId } from "../../src/chains/chains.js";
 import type { ChainProfile } from "./chain-profiles.js";
 import { DAY } from "./numbers.js";
 import { Rng } from "./random.js";

@@ -2,7 +2,7 @@
  * Generates deterministic sample snapshot files, one per supported chain, and
  * the sample baskets file (baskets.json) built from their tokens.
  *
- *   node dist/src/cli/generate-snapshots.js [--seed N] [--scale small|large] [--out DIR]
+ *   node dist/tools/generate-snapshots.js [--seed N] [--scale small|large] [--out DIR]
  *
  * Same seed and scale give byte-identical files. `small` (the committed
  * sample) is a few thousand pools; `large` is over 500,000 pools and 250,000
@@ -12,15 +12,15 @@ import { mkdirSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { pack } from "msgpackr";
-import { parseBasketsFile } from "../baskets/basket-file.js";
-import { CHAINS, SUPPORTED_CHAIN_IDS, type ChainId } from "../chains/chains.js";
-import { snapshotFileName } from "../api/snapshot-format.js";
-import { writeFileAtomic } from "../samplegen/atomic-write.js";
-import { buildChainSnapshot, type ChainSnapshotInput } from "../samplegen/chain-snapshot.js";
-import { sampleBasketMembers, sampleBasketsFile, type ChainBasketMembers } from "../samplegen/sample-baskets.js";
-import { SCALE_NAMES, scaleProfile, type ScaleName } from "../samplegen/scale.js";
-import { buildSharedCatalog } from "../samplegen/tail-tokens.js";
-import { reservedSymbols } from "../samplegen/token-factory.js";
+import { parseBasketsFile } from "../src/baskets/basket-file.js";
+import { CHAINS, SUPPORTED_CHAIN_IDS, type ChainId } from "../src/chains/chains.js";
+import { snapshotFileName } from "../src/api/snapshot-format.js";
+import { writeFileAtomic } from "./samplegen/atomic-write.js";
+import { buildChainSnapshot, type ChainSnapshotInput } from "./samplegen/chain-snapshot.js";
+import { sampleBasketMembers, sampleBasketsFile, type ChainBasketMembers } from "./samplegen/sample-baskets.js";
+import { SCALE_NAMES, scaleProfile, type ScaleName } from "./samplegen/scale.js";
+import { buildSharedCatalog } from "./samplegen/tail-tokens.js";
+import { reservedSymbols } from "./samplegen/token-factory.js";
 
 const USAGE = `usage: generate-snapshots [--seed N] [--scale small|large] [--out DIR]
   --seed N      non-negative integer seed (default 1); same seed and scale => identical files

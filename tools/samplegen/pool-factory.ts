@@ -3,7 +3,7 @@
  * amountUsd / price), TVL as the sum of the sides, fee terms, metadata,
  * creation time and statistics.
  */
-import type { SnapshotPool, SnapshotPoolToken, SnapshotToken } from "../api/snapshot-format.js";
+import type { SnapshotPool, SnapshotPoolToken, SnapshotToken } from "../../src/api/snapshot-format.js";
 import { randomAddress, randomPoolId } from "./addresses.js";
 import type { ChainContext } from "./chain-context.js";
 import { clamp, significant, usd } from "./numbers.js";

@@ -1,5 +1,5 @@
 /** How much data each scale produces, per chain. */
-import type { ChainId } from "../chains/chains.js";
+import type { ChainId } from "../../src/chains/chains.js";
 
 export type ScaleName = "small" | "large";
 export const SCALE_NAMES: readonly ScaleName[] = ["small", "large"];

@@ -3,7 +3,7 @@
  * `/v1/protocols` sees one consistent record per id) and their per-chain
  * deployments: pool type, contracts, fee tiers.
  */
-import type { SnapshotProtocol } from "../api/snapshot-format.js";
+import type { SnapshotProtocol } from "../../src/api/snapshot-format.js";
 
 export const PERMIT2 = "0x000000000022d473030f116ddee9f6b43ac78ba3";
 

@@ -10,7 +10,7 @@ import type {
   SnapshotToken,
   V2Metadata,
   V4Metadata,
-} from "../api/snapshot-format.js";
+} from "../../src/api/snapshot-format.js";
 import { randomAddress } from "./addresses.js";
 import { clamp, significant } from "./numbers.js";
 import { priceState } from "./pool-pricing.js";

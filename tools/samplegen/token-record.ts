@@ -1,5 +1,5 @@
 /** Assembles SnapshotToken records with a stable key order, and the entry type the generator passes around. */
-import type { SnapshotToken } from "../api/snapshot-format.js";
+import type { SnapshotToken } from "../../src/api/snapshot-format.js";
 
 export type TokenRole = "native" | "wrapped-native" | "major" | "special" | "shared" | "tail";
 

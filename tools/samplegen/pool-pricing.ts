@@ -3,7 +3,7 @@
  * current tick of token1 per token0 in raw (smallest-unit) amounts, as
  * Uniswap V3/V4, Slipstream and Algebra store them.
  */
-import type { SnapshotToken } from "../api/snapshot-format.js";
+import type { SnapshotToken } from "../../src/api/snapshot-format.js";
 import type { Rng } from "./random.js";
 
 const LN_TICK_BASE = Math.log(1.0001);

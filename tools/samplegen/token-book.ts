@@ -1,5 +1,5 @@
 /** The growing token list of one chain. */
-import type { SnapshotToken } from "../api/snapshot-format.js";
+import type { SnapshotToken } from "../../src/api/snapshot-format.js";
 import type { ChainProfile } from "./chain-profiles.js";
 import { isAscii } from "./names.js";
 import type { TokenEntry, TokenRole } from "./token-record.js";

@@ -10,7 +10,7 @@
  *  - a non-ASCII symbol with and without explicit normalization.
  * Threshold edge cases live in the long tail (see tail-tokens.ts).
  */
-import type { ChainId } from "../chains/chains.js";
+import type { ChainId } from "../../src/chains/chains.js";
 
 export interface SpecialTokenSpec {
   readonly chainId: ChainId;

@@ -1,5 +1,5 @@
 /** What every per-chain builder needs: the chain, its profile, its random stream and address registries. */
-import { CHAINS, type ChainId, type ChainInfo } from "../chains/chains.js";
+import { CHAINS, type ChainId, type ChainInfo } from "../../src/chains/chains.js";
 import { AddressRegistry } from "./addresses.js";
 import { CHAIN_PROFILES, type ChainProfile } from "./chain-profiles.js";
 import { Rng } from "./random.js";

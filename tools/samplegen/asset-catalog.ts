@@ -3,7 +3,7 @@
  * addresses; present on several chains with plausible prices and liquidity.
  * Addresses not listed are fixed per (chain, symbol) by `fixedAddress`.
  */
-import type { ChainId } from "../chains/chains.js";
+import type { ChainId } from "../../src/chains/chains.js";
 
 export interface AssetDeployment {
   readonly address?: string;

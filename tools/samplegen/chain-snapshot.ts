@@ -1,6 +1,6 @@
 /** Assembles the snapshot of one chain: tokens, pools, protocols. */
-import type { ChainId } from "../chains/chains.js";
-import type { SnapshotFile, SnapshotPool, SnapshotProtocol } from "../api/snapshot-format.js";
+import type { ChainId } from "../../src/chains/chains.js";
+import type { SnapshotFile, SnapshotPool, SnapshotProtocol } from "../../src/api/snapshot-format.js";
 import { createChainContext } from "./chain-context.js";
 import { buildPools, type ProgressListener } from "./pool-factory.js";
 import { planPools } from "./pool-planner.js";
