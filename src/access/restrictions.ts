@@ -9,8 +9,9 @@ import { ACCESS_GROUPS, type AccessGroup } from "../api/access-groups.js";
 
 /** Throws API_KEY_FORBIDDEN unless the key may use `route`. */
 export function assertRouteAllowed(entry: KeyEntry, route: AccessGroup): void {
-  if (entry.routes === null || entry.routes.has(route)) return;
-  const allowedRoutes = ACCESS_GROUPS.filter((r) => entry.routes!.has(r));
+  const routes = entry.routes;
+  if (routes === null || routes.has(route)) return;
+  const allowedRoutes = ACCESS_GROUPS.filter((r) => routes.has(r));
   throw new ApiError(
     "API_KEY_FORBIDDEN",
     `This API key may not use the ${route} route; ask the gateway operator to add "${route}" to the key's allowed routes.`,
