@@ -4,10 +4,11 @@
  * full table refuses a new address without disturbing anyone, and a keys file
  * that does not fit changes nothing.
  */
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import fc from "fast-check";
+import ts from "typescript";
 import { describe, expect, test } from "vitest";
 import { AddressLimiter } from "../../src/access/address-limiter.js";
 import { AddressTable, createAddressTable } from "../../src/access/address-table.js";
@@ -92,7 +93,10 @@ describe("AddressTable", () => {
 
   test("threads adding the same addresses at once never lose, double or duplicate a count", async () => {
     const buffer = createAddressTable(4096);
-    const module = pathToFileURL(resolve(PROJECT_ROOT, "dist/src/access/address-table.js")).href;
+    // The threads run the table's source (it imports nothing), compiled here: no build is needed.
+    const source = readFileSync(resolve(PROJECT_ROOT, "src/access/address-table.ts"), "utf8");
+    const compiled = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 } }).outputText;
+    const module = `data:text/javascript;base64,${Buffer.from(compiled).toString("base64")}`;
     const perThread = 3000;
     const code = `
       const { workerData, parentPort } = require("node:worker_threads");
