@@ -5,8 +5,8 @@
  * The constraint and its bound are read from typia's `expected` text, so the
  * wire types stay the only statement of the rules.
  */
-import type { IValidation } from "typia";
-import { isSupportedChainId, SUPPORTED_CHAIN_IDS_ASCENDING } from "../chains/chains.js";
+import typia, { type IValidation } from "typia";
+import { isSupportedChainId, SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../chains/chains.js";
 import { ApiError } from "../api/errors.js";
 
 type Constraint =
@@ -177,10 +177,13 @@ export function validationFailure(input: unknown, errors: readonly IValidation.I
 
   // An unknown property is `whitelist` whatever its name or value (a stray `chainId` is not a chain id).
   if (error.expected === "undefined") return invalid(error, property, { name: "whitelist" }, last, false);
-  // typia checks uniqueness before the items; §2 reports item problems first.
+  // typia checks uniqueness before the items; §2 reports item problems first, as typia states them.
   if (!isItem && name === "chainIds" && Array.isArray(error.value)) {
-    const bad = error.value.findIndex((id) => !isSupportedChainId(id));
-    if (bad >= 0) return validationFailure(input, [{ path: `${error.path}[${bad}]`, expected: "ChainId", value: error.value[bad] }]);
+    const items = validateChainIdItems(error.value);
+    if (!items.success) {
+      const bad = items.errors[0];
+      return validationFailure(input, [{ path: `${error.path}${bad.path.replace(/^\$input/, "")}`, expected: bad.expected, value: bad.value }]);
+    }
   }
   // A chain id of the wrong value (not type) is an unsupported chain: an item of a chain id list, or
   // the `chainId` of an object in a list (every unsupported one of the list is named).
@@ -196,6 +199,9 @@ export function validationFailure(input: unknown, errors: readonly IValidation.I
     : constraintOf(error.expected, error.value);
   return invalid(error, property, constraint, name, isItem);
 }
+
+/** The items of a chain id list (without the list's uniqueness), with the `expected` text typia gives an item. */
+const validateChainIdItems = typia.createValidate<ChainId[]>();
 
 /** The VALIDATION_ERROR of one typia failure at `property`. */
 function invalid(error: IValidation.IError, property: string, constraint: ReturnType<typeof constraintOf>, name: string, isItem: boolean): ApiError {
