@@ -18,7 +18,7 @@ import { RequestMetricsLayout, RequestMetricsRecorder } from "../metrics/request
 import { ServingSnapshot } from "../serving/serving-snapshot.js";
 import { collectGarbageSoon } from "../util/collect-garbage.js";
 import { IpRanges } from "../util/ip-address.js";
-import type { ServingThreadInit, ServingThreadMessage, SupervisorMessage } from "./messages.js";
+import { METRICS_REPLY_TIMEOUT_MS, type ServingThreadInit, type ServingThreadMessage, type SupervisorMessage } from "./messages.js";
 
 export interface ServingThreadData extends ServingThreadInit {
   /** This thread's slice of the shared request metrics. */
@@ -31,10 +31,9 @@ const send = (message: ServingThreadMessage) => port.postMessage(message);
 const log = createLogger(init.logLevel).child({ thread: init.threadSlot });
 
 const recorder = new RequestMetricsRecorder(new RequestMetricsLayout(ROUTE_NAMES), init.requestMetrics, init.threadSlot);
-const pendingMetrics = new Map<number, { resolve: (text: string) => void; timer: NodeJS.Timeout }>();
+/** /metrics requests waiting for the supervisor's text, by request id. */
+const pendingMetrics = new Map<number, { resolve: (text: string) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }>();
 let nextMetricsRequest = 1;
-/** How long /metrics waits for the supervisor's text. */
-const METRICS_TIMEOUT_MS = 5000;
 
 const quotaStore = init.quotaStore;
 const ctx = createGatewayContext(init, {
@@ -55,9 +54,9 @@ const ctx = createGatewayContext(init, {
       const requestId = nextMetricsRequest++;
       const timer = setTimeout(() => {
         pendingMetrics.delete(requestId);
-        reject(new Error(`the supervisor did not render the metrics within ${METRICS_TIMEOUT_MS} ms`));
-      }, METRICS_TIMEOUT_MS);
-      pendingMetrics.set(requestId, { resolve: (text) => resolve({ contentType: "text/plain; version=0.0.4; charset=utf-8", text }), timer });
+        reject(new Error(`the supervisor did not render the metrics within ${METRICS_REPLY_TIMEOUT_MS} ms`));
+      }, METRICS_REPLY_TIMEOUT_MS);
+      pendingMetrics.set(requestId, { resolve: (text) => resolve({ contentType: "text/plain; version=0.0.4; charset=utf-8", text }), reject, timer });
       send({ type: "metrics-request", requestId });
     }),
 });
@@ -183,6 +182,15 @@ port.on("message", (message: SupervisorMessage) => {
       clearTimeout(pending.timer);
       pendingMetrics.delete(message.requestId);
       pending.resolve(message.text);
+      break;
+    }
+    case "metrics-failed": {
+      // Answered at once as a server fault (the envelope says nothing of why; the supervisor logged it).
+      const pending = pendingMetrics.get(message.requestId);
+      if (pending === undefined) break;
+      clearTimeout(pending.timer);
+      pendingMetrics.delete(message.requestId);
+      pending.reject(new Error("the supervisor could not render the metrics"));
       break;
     }
     case "drain":

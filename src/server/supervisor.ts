@@ -319,7 +319,10 @@ export class Supervisor {
             this.metrics
               .text()
               .then((text) => worker.postMessage({ type: "metrics-text", requestId: message.requestId, text } satisfies SupervisorMessage))
-              .catch((error: unknown) => this.log.error({ event: "metrics-failed", err: error }, "metrics rendering failed"));
+              .catch((error: unknown) => {
+                this.log.error({ event: "metrics-failed", err: error }, "metrics rendering failed");
+                worker.postMessage({ type: "metrics-failed", requestId: message.requestId } satisfies SupervisorMessage);
+              });
             break;
           case "drained":
             break;
