@@ -44,7 +44,7 @@ const layerZones = FLOORS.flatMap((floor, level) =>
 const outsideZone = { target: "./src", from: ["./tools", "./bench", "./test", "./workers"], message: "src/ does not import what is outside it." };
 
 export default tseslint.config(
-  { ignores: ["dist/", "node_modules/", "bench/results/", ".bench-data/", "src/openapi/examples.ts"] },
+  { ignores: ["dist/", "node_modules/", "bench/results/", ".bench-data/"] },
   js.configs.recommended,
   tseslint.configs.recommended,
   {
