@@ -17,7 +17,7 @@ export function assertRedisServerInstalled(): void {
   if (probe.error || probe.status !== 0) {
     throw new Error(
       `a real redis-server is needed, and "${REDIS_SERVER_BINARY}" cannot be run (${probe.error?.message ?? `exit ${probe.status}`}). ` +
-        "Install it with `apt-get install -y redis-server` (Debian; .ci/run does this when it is missing), or point REDIS_SERVER_BIN at the binary.",
+        "Install it with `apt-get install -y redis-server` (Debian; npm test does this when it is missing and runs as root), or point REDIS_SERVER_BIN at the binary.",
     );
   }
 }

@@ -6,7 +6,7 @@
  * Everything about a basket that does not depend on a snapshot is done here,
  * once per load: lowercase addresses per chain, their JSON as a baskets answer
  * writes it, whether a chain lists the native asset. Resolving addresses to
- * token rows needs a snapshot too: query/basket-view.ts, once per (catalogue,
+ * token rows needs a snapshot too: serving/basket-view.ts, once per (catalogue,
  * snapshot) pair.
  */
 import { createHash } from "node:crypto";

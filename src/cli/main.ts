@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `liquidity-gateway`: starts the gateway (configuration from the environment
- * and flags, see src/config/config.ts and the README); `liquidity-gateway keys
+ * and flags, see src/config/config.ts and docs/operators.md); `liquidity-gateway keys
  * ...` manages the keys file; `liquidity-gateway snapshots ...` acts on the
  * snapshot directory (e.g. allow a rollback). The gateway drains and stops on
  * SIGTERM/SIGINT, replaces its serving threads one by one on SIGUSR2, and on

@@ -1,5 +1,5 @@
 /**
- * Builds a chain's pool-search index (src/query/pool-search-index.ts) while
+ * Builds a chain's pool-search index (src/tables/pool-search-index.ts) while
  * the chain compiles, in the build worker: one `add` per pool as its JSON is
  * encoded, then `finish`. The orders are stable radix sorts over the keys in
  * address order (so ties are by address), distributed into per-token lists by

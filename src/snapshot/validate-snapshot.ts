@@ -1,7 +1,7 @@
 /**
  * Validation of one decoded snapshot file (shared/spec/snapshot-format.md).
  *
- * 1. Structure, by typia validators derived from the types in format.ts. Extra
+ * 1. Structure, by typia validators derived from the types in src/api/snapshot-format.ts. Extra
  *    unknown properties are allowed (forward compatibility). The fast path is
  *    `typia.createIs`; only when it fails is `typia.createValidate` run, on the
  *    one failing record, to name the first offending path.

@@ -19,7 +19,7 @@ import { expectError, expectValidation, request, type HttpResponse } from "../su
 import { startInProcess, type InProcessApp } from "../support/in-process-app.js";
 import { rawExchange, rawRequest } from "../support/raw-http.js";
 
-/** A UTF-8 key with letters outside ASCII (the key ends in ASCII: see README on keys). */
+/** A UTF-8 key with letters outside ASCII (the key ends in ASCII: see docs/operators.md, "API keys"). */
 const UNICODE_KEY = "clé-partenaire-Ω-über-0123456789";
 
 function post(app: InProcessApp, path: string, body: string, key: string | null = KEYS.active): Promise<HttpResponse> {

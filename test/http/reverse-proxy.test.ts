@@ -2,7 +2,7 @@
  * The documented mitigation (docs/reverse-proxy.md): Debian's nginx with the
  * repository's config/nginx.conf.example in front of the real gateway. Every
  * raw-socket edge case of issue 10 items 6-9, the parser limitations
- * included, gets a correct answer through it. nginx must be installed (.ci/run
+ * included, gets a correct answer through it. nginx must be installed (npm test
  * installs it); without it this suite fails, it does not skip.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -4,7 +4,7 @@
  * loopback source addresses (Linux routes all of 127/8 to the loopback).
  * nginx reaches the gateway from 127.0.0.1, the only trusted address. Before
  * TRUSTED_PROXIES every client behind nginx shared 127.0.0.1's budgets.
- * nginx must be installed (.ci/run installs it); without it this suite fails.
+ * nginx must be installed (npm test installs it when missing); without it this suite fails.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { basicFixture, KEYS, standardKeys } from "../support/fixtures.js";

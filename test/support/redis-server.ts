@@ -3,7 +3,7 @@
  * child process on a free loopback port without persistence, killed and
  * started again on the same port when a test wants an outage, and stopped at
  * the end. When the binary is missing the test FAILS with a message saying
- * how to install it (.ci/run installs it); it is never skipped.
+ * how to install it (npm test installs it when missing: tools/check-system.mjs); it is never skipped.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { freePort } from "../../bench/targets/free-port.js";

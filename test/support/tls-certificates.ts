@@ -1,6 +1,6 @@
 /**
  * Throwaway certificates made at test time with the `openssl` CLI (Debian's
- * `openssl` package; .ci/run installs it when missing): a CA, and server
+ * `openssl` package; npm test installs it when missing): a CA, and server
  * certificates it signs for 127.0.0.1 / localhost.
  */
 import { execFileSync } from "node:child_process";
@@ -12,7 +12,7 @@ function openssl(args: string[], cwd: string): void {
     execFileSync("openssl", args, { cwd, stdio: ["ignore", "ignore", "pipe"] });
   } catch (error) {
     const e = error as NodeJS.ErrnoException & { stderr?: Buffer };
-    if (e.code === "ENOENT") throw new Error("the openssl CLI is not installed: `apt-get install -y openssl` (.ci/run does this)");
+    if (e.code === "ENOENT") throw new Error("the openssl CLI is not installed: `apt-get install -y openssl` (npm test does this as root: tools/check-system.mjs)");
     throw new Error(`openssl ${args.join(" ")} failed: ${e.stderr?.toString() ?? e.message}`);
   }
 }

@@ -1,6 +1,6 @@
 /**
- * Baskets resolved once per (baskets file, snapshot) (src/query/basket-view.ts) and the pool-search
- * sides made from them (src/query/pool-search-sides.ts), on random data: chains whose tokens share
+ * Baskets resolved once per (baskets file, snapshot) (src/serving/basket-view.ts) and the pool-search
+ * sides made from them (src/serving/pool-search-sides.ts), on random data: chains whose tokens share
  * addresses, TVLs drawn from a few values (many ties), a chain without a native record; random
  * baskets of held and unheld addresses in any letter case, the all-zero address among them.
  *
