@@ -41,7 +41,11 @@ const layerZones = FLOORS.flatMap((floor, level) =>
 );
 
 /** The server never imports the tools, benchmarks, tests or the build worker's entry file. */
-const outsideZone = { target: "./src", from: ["./tools", "./bench", "./test", "./workers"], message: "src/ does not import what is outside it." };
+const outsideZone = {
+  target: "./src",
+  from: ["./tools", "./bench", "./test", "./workers"],
+  message: "src/ does not import what is outside it.",
+};
 
 export default tseslint.config(
   { ignores: ["dist/", "node_modules/", "bench/results/", ".bench-data/"] },

@@ -12,7 +12,12 @@ import { delimiter, isAbsolute, join } from "node:path";
 
 /** An executable file named `name` on PATH (or at that path). */
 function executable(name) {
-  const candidates = isAbsolute(name) ? [name] : (process.env.PATH ?? "").split(delimiter).filter(Boolean).map((dir) => join(dir, name));
+  const candidates = isAbsolute(name)
+    ? [name]
+    : (process.env.PATH ?? "")
+        .split(delimiter)
+        .filter(Boolean)
+        .map((dir) => join(dir, name));
   return candidates.some((file) => {
     try {
       accessSync(file, constants.X_OK);
@@ -48,14 +53,21 @@ if (absent.length > 0) {
     process.exit(1);
   }
   if (!executable("apt-get")) {
-    console.error(`The tests run ${names}, which this machine lacks, and there is no apt-get to install Debian's packages (${packages}); install them, then run npm test again.`);
+    console.error(
+      `The tests run ${names}, which this machine lacks, and there is no apt-get to install Debian's packages (${packages}); install them, then run npm test again.`,
+    );
     process.exit(1);
   }
   console.log(`check-system: installing ${packages} (the tests run ${names})`);
-  const run = spawnSync("sh", ["-c", command], { stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+  const run = spawnSync("sh", ["-c", command], {
+    stdio: ["ignore", "inherit", "inherit"],
+    env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+  });
   const still = missing();
   if (run.status !== 0 || still.length > 0) {
-    console.error(`check-system: ${run.status !== 0 ? `the install failed (exit ${run.status})` : `still missing after the install: ${still.map((p) => p.name).join(", ")} (not on PATH?)`}`);
+    console.error(
+      `check-system: ${run.status !== 0 ? `the install failed (exit ${run.status})` : `still missing after the install: ${still.map((p) => p.name).join(", ")} (not on PATH?)`}`,
+    );
     process.exit(1);
   }
 }

@@ -37,10 +37,22 @@ const SANDBOX_KEY = "lgw_sandbox_0123456789abcdef";
 
 /** Keys in the states the error examples need, beside the sample's. */
 const EXAMPLE_KEYS = {
-  disabled: { text: "lgw_example_disabled_0123456789", record: { id: "partner-disabled", name: "Example: a disabled key", status: "disabled" } },
-  expired: { text: "lgw_example_expired_0123456789", record: { id: "partner-expired", name: "Example: an expired key", status: "active", expiresAt: "2025-01-01T00:00:00Z" } },
-  poolsOnly: { text: "lgw_example_pools_only_0123456789", record: { id: "partner-pools-only", name: "Example: pools only", status: "active", routes: ["pools"] } },
-  quota: { text: "lgw_example_quota_0123456789", record: { id: "partner-quota", name: "Example: one request a second", status: "active", rateLimit: { requests: 1, windowSeconds: 1 } } },
+  disabled: {
+    text: "lgw_example_disabled_0123456789",
+    record: { id: "partner-disabled", name: "Example: a disabled key", status: "disabled" },
+  },
+  expired: {
+    text: "lgw_example_expired_0123456789",
+    record: { id: "partner-expired", name: "Example: an expired key", status: "active", expiresAt: "2025-01-01T00:00:00Z" },
+  },
+  poolsOnly: {
+    text: "lgw_example_pools_only_0123456789",
+    record: { id: "partner-pools-only", name: "Example: pools only", status: "active", routes: ["pools"] },
+  },
+  quota: {
+    text: "lgw_example_quota_0123456789",
+    record: { id: "partner-quota", name: "Example: one request a second", status: "active", rateLimit: { requests: 1, windowSeconds: 1 } },
+  },
 } as const;
 
 /** Every answer's timestamp, in example order from here (1 ms apart). */
@@ -97,7 +109,13 @@ const TOKEN_PRICES_REQUEST = {
 
 /** The examples, in the file's order (the error examples come after READINESS_RESPONSE_EXAMPLE). */
 const EXAMPLES: readonly (RequestExample | ResponseExample)[] = [
-  { kind: "request", name: "TOKEN_LIST_REQUEST_EXAMPLE", comment: "The first two entries of chains 1 and 8453.", type: "TokenListRequest", value: TOKEN_LIST_REQUEST },
+  {
+    kind: "request",
+    name: "TOKEN_LIST_REQUEST_EXAMPLE",
+    comment: "The first two entries of chains 1 and 8453.",
+    type: "TokenListRequest",
+    value: TOKEN_LIST_REQUEST,
+  },
   {
     kind: "response",
     name: "TOKEN_LIST_RESPONSE_EXAMPLE",
@@ -126,10 +144,36 @@ const EXAMPLES: readonly (RequestExample | ResponseExample)[] = [
     type: "PoolSearchResponse",
     call: { method: "POST", path: "/v1/pools/search", body: POOL_SEARCH_REQUEST },
   },
-  { kind: "response", name: "PROTOCOLS_RESPONSE_EXAMPLE", comment: "GET /v1/protocols.", type: "ProtocolsResponse", call: { method: "GET", path: "/v1/protocols" } },
-  { kind: "response", name: "HEALTH_RESPONSE_EXAMPLE", comment: "GET /health.", type: "HealthResponse", call: { method: "GET", path: "/health", authorization: null }, raw: true },
-  { kind: "response", name: "READINESS_RESPONSE_EXAMPLE", comment: "GET /ready.", type: "ReadinessResponse", call: { method: "GET", path: "/ready", authorization: null }, raw: true },
-  { kind: "request", name: "TOKEN_SEARCH_REQUEST_EXAMPLE", comment: "A multi-chain search ordered by relevance.", type: "TokenSearchRequest", value: TOKEN_SEARCH_REQUEST },
+  {
+    kind: "response",
+    name: "PROTOCOLS_RESPONSE_EXAMPLE",
+    comment: "GET /v1/protocols.",
+    type: "ProtocolsResponse",
+    call: { method: "GET", path: "/v1/protocols" },
+  },
+  {
+    kind: "response",
+    name: "HEALTH_RESPONSE_EXAMPLE",
+    comment: "GET /health.",
+    type: "HealthResponse",
+    call: { method: "GET", path: "/health", authorization: null },
+    raw: true,
+  },
+  {
+    kind: "response",
+    name: "READINESS_RESPONSE_EXAMPLE",
+    comment: "GET /ready.",
+    type: "ReadinessResponse",
+    call: { method: "GET", path: "/ready", authorization: null },
+    raw: true,
+  },
+  {
+    kind: "request",
+    name: "TOKEN_SEARCH_REQUEST_EXAMPLE",
+    comment: "A multi-chain search ordered by relevance.",
+    type: "TokenSearchRequest",
+    value: TOKEN_SEARCH_REQUEST,
+  },
   {
     kind: "response",
     name: "TOKEN_SEARCH_RESPONSE_EXAMPLE",
@@ -137,7 +181,13 @@ const EXAMPLES: readonly (RequestExample | ResponseExample)[] = [
     type: "TokenSearchResponse",
     call: { method: "POST", path: "/v1/tokens/search", body: TOKEN_SEARCH_REQUEST },
   },
-  { kind: "request", name: "SINGLE_CHAIN_LIST_REQUEST_EXAMPLE", comment: "The first two tokens of a chain.", type: "SingleChainTokenListRequest", value: SINGLE_CHAIN_LIST_REQUEST },
+  {
+    kind: "request",
+    name: "SINGLE_CHAIN_LIST_REQUEST_EXAMPLE",
+    comment: "The first two tokens of a chain.",
+    type: "SingleChainTokenListRequest",
+    value: SINGLE_CHAIN_LIST_REQUEST,
+  },
   {
     kind: "response",
     name: "SINGLE_CHAIN_LIST_RESPONSE_EXAMPLE",
@@ -145,7 +195,13 @@ const EXAMPLES: readonly (RequestExample | ResponseExample)[] = [
     type: "SingleChainTokenListResponse",
     call: { method: "POST", path: "/v1/tokens/8453", body: SINGLE_CHAIN_LIST_REQUEST },
   },
-  { kind: "request", name: "SINGLE_CHAIN_SEARCH_REQUEST_EXAMPLE", comment: "A single-chain search.", type: "SingleChainTokenSearchRequest", value: SINGLE_CHAIN_SEARCH_REQUEST },
+  {
+    kind: "request",
+    name: "SINGLE_CHAIN_SEARCH_REQUEST_EXAMPLE",
+    comment: "A single-chain search.",
+    type: "SingleChainTokenSearchRequest",
+    value: SINGLE_CHAIN_SEARCH_REQUEST,
+  },
   {
     kind: "response",
     name: "SINGLE_CHAIN_SEARCH_RESPONSE_EXAMPLE",
@@ -174,7 +230,13 @@ const EXAMPLES: readonly (RequestExample | ResponseExample)[] = [
     type: "TokenPriceResponse",
     call: { method: "GET", path: `/v1/tokens/prices/8453/${USDC_BASE}/usd` },
   },
-  { kind: "request", name: "TOKEN_PRICES_REQUEST_EXAMPLE", comment: "Two tokens, the native asset among them.", type: "TokenPricesRequest", value: TOKEN_PRICES_REQUEST },
+  {
+    kind: "request",
+    name: "TOKEN_PRICES_REQUEST_EXAMPLE",
+    comment: "Two tokens, the native asset among them.",
+    type: "TokenPricesRequest",
+    value: TOKEN_PRICES_REQUEST,
+  },
   {
     kind: "response",
     name: "TOKEN_PRICES_RESPONSE_EXAMPLE",
@@ -346,7 +408,8 @@ export async function generateExamples(): Promise<string> {
       for (let tries = 0; got.status !== expected && name === "RATE_LIMIT_EXCEEDED" && tries < 10; tries++) {
         got = await send(base, call as Call, traceId);
       }
-      if (got.status !== expected) throw new Error(`${name}: expected ${expected}, got ${got.status}: ${JSON.stringify(got.body).slice(0, 300)}`);
+      if (got.status !== expected)
+        throw new Error(`${name}: expected ${expected}, got ${got.status}: ${JSON.stringify(got.body).slice(0, 300)}`);
       return withTimestamp(got.body, nextTimestamp());
     };
 

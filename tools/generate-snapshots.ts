@@ -99,7 +99,8 @@ function generateChain(options: Options, context: ChainSnapshotInput): ChainResu
   const started = performance.now();
   const snapshot = buildChainSnapshot({
     ...context,
-    onPoolProgress: (built, total) => log(`${label} ${built.toLocaleString("en-US")}/${total.toLocaleString("en-US")} pools (rss ${rss()})`),
+    onPoolProgress: (built, total) =>
+      log(`${label} ${built.toLocaleString("en-US")}/${total.toLocaleString("en-US")} pools (rss ${rss()})`),
   });
   const encoded = pack(snapshot);
   const path = writeFileAtomic(options.out, snapshotFileName(chainId), encoded);
@@ -108,7 +109,12 @@ function generateChain(options: Options, context: ChainSnapshotInput): ChainResu
     `${label} ${snapshot.tokens.length.toLocaleString("en-US")} tokens, ${snapshot.pools.length.toLocaleString("en-US")} pools, ` +
       `${snapshot.protocols.length} protocols, ${encoded.length.toLocaleString("en-US")} bytes -> ${path} (${seconds} s, rss ${rss()})`,
   );
-  return { tokens: snapshot.tokens.length, pools: snapshot.pools.length, bytes: encoded.length, baskets: sampleBasketMembers(chainId, snapshot.tokens) };
+  return {
+    tokens: snapshot.tokens.length,
+    pools: snapshot.pools.length,
+    bytes: encoded.length,
+    baskets: sampleBasketMembers(chainId, snapshot.tokens),
+  };
 }
 
 function run(options: Options): void {

@@ -43,13 +43,22 @@ function buildChain(task: ChainTask): ChainTaskResult {
     try {
       sha256 = file.sha256;
       if (task.knownSha256.includes(sha256)) return { status: "known", sha256 };
-      const source = { file: basename(task.path), fileBytes: file.source.length, sha256, fileMtimeMs: file.mtimeMs, logoTemplate: task.logoTemplate };
+      const source = {
+        file: basename(task.path),
+        fileBytes: file.source.length,
+        sha256,
+        fileMtimeMs: file.mtimeMs,
+        logoTemplate: task.logoTemplate,
+      };
       const { snapshot, pools } = openSnapshotSource(file.source, file.chainId, task.logoTemplate);
       generatedAt = snapshot.generatedAt;
       checkAdmission(snapshot.generatedAt, task.bounds);
       chain = compileChain(snapshot, source, pools);
       if (file.changedSinceOpen()) {
-        throw new SnapshotError("io", `${source.file}: the file was written while it was read (its size or times changed); it is read again on the next scan`);
+        throw new SnapshotError(
+          "io",
+          `${source.file}: the file was written while it was read (its size or times changed); it is read again on the next scan`,
+        );
       }
     } finally {
       file.close();

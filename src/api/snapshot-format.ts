@@ -116,18 +116,28 @@ interface SnapshotPoolBase {
   stats: PoolStats;
 }
 
-export interface SnapshotV2Pool extends SnapshotPoolBase { type: "V2"; metadata: V2Metadata }
-export interface SnapshotV3Pool extends SnapshotPoolBase { type: "V3"; metadata: ConcentratedMetadata }
-export interface SnapshotSlipstreamPool extends SnapshotPoolBase { type: "SLIPSTREAM"; metadata: ConcentratedMetadata }
-export interface SnapshotV4Pool extends SnapshotPoolBase { type: "V4"; metadata: V4Metadata }
-export interface SnapshotAlgebraPool extends SnapshotPoolBase { type: "ALGEBRA"; metadata: AlgebraMetadata }
+export interface SnapshotV2Pool extends SnapshotPoolBase {
+  type: "V2";
+  metadata: V2Metadata;
+}
+export interface SnapshotV3Pool extends SnapshotPoolBase {
+  type: "V3";
+  metadata: ConcentratedMetadata;
+}
+export interface SnapshotSlipstreamPool extends SnapshotPoolBase {
+  type: "SLIPSTREAM";
+  metadata: ConcentratedMetadata;
+}
+export interface SnapshotV4Pool extends SnapshotPoolBase {
+  type: "V4";
+  metadata: V4Metadata;
+}
+export interface SnapshotAlgebraPool extends SnapshotPoolBase {
+  type: "ALGEBRA";
+  metadata: AlgebraMetadata;
+}
 
-export type SnapshotPool =
-  | SnapshotV2Pool
-  | SnapshotV3Pool
-  | SnapshotSlipstreamPool
-  | SnapshotV4Pool
-  | SnapshotAlgebraPool;
+export type SnapshotPool = SnapshotV2Pool | SnapshotV3Pool | SnapshotSlipstreamPool | SnapshotV4Pool | SnapshotAlgebraPool;
 
 /** Live file names; a leading zero (`chain-08453.msgpack`) is another name, so ignored. */
 export const SNAPSHOT_FILE_PATTERN = /^chain-([1-9][0-9]*)\.msgpack$/;

@@ -81,7 +81,16 @@ export class BasketCatalogue {
       const headJson = Buffer.from(
         `{"id":${JSON.stringify(record.id)},"name":${JSON.stringify(record.name)},"description":${JSON.stringify(record.description)},"logoUrl":${JSON.stringify(record.logoUrl)},`,
       );
-      const basket: Basket = Object.freeze({ id: record.id, ordinal, name: record.name, description: record.description, logoUrl: record.logoUrl, addresses, chains: Object.freeze(chains), headJson });
+      const basket: Basket = Object.freeze({
+        id: record.id,
+        ordinal,
+        name: record.name,
+        description: record.description,
+        logoUrl: record.logoUrl,
+        addresses,
+        chains: Object.freeze(chains),
+        headJson,
+      });
       baskets.push(basket);
       byId.set(record.id, basket);
     });

@@ -80,9 +80,7 @@ async function main(): Promise<void> {
   });
   process.on("SIGHUP", () => {
     log.info({ event: "reloading-tls" }, "SIGHUP: rechecking the TLS files");
-    gateway
-      .reloadTls()
-      .catch((error: unknown) => log.error({ event: "tls-reload-failed", err: error }, "reloading the TLS files failed"));
+    gateway.reloadTls().catch((error: unknown) => log.error({ event: "tls-reload-failed", err: error }, "reloading the TLS files failed"));
   });
   process.on("SIGUSR2", () => {
     log.info({ event: "restarting-threads" }, "SIGUSR2: replacing the serving threads one by one");

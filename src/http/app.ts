@@ -64,7 +64,11 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
 
   const fail = (x: Exchange, error: unknown): void => {
     const apiError = toApiError(error);
-    if (apiError.code === "UNKNOWN_ERROR") ctx.log.error({ event: "request-failed", traceId: x.traceId, route: x.routeName, path: x.url.slice(0, 200), err: error }, "request failed");
+    if (apiError.code === "UNKNOWN_ERROR")
+      ctx.log.error(
+        { event: "request-failed", traceId: x.traceId, route: x.routeName, path: x.url.slice(0, 200), err: error },
+        "request failed",
+      );
     if (x.aborted || x.responded) return;
     try {
       writer.error(x, apiError);
@@ -196,11 +200,14 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
   };
 
   const tls = options.tls;
-  const app = (
-    tls === undefined
-      ? uws.App()
-      : uws.SSLApp({ cert_file_name: tls.certFile, key_file_name: tls.keyFile, ...(tls.passphrase === undefined ? {} : { passphrase: tls.passphrase }), ...(tls.caFile === undefined ? {} : { ca_file_name: tls.caFile }) })
-  ) as unknown as TemplatedApp;
+  const app = (tls === undefined
+    ? uws.App()
+    : uws.SSLApp({
+        cert_file_name: tls.certFile,
+        key_file_name: tls.keyFile,
+        ...(tls.passphrase === undefined ? {} : { passphrase: tls.passphrase }),
+        ...(tls.caFile === undefined ? {} : { ca_file_name: tls.caFile }),
+      })) as unknown as TemplatedApp;
   return app.any("/*", (res: HttpResponse, req: HttpRequest) => {
     started();
     let x: Exchange;

@@ -17,5 +17,11 @@ export function requireLoadedChain(snapshot: ServingSnapshot | null, chainId: Ch
 /** The served snapshot, or 503 when none has loaded yet. */
 export function requireSnapshot(snapshot: ServingSnapshot | null): ServingSnapshot {
   if (snapshot !== null) return snapshot;
-  throw new ApiError("CHAIN_DATA_UNAVAILABLE", "No chain data has loaded yet; retry shortly.", "The gateway has not loaded any snapshot yet.", { chainId: null }, { "retry-after": "30" });
+  throw new ApiError(
+    "CHAIN_DATA_UNAVAILABLE",
+    "No chain data has loaded yet; retry shortly.",
+    "The gateway has not loaded any snapshot yet.",
+    { chainId: null },
+    { "retry-after": "30" },
+  );
 }

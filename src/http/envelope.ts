@@ -61,5 +61,11 @@ export const STATIC_500_BODY = JSON.stringify({
   timestamp: "1970-01-01T00:00:00.000Z",
   path: "",
   traceId: "",
-  error: { code: "UNKNOWN_ERROR", title: "Unknown Error", message: "The gateway failed to answer this request; retry, and contact the operator if it persists.", details: "The error response could not be built.", metadata: {} },
+  error: {
+    code: "UNKNOWN_ERROR",
+    title: "Unknown Error",
+    message: "The gateway failed to answer this request; retry, and contact the operator if it persists.",
+    details: "The error response could not be built.",
+    metadata: {},
+  },
 } satisfies ErrorEnvelope);

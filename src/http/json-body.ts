@@ -95,7 +95,8 @@ export const TOO_DEEP: unique symbol = Symbol("nested deeper than MAX_JSON_DEPTH
  * deepest 64 KiB body), so parsing a deep body is one bounded pass like any other.
  */
 export function parseJsonBody(bytes: Buffer): unknown {
-  if (bytes.length === 0) throw malformed("The request body is empty; send a JSON object.", "Expected a JSON object body, received 0 bytes.", "empty body");
+  if (bytes.length === 0)
+    throw malformed("The request body is empty; send a JSON object.", "Expected a JSON object body, received 0 bytes.", "empty body");
   const deep = jsonNestingDepth(bytes) > MAX_JSON_DEPTH;
   let value: unknown;
   try {

@@ -10,7 +10,11 @@ import type { ChainId } from "../chains/chains.js";
 import type { ServingSnapshot } from "../serving/serving-snapshot.js";
 import { requireLoadedChain } from "./chain-availability.js";
 
-export function resolveChains<Q extends { readonly chainIds: readonly ChainId[] }>(query: Q, key: KeyEntry, current: ServingSnapshot | null): Q {
+export function resolveChains<Q extends { readonly chainIds: readonly ChainId[] }>(
+  query: Q,
+  key: KeyEntry,
+  current: ServingSnapshot | null,
+): Q {
   for (const chainId of query.chainIds) {
     assertChainAllowed(key, chainId);
     requireLoadedChain(current, chainId);

@@ -74,7 +74,11 @@ export function errorResponse(codes: readonly ErrorCode[], authenticated: boolea
 }
 
 /** The responses of `codes` keyed by status, ascending. */
-export function errorResponses(codes: readonly ErrorCode[], authenticated: boolean, headers: ResponseHeaderCatalogue): Record<string, JsonSchema> {
+export function errorResponses(
+  codes: readonly ErrorCode[],
+  authenticated: boolean,
+  headers: ResponseHeaderCatalogue,
+): Record<string, JsonSchema> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
     const status = ERROR_CATALOGUE[code].status;

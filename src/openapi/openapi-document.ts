@@ -77,7 +77,14 @@ class DocumentBuilder {
     const carrier = this.wire.parameters[p.carrier];
     if (carrier === undefined || carrier[p.name] === undefined) throw new Error(`OpenAPI: no parameter ${p.name} in ${p.carrier}`);
     const { description, ...schema } = carrier[p.name];
-    return { name: p.name, in: p.in, required: p.in === "path", description, schema, ...(p.example === undefined ? {} : { example: p.example }) };
+    return {
+      name: p.name,
+      in: p.in,
+      required: p.in === "path",
+      description,
+      schema,
+      ...(p.example === undefined ? {} : { example: p.example }),
+    };
   }
 
   operation(route: DocumentedRoute): JsonSchema {
@@ -91,11 +98,19 @@ class DocumentBuilder {
     if (conditional) {
       const headers = this.headers.notModified(rateLimit);
       if (doc.success.snapshotVersion === "always") headers["x-snapshot-version"] = this.headers.header("x-snapshot-version", true);
-      other["304"] = { description: "Not Modified: `If-None-Match` matches the answer's ETag (weak comparison); no body. Counted against the key's quota like any request.", headers };
+      other["304"] = {
+        description:
+          "Not Modified: `If-None-Match` matches the answer's ETag (weak comparison); no body. Counted against the key's quota like any request.",
+        headers,
+      };
     }
     if (doc.success.snapshotVersion === "always") successHeaders["x-snapshot-version"] = this.headers.header("x-snapshot-version", true);
     for (const [status, response] of Object.entries(doc.otherResponses ?? {})) {
-      other[status] = { description: response.description, headers: this.headers.success("never", false), content: this.content(componentRef(response.schema), undefined) };
+      other[status] = {
+        description: response.description,
+        headers: this.headers.success("never", false),
+        content: this.content(componentRef(response.schema), undefined),
+      };
     }
     return {
       operationId: doc.operationId,
@@ -111,9 +126,19 @@ class DocumentBuilder {
       ],
       ...(doc.requestBody === undefined
         ? {}
-        : { requestBody: { required: true, description: doc.requestBody.description, content: this.content(componentRef(doc.requestBody.schema), doc.requestBody.example) } }),
+        : {
+            requestBody: {
+              required: true,
+              description: doc.requestBody.description,
+              content: this.content(componentRef(doc.requestBody.schema), doc.requestBody.example),
+            },
+          }),
       responses: {
-        "200": { description: doc.success.description, headers: successHeaders, content: this.content(this.schema(doc.success.schema), doc.success.example, doc.success.contentType) },
+        "200": {
+          description: doc.success.description,
+          headers: successHeaders,
+          content: this.content(this.schema(doc.success.schema), doc.success.example, doc.success.contentType),
+        },
         ...other,
         ...errorResponses([...new Set(errors)], authenticated, this.headers),
       },
@@ -132,7 +157,9 @@ export function buildOpenApiDocument(routes: readonly DocumentedRoute[]): JsonSc
   const doc = new DocumentBuilder(wire);
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) (paths[route.path] ??= {})[route.method.toLowerCase()] = doc.operation(route);
-  const tags = [...ACCESS_GROUPS, "operations"].filter((tag) => routes.some((r) => (r.access === "public" ? "operations" : r.access) === tag));
+  const tags = [...ACCESS_GROUPS, "operations"].filter((tag) =>
+    routes.some((r) => (r.access === "public" ? "operations" : r.access) === tag),
+  );
   return {
     openapi: "3.1.0",
     info: { title: "liquidity-gateway", version: INTERFACE_VERSION, description: DESCRIPTION },
@@ -142,7 +169,11 @@ export function buildOpenApiDocument(routes: readonly DocumentedRoute[]): JsonSc
     components: {
       schemas: { ...wire.components, ...errorEnvelopeSchemas(wire.errorMetadata) },
       responses: { RouteNotFound: errorResponse(["ROUTE_NOT_FOUND"], false, doc.headers) },
-      parameters: { TraceId: doc.headerParameter("x-trace-id"), AcceptEncoding: doc.headerParameter("Accept-Encoding"), IfNoneMatch: doc.headerParameter("If-None-Match") },
+      parameters: {
+        TraceId: doc.headerParameter("x-trace-id"),
+        AcceptEncoding: doc.headerParameter("Accept-Encoding"),
+        IfNoneMatch: doc.headerParameter("If-None-Match"),
+      },
       securitySchemes: {
         [SECURITY_SCHEME]: {
           type: "http",

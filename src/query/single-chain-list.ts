@@ -25,7 +25,15 @@ export function evaluateSingleChain(ix: TokenIndexData, q: SingleChainQuery, mat
 }
 
 /** Writes the instances of `candidates[from..to)` that pass the thresholds to `out`; returns how many. */
-function eligible(ix: TokenIndexData, q: TokenFilters, candidates: Uint32Array, from: number, to: number, out: Uint32Array, stopAtTvl: boolean): number {
+function eligible(
+  ix: TokenIndexData,
+  q: TokenFilters,
+  candidates: Uint32Array,
+  from: number,
+  to: number,
+  out: Uint32Array,
+  stopAtTvl: boolean,
+): number {
   const { tvl, swaps, volume, flags } = ix;
   const { minTvl, minSwaps, minVolume } = q;
   const excluded = q.ignoreWrappedNative ? FLAG_WRAPPED_NATIVE : 0;

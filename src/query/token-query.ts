@@ -94,7 +94,11 @@ export function toTokenSearchQuery(request: TokenSearchRequest, term: string): T
 }
 
 /** Applies the defaults to a validated single-chain list (term null) or search request. */
-export function toSingleChainQuery(chainId: ChainId, request: SingleChainTokenListRequest | SingleChainTokenSearchRequest, term: string | null): SingleChainQuery {
+export function toSingleChainQuery(
+  chainId: ChainId,
+  request: SingleChainTokenListRequest | SingleChainTokenSearchRequest,
+  term: string | null,
+): SingleChainQuery {
   const orderBy = request.config?.orderBy;
   return {
     chainId,
@@ -107,7 +111,12 @@ export function toSingleChainQuery(chainId: ChainId, request: SingleChainTokenLi
 
 /** The four thresholds as a search answers them (`filters`), in the wire's key order. */
 export function filtersEcho(q: TokenFilters): EffectiveSingleChainSearchFilter {
-  return { minimumTotalValuePooledUsd: q.minTvl, minimumSwapsCount: q.minSwaps, minimumSwapVolumeUsd: q.minVolume, ignoreWrappedNative: q.ignoreWrappedNative };
+  return {
+    minimumTotalValuePooledUsd: q.minTvl,
+    minimumSwapsCount: q.minSwaps,
+    minimumSwapVolumeUsd: q.minVolume,
+    ignoreWrappedNative: q.ignoreWrappedNative,
+  };
 }
 
 function filtersKey(q: TokenFilters): string {

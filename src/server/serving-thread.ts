@@ -56,7 +56,11 @@ const ctx = createGatewayContext(init, {
         pendingMetrics.delete(requestId);
         reject(new Error(`the supervisor did not render the metrics within ${METRICS_REPLY_TIMEOUT_MS} ms`));
       }, METRICS_REPLY_TIMEOUT_MS);
-      pendingMetrics.set(requestId, { resolve: (text) => resolve({ contentType: "text/plain; version=0.0.4; charset=utf-8", text }), reject, timer });
+      pendingMetrics.set(requestId, {
+        resolve: (text) => resolve({ contentType: "text/plain; version=0.0.4; charset=utf-8", text }),
+        reject,
+        timer,
+      });
       send({ type: "metrics-request", requestId });
     }),
 });

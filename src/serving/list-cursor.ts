@@ -8,7 +8,9 @@ import { ApiError } from "../api/errors.js";
 import type { CursorCodec, DecodedCursor } from "../query/cursor.js";
 
 export function invalidCursor(cursor: string, why: string): ApiError {
-  return new ApiError("INVALID_PAGINATION_CURSOR", "The cursor is not valid for this request; start again without a cursor.", why, { receivedCursor: cursor });
+  return new ApiError("INVALID_PAGINATION_CURSOR", "The cursor is not valid for this request; start again without a cursor.", why, {
+    receivedCursor: cursor,
+  });
 }
 
 const FOREIGN = "The cursor was not issued by this gateway or was altered.";
@@ -19,7 +21,10 @@ export function openCursor(cursors: CursorCodec, scope: Buffer, cursor: string |
   const decoded = cursors.decode(cursor, scope);
   if (decoded === "garbage") throw invalidCursor(cursor, FOREIGN);
   if (decoded === "scope") {
-    throw invalidCursor(cursor, "The cursor belongs to another route or to a request with other parameters; keep everything but `limit` unchanged while paging.");
+    throw invalidCursor(
+      cursor,
+      "The cursor belongs to another route or to a request with other parameters; keep everything but `limit` unchanged while paging.",
+    );
   }
   return decoded;
 }

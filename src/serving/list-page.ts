@@ -60,7 +60,9 @@ export function findPage<K>(
   const end = Math.min(list.count, start + limit);
   let nextCursor = "null";
   if (end < list.count) {
-    nextCursor = list.cursors.json(end, scope, () => ctx.cursors.encode(scope, snapshot.version, codec.write(list.keyOf(end - 1), new PositionWriter().u32(end)).bytes()));
+    nextCursor = list.cursors.json(end, scope, () =>
+      ctx.cursors.encode(scope, snapshot.version, codec.write(list.keyOf(end - 1), new PositionWriter().u32(end)).bytes()),
+    );
     // The version stays kept (its token index) while its cursors are in use.
     ctx.store.cursorIssued(snapshot, CursorKind.Tokens);
   }

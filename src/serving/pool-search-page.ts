@@ -49,7 +49,12 @@ export function writePoolSearchPage(
 
   const { chains, toNative } = resolveSearch(spec, snapshot, snapshot.baskets(baskets), keyChains);
   const sortKey = specSortKey(spec);
-  const page = searchPools(chains, { key: sortKey, descending: spec.descending, minTvl: spec.filters.minimumTotalValueLockedUsd, typeMask: poolTypeMask(spec.filters) }, after, limit);
+  const page = searchPools(
+    chains,
+    { key: sortKey, descending: spec.descending, minTvl: spec.filters.minimumTotalValueLockedUsd, typeMask: poolTypeMask(spec.filters) },
+    after,
+    limit,
+  );
 
   out.push('{"pools":[');
   for (let i = 0; i < page.pool.length; i++) {
@@ -62,7 +67,10 @@ export function writePoolSearchPage(
     const last = page.pool.length - 1;
     const c = chains[page.chain[last]];
     const pool = page.pool[last];
-    const position = new PositionWriter().f64(c.index.keys[sortKey * c.index.poolCount + pool]).u32(c.chainId).string(addressAt(c.pools, pool));
+    const position = new PositionWriter()
+      .f64(c.index.keys[sortKey * c.index.poolCount + pool])
+      .u32(c.chainId)
+      .string(addressAt(c.pools, pool));
     next = JSON.stringify(ctx.cursors.encode(scope, snapshot.version, position.bytes()));
     ctx.store.cursorIssued(snapshot, CursorKind.Pools);
   }

@@ -31,7 +31,13 @@ interface SideOnChain {
   pieces: TokenRows[];
 }
 
-function sideOnChain(side: SideSpec, chainId: ChainId, snapshot: ServingSnapshot, baskets: BasketView, defaultChains: readonly ChainId[]): SideOnChain {
+function sideOnChain(
+  side: SideSpec,
+  chainId: ChainId,
+  snapshot: ServingSnapshot,
+  baskets: BasketView,
+  defaultChains: readonly ChainId[],
+): SideOnChain {
   const out: SideOnChain = { named: false, native: false, pieces: [] };
   let tokenRows: number[] | null = null;
   for (const t of side.tokens) {
@@ -79,7 +85,12 @@ function sideRows(side: SideOnChain, tokenCount: number, wrappedRow: number): To
  * @param keyChains the chains the key may read (ascending), null for every
  *   chain: the scope of a basket named without chains.
  */
-export function resolveSearch(spec: PoolSearchSpec, snapshot: ServingSnapshot, baskets: BasketView, keyChains: readonly ChainId[] | null): ResolvedSearch {
+export function resolveSearch(
+  spec: PoolSearchSpec,
+  snapshot: ServingSnapshot,
+  baskets: BasketView,
+  keyChains: readonly ChainId[] | null,
+): ResolvedSearch {
   const defaultChains = keyChains ?? SUPPORTED_CHAIN_IDS;
   const chains: SearchChain[] = [];
   const toNative: boolean[] = [];

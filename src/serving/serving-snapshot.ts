@@ -72,7 +72,12 @@ export class ServingSnapshot {
 
   /** A version with every chain's pool tables (what the loader builds). */
   static of(version: number, chains: readonly CompiledChain[], tokenIndex: TokenIndexData): ServingSnapshot {
-    return new ServingSnapshot(version, chains.map((c) => c.info.chainId), chains, tokenIndex);
+    return new ServingSnapshot(
+      version,
+      chains.map((c) => c.info.chainId),
+      chains,
+      tokenIndex,
+    );
   }
 
   isLoaded(chainId: ChainId): boolean {
@@ -129,7 +134,11 @@ export class ServingSnapshot {
     const result =
       candidates.groupCount * BROAD_MATCH_SHARE < ix.groupCount
         ? evaluateTokenList(ix, query, mask, { tier: match.tier, ...candidates, byRelevance })
-        : restrictTokenList(this.tokenList({ ...query, direction: byRelevance ? "desc" : query.direction }).result, match.tier, byRelevance);
+        : restrictTokenList(
+            this.tokenList({ ...query, direction: byRelevance ? "desc" : query.direction }).result,
+            match.tier,
+            byRelevance,
+          );
     return new TokenListView(ix, result, byRelevance ? "relevance" : query.direction);
   }
 
@@ -157,7 +166,8 @@ export class ServingSnapshot {
   evaluateSingleChain(query: SingleChainQuery): SingleChainView {
     const ix = this.tokenIndex;
     const byRelevance = query.orderBy === "relevance";
-    const match = query.term === null ? null : matchSearchTerm(ix, this.searchText, searchTerm(query.term), chainBitOf(query.chainId), byRelevance);
+    const match =
+      query.term === null ? null : matchSearchTerm(ix, this.searchText, searchTerm(query.term), chainBitOf(query.chainId), byRelevance);
     return new SingleChainView(ix, evaluateSingleChain(ix, query, match), byRelevance ? "relevance" : query.direction);
   }
 }

@@ -13,7 +13,10 @@ export class SnapshotStore {
   private readonly byVersion = new Map<number, { snapshot: ServingSnapshot; slot: number }>();
   private readonly use: VersionUseTable | null;
 
-  constructor(versionUse: SharedArrayBuffer | null, private readonly now: () => number = Date.now) {
+  constructor(
+    versionUse: SharedArrayBuffer | null,
+    private readonly now: () => number = Date.now,
+  ) {
     this.use = versionUse ? new VersionUseTable(versionUse) : null;
   }
 

@@ -125,7 +125,8 @@ export class VersionRetention {
     const retired: number[] = [];
     const poolsReleased: number[] = [];
     const { retainMs, maxVersions } = this.policy;
-    const activity = (v: LiveVersion) => Math.max(v.supersededAt, this.use.last(v.slot, CursorKind.Tokens), this.use.last(v.slot, CursorKind.Pools));
+    const activity = (v: LiveVersion) =>
+      Math.max(v.supersededAt, this.use.last(v.slot, CursorKind.Tokens), this.use.last(v.slot, CursorKind.Pools));
     const earlier = [...this.live.values()].filter((v) => v.version !== this.currentVersion).sort((a, b) => activity(a) - activity(b));
     earlier.forEach((v, i) => {
       if (now - v.supersededAt < GRACE_MS && earlier.length - i <= maxVersions) return;

@@ -30,7 +30,11 @@ export interface CompileChainSource {
  * @param poolSource the snapshot's pools, taken one at a time (a streamed file's
  *   pools are decoded and validated as they are taken: see pool-stream.ts)
  */
-export function compileChain(snapshot: NormalizedSnapshotFile, source: CompileChainSource, poolSource: PoolSource = poolArray(snapshot.pools)): CompiledChain {
+export function compileChain(
+  snapshot: NormalizedSnapshotFile,
+  source: CompileChainSource,
+  poolSource: PoolSource = poolArray(snapshot.pools),
+): CompiledChain {
   const started = performance.now();
   const chainId = snapshot.chainId as ChainId;
 

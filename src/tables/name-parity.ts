@@ -5,7 +5,10 @@
 
 /** Lowercased, everything but [a-z0-9 ] removed, trimmed. */
 export function cleanName(normalizedName: string): string {
-  return normalizedName.toLowerCase().replace(/[^a-z0-9 ]/g, "").trim();
+  return normalizedName
+    .toLowerCase()
+    .replace(/[^a-z0-9 ]/g, "")
+    .trim();
 }
 
 /** What parity needs of a name alone (shared by every token with that name). */
@@ -35,7 +38,14 @@ export function initialsMatchSymbol(name: NameWords, lowerSymbol: string): boole
 }
 
 /** Jaccard index of two sorted, duplicate-free id lists. */
-export function jaccardSorted(a: ArrayLike<number>, aStart: number, aEnd: number, b: ArrayLike<number>, bStart: number, bEnd: number): number {
+export function jaccardSorted(
+  a: ArrayLike<number>,
+  aStart: number,
+  aEnd: number,
+  b: ArrayLike<number>,
+  bStart: number,
+  bEnd: number,
+): number {
   let i = aStart;
   let j = bStart;
   let shared = 0;

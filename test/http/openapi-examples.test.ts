@@ -14,7 +14,10 @@ describe("the OpenAPI examples", () => {
     const generated = (await generateExamples()).split("\n");
     const committed = readFileSync(EXAMPLES_FILE, "utf8").split("\n");
     const first = committed.findIndex((line, i) => line !== generated[i]);
-    const where = first < 0 && committed.length === generated.length ? "" : `line ${first + 1}: committed ${JSON.stringify(committed[first])}, generated ${JSON.stringify(generated[first])}`;
+    const where =
+      first < 0 && committed.length === generated.length
+        ? ""
+        : `line ${first + 1}: committed ${JSON.stringify(committed[first])}, generated ${JSON.stringify(generated[first])}`;
     expect(where, "src/openapi/examples.ts is stale: run npm run examples:generate").toBe("");
   }, 120_000);
 });

@@ -39,7 +39,9 @@ describe("what reaches the gateway through nginx", () => {
     const chunked = `${body.length.toString(16)};ext=1\r\n${body}\r\n0\r\n\r\n`;
     const result = await exchangeInPieces(
       nginx.port,
-      [`POST /v1/tokens HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer ${KEYS.active}\r\nContent-Type: application/json\r\nX-Trace-Id: edge-proxy-1\r\nTransfer-Encoding: chunked\r\n\r\n${chunked}`],
+      [
+        `POST /v1/tokens HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer ${KEYS.active}\r\nContent-Type: application/json\r\nX-Trace-Id: edge-proxy-1\r\nTransfer-Encoding: chunked\r\n\r\n${chunked}`,
+      ],
       { expectResponses: 1 },
     );
     const [res] = result.responses;

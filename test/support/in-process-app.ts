@@ -65,7 +65,13 @@ export interface InProcessApp {
 export function compileSnapshot(files: readonly SnapshotFile[]): ServingSnapshot {
   const chains = files.map((file) => {
     const bytes = packSnapshot(file);
-    const source = { file: `chain-${file.chainId}.msgpack`, fileBytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex"), fileMtimeMs: 0, logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE };
+    const source = {
+      file: `chain-${file.chainId}.msgpack`,
+      fileBytes: bytes.length,
+      sha256: createHash("sha256").update(bytes).digest("hex"),
+      fileMtimeMs: 0,
+      logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE,
+    };
     return compileChain(parseSnapshotBytes(bytes, file.chainId as ChainId), source);
   });
   const index = compileTokenIndex(chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })));
@@ -113,7 +119,14 @@ export async function startInProcess(files: readonly SnapshotFile[], options: In
     },
     closeConnections: false,
   };
-  const app = createApp(ctx, { started: () => counts.started++, lifecycle, limits: options.limits, routes: options.routes, transport: options.transport, ...(options.trustedProxies === undefined ? {} : { trustedProxies: IpRanges.parse(options.trustedProxies) }) });
+  const app = createApp(ctx, {
+    started: () => counts.started++,
+    lifecycle,
+    limits: options.limits,
+    routes: options.routes,
+    transport: options.transport,
+    ...(options.trustedProxies === undefined ? {} : { trustedProxies: IpRanges.parse(options.trustedProxies) }),
+  });
   const socket = await new Promise<us_listen_socket>((resolve, reject) => {
     app.listen(options.host ?? "127.0.0.1", 0, (s) => (s ? resolve(s) : reject(new Error("in-process app could not listen"))));
   });

@@ -7,7 +7,13 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { freePort } from "../../bench/targets/free-port.js";
-import { assertRedisServerInstalled, REDIS_SERVER_BINARY, redisCommand, redisServerArgs, waitForRedis } from "../../bench/targets/redis-server.js";
+import {
+  assertRedisServerInstalled,
+  REDIS_SERVER_BINARY,
+  redisCommand,
+  redisServerArgs,
+  waitForRedis,
+} from "../../bench/targets/redis-server.js";
 
 export interface RedisServer {
   readonly port: number;
@@ -38,7 +44,12 @@ export async function startRedisServer(): Promise<RedisServer> {
     proc.on("exit", () => {
       if (child === proc) child = null;
     });
-    await waitForRedis(port, () => child !== proc, 10_000, () => output);
+    await waitForRedis(
+      port,
+      () => child !== proc,
+      10_000,
+      () => output,
+    );
   };
 
   const end = async (signal: NodeJS.Signals): Promise<void> => {

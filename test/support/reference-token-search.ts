@@ -82,9 +82,7 @@ export function referenceSearch(chains: SnapshotFile[], request: ReferenceSearch
   const matching = groups.filter((g) => tierOf(g) < 99);
   const orderBy = request.config?.orderBy ?? {};
   if (orderBy.field === "relevance") {
-    return [...matching]
-      .sort((a, b) => tierOf(a) - tierOf(b) || b.tvl - a.tvl || compareStrings(a.key, b.key))
-      .map((g) => g.entry);
+    return [...matching].sort((a, b) => tierOf(a) - tierOf(b) || b.tvl - a.tvl || compareStrings(a.key, b.key)).map((g) => g.entry);
   }
   return referenceOrder(matching, orderBy.direction ?? "desc").map((g) => g.entry);
 }

@@ -10,7 +10,6 @@ import type { SnapshotFile, SnapshotToken } from "../../src/api/snapshot-format.
 import { chainFile, token } from "./fixtures.js";
 import { prng, type Prng } from "./prng.js";
 
-
 interface Spec {
   symbol: string;
   name: string;
@@ -70,8 +69,19 @@ export function generateSearchData(seed: number, perChain: [number, number] = [2
       swapsCount: r.pick(SWAPS),
       trackedSwapVolumeUsd: r.pick(VOLUMES),
     });
-    if (r.chance(0.85)) add(token(chainId, { address: NATIVE_ADDRESS, symbol: chain.nativeSymbol, name: chain.nativeName, trackedUsdPrice: 100, ...numbers() }));
-    add(token(chainId, { address: chain.wrappedNative, symbol: "W" + chain.nativeSymbol, name: "Wrapped " + chain.nativeName, trackedUsdPrice: 100, ...numbers() }));
+    if (r.chance(0.85))
+      add(
+        token(chainId, { address: NATIVE_ADDRESS, symbol: chain.nativeSymbol, name: chain.nativeName, trackedUsdPrice: 100, ...numbers() }),
+      );
+    add(
+      token(chainId, {
+        address: chain.wrappedNative,
+        symbol: "W" + chain.nativeSymbol,
+        name: "Wrapped " + chain.nativeName,
+        trackedUsdPrice: 100,
+        ...numbers(),
+      }),
+    );
     const count = r.int(perChain[0], perChain[1]);
     for (let i = 0; i < count; i++) {
       const spec = r.pick(SPECS);

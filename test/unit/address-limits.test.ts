@@ -31,7 +31,14 @@ describe("AddressTable", () => {
   test("behaves like a map of (address, window) → count until a probe sequence is full", () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ address: fc.integer({ min: 0, max: 40 }), window: fc.integer({ min: 0, max: 3 }), op: fc.constantFrom("add", "count", "take") }), { minLength: 1, maxLength: 400 }),
+        fc.array(
+          fc.record({
+            address: fc.integer({ min: 0, max: 40 }),
+            window: fc.integer({ min: 0, max: 3 }),
+            op: fc.constantFrom("add", "count", "take"),
+          }),
+          { minLength: 1, maxLength: 400 },
+        ),
         (ops) => {
           const table = new AddressTable(createAddressTable(16));
           const reference = new Map<number, { window: number; count: number }>();
@@ -45,7 +52,8 @@ describe("AddressTable", () => {
               expect(table.count(address, window)).toBe(current);
             } else if (step.op === "add") {
               const result = table.add(address, window);
-              if (result === -1) expect(current).toBe(0); // only a new address can find the table full
+              if (result === -1)
+                expect(current).toBe(0); // only a new address can find the table full
               else {
                 expect(result).toBe(current + 1);
                 reference.set(step.address, { window, count: current + 1 });
@@ -95,7 +103,9 @@ describe("AddressTable", () => {
     const buffer = createAddressTable(4096);
     // The threads run the table's source (it imports nothing), compiled here: no build is needed.
     const source = readFileSync(resolve(PROJECT_ROOT, "src/access/address-table.ts"), "utf8");
-    const compiled = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 } }).outputText;
+    const compiled = ts.transpileModule(source, {
+      compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 },
+    }).outputText;
     const module = `data:text/javascript;base64,${Buffer.from(compiled).toString("base64")}`;
     const perThread = 3000;
     const code = `
@@ -145,7 +155,12 @@ describe("AddressLimiter", () => {
 
   test("a full table lets the request through and reports it", () => {
     let full = 0;
-    const limiter = new AddressLimiter(createAddressTable(8), { requests: 1, windowSeconds: 60 }, "requests without an API key", () => full++);
+    const limiter = new AddressLimiter(
+      createAddressTable(8),
+      { requests: 1, windowSeconds: 60 },
+      "requests without an API key",
+      () => full++,
+    );
     for (let i = 0; i < 8; i++) limiter.take(v4(10, 0, 0, i), 1000);
     expect(() => limiter.take(v4(10, 0, 0, 200), 1000)).not.toThrow();
     expect(full).toBe(1);

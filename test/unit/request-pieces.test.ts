@@ -87,7 +87,8 @@ describe("jsonNestingDepth", () => {
   });
 
   test("agrees with the depth of any JSON value", () => {
-    const depthOf = (v: unknown): number => (v !== null && typeof v === "object" ? 1 + Math.max(0, ...Object.values(v as object).map(depthOf)) : 0);
+    const depthOf = (v: unknown): number =>
+      v !== null && typeof v === "object" ? 1 + Math.max(0, ...Object.values(v as object).map(depthOf)) : 0;
     fc.assert(fc.property(fc.jsonValue({ maxDepth: 8 }), (v) => jsonNestingDepth(Buffer.from(JSON.stringify(v))) === depthOf(v)));
   });
 

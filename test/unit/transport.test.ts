@@ -55,11 +55,17 @@ describe("stitched gzip members", () => {
 
   test("any prefix, data and suffix decode to their concatenation (small and large pieces, with and without the raw data)", () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 70_000 }), fc.string({ maxLength: 3000 }), fc.uint8Array({ maxLength: 300 }), fc.boolean(), (prefix, text, suffix, withRaw) => {
-        const data = Buffer.from(text.repeat(1 + (text.length % 40)));
-        const member = gzipMember(Buffer.from(prefix), deflatePiece(data), Buffer.from(suffix), withRaw ? data : undefined);
-        expect(gunzipSync(member).equals(Buffer.concat([prefix, data, suffix]))).toBe(true);
-      }),
+      fc.property(
+        fc.uint8Array({ maxLength: 70_000 }),
+        fc.string({ maxLength: 3000 }),
+        fc.uint8Array({ maxLength: 300 }),
+        fc.boolean(),
+        (prefix, text, suffix, withRaw) => {
+          const data = Buffer.from(text.repeat(1 + (text.length % 40)));
+          const member = gzipMember(Buffer.from(prefix), deflatePiece(data), Buffer.from(suffix), withRaw ? data : undefined);
+          expect(gunzipSync(member).equals(Buffer.concat([prefix, data, suffix]))).toBe(true);
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -95,11 +101,19 @@ describe("CorsPolicy", () => {
     expect(list.allowOrigin("https://app.example.com")).toBe("https://app.example.com");
     expect(list.allowOrigin("HTTPS://APP.EXAMPLE.COM")).toBe("HTTPS://APP.EXAMPLE.COM");
     expect(list.allowOrigin("http://localhost:3000")).toBe("http://localhost:3000");
-    for (const other of ["http://app.example.com", "https://app.example.com:8443", "https://evil.example", "null", "https://app.example.com.evil"]) expect(list.allowOrigin(other), other).toBeNull();
+    for (const other of [
+      "http://app.example.com",
+      "https://app.example.com:8443",
+      "https://evil.example",
+      "null",
+      "https://app.example.com.evil",
+    ])
+      expect(list.allowOrigin(other), other).toBeNull();
   });
 
   test("anything but origins is refused with the reason", () => {
-    for (const bad of ["", " , ", "app.example.com", "https://app.example.com/path", "ftp://x.example", "https://"]) expect(() => CorsPolicy.parse(bad), bad).toThrow();
+    for (const bad of ["", " , ", "app.example.com", "https://app.example.com/path", "ftp://x.example", "https://"])
+      expect(() => CorsPolicy.parse(bad), bad).toThrow();
   });
 });
 

@@ -22,7 +22,13 @@ describe("token list request validation", () => {
     expect(() =>
       parseTokenListRequest({
         config: { matchAllSymbols: true, limit: 500, orderBy: { field: "tvl", direction: "asc" }, cursor: null },
-        filters: { chainIds: [], minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0.5, ignoreWrappedNative: false },
+        filters: {
+          chainIds: [],
+          minimumTotalValuePooledUsd: 0,
+          minimumSwapsCount: 0,
+          minimumSwapVolumeUsd: 0.5,
+          ignoreWrappedNative: false,
+        },
       }),
     ).not.toThrow();
   });

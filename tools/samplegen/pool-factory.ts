@@ -73,9 +73,7 @@ function buildPool(rng: Rng, ctx: ChainContext, plan: PoolPlan, native: TokenEnt
   const tokens = xFirst ? [side(x.record, xUsd), side(y.record, yUsd)] : [side(y.record, yUsd), side(x.record, xUsd)];
   const terms = poolTerms(rng, plan.deployment, t0.stable && t1.stable, t0.record, t1.record);
   const tvl = usd((tokens[0] as SnapshotPoolToken).amountUsd + (tokens[1] as SnapshotPoolToken).amountUsd);
-  const trackedTvl = usd(
-    tokens.reduce((sum, t, i) => sum + ((i === 0 ? t0 : t1).record.trackedUsdPrice > 0 ? t.amountUsd : 0), 0),
-  );
+  const trackedTvl = usd(tokens.reduce((sum, t, i) => sum + ((i === 0 ? t0 : t1).record.trackedUsdPrice > 0 ? t.amountUsd : 0), 0));
   const pool = {
     address: ctx.poolAddresses.fresh(rng, terms.shape.type === "V4" ? randomPoolId : randomAddress),
     type: terms.shape.type,
@@ -92,7 +90,12 @@ function buildPool(rng: Rng, ctx: ChainContext, plan: PoolPlan, native: TokenEnt
   return pool as SnapshotPool;
 }
 
-export function buildPools(ctx: ChainContext, tokens: readonly TokenEntry[], plans: readonly PoolPlan[], onProgress?: ProgressListener): SnapshotPool[] {
+export function buildPools(
+  ctx: ChainContext,
+  tokens: readonly TokenEntry[],
+  plans: readonly PoolPlan[],
+  onProgress?: ProgressListener,
+): SnapshotPool[] {
   const rng = ctx.rng.fork("pools");
   const native = tokens.find((t) => t.role === "native");
   if (!native) throw new Error(`chain ${ctx.chainId} has no native token`);

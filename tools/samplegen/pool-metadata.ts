@@ -4,13 +4,7 @@
  * the pool manager, Permit2, StateView (or null) and hook (or null); ALGEBRA
  * adds community fee, deployer, plugin (or null) and version.
  */
-import type {
-  AlgebraMetadata,
-  ConcentratedMetadata,
-  SnapshotToken,
-  V2Metadata,
-  V4Metadata,
-} from "../../src/api/snapshot-format.js";
+import type { AlgebraMetadata, ConcentratedMetadata, SnapshotToken, V2Metadata, V4Metadata } from "../../src/api/snapshot-format.js";
 import { randomAddress } from "./addresses.js";
 import { clamp, significant } from "./numbers.js";
 import { priceState } from "./pool-pricing.js";
@@ -53,7 +47,13 @@ function dynamicFee(rng: Rng, typical: number): number {
   return significant(clamp(rng.logNormal(typical, 0.7), 0.0001, 10), 4);
 }
 
-function concentrated(rng: Rng, tickSpacing: number, positionManager: string, token0: SnapshotToken, token1: SnapshotToken): ConcentratedMetadata {
+function concentrated(
+  rng: Rng,
+  tickSpacing: number,
+  positionManager: string,
+  token0: SnapshotToken,
+  token1: SnapshotToken,
+): ConcentratedMetadata {
   const price = priceState(rng, token0, token1);
   return { latestSqrtPriceX96: price.sqrtPriceX96, tickSpacing, latestTick: price.tick, positionManagerAddress: positionManager };
 }
@@ -106,10 +106,20 @@ function algebraTerms(rng: Rng, d: AlgebraDeployment, token0: SnapshotToken, tok
 }
 
 /** Fee and metadata for a pool of `deployment` between token0 and token1 (sorted). */
-export function poolTerms(rng: Rng, deployment: ProtocolDeployment, stablePair: boolean, token0: SnapshotToken, token1: SnapshotToken): PoolTerms {
+export function poolTerms(
+  rng: Rng,
+  deployment: ProtocolDeployment,
+  stablePair: boolean,
+  token0: SnapshotToken,
+  token1: SnapshotToken,
+): PoolTerms {
   switch (deployment.type) {
     case "V2":
-      return { feeTierPercentage: deployment.fee, isDynamicFee: false, shape: { type: "V2", metadata: { positionManagerAddress: deployment.positionManager } } };
+      return {
+        feeTierPercentage: deployment.fee,
+        isDynamicFee: false,
+        shape: { type: "V2", metadata: { positionManagerAddress: deployment.positionManager } },
+      };
     case "V3":
     case "SLIPSTREAM":
       return v3LikeTerms(rng, deployment, stablePair, token0, token1);

@@ -88,7 +88,13 @@ function pickCumulative<T>(rng: Rng, items: readonly T[], sums: Float64Array): T
   return items[lo] as T;
 }
 
-function subjectPlan(rng: Rng, deployments: readonly ProtocolDeployment[], quotes: readonly TokenEntry[], subject: TokenEntry, other: TokenEntry | null): PoolPlan {
+function subjectPlan(
+  rng: Rng,
+  deployments: readonly ProtocolDeployment[],
+  quotes: readonly TokenEntry[],
+  subject: TokenEntry,
+  other: TokenEntry | null,
+): PoolPlan {
   const counterpart = other ?? rng.weighted(quotes, (q) => q.quoteWeight);
   return { deployment: pickDeployment(rng, deployments), a: subject, b: counterpart, subject, weight: Math.min(rng.pareto(1, 1.1), 1_000) };
 }

@@ -14,7 +14,7 @@ function period(tvl: number, feePercent: number, days: number, volume: number, n
   return {
     feesUsd,
     swapVolumeUsd: usd(volume),
-    yield: tvl > 0 ? significant(((feesUsd / tvl) * (365 / days)) * 100, 6) : 0,
+    yield: tvl > 0 ? significant((feesUsd / tvl) * (365 / days) * 100, 6) : 0,
     netInflowUsd: usd(netInflow),
     liquidityVolumeUsd: usd(liquidityVolume),
   };

@@ -135,7 +135,13 @@ export function sampleBasketsFile(members: ReadonlyMap<ChainId, ChainBasketMembe
       const list = members.get(chainId)?.get(definition.id) ?? [];
       if (list.length > 0) addresses[String(chainId)] = [...list];
     }
-    return { id: definition.id, name: definition.name, description: definition.description, logoUrl: `${LOGO_BASE}/${definition.id}.png`, addresses };
+    return {
+      id: definition.id,
+      name: definition.name,
+      description: definition.description,
+      logoUrl: `${LOGO_BASE}/${definition.id}.png`,
+      addresses,
+    };
   });
   return { baskets };
 }

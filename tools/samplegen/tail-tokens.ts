@@ -20,7 +20,17 @@ export const DEFAULT_MIN_SWAPS = 1_000;
 export const DEFAULT_MIN_VOLUME_USD = 100_000;
 
 const DECIMALS: ReadonlyArray<readonly [number, number]> = [
-  [18, 820], [6, 60], [9, 40], [8, 30], [0, 10], [12, 10], [2, 5], [4, 5], [24, 5], [36, 3], [255, 2],
+  [18, 820],
+  [6, 60],
+  [9, 40],
+  [8, 30],
+  [0, 10],
+  [12, 10],
+  [2, 5],
+  [4, 5],
+  [24, 5],
+  [36, 3],
+  [255, 2],
 ];
 
 function randomDecimals(rng: Rng): number {
@@ -106,7 +116,13 @@ export function buildSharedCatalog(seed: number, scale: ScaleProfile, reserved: 
     const identity = unreservedIdentity(rng, used);
     if (identity.symbol === "" || identity.name === "" || !isAscii(identity.symbol) || !isAscii(identity.name)) continue;
     used.add(identity.symbol);
-    catalog.push({ id: catalog.length, identity, decimals: randomDecimals(rng), priceUsd: randomPrice(rng), presence: rng.float(0.2, 0.6) });
+    catalog.push({
+      id: catalog.length,
+      identity,
+      decimals: randomDecimals(rng),
+      priceUsd: randomPrice(rng),
+      presence: rng.float(0.2, 0.6),
+    });
   }
   return catalog;
 }

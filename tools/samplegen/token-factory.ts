@@ -130,9 +130,10 @@ export function addSpecials(ctx: ChainContext, book: TokenBook): void {
   const rng = ctx.rng.fork("special");
   for (const spec of specialTokensOf(ctx.chainId)) {
     const address = ctx.tokenAddresses.fresh(rng);
-    const explicit = spec.normalizedSymbol !== undefined
-      ? { normalizedSymbol: spec.normalizedSymbol, normalizedName: spec.normalizedName ?? spec.name }
-      : indexerNormalization(ctx.profile, spec.symbol, spec.name);
+    const explicit =
+      spec.normalizedSymbol !== undefined
+        ? { normalizedSymbol: spec.normalizedSymbol, normalizedName: spec.normalizedName ?? spec.name }
+        : indexerNormalization(ctx.profile, spec.symbol, spec.name);
     book.add(
       assembleToken({
         address,

@@ -30,12 +30,18 @@ function pathChain(request: KeyedRequest): ChainId {
 }
 
 /** The page, and the name of its bytes within the answering snapshot (for the compression cache). */
-function chainPage(request: KeyedRequest, query: SingleChainQuery, config: { limit?: number; cursor?: string | null } | undefined): { page: Page<unknown>; cacheKey: string } {
+function chainPage(
+  request: KeyedRequest,
+  query: SingleChainQuery,
+  config: { limit?: number; cursor?: string | null } | undefined,
+): { page: Page<unknown>; cacheKey: string } {
   const { ctx } = request;
   const served = requireLoadedChain(ctx.store.current, query.chainId);
   const queryKey = singleChainKey(query);
   const scope = ctx.cursors.scope(request.routeName, queryKey);
-  const page = findPage(ctx, served, scope, config?.cursor, config?.limit ?? DEFAULT_LIMIT, TIER_TVL_ADDRESS_KEY, (s) => s.singleChain(query, queryKey)) as Page<unknown>;
+  const page = findPage(ctx, served, scope, config?.cursor, config?.limit ?? DEFAULT_LIMIT, TIER_TVL_ADDRESS_KEY, (s) =>
+    s.singleChain(query, queryKey),
+  ) as Page<unknown>;
   return { page, cacheKey: `${request.routeName}:${queryKey}:${page.start}:${page.end}` };
 }
 

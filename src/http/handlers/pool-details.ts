@@ -48,5 +48,10 @@ export function getPool(request: KeyedRequest): Reply {
     );
   }
   // The data is a function of the pool's JSON alone: the JSON's checksum (computed at build) validates it.
-  return dataReply([POOL_OPEN, columnBytes(pools.json, index), POOL_CLOSE], snapshot.versionHex, `pools.get:${chainId}:${index}`, pools.jsonCrc[index]);
+  return dataReply(
+    [POOL_OPEN, columnBytes(pools.json, index), POOL_CLOSE],
+    snapshot.versionHex,
+    `pools.get:${chainId}:${index}`,
+    pools.jsonCrc[index],
+  );
 }

@@ -43,7 +43,17 @@ export function searchPoolsRoute(request: KeyedRequest): Reply {
   const spec = toPoolSearchSpec(body);
   const scope = ctx.cursors.scope(SCOPE, poolSearchKey(spec));
   const data: Chunk[] = [];
-  const snapshot = writePoolSearchPage(data, ctx, current, spec, scope, body.config?.cursor, body.config?.limit ?? DEFAULT_POOL_SEARCH_LIMIT, ctx.baskets, key.allowedChainIds);
+  const snapshot = writePoolSearchPage(
+    data,
+    ctx,
+    current,
+    spec,
+    scope,
+    body.config?.cursor,
+    body.config?.limit ?? DEFAULT_POOL_SEARCH_LIMIT,
+    ctx.baskets,
+    key.allowedChainIds,
+  );
   return dataReply(data, snapshot.versionHex);
 }
 
@@ -71,7 +81,10 @@ function assertProtocolIds(ids: readonly string[] | undefined): void {
   if (invalidItems.length === 0) return;
   throw new ApiError(
     "INVALID_PROTOCOL_ID",
-    `Not a protocol id: ${invalidItems.slice(0, 5).map((id) => JSON.stringify(id.slice(0, 80))).join(", ")}; protocol ids are lowercase words joined by dashes, e.g. uniswap-v3.`,
+    `Not a protocol id: ${invalidItems
+      .slice(0, 5)
+      .map((id) => JSON.stringify(id.slice(0, 80)))
+      .join(", ")}; protocol ids are lowercase words joined by dashes, e.g. uniswap-v3.`,
     "Protocol ids match ^[a-z0-9]+(-[a-z0-9]+)*$; GET /v1/protocols lists them.",
     { received: ids, invalidItems },
   );

@@ -42,7 +42,8 @@ function answerKey(request: KeyedRequest, scope: readonly ChainId[], basketId: s
 /** Named chains (allowed for the key, loaded), ascending; none named: every supported chain the key may read. */
 function scopeOf(request: KeyedRequest, named: readonly ChainId[] | undefined): ChainId[] {
   const key = request.key;
-  if (named === undefined || named.length === 0) return [...((key.allowedChainIds as readonly ChainId[] | null) ?? SUPPORTED_CHAIN_IDS_ASCENDING)].sort((a, b) => a - b);
+  if (named === undefined || named.length === 0)
+    return [...((key.allowedChainIds as readonly ChainId[] | null) ?? SUPPORTED_CHAIN_IDS_ASCENDING)].sort((a, b) => a - b);
   const chains = [...named].sort((a, b) => a - b);
   for (const chainId of chains) {
     assertChainAllowed(key, chainId);

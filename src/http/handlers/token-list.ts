@@ -25,7 +25,9 @@ export function listTokens(request: KeyedRequest): Reply {
   const served = requireSnapshot(current);
   const queryKey = tokenQueryKey(query);
   const scope = ctx.cursors.scope(request.routeName, queryKey);
-  const page = findPage(ctx, served, scope, body.config?.cursor, body.config?.limit ?? DEFAULT_LIMIT, TVL_SYMBOL_KEY, (s) => s.tokenList(query, queryKey));
+  const page = findPage(ctx, served, scope, body.config?.cursor, body.config?.limit ?? DEFAULT_LIMIT, TVL_SYMBOL_KEY, (s) =>
+    s.tokenList(query, queryKey),
+  );
   const data: Chunk[] = ['{"tokens":'];
   pushEntries(data, page);
   data.push(`,"nextCursor":${page.nextCursor}}`);

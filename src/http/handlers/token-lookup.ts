@@ -67,5 +67,9 @@ export function getChainToken(request: KeyedRequest): Reply {
   if (i < 0) throw tokenNotFound(request, chainId);
   const metadata = columnBytes(ix.metadataJson, i);
   // SingleChainTokenMetadata without its closing brace, then the pooled value.
-  return dataReply(['{"token":', metadata.subarray(0, metadata.length - 1), `,"totalValuePooledUsd":${JSON.stringify(ix.tvl[i])}}}`], snapshot.versionHex, `${request.routeName}:${i}`);
+  return dataReply(
+    ['{"token":', metadata.subarray(0, metadata.length - 1), `,"totalValuePooledUsd":${JSON.stringify(ix.tvl[i])}}}`],
+    snapshot.versionHex,
+    `${request.routeName}:${i}`,
+  );
 }

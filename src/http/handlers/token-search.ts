@@ -26,7 +26,9 @@ export function searchTokens(request: KeyedRequest): Reply {
   const served = requireSnapshot(current);
   const queryKey = tokenSearchKey(query);
   const scope = ctx.cursors.scope(request.routeName, queryKey);
-  const page = findPage(ctx, served, scope, body.config?.cursor, body.config?.limit ?? DEFAULT_LIMIT, TIER_TVL_SYMBOL_KEY, (s) => s.tokenSearch(query, queryKey));
+  const page = findPage(ctx, served, scope, body.config?.cursor, body.config?.limit ?? DEFAULT_LIMIT, TIER_TVL_SYMBOL_KEY, (s) =>
+    s.tokenSearch(query, queryKey),
+  );
   const filters: EffectiveMultiChainSearchFilter = { chainIds: searchedChains(query, page.snapshot), ...filtersEcho(query) };
   const data: Chunk[] = ['{"tokens":'];
   pushEntries(data, page);

@@ -23,7 +23,11 @@ export interface DeflatedPiece {
 }
 
 export function deflatePiece(data: Uint8Array, level = 6): DeflatedPiece {
-  return { deflated: deflateRawSync(data, { level, finishFlush: constants.Z_SYNC_FLUSH }), crc: crc32Continue(data, 0), length: data.length };
+  return {
+    deflated: deflateRawSync(data, { level, finishFlush: constants.Z_SYNC_FLUSH }),
+    crc: crc32Continue(data, 0),
+    length: data.length,
+  };
 }
 
 /** Stored deflate blocks holding `bytes` (the last one final when `final`). */
@@ -54,7 +58,8 @@ export function gzipMember(prefix: Buffer, data: DeflatedPiece, suffix: Buffer, 
   parts.push(data.deflated);
   storedBlocks(suffix, true, parts);
   const head = crc32Continue(prefix, 0);
-  const withData = raw !== undefined && data.length <= COMBINE_ABOVE_BYTES ? crc32Continue(raw, head) : crc32Combine(head, data.crc, data.length);
+  const withData =
+    raw !== undefined && data.length <= COMBINE_ABOVE_BYTES ? crc32Continue(raw, head) : crc32Combine(head, data.crc, data.length);
   const crc = crc32Continue(suffix, withData);
   const trailer = Buffer.allocUnsafe(8);
   trailer.writeUInt32LE(crc >>> 0, 0);
