@@ -27,15 +27,15 @@ import type { GatewayContext } from "../src/http/gateway-context.js";
 import { searchPoolsRoute } from "../src/http/handlers/pool-search.js";
 import { listBaskets, getBasket } from "../src/http/handlers/token-baskets.js";
 import type { DataReply } from "../src/http/reply.js";
-import type { RouteRequest } from "../src/http/route.js";
-import { BasketView } from "../src/query/basket-view.js";
+import type { KeyedRequest } from "../src/http/route.js";
+import { BasketView } from "../src/serving/basket-view.js";
 import { CursorCodec } from "../src/query/cursor.js";
 import { compileChain } from "../src/snapshot/compile-chain.js";
 import { compileTokenIndex } from "../src/snapshot/compile-token-index.js";
 import { parseSnapshotBytes } from "../src/snapshot/read-snapshot-file.js";
-import { ServingSnapshot } from "../src/snapshot/serving-snapshot.js";
-import { SnapshotStore } from "../src/snapshot/snapshot-store.js";
-import { snapshotVersion } from "../src/snapshot/snapshot-version.js";
+import { ServingSnapshot } from "../src/serving/serving-snapshot.js";
+import { SnapshotStore } from "../src/serving/snapshot-store.js";
+import { snapshotVersion } from "../src/api/snapshot-version.js";
 
 function argument(name: string, fallback: string): string {
   const i = process.argv.indexOf(name);
@@ -59,7 +59,13 @@ const random = () => {
 const hex = (n: number, digits: number) => n.toString(16).padStart(digits, "0");
 const tokenAddress = (chainId: number, i: number) => `0x${hex(chainId, 8)}${hex(i, 32)}`;
 const stats = () => {
-  const period = () => ({ feesUsd: random() * 1e4, swapVolumeUsd: random() * 1e6, yield: random() * 50, netInflowUsd: 0, liquidityVolumeUsd: 0 });
+  const period = () => ({
+    feesUsd: random() * 1e4,
+    swapVolumeUsd: random() * 1e6,
+    yield: random() * 50,
+    netInflowUsd: 0,
+    liquidityVolumeUsd: 0,
+  });
   return { stats24h: period(), stats7d: period(), stats30d: period(), stats90d: period() };
 };
 
@@ -110,7 +116,13 @@ function chainBytes(chainId: ChainId): Buffer {
 
 const chains = CHAIN_IDS.map((chainId) => {
   const bytes = chainBytes(chainId);
-  return compileChain(parseSnapshotBytes(bytes, chainId), { file: `chain-${chainId}.msgpack`, fileBytes: bytes.length, sha256: "0".repeat(64), fileMtimeMs: 0, logoTemplate: "https://logo/{chainId}/{address}" });
+  return compileChain(parseSnapshotBytes(bytes, chainId), {
+    file: `chain-${chainId}.msgpack`,
+    fileBytes: bytes.length,
+    sha256: "0".repeat(64),
+    fileMtimeMs: 0,
+    logoTemplate: "https://logo/{chainId}/{address}",
+  });
 });
 const tokenIndex = compileTokenIndex(chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })));
 const snapshot = ServingSnapshot.of(snapshotVersion(chains.map((c) => c.info)), chains, tokenIndex);
@@ -123,7 +135,13 @@ const basketsText = JSON.stringify({
       while (chosen.size < PER_BASKET / CHAIN_IDS.length) chosen.add(Math.floor(random() * TOKENS));
       addresses[String(chainId)] = [...chosen].map((i) => tokenAddress(chainId, i));
     }
-    return { id: `basket-${b}`, name: `Basket ${b}`, description: "A basket at the size limit.", logoUrl: `https://logos.example/b/${b}.png`, addresses };
+    return {
+      id: `basket-${b}`,
+      name: `Basket ${b}`,
+      description: "A basket at the size limit.",
+      logoUrl: `https://logos.example/b/${b}.png`,
+      addresses,
+    };
   }),
 });
 
@@ -162,16 +180,16 @@ const keys = new KeyStore({ keys: [{ id: "bench", name: "bench", sha256: KeyStor
 const key = authenticate(`Bearer ${keyText}`, keys, Date.now());
 const ctx = { store, baskets: catalogue, cursors: new CursorCodec(Buffer.from("bench-secret-bench-secret")) } as unknown as GatewayContext;
 
-const request = (routeName: string, path: string, params: string[], body: unknown = undefined): RouteRequest =>
-  ({ ctx, params, routeName, query: "", path, body, key }) as unknown as RouteRequest;
+const request = (routeName: string, path: string, params: string[], body: unknown = undefined): KeyedRequest =>
+  ({ ctx, params, routeName, query: "", path, body, key }) as unknown as KeyedRequest;
 const bytesOf = (reply: DataReply) => reply.data.reduce((n, c) => n + (typeof c === "string" ? Buffer.byteLength(c) : c.byteLength), 0);
-
 
 // ------------------------------------------------------------------ cases
 
 const search = (body: PoolSearchRequest) => () => searchPoolsRoute(request("pools.search", "/v1/pools/search", [], body)) as DataReply;
 const all = Array.from({ length: BASKETS }, (_, b) => ({ basketId: `basket-${b}` }));
-const cursorOf = (reply: DataReply) => JSON.parse(/"nextCursor":("[^"]*"|null)\}$/.exec(reply.data[reply.data.length - 1] as string)![1]) as string | null;
+const cursorOf = (reply: DataReply) =>
+  JSON.parse(/"nextCursor":("[^"]*"|null)\}$/.exec(reply.data[reply.data.length - 1] as string)![1]) as string | null;
 const secondPage = cursorOf(search({ basketsA: all, config: { limit: 10 } })())!;
 
 const cases: [string, () => DataReply][] = [
@@ -194,15 +212,26 @@ const rows = cases.map(([name, run]) => {
     times.push(performance.now() - t);
   }
   times.sort((x, y) => x - y);
-  return { case: name, "p50 ms": +percentile(times, 0.5).toFixed(3), "p90 ms": +percentile(times, 0.9).toFixed(3), "max ms": +times[times.length - 1].toFixed(3), "answer KiB": +(size / 1024).toFixed(1) };
+  return {
+    case: name,
+    "p50 ms": +percentile(times, 0.5).toFixed(3),
+    "p90 ms": +percentile(times, 0.9).toFixed(3),
+    "max ms": +times[times.length - 1].toFixed(3),
+    "answer KiB": +(size / 1024).toFixed(1),
+  };
 });
 
-console.log(`machine: ${cpus().length} cores, ${cpus()[0]?.model ?? "unknown CPU"}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB; node ${process.version}; load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
-console.log(`data: chains ${CHAIN_IDS.join(", ")}, ${TOKENS} tokens and ${POOLS} pools each; ${BASKETS} baskets of ${PER_BASKET} held addresses (${PER_BASKET / CHAIN_IDS.length} per chain)`);
+console.log(
+  `machine: ${cpus().length} cores, ${cpus()[0]?.model ?? "unknown CPU"}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB; node ${process.version}; load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")}`,
+);
+console.log(
+  `data: chains ${CHAIN_IDS.join(", ")}, ${TOKENS} tokens and ${POOLS} pools each; ${BASKETS} baskets of ${PER_BASKET} held addresses (${PER_BASKET / CHAIN_IDS.length} per chain)`,
+);
 console.log(
   `per load (fastest of 3): validating the file ${parsed.ms.toFixed(1)} ms (supervisor); the catalogue ${built.ms.toFixed(1)} ms (each thread); ` +
     `per (file, snapshot): resolving every basket ${resolved.ms.toFixed(1)} ms (each thread, at the swap); encoding every basket's answer on every chain ${encoded.result.ms.toFixed(1)} ms, ${(encoded.result.bytes / 1024).toFixed(0)} KiB (each thread, at the swap)`,
 );
 console.log(`per request: ${runs} calls after 5 warm-up calls`);
 console.table(rows);
-

@@ -21,7 +21,7 @@ import { readMachineBusySeconds, readProcessCpu } from "./proc-stat.js";
 import { BenchChild } from "./targets/child.js";
 import { buildDurations, waitForVersion, type RunningGateway } from "./targets/gateway.js";
 import { clearPeakRss, readMemory } from "./rss.js";
-import { snapshotVersion, versionHex } from "../src/snapshot/snapshot-version.js";
+import { snapshotVersion, versionHex } from "../src/api/snapshot-version.js";
 import type { ChainId } from "../src/chains/chains.js";
 
 const THIS_FILE = fileURLToPath(import.meta.url);
@@ -65,7 +65,10 @@ export interface BuildProfile {
 }
 
 export async function profileBuild(dir: string, timeoutMs: number): Promise<BuildProfile> {
-  const process_ = fork(THIS_FILE, ["--profile", dir], { execArgv: ["--max-old-space-size=8192"], stdio: ["ignore", "pipe", "pipe", "ipc"] });
+  const process_ = fork(THIS_FILE, ["--profile", dir], {
+    execArgv: ["--max-old-space-size=8192"],
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
+  });
   const child = new BenchChild("build profiler", process_);
   try {
     const line = await child.waitForLine((l) => typeof l.profile === "object", timeoutMs);
@@ -98,10 +101,25 @@ async function profileInThisProcess(dir: string): Promise<BuildProfile> {
     const snapshot = parseSnapshotBytes(bytes, chainIdFromSnapshotFileName(file));
     const parseMs = performance.now() - t;
     t = performance.now();
-    const chain = compileChain(snapshot, { file, fileBytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex"), fileMtimeMs: statSync(path).mtimeMs, logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE });
+    const chain = compileChain(snapshot, {
+      file,
+      fileBytes: bytes.length,
+      sha256: createHash("sha256").update(bytes).digest("hex"),
+      fileMtimeMs: statSync(path).mtimeMs,
+      logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE,
+    });
     const compileMs = performance.now() - t;
     tokens.push({ chainId: chain.info.chainId, tokens: chain.tokens });
-    files.push({ file, bytes: bytes.length, pools: chain.info.poolCount, tokens: chain.info.tokenCount, readMs, unpackMs, parseMs, compileMs });
+    files.push({
+      file,
+      bytes: bytes.length,
+      pools: chain.info.poolCount,
+      tokens: chain.info.tokenCount,
+      readMs,
+      unpackMs,
+      parseMs,
+      compileMs,
+    });
     void decoded;
   }
   const t = performance.now();
@@ -173,7 +191,10 @@ export class PreparedPush {
       const live = join(dir, name);
       const tmp = join(dir, `.${name}.bench-tmp`);
       copyWithNewGeneratedAt(live, tmp, 1);
-      contents.push({ chainId: Number(/\d+/.exec(name)![0]) as ChainId, sha256: createHash("sha256").update(readFileSync(tmp)).digest("hex") });
+      contents.push({
+        chainId: Number(/\d+/.exec(name)![0]) as ChainId,
+        sha256: createHash("sha256").update(readFileSync(tmp)).digest("hex"),
+      });
       return { tmp, live };
     });
     this.finalVersion = versionHex(snapshotVersion(contents));

@@ -71,9 +71,8 @@ function parseArgs(argv: readonly string[]): Args {
 
 // ------------------------------------------------------------------ helpers
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const DEFAULT_LARGE_DIR = "/tmp/lgw-bench-large";
-const GENERATE_JS = join(PROJECT_ROOT, "dist/src/cli/generate-snapshots.js");
+const GENERATE_JS = join(PROJECT_ROOT, "dist/tools/generate-snapshots.js");
 
 function machineInfo(): MachineInfo {
   const list = cpus();
@@ -104,7 +103,10 @@ async function ensureLargeSet(dir: string): Promise<{ generated: boolean; ms: nu
   if (hasFullSet(dir)) return { generated: false, ms: 0 };
   log(`generating the large data set into ${dir} (seed 7; about a minute)`);
   const started = performance.now();
-  const child = spawn(process.execPath, [GENERATE_JS, "--seed", "7", "--scale", "large", "--out", dir], { cwd: PROJECT_ROOT, stdio: ["ignore", "inherit", "inherit"] });
+  const child = spawn(process.execPath, [GENERATE_JS, "--seed", "7", "--scale", "large", "--out", dir], {
+    cwd: PROJECT_ROOT,
+    stdio: ["ignore", "inherit", "inherit"],
+  });
   const killer = setTimeout(() => child.kill("SIGKILL"), 15 * 60_000);
   const code = await new Promise<number>((r) => child.on("exit", (c) => r(c ?? 1)));
   clearTimeout(killer);
@@ -145,17 +147,22 @@ async function main(): Promise<void> {
   const notes: string[] = [
     `${machine.cores} cores (${machine.cpuModel}): the load generator (autocannon, one process) and the gateway share them.`,
   ];
-  log(`mode ${mode}; machine: ${machine.cores} cores, ${machine.cpuModel}, node ${machine.node}; load average ${machine.loadAverageStart.join(" ")}`);
+  log(
+    `mode ${mode}; machine: ${machine.cores} cores, ${machine.cpuModel}, node ${machine.node}; load average ${machine.loadAverageStart.join(" ")}`,
+  );
 
   let dataDir: string;
   let largeSet = false;
   let generation = { generated: false, ms: 0 };
   if (args.quick && !args.data) {
     dataDir = join(PROJECT_ROOT, "snapshots");
-    notes.push(`quick run: the bundled snapshots/ serve every measurement; the large set (${DEFAULT_LARGE_DIR}) was skipped, so the large-set targets (uncached filtered query p99, RSS <= 3 GB) are not judged.`);
+    notes.push(
+      `quick run: the bundled snapshots/ serve every measurement; the large set (${DEFAULT_LARGE_DIR}) was skipped, so the large-set targets (uncached filtered query p99, RSS <= 3 GB) are not judged.`,
+    );
   } else {
     dataDir = args.data ?? DEFAULT_LARGE_DIR;
-    if (args.quick && !hasFullSet(dataDir)) throw new Error(`--quick --data ${dataDir}: the directory has no complete data set (a quick run never generates one)`);
+    if (args.quick && !hasFullSet(dataDir))
+      throw new Error(`--quick --data ${dataDir}: the directory has no complete data set (a quick run never generates one)`);
     generation = await ensureLargeSet(dataDir);
     largeSet = true;
   }
@@ -182,11 +189,17 @@ async function main(): Promise<void> {
 
     // --- gateway
     log("starting the gateway (auth on, rate limiting on, default threads, LOG_LEVEL warn)");
-    const gateway: RunningGateway = await startGateway({ snapshotDir: servingDir, keysFile: benchKey.file, timeoutMs: largeSet ? 10 * 60_000 : 60_000 });
+    const gateway: RunningGateway = await startGateway({
+      snapshotDir: servingDir,
+      keysFile: benchKey.file,
+      timeoutMs: largeSet ? 10 * 60_000 : 60_000,
+    });
     const rss = new RssSampler(gateway.child.pid, 200).start();
     const atReady = readMemory(gateway.child.pid);
     const threads = (await servingThreads(gateway.baseUrl)) ?? availableParallelism();
-    log(`gateway ready in ${round(gateway.startToReadyMs)} ms on port ${gateway.port} with ${threads} serving threads; RSS ${round((rss.sample()?.rssBytes ?? 0) / 2 ** 20)} MiB`);
+    log(
+      `gateway ready in ${round(gateway.startToReadyMs)} ms on port ${gateway.port} with ${threads} serving threads; RSS ${round((rss.sample()?.rssBytes ?? 0) / 2 ** 20)} MiB`,
+    );
 
     // --- uncached filtered query, one connection: its service latency
     const probe = await runLoad({
@@ -209,12 +222,23 @@ async function main(): Promise<void> {
     const rebuilds = await measureRebuilds({
       gateway,
       servingDir,
-      poolLoad: { url: gateway.baseUrl, headers, requests: poolPaths.map((path) => ({ method: "GET", path })), connections, durationS, warmupS: 1 },
+      poolLoad: {
+        url: gateway.baseUrl,
+        headers,
+        requests: poolPaths.map((path) => ({ method: "GET", path })),
+        connections,
+        durationS,
+        warmupS: 1,
+      },
       rebuildTimeoutMs: largeSet ? 10 * 60_000 : 60_000,
     });
-    log(`rebuild: idle ${round(rebuilds.idleRebuildMs)} ms, under load ${round(rebuilds.loadedRebuildMs)} ms; pool p99 ${rebuilds.baseline.latencyMs.p99} ms without, ${rebuilds.duringSwap.window?.latencyMs.p99} ms during`);
+    log(
+      `rebuild: idle ${round(rebuilds.idleRebuildMs)} ms, under load ${round(rebuilds.loadedRebuildMs)} ms; pool p99 ${rebuilds.baseline.latencyMs.p99} ms without, ${rebuilds.duringSwap.window?.latencyMs.p99} ms during`,
+    );
     const m = rebuilds.repushMemory;
-    log(`re-push under load: RSS ${round(m.steadyBytes / 2 ** 20)} MiB before, peak ${round(m.peakBytes / 2 ** 20)} MiB (${round(m.peakBytes / m.steadyBytes, 2)}x), ${round(m.afterBytes / 2 ** 20)} MiB once released`);
+    log(
+      `re-push under load: RSS ${round(m.steadyBytes / 2 ** 20)} MiB before, peak ${round(m.peakBytes / 2 ** 20)} MiB (${round(m.peakBytes / m.steadyBytes, 2)}x), ${round(m.afterBytes / 2 ** 20)} MiB once released`,
+    );
     rss.sample();
     const peak = readMemory(gateway.child.pid);
     rss.stop();
@@ -270,9 +294,17 @@ async function main(): Promise<void> {
         poolLatency: {
           baseline: { rps: rebuilds.baseline.rps, latencyMs: rebuilds.baseline.latencyMs, durationS: rebuilds.baseline.durationS },
           duringSwap: rebuilds.duringSwap.window
-            ? { rps: rebuilds.duringSwap.window.rps, latencyMs: rebuilds.duringSwap.window.latencyMs, durationS: rebuilds.duringSwap.window.durationS }
+            ? {
+                rps: rebuilds.duringSwap.window.rps,
+                latencyMs: rebuilds.duringSwap.window.latencyMs,
+                durationS: rebuilds.duringSwap.window.durationS,
+              }
             : null,
-          wholeSwapRun: { rps: rebuilds.duringSwap.rps, latencyMs: rebuilds.duringSwap.latencyMs, durationS: rebuilds.duringSwap.durationS },
+          wholeSwapRun: {
+            rps: rebuilds.duringSwap.rps,
+            latencyMs: rebuilds.duringSwap.latencyMs,
+            durationS: rebuilds.duringSwap.durationS,
+          },
           non2xx: rebuilds.baseline.non2xx + rebuilds.duringSwap.non2xx,
         },
       },

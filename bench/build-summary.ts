@@ -198,9 +198,30 @@ export function evaluateTargets(results: BuildResults): TargetVerdict[] {
   const repush = results.build.repushMemory;
   const repushRatio = repush ? repush.peakBytes / repush.steadyBytes : NaN;
   return [
-    verdict("uncached-p99", "uncached filtered token query, large set: p99 <= 10 ms (1 connection)", `p99 ${fmt(probe.latencyMs.p99)} ms, p50 ${fmt(probe.latencyMs.p50)} ms`, probe.latencyMs.p99 <= 10, large, () => uncachedLimit(results)),
-    verdict("rebuild-vs-decode", "rebuild <= 3x plain msgpackr decode", `${fmt(rebuildRatio, 1)}x (${seconds(results.build.idleRebuildMs)} vs ${seconds(p.plainDecodeMs)})`, rebuildRatio <= 3, large, () => rebuildLimit(results)),
-    verdict("rss", "RSS <= 3 GB with the large set (steady)", `${bytes(rss)} steady, ${bytes(results.build.rss.peakBytes)} peak`, rss <= 3e9, large, () => rssLimit(results)),
+    verdict(
+      "uncached-p99",
+      "uncached filtered token query, large set: p99 <= 10 ms (1 connection)",
+      `p99 ${fmt(probe.latencyMs.p99)} ms, p50 ${fmt(probe.latencyMs.p50)} ms`,
+      probe.latencyMs.p99 <= 10,
+      large,
+      () => uncachedLimit(results),
+    ),
+    verdict(
+      "rebuild-vs-decode",
+      "rebuild <= 3x plain msgpackr decode",
+      `${fmt(rebuildRatio, 1)}x (${seconds(results.build.idleRebuildMs)} vs ${seconds(p.plainDecodeMs)})`,
+      rebuildRatio <= 3,
+      large,
+      () => rebuildLimit(results),
+    ),
+    verdict(
+      "rss",
+      "RSS <= 3 GB with the large set (steady)",
+      `${bytes(rss)} steady, ${bytes(results.build.rss.peakBytes)} peak`,
+      rss <= 3e9,
+      large,
+      () => rssLimit(results),
+    ),
     ...(repush
       ? [
           verdict(
@@ -213,7 +234,14 @@ export function evaluateTargets(results: BuildResults): TargetVerdict[] {
           ),
         ]
       : []),
-    verdict("swap-p99", "pool route p99 during a rebuild and swap <= 2x p99 without", `${fmt(swapRatio)}x (${fmt(swap.duringSwap?.latencyMs.p99 ?? NaN)} ms vs ${fmt(swap.baseline.latencyMs.p99)} ms)`, swapRatio <= 2, true, () => swapLimit(results)),
+    verdict(
+      "swap-p99",
+      "pool route p99 during a rebuild and swap <= 2x p99 without",
+      `${fmt(swapRatio)}x (${fmt(swap.duringSwap?.latencyMs.p99 ?? NaN)} ms vs ${fmt(swap.baseline.latencyMs.p99)} ms)`,
+      swapRatio <= 2,
+      true,
+      () => swapLimit(results),
+    ),
   ];
 }
 
@@ -233,10 +261,16 @@ export function renderBuildSection(results: BuildResults, files: { jsonFile: str
   const out: string[] = [];
   const verdicts = table(
     [`target (issues 5 and 14)`, `measured on ${machine}`, "result"],
-    results.targets.map((t) => [t.target, t.measured, t.status === "met" ? "**met**" : t.status === "missed" ? "**missed**" : "not judged"]),
+    results.targets.map((t) => [
+      t.target,
+      t.measured,
+      t.status === "met" ? "**met**" : t.status === "missed" ? "**missed**" : "not judged",
+    ]),
   );
   if (options.brief) {
-    out.push(`Summary (${results.mode} run, ${machine}, Node ${m.node}; load average ${m.loadAverageStart.join(" ")} → ${m.loadAverageEnd.join(" ")}):`);
+    out.push(
+      `Summary (${results.mode} run, ${machine}, Node ${m.node}; load average ${m.loadAverageStart.join(" ")} → ${m.loadAverageEnd.join(" ")}):`,
+    );
     out.push("", verdicts);
     return out.join("\n");
   }
@@ -288,16 +322,28 @@ export function renderBuildSection(results: BuildResults, files: { jsonFile: str
   const b = results.build;
   const p = b.profile;
   out.push(`### Build (${machine})`, "");
-  out.push(`Data: \`${s.dataDir}\`, ${p.files.length} files, ${bytes(p.bytes)}, ${int(p.pools)} pools, ${int(p.tokenInstances)} token instances.`, "");
+  out.push(
+    `Data: \`${s.dataDir}\`, ${p.files.length} files, ${bytes(p.bytes)}, ${int(p.pools)} pools, ${int(p.tokenInstances)} token instances.`,
+    "",
+  );
   out.push(
     table(
       ["measurement", "figure"],
       [
         ["plain msgpackr decode, every file (read + unpack, one thread)", seconds(p.plainDecodeMs)],
-        ["gateway start to ready (initial load, 1 build worker)", `${seconds(b.startToReadyMs)} (${fmt(b.startToReadyMs / p.plainDecodeMs, 1)}x plain decode)`],
-        [`re-push of every file to the last new snapshot serving, idle (includes the ${b.watchDebounceMs} ms watch debounce and starting the build worker, which exits 10 s after a build; a re-push is served in batches, each with its own token index)`, `${seconds(b.idleRebuildMs)} (${fmt(b.idleRebuildMs / p.plainDecodeMs, 1)}x plain decode)`],
+        [
+          "gateway start to ready (initial load, 1 build worker)",
+          `${seconds(b.startToReadyMs)} (${fmt(b.startToReadyMs / p.plainDecodeMs, 1)}x plain decode)`,
+        ],
+        [
+          `re-push of every file to the last new snapshot serving, idle (includes the ${b.watchDebounceMs} ms watch debounce and starting the build worker, which exits 10 s after a build; a re-push is served in batches, each with its own token index)`,
+          `${seconds(b.idleRebuildMs)} (${fmt(b.idleRebuildMs / p.plainDecodeMs, 1)}x plain decode)`,
+        ],
         ["the same under load on the pool route", seconds(b.loadedRebuildMs)],
-        ["one-thread build with the gateway's functions (decode + validate, compile, token index)", `${seconds(p.oneThreadBuildMs)} (${seconds(p.parseMs)} + ${seconds(p.compileMs)} + ${seconds(p.tokenIndexMs)})`],
+        [
+          "one-thread build with the gateway's functions (decode + validate, compile, token index)",
+          `${seconds(p.oneThreadBuildMs)} (${seconds(p.parseMs)} + ${seconds(p.compileMs)} + ${seconds(p.tokenIndexMs)})`,
+        ],
         ...(b.rss.readyBytes !== undefined && b.rss.peakAtReadyBytes !== undefined
           ? [["RSS when the initial load completed (peak so far)", `${bytes(b.rss.readyBytes)} (${bytes(b.rss.peakAtReadyBytes)})`]]
           : []),
@@ -311,7 +357,10 @@ export function renderBuildSection(results: BuildResults, files: { jsonFile: str
               ],
             ]
           : []),
-        ["pool route without a rebuild", `${int(b.poolLatency.baseline.rps)} req/s, p50 ${fmt(b.poolLatency.baseline.latencyMs.p50)} ms, p99 ${fmt(b.poolLatency.baseline.latencyMs.p99)} ms`],
+        [
+          "pool route without a rebuild",
+          `${int(b.poolLatency.baseline.rps)} req/s, p50 ${fmt(b.poolLatency.baseline.latencyMs.p50)} ms, p99 ${fmt(b.poolLatency.baseline.latencyMs.p99)} ms`,
+        ],
         [
           "pool route from re-push to swap",
           b.poolLatency.duringSwap
@@ -325,7 +374,16 @@ export function renderBuildSection(results: BuildResults, files: { jsonFile: str
   out.push(
     table(
       ["file", "size", "pools", "tokens", "read ms", "unpack ms", "decode + validate ms", "compile ms"],
-      p.files.map((f) => [f.file, bytes(f.bytes), int(f.pools), int(f.tokens), fmt(f.readMs, 0), fmt(f.unpackMs, 0), fmt(f.parseMs, 0), fmt(f.compileMs, 0)]),
+      p.files.map((f) => [
+        f.file,
+        bytes(f.bytes),
+        int(f.pools),
+        int(f.tokens),
+        fmt(f.readMs, 0),
+        fmt(f.unpackMs, 0),
+        fmt(f.parseMs, 0),
+        fmt(f.compileMs, 0),
+      ]),
     ),
     "",
   );

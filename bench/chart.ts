@@ -28,17 +28,45 @@ export function renderChart(results: HttpCpuResults): string {
   const labelOf = (id: string) => results.servers.find((s) => s.id === id)?.label ?? id;
   const parts: string[] = [];
   let y = 28;
-  parts.push(text(16, y, `liquidity-gateway: server CPU µs per request (median, min-max over ${results.settings.rounds} rounds; ${results.mode} run)`, 'font-size="16" font-weight="bold"'));
+  parts.push(
+    text(
+      16,
+      y,
+      `liquidity-gateway: server CPU µs per request (median, min-max over ${results.settings.rounds} rounds; ${results.mode} run)`,
+      'font-size="16" font-weight="bold"',
+    ),
+  );
   y += 20;
-  parts.push(text(16, y, `${m.cpuModel}, ${m.cores} cores, Node ${m.node}, Linux ${m.kernel}; load average ${m.loadAverageStart.join(" ")} → ${m.loadAverageEnd.join(" ")}; ${results.startedAt}`, 'font-size="12" fill="#4a5568"'));
+  parts.push(
+    text(
+      16,
+      y,
+      `${m.cpuModel}, ${m.cores} cores, Node ${m.node}, Linux ${m.kernel}; load average ${m.loadAverageStart.join(" ")} → ${m.loadAverageEnd.join(" ")}; ${results.startedAt}`,
+      'font-size="12" fill="#4a5568"',
+    ),
+  );
   y += 16;
   const s = results.settings;
-  parts.push(text(16, y, `wrk ${s.wrk.threads} thread(s), ${s.wrk.connections} connections, ${s.durationS} s per run; servers on CPU ${s.serverCpus ?? "any"}, wrk on CPU ${s.wrk.cpus ?? "any"}`, 'font-size="12" fill="#4a5568"'));
+  parts.push(
+    text(
+      16,
+      y,
+      `wrk ${s.wrk.threads} thread(s), ${s.wrk.connections} connections, ${s.durationS} s per run; servers on CPU ${s.serverCpus ?? "any"}, wrk on CPU ${s.wrk.cpus ?? "any"}`,
+      'font-size="12" fill="#4a5568"',
+    ),
+  );
   for (const target of results.targets) {
     const cells = results.cells.filter((c) => c.target === target.name);
     if (cells.length === 0) continue;
     y += 30;
-    parts.push(text(16, y, `${target.label}: ${target.method} ${target.path.length > 50 ? `${target.path.slice(0, 47)}...` : target.path}${target.body ? ` ${target.body.length > 40 ? `${target.body.slice(0, 37)}...` : target.body}` : ""}`, 'font-size="13" font-weight="bold"'));
+    parts.push(
+      text(
+        16,
+        y,
+        `${target.label}: ${target.method} ${target.path.length > 50 ? `${target.path.slice(0, 47)}...` : target.path}${target.body ? ` ${target.body.length > 40 ? `${target.body.slice(0, 37)}...` : target.body}` : ""}`,
+        'font-size="13" font-weight="bold"',
+      ),
+    );
     for (const c of cells) {
       y += 6;
       const scale = (v: number) => (Number.isFinite(v) ? Math.max(1, Math.round((v / max) * BAR_W)) : 0);
@@ -49,10 +77,19 @@ export function renderChart(results: HttpCpuResults): string {
         const x1 = LABEL_W + scale(c.cpuUsPerRequest.min);
         const x2 = LABEL_W + scale(c.cpuUsPerRequest.max);
         const ym = y + (ROW_H - 6) / 2;
-        parts.push(`<line x1="${x1}" y1="${ym}" x2="${x2}" y2="${ym}" stroke="#1a202c"/><line x1="${x1}" y1="${y + 3}" x2="${x1}" y2="${y + ROW_H - 9}" stroke="#1a202c"/><line x1="${x2}" y1="${y + 3}" x2="${x2}" y2="${y + ROW_H - 9}" stroke="#1a202c"/>`);
+        parts.push(
+          `<line x1="${x1}" y1="${ym}" x2="${x2}" y2="${ym}" stroke="#1a202c"/><line x1="${x1}" y1="${y + 3}" x2="${x1}" y2="${y + ROW_H - 9}" stroke="#1a202c"/><line x1="${x2}" y1="${y + 3}" x2="${x2}" y2="${y + ROW_H - 9}" stroke="#1a202c"/>`,
+        );
       }
       const right = LABEL_W + Math.max(w, scale(c.cpuUsPerRequest.max)) + 8;
-      parts.push(text(right, y + 12, `${c.cpuUsPerRequest.median.toFixed(1)} µs/req · ${Math.round(c.rps.median).toLocaleString("en-US")} req/s`, 'font-size="12"'));
+      parts.push(
+        text(
+          right,
+          y + 12,
+          `${c.cpuUsPerRequest.median.toFixed(1)} µs/req · ${Math.round(c.rps.median).toLocaleString("en-US")} req/s`,
+          'font-size="12"',
+        ),
+      );
       y += ROW_H - 6;
     }
   }

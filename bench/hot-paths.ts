@@ -19,7 +19,11 @@ bench
     sink += authenticate(`Bearer ${key}`, store, 1).id.length;
   })
   .add("next cursor (query hash + encode)", () => {
-    sink += codec.encode(codec.scope("tokens.list", "|10000|1000|100000|1|0|desc"), 7, new PositionWriter().u32(10).f64(123.5).string("USDC").bytes()).length;
+    sink += codec.encode(
+      codec.scope("tokens.list", "|10000|1000|100000|1|0|desc"),
+      7,
+      new PositionWriter().u32(10).f64(123.5).string("USDC").bytes(),
+    ).length;
   })
   .add("success envelope prefix", () => {
     sink += successPrefix(info, new Date(0).toISOString()).length;

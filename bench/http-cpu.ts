@@ -21,7 +21,13 @@ export interface Machine {
 }
 
 export interface Settings {
-  readonly wrk: { readonly version: string; readonly threads: number; readonly connections: number; readonly timeoutS: number; readonly cpus: string | null };
+  readonly wrk: {
+    readonly version: string;
+    readonly threads: number;
+    readonly connections: number;
+    readonly timeoutS: number;
+    readonly cpus: string | null;
+  };
   readonly durationS: number;
   readonly warmupS: number;
   readonly rounds: number;
@@ -167,7 +173,12 @@ export function summariseCells(measurements: readonly Measurement[], targets: re
 }
 
 /** Each of `servers` against each of `against`, on every target both measured. */
-export function cpuRatios(measurements: readonly Measurement[], targets: readonly string[], servers: readonly string[], against: readonly string[]): Ratio[] {
+export function cpuRatios(
+  measurements: readonly Measurement[],
+  targets: readonly string[],
+  servers: readonly string[],
+  against: readonly string[],
+): Ratio[] {
   const out: Ratio[] = [];
   for (const target of targets) {
     for (const server of servers) {
@@ -214,7 +225,10 @@ export function limitNote(goal: Goal, ratio: Spread | null, context: LimitContex
   const saturated = (c: Cell) => c.serverCpuPercent.median >= 0.9 * capacity(c);
   const wrkBound = (c: Cell) => c.wrkCpuPercent.median >= 90 * context.wrkCores;
   for (const c of [mine, theirs]) {
-    if (wrkBound(c)) parts.push(`wrk used ${f1(c.wrkCpuPercent.median)} % of its ${context.wrkCores} core(s) against ${context.labelOf(c.server)}: the load generator bounded that run.`);
+    if (wrkBound(c))
+      parts.push(
+        `wrk used ${f1(c.wrkCpuPercent.median)} % of its ${context.wrkCores} core(s) against ${context.labelOf(c.server)}: the load generator bounded that run.`,
+      );
     else if (!saturated(c)) {
       const why =
         c.otherCpuPercent.median >= 25
@@ -227,18 +241,31 @@ export function limitNote(goal: Goal, ratio: Spread | null, context: LimitContex
     }
   }
   const others = Math.max(mine.otherCpuPercent.median, theirs.otherCpuPercent.median);
-  if (others >= 10) parts.push(`Other processes used up to ${f1(others)} % of a core during these runs: the machine was shared, and these figures are not a clean measurement.`);
-  if (ratio.n > 1 && ratio.spreadPercent > 10) parts.push(`The paired rounds' ratios spread over ${f2(ratio.min)}-${f2(ratio.max)}x: more rounds or a quieter machine would tighten it.`);
+  if (others >= 10)
+    parts.push(
+      `Other processes used up to ${f1(others)} % of a core during these runs: the machine was shared, and these figures are not a clean measurement.`,
+    );
+  if (ratio.n > 1 && ratio.spreadPercent > 10)
+    parts.push(
+      `The paired rounds' ratios spread over ${f2(ratio.min)}-${f2(ratio.max)}x: more rounds or a quieter machine would tighten it.`,
+    );
   return parts.join(" ");
 }
 
 export function judgeGoals(goals: readonly Goal[], ratios: readonly Ratio[], context: LimitContext): Verdict[] {
   return goals.map((goal) => {
-    const ratio = ratios.find((r) => r.target === goal.target && r.server === goal.server && r.against === goal.against)?.cpuPerRequest ?? null;
+    const ratio =
+      ratios.find((r) => r.target === goal.target && r.server === goal.server && r.against === goal.against)?.cpuPerRequest ?? null;
     if (ratio === null || ratio.n === 0) return { goal, ratio, status: "not measured", limit: "" };
     const cells = context.cells.filter((c) => c.target === goal.target && (c.server === goal.server || c.server === goal.against));
     const failures = cells.reduce((n, c) => n + c.non2xx + c.socketErrors, 0);
-    if (failures > 0) return { goal, ratio, status: "invalid", limit: `${failures} non-2xx responses or socket errors in these runs: the figures do not measure the intended work.` };
+    if (failures > 0)
+      return {
+        goal,
+        ratio,
+        status: "invalid",
+        limit: `${failures} non-2xx responses or socket errors in these runs: the figures do not measure the intended work.`,
+      };
     if (ratio.median <= goal.maxRatio) return { goal, ratio, status: "met", limit: "" };
     return { goal, ratio, status: "missed", limit: limitNote(goal, ratio, context) };
   });

@@ -114,7 +114,13 @@ export function renderSection(results: HttpCpuResults, files: { json: string; sv
         `${s.label} (\`${s.id}\`)`,
         s.threads,
         s.kind === "gateway"
-          ? `the real gateway as in production: auth and quotas on (a bench key with a quota no run exhausts), LOG_LEVEL warn${Object.keys(s.env).length ? `; env ${Object.entries(s.env).map(([k, v]) => `${k}=${v}`).join(" ")}` : ""}`
+          ? `the real gateway as in production: auth and quotas on (a bench key with a quota no run exhausts), LOG_LEVEL warn${
+              Object.keys(s.env).length
+                ? `; env ${Object.entries(s.env)
+                    .map(([k, v]) => `${k}=${v}`)
+                    .join(" ")}`
+                : ""
+            }`
           : s.kind === "bare"
             ? "uWS answering the gateway's captured bytes and headers verbatim (no work beyond finding the target)"
             : "uWS doing only the unavoidable work: bearer header, Map lookup, Atomics counter in a SharedArrayBuffer, random UUID trace id, ISO timestamp (once per ms), the same headers and body",
@@ -127,14 +133,15 @@ export function renderSection(results: HttpCpuResults, files: { json: string; sv
   const missed = results.verdicts.filter((v) => v.status === "missed" || v.status === "invalid");
   if (missed.length > 0) {
     out.push("What limits each missed goal:", "");
-    for (const v of missed) out.push(`- **${l.target(v.goal.target)}, ${l.server(v.goal.server)} / ${l.server(v.goal.against)}**: ${v.limit}`);
+    for (const v of missed)
+      out.push(`- **${l.target(v.goal.target)}, ${l.server(v.goal.server)} / ${l.server(v.goal.against)}**: ${v.limit}`);
     out.push("");
   }
   out.push(`### Per target (${m.cpuModel}, ${m.cores} cores)`, "");
   out.push(table(CELL_HEADINGS, cellRows(results)), "");
   if (files.svg) out.push(`![server CPU per request of every target and server](${files.svg})`, "");
   out.push(
-    "Reading the table: \"server CPU µs/req\" is what a request costs the server, whatever the load generator manages; it is the figure the goals compare. " +
+    'Reading the table: "server CPU µs/req" is what a request costs the server, whatever the load generator manages; it is the figure the goals compare. ' +
       "The ratios are per round (each server against the other in the same round, so background load falls on both), then the median over the rounds. " +
       "CPU % are of one core. A server below ~90 % of the CPU it may use was not saturated: then its req/s says little and its CPU per request includes wake-up costs. " +
       "\"Other processes\" is the machine's busy time minus the server's and wrk's: anything above a few % means the machine was shared during the run.",
@@ -160,10 +167,13 @@ export function renderSection(results: HttpCpuResults, files: { json: string; sv
 /** A few lines for the console at the end of a run. */
 export function renderBrief(results: HttpCpuResults): string {
   const l = labels(results);
-  const out = [`${results.mode} run on ${machineLine(results.machine)}; load average ${results.machine.loadAverageStart.join(" ")} → ${results.machine.loadAverageEnd.join(" ")}`];
+  const out = [
+    `${results.mode} run on ${machineLine(results.machine)}; load average ${results.machine.loadAverageStart.join(" ")} → ${results.machine.loadAverageEnd.join(" ")}`,
+  ];
   out.push(table(CELL_HEADINGS, cellRows(results)));
   out.push("");
   out.push(table(["goal", "measured", "result"], verdictRows(results)));
-  for (const v of results.verdicts.filter((x) => x.status === "missed" || x.status === "invalid")) out.push(`- ${l.target(v.goal.target)} vs ${l.server(v.goal.against)}: ${v.limit}`);
+  for (const v of results.verdicts.filter((x) => x.status === "missed" || x.status === "invalid"))
+    out.push(`- ${l.target(v.goal.target)} vs ${l.server(v.goal.against)}: ${v.limit}`);
   return out.join("\n");
 }

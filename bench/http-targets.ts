@@ -37,9 +37,23 @@ export const HTTP_TARGETS: readonly HttpTarget[] = [
     headers: JSON_BODY,
     body: '{"filters":{"chainIds":[1,8453],"minimumTotalValuePooledUsd":50000}}',
   },
-  { name: "tokens-limit-500", label: "token page, limit 500", method: "POST", path: "/v1/tokens", headers: JSON_BODY, body: '{"config":{"limit":500}}' },
+  {
+    name: "tokens-limit-500",
+    label: "token page, limit 500",
+    method: "POST",
+    path: "/v1/tokens",
+    headers: JSON_BODY,
+    body: '{"config":{"limit":500}}',
+  },
   // The search routes (issues 11, 12).
-  { name: "token-search", label: "token search \"usdc\"", method: "POST", path: "/v1/tokens/search", headers: JSON_BODY, body: '{"search":"usdc"}' },
+  {
+    name: "token-search",
+    label: 'token search "usdc"',
+    method: "POST",
+    path: "/v1/tokens/search",
+    headers: JSON_BODY,
+    body: '{"search":"usdc"}',
+  },
   {
     name: "pool-search-pair",
     label: "pool search USDC/WETH, all chains",
@@ -50,10 +64,40 @@ export const HTTP_TARGETS: readonly HttpTarget[] = [
   },
   // Compression (issue 13): the same requests asking for gzip / br. gzip is stitched around data compressed once per
   // snapshot (kept per thread); br is compressed per response.
-  { name: "pool-gzip", label: "pool route, gzip", method: "GET", path: "/v1/pools/8453/{pool:8453}", headers: { "accept-encoding": "gzip" }, gatewaysOnly: true },
-  { name: "pool-br", label: "pool route, br", method: "GET", path: "/v1/pools/8453/{pool:8453}", headers: { "accept-encoding": "br" }, gatewaysOnly: true },
-  { name: "tokens-limit-500-gzip", label: "token page, limit 500, gzip", method: "POST", path: "/v1/tokens", headers: { ...JSON_BODY, "accept-encoding": "gzip" }, body: '{"config":{"limit":500}}', gatewaysOnly: true },
-  { name: "tokens-limit-500-br", label: "token page, limit 500, br", method: "POST", path: "/v1/tokens", headers: { ...JSON_BODY, "accept-encoding": "br" }, body: '{"config":{"limit":500}}', gatewaysOnly: true },
+  {
+    name: "pool-gzip",
+    label: "pool route, gzip",
+    method: "GET",
+    path: "/v1/pools/8453/{pool:8453}",
+    headers: { "accept-encoding": "gzip" },
+    gatewaysOnly: true,
+  },
+  {
+    name: "pool-br",
+    label: "pool route, br",
+    method: "GET",
+    path: "/v1/pools/8453/{pool:8453}",
+    headers: { "accept-encoding": "br" },
+    gatewaysOnly: true,
+  },
+  {
+    name: "tokens-limit-500-gzip",
+    label: "token page, limit 500, gzip",
+    method: "POST",
+    path: "/v1/tokens",
+    headers: { ...JSON_BODY, "accept-encoding": "gzip" },
+    body: '{"config":{"limit":500}}',
+    gatewaysOnly: true,
+  },
+  {
+    name: "tokens-limit-500-br",
+    label: "token page, limit 500, br",
+    method: "POST",
+    path: "/v1/tokens",
+    headers: { ...JSON_BODY, "accept-encoding": "br" },
+    body: '{"config":{"limit":500}}',
+    gatewaysOnly: true,
+  },
 ];
 
 export type ServerKind = "gateway" | "bare" | "floor";
@@ -85,7 +129,14 @@ export const SERVERS: readonly ServerDef[] = [
   { id: "bare-uws", label: "bare uWS (same bytes)", kind: "bare", threads: 1 },
   { id: "floor-uws", label: "floor uWS (unavoidable work)", kind: "floor", threads: 1 },
   // Issue 15: the same gateway counting quotas in Redis (one script per request); CPU per request includes redis-server's.
-  { id: "gateway-redis", label: "gateway, 1 serving thread, Redis quotas (+ redis-server CPU)", kind: "gateway", threads: 1, env: { QUOTA_STORE: "redis" }, redis: true },
+  {
+    id: "gateway-redis",
+    label: "gateway, 1 serving thread, Redis quotas (+ redis-server CPU)",
+    kind: "gateway",
+    threads: 1,
+    env: { QUOTA_STORE: "redis" },
+    redis: true,
+  },
 ];
 
 export interface Goal {
@@ -128,7 +179,10 @@ export function resolvePath(path: string, addressOf: (chainId: number) => string
 /** The entries of `all` named in a comma-separated `--targets`/`--servers` list (all of them without one); throws on an unknown name. */
 export function pick<T>(all: readonly T[], nameOf: (item: T) => string, list: string | null, flag: string): T[] {
   if (list === null) return [...all];
-  const names = list.split(",").map((s) => s.trim()).filter(Boolean);
+  const names = list
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   return names.map((name) => {
     const found = all.find((item) => nameOf(item) === name);
     if (!found) throw new Error(`${flag}: unknown '${name}' (known: ${all.map(nameOf).join(", ")})`);

@@ -139,7 +139,12 @@ function autocannonOptions(spec: LoadSpec, durationS: number): Record<string, un
     path: r.path,
     body: r.body,
     ...(unique && r.body !== undefined
-      ? { setupRequest: (request: Record<string, unknown>) => ({ ...request, body: r.body!.replace(unique.placeholder, String(unique.start + n++ * unique.step)) }) }
+      ? {
+          setupRequest: (request: Record<string, unknown>) => ({
+            ...request,
+            body: r.body!.replace(unique.placeholder, String(unique.start + n++ * unique.step)),
+          }),
+        }
       : {}),
   }));
   return { url: spec.url, connections: spec.connections, duration: durationS, headers: spec.headers, requests, pipelining: 1 };
@@ -153,7 +158,9 @@ interface StopSignal {
 
 async function runChild(autocannon: Autocannon, spec: LoadSpec, stopSignal: StopSignal): Promise<LoadResult> {
   if (spec.warmupS > 0) {
-    await new Promise<void>((resolve, reject) => autocannon(autocannonOptions(spec, spec.warmupS), (error) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      autocannon(autocannonOptions(spec, spec.warmupS), (error) => (error ? reject(error) : resolve())),
+    );
   }
   let latencies = new Float64Array(1 << 16);
   let completedAt = new Float64Array(1 << 16);
@@ -189,7 +196,9 @@ async function runChild(autocannon: Autocannon, spec: LoadSpec, stopSignal: Stop
     statusCodes,
     clientCpuPercent: Math.round(((cpu.user + cpu.system) / 1e6 / wallS) * 1000) / 10,
     clientCpuSecondsTotal: cpuSecondsSoFar(),
-    ...(stopSignal.window ? { window: windowSummary(latencies.subarray(0, count), completedAt.subarray(0, count), stopSignal.window) } : {}),
+    ...(stopSignal.window
+      ? { window: windowSummary(latencies.subarray(0, count), completedAt.subarray(0, count), stopSignal.window) }
+      : {}),
   };
 }
 
@@ -206,9 +215,15 @@ function grow(array: Float64Array): Float64Array {
 
 function windowSummary(latencies: Float64Array, completedAt: Float64Array, window: TimeWindow): NonNullable<LoadResult["window"]> {
   const inside: number[] = [];
-  for (let i = 0; i < latencies.length; i++) if (completedAt[i] >= window.startMs && completedAt[i] <= window.endMs) inside.push(latencies[i]);
+  for (let i = 0; i < latencies.length; i++)
+    if (completedAt[i] >= window.startMs && completedAt[i] <= window.endMs) inside.push(latencies[i]);
   const durationS = (window.endMs - window.startMs) / 1000;
-  return { responses: inside.length, durationS, rps: Math.round(inside.length / durationS), latencyMs: summarise(Float64Array.from(inside)) };
+  return {
+    responses: inside.length,
+    durationS,
+    rps: Math.round(inside.length / durationS),
+    latencyMs: summarise(Float64Array.from(inside)),
+  };
 }
 
 if (process.argv[1] === THIS_FILE && process.send) {

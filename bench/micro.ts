@@ -16,12 +16,12 @@ import { evaluateTokenList } from "../src/query/evaluate-token-list.js";
 import { DEFAULT_TOKEN_QUERY, toTokenQuery, tokenQueryKey } from "../src/query/token-query.js";
 import { compileChain } from "../src/snapshot/compile-chain.js";
 import { compileTokenIndex } from "../src/snapshot/compile-token-index.js";
-import { SNAPSHOT_FILE_PATTERN } from "../src/snapshot/format.js";
-import { findPool } from "../src/snapshot/pool-table.js";
+import { SNAPSHOT_FILE_PATTERN } from "../src/api/snapshot-format.js";
+import { findPool } from "../src/tables/pool-table.js";
 import { chainIdFromSnapshotFileName, parseSnapshotBytes } from "../src/snapshot/read-snapshot-file.js";
-import { ServingSnapshot } from "../src/snapshot/serving-snapshot.js";
-import { snapshotVersion } from "../src/snapshot/snapshot-version.js";
-import { columnBytes, columnString } from "../src/util/shared-columns.js";
+import { ServingSnapshot } from "../src/serving/serving-snapshot.js";
+import { snapshotVersion } from "../src/api/snapshot-version.js";
+import { columnBytes, columnString } from "../src/tables/shared-columns.js";
 
 /** prefix + parts (joined by `separator`) + suffix: what the response writer assembles. */
 function assemble(prefix: string, parts: readonly Uint8Array[], separator: string, suffix: string): Buffer {
@@ -50,7 +50,13 @@ const chains = readdirSync(dir)
     const bytes = readFileSync(path);
     const snapshot = parseSnapshotBytes(bytes, chainIdFromSnapshotFileName(name), "https://logo/{chainId}/{address}");
     parseMs += performance.now() - parseStarted;
-    return compileChain(snapshot, { file: name, fileBytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex"), fileMtimeMs: 0, logoTemplate: "https://logo/{chainId}/{address}" });
+    return compileChain(snapshot, {
+      file: name,
+      fileBytes: bytes.length,
+      sha256: createHash("sha256").update(bytes).digest("hex"),
+      fileMtimeMs: 0,
+      logoTemplate: "https://logo/{chainId}/{address}",
+    });
   });
 const indexStarted = performance.now();
 const index = compileTokenIndex(chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })));
@@ -62,9 +68,13 @@ const compileMs = chains.reduce((n, c) => n + c.info.buildMs, 0);
 const base = chains.find((c) => c.info.chainId === 8453) ?? chains[0];
 const poolAddresses = Array.from({ length: 1024 }, (_, i) => {
   const k = (i * 7919) % base.pools.count;
-  return String.fromCharCode(...base.pools.keys.subarray(k * 66, k * 66 + base.pools.keyLength[k])).toUpperCase().replace("0X", "0x");
+  return String.fromCharCode(...base.pools.keys.subarray(k * 66, k * 66 + base.pools.keyLength[k]))
+    .toUpperCase()
+    .replace("0X", "0x");
 });
-const filtered = toTokenQuery({ filters: { chainIds: [1, 8453], minimumTotalValuePooledUsd: 5000, minimumSwapsCount: 100, minimumSwapVolumeUsd: 10_000 } });
+const filtered = toTokenQuery({
+  filters: { chainIds: [1, 8453], minimumTotalValuePooledUsd: 5000, minimumSwapsCount: 100, minimumSwapVolumeUsd: 10_000 },
+});
 const everything = toTokenQuery({
   config: { matchAllSymbols: true },
   filters: { minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0, ignoreWrappedNative: false },
@@ -72,7 +82,10 @@ const everything = toTokenQuery({
 const codec = new CursorCodec(Buffer.from("bench-secret-bench-secret"));
 const queryHash = codec.scope("tokens.list", tokenQueryKey(DEFAULT_TOKEN_QUERY));
 const cursor = codec.encode(queryHash, snapshot.version, new PositionWriter().u32(10).f64(123456.78).string("USDC").bytes());
-const requestBody = { config: { limit: 50, orderBy: { direction: "desc" } }, filters: { chainIds: [1, 8453], minimumTotalValuePooledUsd: 5000 } };
+const requestBody = {
+  config: { limit: 50, orderBy: { direction: "desc" } },
+  filters: { chainIds: [1, 8453], minimumTotalValuePooledUsd: 5000 },
+};
 const prefix = '{"statusCode":200,"timestamp":"2026-01-01T00:00:00.000Z","path":"/v1/pools/x","traceId":"t","data":{"pool":';
 
 let sink = 0;
@@ -111,7 +124,9 @@ await bench.run();
 
 const cpu = cpus()[0]?.model ?? "unknown CPU";
 console.log(`machine: ${cpus().length} cores, ${cpu}; node ${process.version}`);
-console.log(`data: ${dir}: ${chains.length} chains, ${chains.reduce((n, c) => n + c.info.poolCount, 0)} pools, ${index.instanceCount} token instances, ${index.groupCount} symbol groups`);
+console.log(
+  `data: ${dir}: ${chains.length} chains, ${chains.reduce((n, c) => n + c.info.poolCount, 0)} pools, ${index.instanceCount} token instances, ${index.groupCount} symbol groups`,
+);
 console.log(
   `in-process build ${buildMs.toFixed(0)} ms: decode + validate ${parseMs.toFixed(0)} ms, compile chains ${compileMs} ms, token index ${indexMs.toFixed(0)} ms`,
 );

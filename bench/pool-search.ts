@@ -12,7 +12,7 @@
  * Baskets: the directory's baskets.json, else the sample generator's baskets
  * built from the directory's tokens (what `snapshots:generate` writes).
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { PerformanceObserver } from "node:perf_hooks";
 import { join } from "node:path";
@@ -27,19 +27,19 @@ import type { GatewayContext } from "../src/http/gateway-context.js";
 import { searchPoolsRoute } from "../src/http/handlers/pool-search.js";
 import type { DataReply } from "../src/http/reply.js";
 import { CursorCodec } from "../src/query/cursor.js";
-import type { PoolSearchIndexData } from "../src/query/pool-search-index.js";
+import type { PoolSearchIndexData } from "../src/tables/pool-search-index.js";
 import { compileChain } from "../src/snapshot/compile-chain.js";
 import { PoolSearchIndexBuilder } from "../src/snapshot/compile-pool-search.js";
 import { compileTokenIndex } from "../src/snapshot/compile-token-index.js";
-import type { CompiledChain } from "../src/snapshot/compiled-chain.js";
-import { SNAPSHOT_FILE_PATTERN } from "../src/snapshot/format.js";
+import type { CompiledChain } from "../src/tables/compiled-chain.js";
+import { SNAPSHOT_FILE_PATTERN } from "../src/api/snapshot-format.js";
 import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../src/snapshot/normalize-token.js";
 import { chainIdFromSnapshotFileName, parseSnapshotBytes, type NormalizedSnapshotFile } from "../src/snapshot/read-snapshot-file.js";
-import { ServingSnapshot } from "../src/snapshot/serving-snapshot.js";
-import { snapshotVersion } from "../src/snapshot/snapshot-version.js";
+import { ServingSnapshot } from "../src/serving/serving-snapshot.js";
+import { snapshotVersion } from "../src/api/snapshot-version.js";
 import { createHash } from "node:crypto";
-import { SnapshotStore } from "../src/snapshot/snapshot-store.js";
-import { sampleBasketMembers, sampleBasketsFile, type ChainBasketMembers } from "../src/samplegen/sample-baskets.js";
+import { SnapshotStore } from "../src/serving/snapshot-store.js";
+import { sampleBasketMembers, sampleBasketsFile, type ChainBasketMembers } from "../tools/samplegen/sample-baskets.js";
 
 function argument(name: string, fallback: string): string {
   const i = process.argv.indexOf(name);
@@ -75,7 +75,8 @@ function indexBytes(index: PoolSearchIndexData): number {
   let n = 0;
   for (const value of Object.values(index)) {
     if (ArrayBuffer.isView(value)) n += value.byteLength;
-    else if (value !== null && typeof value === "object" && !Array.isArray(value)) for (const inner of Object.values(value)) if (ArrayBuffer.isView(inner)) n += inner.byteLength;
+    else if (value !== null && typeof value === "object" && !Array.isArray(value))
+      for (const inner of Object.values(value)) if (ArrayBuffer.isView(inner)) n += inner.byteLength;
   }
   return n;
 }
@@ -83,7 +84,9 @@ function indexBytes(index: PoolSearchIndexData): number {
 /** The highest-TVL token with this symbol on a chain. */
 function topToken(snapshot: NormalizedSnapshotFile, symbol: string): string | null {
   let best: { address: string; tvl: number } | null = null;
-  for (const t of snapshot.tokens) if (t.symbol === symbol && (best === null || t.trackedTotalValuePooledUsd > best.tvl)) best = { address: t.address, tvl: t.trackedTotalValuePooledUsd };
+  for (const t of snapshot.tokens)
+    if (t.symbol === symbol && (best === null || t.trackedTotalValuePooledUsd > best.tvl))
+      best = { address: t.address, tvl: t.trackedTotalValuePooledUsd };
   return best?.address ?? null;
 }
 
@@ -95,14 +98,31 @@ const chains: CompiledChain[] = [];
 const usdc: { chainId: ChainId; address: string }[] = [];
 const weth: { chainId: ChainId; address: string }[] = [];
 const basketMembers = new Map<ChainId, ChainBasketMembers>();
-const indexRows: { chainId: number; pools: number; tokens: number; compileMs: number; indexMs: number; indexBytes: number; lists: number; pairs: number }[] = [];
-for (const name of readdirSync(dir).filter((n) => SNAPSHOT_FILE_PATTERN.test(n)).sort()) {
+const indexRows: {
+  chainId: number;
+  pools: number;
+  tokens: number;
+  compileMs: number;
+  indexMs: number;
+  indexBytes: number;
+  lists: number;
+  pairs: number;
+}[] = [];
+for (const name of readdirSync(dir)
+  .filter((n) => SNAPSHOT_FILE_PATTERN.test(n))
+  .sort()) {
   const path = join(dir, name);
   const bytes = readFileSync(path);
   const snapshot = parseSnapshotBytes(bytes, chainIdFromSnapshotFileName(name));
   const chainId = snapshot.chainId as ChainId;
   const compileStarted = performance.now();
-  const chain = compileChain(snapshot, { file: name, fileBytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex"), fileMtimeMs: 0, logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE });
+  const chain = compileChain(snapshot, {
+    file: name,
+    fileBytes: bytes.length,
+    sha256: createHash("sha256").update(bytes).digest("hex"),
+    fileMtimeMs: 0,
+    logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE,
+  });
   const compileMs = performance.now() - compileStarted;
   const alone = buildIndexAlone(snapshot);
   chains.push(chain);
@@ -131,7 +151,9 @@ const snapshot = ServingSnapshot.of(snapshotVersion(chains.map((c) => c.info)), 
 const loadMs = performance.now() - started;
 
 const basketsPath = join(dir, "baskets.json");
-const basketsFile: BasketsFile = existsSync(basketsPath) ? parseBasketsFile(readFileSync(basketsPath, "utf8"), basketsPath) : sampleBasketsFile(basketMembers);
+const basketsFile: BasketsFile = existsSync(basketsPath)
+  ? parseBasketsFile(readFileSync(basketsPath, "utf8"), basketsPath)
+  : sampleBasketsFile(basketMembers);
 const baskets = new BasketCatalogue(basketsFile);
 
 const store = new SnapshotStore(null);
@@ -150,7 +172,15 @@ const collect = (globalThis as { gc?: () => void }).gc;
 collect?.();
 
 function run(body: PoolSearchRequest): { reply: DataReply; bytes: number } {
-  const reply = searchPoolsRoute({ ctx, params: [], routeName: "pools.search", query: "", path: "/v1/pools/search", body, key }) as DataReply;
+  const reply = searchPoolsRoute({
+    ctx,
+    params: [],
+    routeName: "pools.search",
+    query: "",
+    path: "/v1/pools/search",
+    body,
+    key,
+  }) as DataReply;
   let bytes = 0;
   for (const chunk of reply.data) bytes += typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.byteLength;
   return { reply, bytes };
@@ -200,7 +230,18 @@ for (const [searchName, side] of Object.entries(sides)) {
         const last = run(body);
         const text = Buffer.concat(last.reply.data.map((c) => (typeof c === "string" ? Buffer.from(c) : c))).toString();
         const pools = (JSON.parse(text) as { pools: unknown[] }).pools.length;
-        cases.push({ search: searchName, order: orderName, limit, page, body, pools, kb: last.bytes / 1024, rounds: [], gcCount: 0, gcMax: 0 });
+        cases.push({
+          search: searchName,
+          order: orderName,
+          limit,
+          page,
+          body,
+          pools,
+          kb: last.bytes / 1024,
+          rounds: [],
+          gcCount: 0,
+          gcMax: 0,
+        });
       }
     }
   }
@@ -229,9 +270,17 @@ const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.len
 
 const totalPools = indexRows.reduce((n, r) => n + r.pools, 0);
 const totalIndexBytes = indexRows.reduce((n, r) => n + r.indexBytes, 0);
-console.log(`machine: ${cpus().length} cores, ${cpus()[0]?.model ?? "unknown CPU"}, ${mb(totalmem())} RAM; node ${process.version}; load average (1, 5, 15 min) at the start ${loadAtStart.map((l) => l.toFixed(2)).join(" ")}, at the end ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
-console.log(`data: ${dir}: ${chains.length} chains, ${totalPools} pools, ${tokenIndex.instanceCount} token instances; loaded in ${(loadMs / 1000).toFixed(1)} s (decode, compile, token index)`);
-console.log(`baskets: ${existsSync(basketsPath) ? basketsPath : "generated from the tokens (sample generator)"}; USDC on ${usdc.length} chains, WETH on ${weth.length} chains`);
+console.log(
+  `machine: ${cpus().length} cores, ${cpus()[0]?.model ?? "unknown CPU"}, ${mb(totalmem())} RAM; node ${process.version}; load average (1, 5, 15 min) at the start ${loadAtStart.map((l) => l.toFixed(2)).join(" ")}, at the end ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")}`,
+);
+console.log(
+  `data: ${dir}: ${chains.length} chains, ${totalPools} pools, ${tokenIndex.instanceCount} token instances; loaded in ${(loadMs / 1000).toFixed(1)} s (decode, compile, token index)`,
+);
+console.log(
+  `baskets: ${existsSync(basketsPath) ? basketsPath : "generated from the tokens (sample generator)"}; USDC on ${usdc.length} chains, WETH on ${weth.length} chains`,
+);
 console.log(`per case: 50 warm-up calls, then ${rounds} rounds of ${iterations} calls, the cases interleaved`);
 console.log("\npool-search index per chain (built alone; compile = the whole chain compile, index included):");
 console.table(
@@ -246,9 +295,15 @@ console.table(
     "index MB": +(r.indexBytes / 1048576).toFixed(1),
   })),
 );
-console.log(`index total: ${mb(totalIndexBytes)} of shared columns, ${Math.round(indexRows.reduce((n, r) => n + r.indexMs, 0))} ms to build (one thread, all chains)`);
-console.log(`\nsearch latency (the handler: validation, sides, search, response pieces, next cursor), wall clock; ${rounds} rounds of ${iterations} calls per case:`);
-console.log("p50 over every call; p99: the median round's and the best round's (load elsewhere on the machine inflates single rounds); GCs: collections during the case, GC max: longest pause");
+console.log(
+  `index total: ${mb(totalIndexBytes)} of shared columns, ${Math.round(indexRows.reduce((n, r) => n + r.indexMs, 0))} ms to build (one thread, all chains)`,
+);
+console.log(
+  `\nsearch latency (the handler: validation, sides, search, response pieces, next cursor), wall clock; ${rounds} rounds of ${iterations} calls per case:`,
+);
+console.log(
+  "p50 over every call; p99: the median round's and the best round's (load elsewhere on the machine inflates single rounds); GCs: collections during the case, GC max: longest pause",
+);
 const table = cases.map((c) => {
   const all = c.rounds.flat().sort((x, y) => x - y);
   const p99s = c.rounds.map((r) => percentile(r, 99));

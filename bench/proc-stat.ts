@@ -32,10 +32,14 @@ export function parseProcStat(text: string): ProcStat {
   if (open < 0 || close < open) throw new Error(`not a /proc/<pid>/stat line: '${text.slice(0, 80)}'`);
   const pid = Number(text.slice(0, open).trim());
   // Fields from 3 (state) on, after ") ".
-  const rest = text.slice(close + 1).trim().split(/\s+/);
+  const rest = text
+    .slice(close + 1)
+    .trim()
+    .split(/\s+/);
   const field = (n: number): number => {
     const value = Number(rest[n - 3]);
-    if (rest[n - 3] === undefined || !Number.isFinite(value)) throw new Error(`/proc/<pid>/stat field ${n} missing or not a number in '${text.slice(0, 80)}'`);
+    if (rest[n - 3] === undefined || !Number.isFinite(value))
+      throw new Error(`/proc/<pid>/stat field ${n} missing or not a number in '${text.slice(0, 80)}'`);
     return value;
   };
   if (!Number.isInteger(pid)) throw new Error(`/proc/<pid>/stat without a pid: '${text.slice(0, 80)}'`);

@@ -36,7 +36,13 @@ async function measure(request: string): Promise<Timing> {
   let done: () => void = () => {};
   const finished = new Promise<void>((resolve) => (done = resolve));
   const app = uws.App().any("/*", (res: HttpResponse, req: HttpRequest) => {
-    const readInfo = () => req.getMethod() + req.getUrl() + req.getQuery() + req.getHeader("x-trace-id") + req.getHeader("authorization") + req.getHeader("content-length");
+    const readInfo = () =>
+      req.getMethod() +
+      req.getUrl() +
+      req.getQuery() +
+      req.getHeader("x-trace-id") +
+      req.getHeader("authorization") +
+      req.getHeader("content-length");
     let t = process.hrtime.bigint();
     for (let i = 0; i < REPEAT; i++) if (checkRequestFraming(req) !== null) sink++;
     timing.framingNs += Number(process.hrtime.bigint() - t);

@@ -21,9 +21,28 @@ import { dirname, join, relative, resolve } from "node:path";
 import { Flags, log, onCleanup, round, runBench } from "./entry.js";
 import { PROJECT_ROOT } from "../src/config/config.js";
 import { renderChart } from "./chart.js";
-import { cpuRatios, judgeGoals, summariseCells, type HttpCpuResults, type Machine, type Measurement, type ServerRun, type TargetRun } from "./http-cpu.js";
+import {
+  cpuRatios,
+  judgeGoals,
+  summariseCells,
+  type HttpCpuResults,
+  type Machine,
+  type Measurement,
+  type ServerRun,
+  type TargetRun,
+} from "./http-cpu.js";
 import { renderBrief, renderSection, SECTION_ID } from "./http-report.js";
-import { GOALS, HTTP_TARGETS, pick, poolPlaceholders, resolveBody, resolvePath, SERVERS, tokenPlaceholders, type ServerDef } from "./http-targets.js";
+import {
+  GOALS,
+  HTTP_TARGETS,
+  pick,
+  poolPlaceholders,
+  resolveBody,
+  resolvePath,
+  SERVERS,
+  tokenPlaceholders,
+  type ServerDef,
+} from "./http-targets.js";
 import { readMachineBusySeconds, readProcessCpu } from "./proc-stat.js";
 import { writeSection } from "./results-md.js";
 import { cpuMicrosPerRequest } from "./stats.js";
@@ -120,7 +139,6 @@ function parseArgs(argv: readonly string[]): Args {
 
 // ------------------------------------------------------------------ helpers
 
-
 function cpuModel(): string {
   try {
     const match = /^model name\s*:\s*(.+)$/m.exec(readFileSync("/proc/cpuinfo", "utf8"));
@@ -182,7 +200,17 @@ function serverCpuSeconds(server: RunningServer): number {
 
 async function startUws(def: ServerDef, threads: number, cannedFile: string, cpusList: string | null): Promise<RunningServer> {
   const port = await freePort();
-  const args = [join(PROJECT_ROOT, "dist/bench/targets/uws-server.js"), "--kind", def.kind, "--port", String(port), "--threads", String(threads), "--responses", cannedFile];
+  const args = [
+    join(PROJECT_ROOT, "dist/bench/targets/uws-server.js"),
+    "--kind",
+    def.kind,
+    "--port",
+    String(port),
+    "--threads",
+    String(threads),
+    "--responses",
+    cannedFile,
+  ];
   const child = startNode(def.id, args, { cwd: PROJECT_ROOT }, cpusList);
   await child.waitForLine((l) => l.event === "listening", 20_000);
   return { def, threads, child, baseUrl: `http://127.0.0.1:${port}` };
@@ -202,8 +230,17 @@ function withoutPerRequestFields(body: Buffer): string {
  * status, header names and body length, and the same body bytes (bare uWS) or
  * the same body but for the timestamp and trace id (the others).
  */
-async function checkAnswers(servers: readonly RunningServer[], requests: ReadonlyMap<string, WrkRequest>, reference: ReadonlyMap<string, CannedResponse>, serversFor: (target: string) => readonly RunningServer[]): Promise<void> {
-  const names = (r: CannedResponse) => r.headers.map(([n]) => n).sort().join(",");
+async function checkAnswers(
+  servers: readonly RunningServer[],
+  requests: ReadonlyMap<string, WrkRequest>,
+  reference: ReadonlyMap<string, CannedResponse>,
+  serversFor: (target: string) => readonly RunningServer[],
+): Promise<void> {
+  const names = (r: CannedResponse) =>
+    r.headers
+      .map(([n]) => n)
+      .sort()
+      .join(",");
   for (const server of servers) {
     for (const [target, request] of requests) {
       if (!serversFor(target).includes(server)) continue;
@@ -217,7 +254,8 @@ async function checkAnswers(servers: readonly RunningServer[], requests: Readonl
       if (!opaque) {
         if (got.body.length !== expected.body.length) problems.push(`body ${got.body.length} bytes, expected ${expected.body.length}`);
         if (server.def.kind === "bare" && !got.body.equals(expected.body)) problems.push("body bytes differ from the captured ones");
-        else if (withoutPerRequestFields(got.body) !== withoutPerRequestFields(expected.body)) problems.push("body differs beyond the timestamp and trace id");
+        else if (withoutPerRequestFields(got.body) !== withoutPerRequestFields(expected.body))
+          problems.push("body differs beyond the timestamp and trace id");
       }
       if (problems.length > 0) {
         throw new Error(
@@ -242,11 +280,15 @@ async function main(): Promise<void> {
   const warmupS = args.warmupS ?? (args.quick ? 1 : 2);
   const pin = pinning(args, machine.cores);
   const wrkThreads = args.wrkThreads ?? (pin.wrkCpus === null ? 1 : pin.wrkCores);
-  log(`mode ${mode}; ${machine.cpuModel}, ${machine.cores} cores, Node ${machine.node}, Linux ${machine.kernel}; load average ${machine.loadAverageStart.join(" ")}`);
+  log(
+    `mode ${mode}; ${machine.cpuModel}, ${machine.cores} cores, Node ${machine.node}, Linux ${machine.kernel}; load average ${machine.loadAverageStart.join(" ")}`,
+  );
 
   const wrk: WrkBinary = ensureWrk(log);
   if (pin.serverCpus !== null) ensureTaskset();
-  log(`${wrk.version} at ${wrk.path}; servers on CPU ${pin.serverCpus ?? "any"}, wrk on CPU ${pin.wrkCpus ?? "any"} (${wrkThreads} thread(s), ${args.connections} connections)`);
+  log(
+    `${wrk.version} at ${wrk.path}; servers on CPU ${pin.serverCpus ?? "any"}, wrk on CPU ${pin.wrkCpus ?? "any"} (${wrkThreads} thread(s), ${args.connections} connections)`,
+  );
 
   const targets = pick(HTTP_TARGETS, (t) => t.name, args.targets, "--targets");
   const servers = pick(SERVERS, (s) => s.id, args.servers, "--servers");
@@ -311,14 +353,25 @@ async function main(): Promise<void> {
         env.REDIS_URL = redis.url;
         helpers.push(redis.child);
       }
-      const gateway = await startGateway({ snapshotDir: args.data, keysFile: benchKey.file, timeoutMs: 10 * 60_000, threads: threadsOf(def), env, cpus: pin.serverCpus, name: def.id });
+      const gateway = await startGateway({
+        snapshotDir: args.data,
+        keysFile: benchKey.file,
+        timeoutMs: 10 * 60_000,
+        threads: threadsOf(def),
+        env,
+        cpus: pin.serverCpus,
+        name: def.id,
+      });
       running.push({ def, threads: threadsOf(def), child: gateway.child, baseUrl: gateway.baseUrl, helpers });
     }
     const referenceServer = running.find((s) => s.def.id === reference.id)!;
     const captured = new Map<string, CannedResponse>();
     for (const [name, request] of requests) {
       const answer = await fetchTarget(referenceServer.baseUrl, request);
-      if (answer.status !== 200) throw new Error(`${reference.id}: ${request.method} ${request.path} ${request.body ?? ""} answered ${answer.status}: ${answer.body.toString("utf8").slice(0, 400)}`);
+      if (answer.status !== 200)
+        throw new Error(
+          `${reference.id}: ${request.method} ${request.path} ${request.body ?? ""} answered ${answer.status}: ${answer.body.toString("utf8").slice(0, 400)}`,
+        );
       captured.set(name, answer);
     }
     const cannedFile = join(scratch, "canned.json");
@@ -327,8 +380,17 @@ async function main(): Promise<void> {
     // with another Accept-Encoding) would make the route ambiguous to them, who tell targets apart by body only.
     const cannedTargets: CannedTarget[] = [...requests]
       .filter(([name]) => !gatewaysOnly.has(name))
-      .map(([name, r]) => ({ name, method: r.method.toLowerCase(), path: r.path, requestBody: r.body ?? "", response: captured.get(name)! }));
-    writeCanned(cannedFile, { targets: cannedTargets, keys: [{ key: benchKey.key, limit: benchKey.limit, windowSeconds: benchKey.windowSeconds }] });
+      .map(([name, r]) => ({
+        name,
+        method: r.method.toLowerCase(),
+        path: r.path,
+        requestBody: r.body ?? "",
+        response: captured.get(name)!,
+      }));
+    writeCanned(cannedFile, {
+      targets: cannedTargets,
+      keys: [{ key: benchKey.key, limit: benchKey.limit, windowSeconds: benchKey.windowSeconds }],
+    });
     for (const def of servers.filter((s) => s.kind !== "gateway")) {
       log(`starting ${def.id}: ${threadsOf(def)} thread(s)`);
       running.push(await startUws(def, threadsOf(def), cannedFile, pin.serverCpus));
@@ -355,7 +417,8 @@ async function main(): Promise<void> {
       if (warmupS > 0) {
         for (const server of serversFor(target)) {
           const warm = await runWrk(wrk, wrkSpec(server, request, warmupS));
-          if (warm.non2xx > 0) throw new Error(`${server.def.id} answered ${warm.non2xx} non-2xx responses to '${target}' during the warm-up`);
+          if (warm.non2xx > 0)
+            throw new Error(`${server.def.id} answered ${warm.non2xx} non-2xx responses to '${target}' during the warm-up`);
         }
       }
       for (let r = 0; r < rounds; r++) {
@@ -413,12 +476,27 @@ async function main(): Promise<void> {
     });
     machine.loadAverageEnd = loadavg().map((v) => round(v, 2));
     const finishedAt = new Date();
-    const serverRuns: ServerRun[] = running.map((s) => ({ id: s.def.id, label: s.def.label, kind: s.def.kind, threads: s.threads, env: s.def.env ?? {} }));
+    const serverRuns: ServerRun[] = running.map((s) => ({
+      id: s.def.id,
+      label: s.def.label,
+      kind: s.def.kind,
+      threads: s.threads,
+      env: s.def.env ?? {},
+    }));
     const targetRuns: TargetRun[] = targets.map((t) => {
       const request = requests.get(t.name)!;
       const answer = captured.get(t.name)!;
       const { authorization: _, ...headers } = request.headers;
-      return { name: t.name, label: t.label, method: t.method, path: request.path, headers, body: request.body ?? null, responseBytes: answer.body.length, responseHeaders: answer.headers.map(([n]) => n) };
+      return {
+        name: t.name,
+        label: t.label,
+        method: t.method,
+        path: request.path,
+        headers,
+        body: request.body ?? null,
+        responseBytes: answer.body.length,
+        responseHeaders: answer.headers.map(([n]) => n),
+      };
     });
     results = {
       schema: "http-cpu/1",

@@ -11,25 +11,25 @@
  * are measured by `npm run bench` and `npm run bench:micro`. Baskets are the sample generator's,
  * built from the directory's tokens.
  */
-import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import { Bench } from "tinybench";
 import { BasketCatalogue } from "../src/baskets/basket-catalogue.js";
 import { SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../src/chains/chains.js";
 import type { PagedList } from "../src/query/paged-list.js";
-import { instanceOnChain, instancesWithAddress, parseAddress, priceInstance } from "../src/query/token-lookup.js";
+import { instanceOnChain, instancesWithAddress, parseAddress, priceInstance } from "../src/tables/token-lookup.js";
 import { toSingleChainQuery, toTokenSearchQuery, type SingleChainQuery, type TokenSearchQuery } from "../src/query/token-query.js";
-import { BasketView } from "../src/query/basket-view.js";
+import { BasketView } from "../src/serving/basket-view.js";
 import { compileChain } from "../src/snapshot/compile-chain.js";
 import { compileTokenIndex } from "../src/snapshot/compile-token-index.js";
-import { SNAPSHOT_FILE_PATTERN } from "../src/snapshot/format.js";
+import { SNAPSHOT_FILE_PATTERN } from "../src/api/snapshot-format.js";
 import { chainIdFromSnapshotFileName, parseSnapshotBytes } from "../src/snapshot/read-snapshot-file.js";
-import { ServingSnapshot } from "../src/snapshot/serving-snapshot.js";
-import { snapshotVersion } from "../src/snapshot/snapshot-version.js";
+import { ServingSnapshot } from "../src/serving/serving-snapshot.js";
+import { snapshotVersion } from "../src/api/snapshot-version.js";
 import { createHash } from "node:crypto";
-import { sampleBasketMembers, sampleBasketsFile, type ChainBasketMembers } from "../src/samplegen/sample-baskets.js";
-import { columnBytes } from "../src/util/shared-columns.js";
+import { sampleBasketMembers, sampleBasketsFile, type ChainBasketMembers } from "../tools/samplegen/sample-baskets.js";
+import { columnBytes } from "../src/tables/shared-columns.js";
 
 function argument(name: string, fallback: string): string {
   const i = process.argv.indexOf(name);
@@ -52,7 +52,13 @@ const chains = readdirSync(dir)
     const bytes = readFileSync(path);
     const snapshot = parseSnapshotBytes(bytes, chainId, "https://logo/{chainId}/{address}");
     members.set(chainId, sampleBasketMembers(chainId, snapshot.tokens));
-    return compileChain(snapshot, { file: name, fileBytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex"), fileMtimeMs: 0, logoTemplate: "https://logo/{chainId}/{address}" });
+    return compileChain(snapshot, {
+      file: name,
+      fileBytes: bytes.length,
+      sha256: createHash("sha256").update(bytes).digest("hex"),
+      fileMtimeMs: 0,
+      logoTemplate: "https://logo/{chainId}/{address}",
+    });
   });
 const indexStarted = performance.now();
 const index = compileTokenIndex(chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })));
@@ -70,18 +76,32 @@ function page(list: PagedList<unknown>, limit: number): number {
   return Buffer.concat(parts).length + parts.length;
 }
 
-const search = (term: string, limit: number, extra: { relevance?: boolean; chainIds?: ChainId[]; matchAllSymbols?: boolean } = {}): TokenSearchQuery =>
+const search = (
+  term: string,
+  limit: number,
+  extra: { relevance?: boolean; chainIds?: ChainId[]; matchAllSymbols?: boolean } = {},
+): TokenSearchQuery =>
   toTokenSearchQuery(
-    { search: term, config: { limit, matchAllSymbols: extra.matchAllSymbols, orderBy: extra.relevance ? { field: "relevance" } : undefined }, filters: extra.chainIds ? { chainIds: extra.chainIds } : undefined },
+    {
+      search: term,
+      config: { limit, matchAllSymbols: extra.matchAllSymbols, orderBy: extra.relevance ? { field: "relevance" } : undefined },
+      filters: extra.chainIds ? { chainIds: extra.chainIds } : undefined,
+    },
     term,
   );
-const chainQuery = (chainId: ChainId, term: string | null, extra: { relevance?: boolean; asc?: boolean; zero?: boolean } = {}): SingleChainQuery =>
+const chainQuery = (
+  chainId: ChainId,
+  term: string | null,
+  extra: { relevance?: boolean; asc?: boolean; zero?: boolean } = {},
+): SingleChainQuery =>
   toSingleChainQuery(
     chainId,
     {
       ...(term === null ? {} : { search: term }),
       config: { orderBy: extra.relevance ? { field: "relevance" } : extra.asc ? { direction: "asc" } : undefined },
-      filters: extra.zero ? { minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0, ignoreWrappedNative: false } : undefined,
+      filters: extra.zero
+        ? { minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0, ignoreWrappedNative: false }
+        : undefined,
     } as never,
     term,
   );
@@ -91,7 +111,9 @@ const USDC_UPPER = "0xA0B86991C6218B36C1D19D4A2E9EB0CE3606EB48";
 const base = chains.find((c) => c.info.chainId === 8453)!;
 const priced = Array.from({ length: 100 }, (_, i) => {
   const row = (i * 7919) % base.tokens.count;
-  const address = Buffer.from(base.tokens.address.bytes.subarray(base.tokens.address.offsets[row], base.tokens.address.offsets[row + 1])).toString();
+  const address = Buffer.from(
+    base.tokens.address.bytes.subarray(base.tokens.address.offsets[row], base.tokens.address.offsets[row + 1]),
+  ).toString();
   return { chainId: 8453 as ChainId, address: i % 10 === 0 ? "0x" + "e".repeat(40) : address };
 });
 
@@ -122,7 +144,11 @@ const CASES: Case[] = [
   searchCase('"us", relevance, limit 100', search("us", 100, { relevance: true }), 100),
   searchCase('"usdc", tvl, limit 10', search("usdc", 10), 10),
   searchCase('"usdc", relevance, limit 100', search("usdc", 100, { relevance: true }), 100),
-  searchCase('"usdc", matchAllSymbols, chains 1 + 8453, limit 100', search("usdc", 100, { matchAllSymbols: true, chainIds: [1, 8453] }), 100),
+  searchCase(
+    '"usdc", matchAllSymbols, chains 1 + 8453, limit 100',
+    search("usdc", 100, { matchAllSymbols: true, chainIds: [1, 8453] }),
+    100,
+  ),
   searchCase("an address (upper case), tvl, limit 10", search(USDC_UPPER, 10), 10),
   searchCase('"wrapped ether", relevance, limit 10', search("wrapped ether", 10, { relevance: true }), 10),
   searchCase('"zzqx" (no match), limit 10', search("zzqx", 10), 10),
@@ -149,7 +175,10 @@ const CASES: Case[] = [
   {
     group: "lookups",
     name: "POST /v1/tokens/prices (100 tokens)",
-    run: () => JSON.stringify({ prices: priced.map((t) => ({ ...t, price: index.price[priceInstance(index, t.chainId, parseAddress(t.address)!)] ?? null })) }).length,
+    run: () =>
+      JSON.stringify({
+        prices: priced.map((t) => ({ ...t, price: index.price[priceInstance(index, t.chainId, parseAddress(t.address)!)] ?? null })),
+      }).length,
     size: () => priced.length,
   },
   {
@@ -163,9 +192,10 @@ const CASES: Case[] = [
 let sink = 0;
 const loadBefore = loadavg()[0];
 const bench = new Bench({ time, warmupTime: 300 });
-for (const c of CASES) bench.add(`${c.group} | ${c.name}`, () => {
-  sink += c.run();
-});
+for (const c of CASES)
+  bench.add(`${c.group} | ${c.name}`, () => {
+    sink += c.run();
+  });
 await bench.run();
 
 // ------------------------------------------------------------------ report

@@ -65,7 +65,8 @@ function which(command: string): string | null {
   return found.status === 0 && found.stdout.trim() ? found.stdout.trim() : null;
 }
 
-export const WRK_INSTALL_HINT = "wrk is not installed: install the Debian package (`sudo apt-get install -y wrk`), or run the bench as root and it installs it itself";
+export const WRK_INSTALL_HINT =
+  "wrk is not installed: install the Debian package (`sudo apt-get install -y wrk`), or run the bench as root and it installs it itself";
 
 /** The wrk binary; installs the Debian package when it is missing and this process is root, else throws how to install it. */
 export function ensureWrk(log: (line: string) => void): WrkBinary {
@@ -165,13 +166,17 @@ export function parseWrkOutput(stdout: string, ticksPerSecond = clockTicksPerSec
   if (doneLine) {
     const statAt = doneLine.indexOf(" stat=");
     const fields = new Map<string, number>();
-    for (const pair of doneLine.slice(DONE_MARKER.length + 1, statAt < 0 ? undefined : statAt).trim().split(/\s+/)) {
+    for (const pair of doneLine
+      .slice(DONE_MARKER.length + 1, statAt < 0 ? undefined : statAt)
+      .trim()
+      .split(/\s+/)) {
       const [name, value] = pair.split("=");
       fields.set(name, Number(value));
     }
     const get = (name: string): number => {
       const v = fields.get(name);
-      if (v === undefined || !Number.isFinite(v)) throw new Error(`wrk done line without a number for ${name}: '${doneLine.slice(0, 200)}'`);
+      if (v === undefined || !Number.isFinite(v))
+        throw new Error(`wrk done line without a number for ${name}: '${doneLine.slice(0, 200)}'`);
       return v;
     };
     const statText = statAt < 0 ? "" : doneLine.slice(statAt + 6).trim();

@@ -23,8 +23,8 @@ import { holdTlsFiles, TLS_SETTING_NAMES } from "./config/tls-files.js";
 import { CertificateWatcher } from "./server/certificate-watcher.js";
 import { Supervisor } from "./server/supervisor.js";
 import { SnapshotLoader } from "./snapshot/snapshot-loader.js";
-import { VersionRetention, VersionUseTable } from "./snapshot/version-retention.js";
-import { versionHex } from "./snapshot/snapshot-version.js";
+import { VersionRetention, VersionUseTable } from "./serving/version-retention.js";
+import { versionHex } from "./api/snapshot-version.js";
 
 /** How often earlier versions are checked against the retention policy (version-retention.ts). */
 const RETENTION_CHECK_MS = 1000;
@@ -47,10 +47,16 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   const allocator = allocatorWarning(process.env, runsOnGlibc());
   if (allocator !== null) log.warn({ event: "allocator-settings" }, allocator);
   if (config.usingSampleKeys) {
-    log.warn({ event: "sample-keys", file: config.apiKeysFile }, "API_KEYS_FILE is not set: using the bundled sample keys file (sandbox key). Do not run this in production.");
+    log.warn(
+      { event: "sample-keys", file: config.apiKeysFile },
+      "API_KEYS_FILE is not set: using the bundled sample keys file (sandbox key). Do not run this in production.",
+    );
   }
   if (config.cursorSecretGenerated) {
-    log.info({ event: "cursor-secret-generated" }, "CURSOR_SECRET is not set: cursors are signed with a random secret and will not survive a restart");
+    log.info(
+      { event: "cursor-secret-generated" },
+      "CURSOR_SECRET is not set: cursors are signed with a random secret and will not survive a restart",
+    );
   }
   if (config.trustedProxies.length > 0) {
     log.info(
@@ -112,7 +118,8 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     metrics,
     log,
   );
-  const versionsChanged = () => metrics.versionsChanged(retention.current === null ? null : versionHex(retention.current), retention.versions().map(versionHex));
+  const versionsChanged = () =>
+    metrics.versionsChanged(retention.current === null ? null : versionHex(retention.current), retention.versions().map(versionHex));
 
   const loader = new SnapshotLoader(
     {
@@ -132,7 +139,12 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
         supervisor.publishSnapshot({ type: "snapshot", version, slot, chainIds, chains, tokenIndex }, changes);
         versionsChanged();
         log.info(
-          { event: "snapshot-swapped", version: versionHex(version), retired: changes.retired.map(versionHex), poolsReleased: changes.poolsReleased.map(versionHex) },
+          {
+            event: "snapshot-swapped",
+            version: versionHex(version),
+            retired: changes.retired.map(versionHex),
+            poolsReleased: changes.poolsReleased.map(versionHex),
+          },
           `serving snapshot ${versionHex(version)}`,
         );
       },
@@ -166,13 +178,29 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   );
 
   const certificates =
-    config.tls === null || tls === null ? null : new CertificateWatcher(config.tls, tls, (held) => supervisor.replaceTls(held), log, () => metrics.tlsReloadRejections.inc());
+    config.tls === null || tls === null
+      ? null
+      : new CertificateWatcher(
+          config.tls,
+          tls,
+          (held) => supervisor.replaceTls(held),
+          log,
+          () => metrics.tlsReloadRejections.inc(),
+        );
 
   const port = await supervisor.start();
   const quotaStore = config.quotaStore.kind === "redis" ? `redis (QUOTA_FAILURE=${config.quotaStore.failure})` : "memory";
   certificates?.start();
   log.info(
-    { event: "listening", host: config.host, port, threads: config.threads, keys: keysFile.keys.length, protocol: config.tls === null ? "http" : "https", quotaStore },
+    {
+      event: "listening",
+      host: config.host,
+      port,
+      threads: config.threads,
+      keys: keysFile.keys.length,
+      protocol: config.tls === null ? "http" : "https",
+      quotaStore,
+    },
     `listening on ${config.tls === null ? "http" : "https"}://${config.host}:${port} with ${config.threads} serving threads; quotas counted in ${quotaStore}`,
   );
   keysReloader.start();
@@ -183,7 +211,11 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
       supervisor.applyRetention(changes);
       versionsChanged();
       log.info(
-        { event: "snapshot-versions-released", retired: changes.retired.map(versionHex), poolsReleased: changes.poolsReleased.map(versionHex) },
+        {
+          event: "snapshot-versions-released",
+          retired: changes.retired.map(versionHex),
+          poolsReleased: changes.poolsReleased.map(versionHex),
+        },
         "earlier snapshot versions released (no cursor needs them, or only their token lists)",
       );
     }

@@ -8,45 +8,13 @@
  */
 import { setPriority } from "node:os";
 import { basename } from "node:path";
-import type { ChainId } from "../src/chains/chains.js";
-import { checkAdmission, type AdmissionBounds } from "../src/snapshot/chain-admission.js";
+import type { ChainTask, ChainTaskResult, TokenIndexTask } from "../src/snapshot/build-tasks.js";
+import { checkAdmission } from "../src/snapshot/chain-admission.js";
 import { compileChain } from "../src/snapshot/compile-chain.js";
-import type { ChainTokenColumns, CompiledChain } from "../src/snapshot/compiled-chain.js";
 import { compileTokenIndex } from "../src/snapshot/compile-token-index.js";
-import { isSnapshotError, SnapshotError, type SnapshotErrorReason } from "../src/snapshot/snapshot-error.js";
+import { isSnapshotError, SnapshotError } from "../src/snapshot/snapshot-error.js";
 import { openSnapshotFile, openSnapshotSource } from "../src/snapshot/read-snapshot-file.js";
-import type { TokenIndexData } from "../src/query/token-index.js";
-
-export interface ChainTask {
-  readonly kind: "chain";
-  readonly path: string;
-  readonly logoTemplate: string;
-  /** Contents (SHA-256) already known for this name (served, or rejected before): a file with these bytes is not decoded. */
-  readonly knownSha256: readonly string[];
-  /** Which generatedAt the file may have (chain-admission.ts); checked before compiling. */
-  readonly bounds: AdmissionBounds;
-  /** Largest file read (SNAPSHOT_FILE_MAX_MB); a larger one is rejected `too-large` unread. */
-  readonly maxBytes: number;
-}
-
-export interface TokenIndexTask {
-  readonly kind: "token-index";
-  readonly chains: ReadonlyArray<{ chainId: ChainId; tokens: ChainTokenColumns }>;
-}
-
-export type ChainTaskResult =
-  | { readonly status: "accepted"; readonly chain: CompiledChain }
-  /** The bytes hash to one of the task's known contents. */
-  | { readonly status: "known"; readonly sha256: string }
-  | {
-      readonly status: "rejected";
-      readonly reason: SnapshotErrorReason;
-      readonly message: string;
-      /** SHA-256 of the bytes, when they could be read. */
-      readonly sha256: string | null;
-      /** generatedAt of a file that decoded and validated. */
-      readonly generatedAt: number | null;
-    };
+import type { TokenIndexData } from "../src/tables/token-index.js";
 
 /**
  * Builds yield the CPU to the serving threads, so requests keep their latency
@@ -75,13 +43,22 @@ function buildChain(task: ChainTask): ChainTaskResult {
     try {
       sha256 = file.sha256;
       if (task.knownSha256.includes(sha256)) return { status: "known", sha256 };
-      const source = { file: basename(task.path), fileBytes: file.source.length, sha256, fileMtimeMs: file.mtimeMs, logoTemplate: task.logoTemplate };
+      const source = {
+        file: basename(task.path),
+        fileBytes: file.source.length,
+        sha256,
+        fileMtimeMs: file.mtimeMs,
+        logoTemplate: task.logoTemplate,
+      };
       const { snapshot, pools } = openSnapshotSource(file.source, file.chainId, task.logoTemplate);
       generatedAt = snapshot.generatedAt;
       checkAdmission(snapshot.generatedAt, task.bounds);
       chain = compileChain(snapshot, source, pools);
       if (file.changedSinceOpen()) {
-        throw new SnapshotError("io", `${source.file}: the file was written while it was read (its size or times changed); it is read again on the next scan`);
+        throw new SnapshotError(
+          "io",
+          `${source.file}: the file was written while it was read (its size or times changed); it is read again on the next scan`,
+        );
       }
     } finally {
       file.close();

@@ -50,7 +50,10 @@ const TRANSPORT_HEADERS = new Set(["content-length", "date", "connection", "keep
  * A request's answer exactly as the server sent it: the body's bytes as they came (a compressed body stays
  * compressed) and no header the request did not ask for (unlike fetch, which adds Accept-Encoding and decodes).
  */
-export function capture(baseUrl: string, request: { method: string; path: string; headers: Record<string, string>; body?: string }): Promise<CannedResponse> {
+export function capture(
+  baseUrl: string,
+  request: { method: string; path: string; headers: Record<string, string>; body?: string },
+): Promise<CannedResponse> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(baseUrl + request.path, { method: request.method, headers: request.headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
@@ -71,13 +74,20 @@ export function capture(baseUrl: string, request: { method: string; path: string
 }
 
 export function writeCanned(file: string, set: CannedSet): void {
-  const store = (r: CannedResponse): StoredResponse => ({ status: r.status, headers: r.headers.map(([n, v]) => [n, v]), bodyBase64: r.body.toString("base64") });
+  const store = (r: CannedResponse): StoredResponse => ({
+    status: r.status,
+    headers: r.headers.map(([n, v]) => [n, v]),
+    bodyBase64: r.body.toString("base64"),
+  });
   const json = { targets: set.targets.map((t) => ({ ...t, response: store(t.response) })), keys: set.keys };
   writeFileSync(file, JSON.stringify(json), { mode: 0o600 });
 }
 
 export function readCanned(file: string): CannedSet {
-  const json = JSON.parse(readFileSync(file, "utf8")) as { targets: Array<Omit<CannedTarget, "response"> & { response: StoredResponse }>; keys: CannedKey[] };
+  const json = JSON.parse(readFileSync(file, "utf8")) as {
+    targets: Array<Omit<CannedTarget, "response"> & { response: StoredResponse }>;
+    keys: CannedKey[];
+  };
   const load = (r: StoredResponse): CannedResponse => ({ status: r.status, headers: r.headers, body: Buffer.from(r.bodyBase64, "base64") });
   return { targets: json.targets.map((t) => ({ ...t, response: load(t.response) })), keys: json.keys };
 }

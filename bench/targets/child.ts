@@ -59,7 +59,10 @@ export class BenchChild {
   /** Resolves with the first JSON line that matches; rejects when the process exits first or after `timeoutMs`. */
   waitForLine(match: (line: LogLine) => boolean, timeoutMs: number): Promise<LogLine> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${this.name}: no matching line within ${timeoutMs} ms\n${this.tails()}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`${this.name}: no matching line within ${timeoutMs} ms\n${this.tails()}`)),
+        timeoutMs,
+      );
       const waiter = {
         match,
         resolve: (line: LogLine) => {
@@ -116,7 +119,13 @@ const live = new Set<BenchChild>();
  * Starts `command <args>` with piped output; with `cpus`, pinned to that CPU
  * list by `taskset -c` (which execs the command, so the pid is the command's).
  */
-export function startChild(name: string, command: string, args: readonly string[], options: SpawnOptions = {}, cpus: string | null = null): BenchChild {
+export function startChild(
+  name: string,
+  command: string,
+  args: readonly string[],
+  options: SpawnOptions = {},
+  cpus: string | null = null,
+): BenchChild {
   const [file, argv] = cpus === null ? [command, args] : ["taskset", ["-c", cpus, command, ...args]];
   const child = spawn(file, argv, { stdio: ["ignore", "pipe", "pipe"], ...options });
   return new BenchChild(name, child);

@@ -107,7 +107,14 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of CONTROLLED_ENV) delete env[name];
   // As `npm start` runs it (src/config/allocator.ts).
-  Object.assign(env, { PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", SNAPSHOT_DIR: options.snapshotDir, API_KEYS_FILE: options.keysFile, GLIBC_TUNABLES: ALLOCATOR_TUNABLE });
+  Object.assign(env, {
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "warn",
+    SNAPSHOT_DIR: options.snapshotDir,
+    API_KEYS_FILE: options.keysFile,
+    GLIBC_TUNABLES: ALLOCATOR_TUNABLE,
+  });
   if (options.threads !== undefined) env.GATEWAY_THREADS = String(options.threads);
   Object.assign(env, options.env ?? {});
   const spawnedAt = performance.now();
@@ -118,7 +125,15 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     if (!child.running) throw new Error(`the gateway exited during start-up\n${child.tails()}`);
     const state = await readiness(baseUrl);
     if (state?.ready && state.version) {
-      return { child, port, baseUrl, spawnedAt, startToReadyMs: performance.now() - spawnedAt, version: state.version, chains: state.chains };
+      return {
+        child,
+        port,
+        baseUrl,
+        spawnedAt,
+        startToReadyMs: performance.now() - spawnedAt,
+        version: state.version,
+        chains: state.chains,
+      };
     }
     if (performance.now() > deadline) {
       await child.stop();
@@ -129,12 +144,18 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
 }
 
 /** Polls /ready until the served version is `version`; resolves with performance.now() of the observation. */
-export async function waitForVersion(baseUrl: string, version: string, timeoutMs: number, pollMs = 20): Promise<{ version: string; at: number }> {
+export async function waitForVersion(
+  baseUrl: string,
+  version: string,
+  timeoutMs: number,
+  pollMs = 20,
+): Promise<{ version: string; at: number }> {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     const state = await readiness(baseUrl);
     if (state?.version === version) return { version, at: performance.now() };
-    if (performance.now() > deadline) throw new Error(`version ${version} not served within ${timeoutMs} ms (still ${state?.version ?? "unknown"})`);
+    if (performance.now() > deadline)
+      throw new Error(`version ${version} not served within ${timeoutMs} ms (still ${state?.version ?? "unknown"})`);
     await sleep(pollMs);
   }
 }

@@ -62,7 +62,11 @@ export async function runMicro(dir: string, timeMs: number, timeoutMs: number): 
   if (exitCode !== 0) throw new Error(`micro.js exited with code ${exitCode}\n${child.tails()}`);
   let parsed: unknown;
   if (json) {
-    const last = raw.trim().split("\n").reverse().find((l) => l.startsWith("{") || l.startsWith("["));
+    const last = raw
+      .trim()
+      .split("\n")
+      .reverse()
+      .find((l) => l.startsWith("{") || l.startsWith("["));
     try {
       parsed = last ? JSON.parse(last) : undefined;
     } catch {

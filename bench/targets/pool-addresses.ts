@@ -14,7 +14,10 @@ const THIS_FILE = fileURLToPath(import.meta.url);
 
 export async function samplePoolAddresses(dir: string, chainId: number, count: number): Promise<string[]> {
   const file = join(dir, `chain-${chainId}.msgpack`);
-  const process_ = fork(THIS_FILE, [file, String(count)], { execArgv: ["--max-old-space-size=8192"], stdio: ["ignore", "pipe", "pipe", "ipc"] });
+  const process_ = fork(THIS_FILE, [file, String(count)], {
+    execArgv: ["--max-old-space-size=8192"],
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
+  });
   const child = new BenchChild("pool-address sampler", process_);
   try {
     const line = await child.waitForLine((l) => Array.isArray(l.addresses), 120_000);
@@ -26,7 +29,9 @@ export async function samplePoolAddresses(dir: string, chainId: number, count: n
 
 if (process.argv[1] === THIS_FILE && process.send) {
   const [file, countText] = process.argv.slice(2);
-  const snapshot = new Unpackr({ useRecords: false, mapsAsObjects: true }).unpack(readFileSync(file)) as { pools: Array<{ address: string }> };
+  const snapshot = new Unpackr({ useRecords: false, mapsAsObjects: true }).unpack(readFileSync(file)) as {
+    pools: Array<{ address: string }>;
+  };
   const count = Math.min(Number(countText), snapshot.pools.length);
   const step = Math.max(1, Math.floor(snapshot.pools.length / count));
   const addresses = Array.from({ length: count }, (_, i) => snapshot.pools[(i * step + 7) % snapshot.pools.length].address);

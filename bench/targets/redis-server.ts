@@ -17,14 +17,29 @@ export function assertRedisServerInstalled(): void {
   if (probe.error || probe.status !== 0) {
     throw new Error(
       `a real redis-server is needed, and "${REDIS_SERVER_BINARY}" cannot be run (${probe.error?.message ?? `exit ${probe.status}`}). ` +
-        "Install it with `apt-get install -y redis-server` (Debian; .ci/run does this when it is missing), or point REDIS_SERVER_BIN at the binary.",
+        "Install it with `apt-get install -y redis-server` (Debian; npm test does this when it is missing and runs as root), or point REDIS_SERVER_BIN at the binary.",
     );
   }
 }
 
 /** The arguments of a throwaway server on `port`: loopback only, no RDB or AOF, DEBUG allowed from local clients (tests stall it). */
 export function redisServerArgs(port: number): string[] {
-  return ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no", "--enable-debug-command", "local", "--loglevel", "warning"];
+  return [
+    "--port",
+    String(port),
+    "--bind",
+    "127.0.0.1",
+    "--save",
+    "",
+    "--appendonly",
+    "no",
+    "--daemonize",
+    "no",
+    "--enable-debug-command",
+    "local",
+    "--loglevel",
+    "warning",
+  ];
 }
 
 /** One command over a fresh connection (RESP array of bulk strings); resolves with the reply's raw text. */
@@ -82,6 +97,11 @@ export async function startBenchRedis(cpus: string | null): Promise<{ child: Ben
   assertRedisServerInstalled();
   const port = await freePort();
   const child = startChild("redis-server", REDIS_SERVER_BINARY, redisServerArgs(port), {}, cpus);
-  await waitForRedis(port, () => !child.running, 10_000, () => child.tails());
+  await waitForRedis(
+    port,
+    () => !child.running,
+    10_000,
+    () => child.tails(),
+  );
   return { child, url: `redis://127.0.0.1:${port}` };
 }

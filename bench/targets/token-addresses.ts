@@ -33,8 +33,13 @@ if (process.argv[1] === THIS_FILE && process.send) {
   const [dir, symbol] = process.argv.slice(2);
   const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true });
   const tokens: ChainAddress[] = [];
-  for (const name of readdirSync(dir).filter((n) => /^chain-\d+\.msgpack$/.test(n)).sort()) {
-    const file = unpackr.unpack(readFileSync(join(dir, name))) as { chainId: number; tokens: Array<{ address: string; symbol: string; trackedTotalValuePooledUsd: number }> };
+  for (const name of readdirSync(dir)
+    .filter((n) => /^chain-\d+\.msgpack$/.test(n))
+    .sort()) {
+    const file = unpackr.unpack(readFileSync(join(dir, name))) as {
+      chainId: number;
+      tokens: Array<{ address: string; symbol: string; trackedTotalValuePooledUsd: number }>;
+    };
     let best: { address: string; tvl: number } | null = null;
     for (const t of file.tokens) {
       if (t.symbol.toLowerCase() !== symbol.toLowerCase()) continue;

@@ -8,7 +8,7 @@
  * When the table is full for an address (every slot of its probe sequence holds
  * another live address) the request is not limited and `onFull` counts it.
  */
-import { ApiError } from "../http/errors.js";
+import { ApiError } from "../api/errors.js";
 import { AddressTable } from "./address-table.js";
 
 export interface AddressLimit {

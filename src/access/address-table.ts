@@ -106,7 +106,13 @@ export class AddressTable {
       const b = this.base(slot);
       if (words[b + WINDOW] !== window) continue; // cheap pre-check; confirmed under the lock
       this.lock(slot);
-      if (words[b + WINDOW] === window && words[b + ADDRESS] === k[0] && words[b + ADDRESS + 1] === k[1] && words[b + ADDRESS + 2] === k[2] && words[b + ADDRESS + 3] === k[3]) {
+      if (
+        words[b + WINDOW] === window &&
+        words[b + ADDRESS] === k[0] &&
+        words[b + ADDRESS + 1] === k[1] &&
+        words[b + ADDRESS + 2] === k[2] &&
+        words[b + ADDRESS + 3] === k[3]
+      ) {
         return slot;
       }
       this.unlock(slot);
@@ -137,7 +143,8 @@ export class AddressTable {
     const k = this.key;
     const n = address.length;
     if (n === 16) {
-      for (let i = 0; i < 4; i++) k[i] = (address[i * 4] << 24) | (address[i * 4 + 1] << 16) | (address[i * 4 + 2] << 8) | address[i * 4 + 3];
+      for (let i = 0; i < 4; i++)
+        k[i] = (address[i * 4] << 24) | (address[i * 4 + 1] << 16) | (address[i * 4 + 2] << 8) | address[i * 4 + 3];
     } else {
       k[0] = 0;
       k[1] = 0;

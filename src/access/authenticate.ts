@@ -10,7 +10,7 @@
  * builds a diagnosis runs only when the request is being refused. The presented
  * key is never echoed: API_KEY_NOT_FOUND carries a masked form only.
  */
-import { ApiError } from "../http/errors.js";
+import { ApiError } from "../api/errors.js";
 import type { KeyEntry, KeyStore } from "./key-store.js";
 
 const PREFIX = "Bearer ";

@@ -4,7 +4,7 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { ChainId } from "../chains/chains.js";
-import type { AccessGroup } from "./access-groups.js";
+import type { AccessGroup } from "../api/access-groups.js";
 import { parseDateTime, type ApiKeyRecord, type KeyRateLimit, type KeysFile } from "./keys-file.js";
 
 /**

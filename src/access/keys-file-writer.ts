@@ -92,7 +92,11 @@ export function readKeysFileState(path: string, allowMissing: boolean, maxBytes:
     throw new KeysFileError(path, null, `cannot read the keys file: ${describeIoError(error)}`, { cause: error });
   }
   if (stats.isSymbolicLink()) {
-    throw new KeysFileError(path, null, "the keys file is a symbolic link; name the file it points to, so that an edit does not replace the link with a copy");
+    throw new KeysFileError(
+      path,
+      null,
+      "the keys file is a symbolic link; name the file it points to, so that an edit does not replace the link with a copy",
+    );
   }
   if (!stats.isFile()) throw new KeysFileError(path, null, "the keys file is not a regular file");
   const bytes = readKeysFileBytes(path, maxBytes);
@@ -117,7 +121,12 @@ export function serializeKeysFile(file: KeysFile, source: string): string {
  * write is abandoned with KeysFileChangedError if the file on disk no longer
  * has its bytes when the new file is about to be renamed into place.
  */
-export function writeKeysFileAtomically(path: string, file: KeysFile, previous: Pick<KeysFileState, "bytes" | "stats">, maxBytes: number = FILE_LIMITS.keys.maxBytes): void {
+export function writeKeysFileAtomically(
+  path: string,
+  file: KeysFile,
+  previous: Pick<KeysFileState, "bytes" | "stats">,
+  maxBytes: number = FILE_LIMITS.keys.maxBytes,
+): void {
   const data = Buffer.from(serializeKeysFile(file, path), "utf8");
   const directory = dirname(path);
   const temp = join(directory, `.${basename(path)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);

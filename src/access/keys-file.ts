@@ -10,7 +10,7 @@ import typia, { type IValidation, type tags } from "typia";
 import { SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../chains/chains.js";
 import { displayPath, displayPathSegments as segments, JsonFileError, moreProblems, parseJsonText, preview } from "../util/json-file.js";
 import { FILE_LIMITS, OperatorFileError, readOperatorFile } from "../util/operator-file.js";
-import type { AccessGroup } from "./access-groups.js";
+import type { AccessGroup } from "../api/access-groups.js";
 
 /** A key's own rate limit; the gateway's configured default applies when absent. */
 export interface KeyRateLimit {
@@ -73,7 +73,11 @@ export function parseKeysFile(text: string, source: string): KeysFile {
     const first = result.errors.find((e) => e.expected === "undefined" && suggestField(e.path) !== undefined) ?? result.errors[0]!;
     const typo = first.value === undefined && first.expected !== "undefined" ? misspelling(document, first.path) : undefined;
     if (typo !== undefined) {
-      throw new KeysFileError(source, typo.path, `unknown property ${JSON.stringify(typo.name)} (did you mean ${JSON.stringify(typo.meant)}?)`);
+      throw new KeysFileError(
+        source,
+        typo.path,
+        `unknown property ${JSON.stringify(typo.name)} (did you mean ${JSON.stringify(typo.meant)}?)`,
+      );
     }
     const path = displayPath(first.path);
     throw new KeysFileError(source, path, describeProblem(first, path) + moreProblems(result.errors));
@@ -84,11 +88,7 @@ export function parseKeysFile(text: string, source: string): KeysFile {
   const digests = new Map<string, number>();
   file.keys.forEach((record, index) => {
     if (record.expiresAt !== undefined && Number.isNaN(parseDateTime(record.expiresAt))) {
-      throw new KeysFileError(
-        source,
-        `keys[${index}].expiresAt`,
-        `${JSON.stringify(record.expiresAt)} is not a real calendar date-time`,
-      );
+      throw new KeysFileError(source, `keys[${index}].expiresAt`, `${JSON.stringify(record.expiresAt)} is not a real calendar date-time`);
     }
     const sameId = ids.get(record.id);
     if (sameId !== undefined) {
@@ -122,7 +122,8 @@ export function readKeysFileBytes(path: string, maxBytes: number = FILE_LIMITS.k
   try {
     return readOperatorFile(path, { ...FILE_LIMITS.keys, maxBytes }).bytes;
   } catch (error) {
-    if (error instanceof OperatorFileError) throw new KeysFileError(path, null, `cannot read the keys file: ${error.problem}`, { cause: error });
+    if (error instanceof OperatorFileError)
+      throw new KeysFileError(path, null, `cannot read the keys file: ${error.problem}`, { cause: error });
     throw error;
   }
 }
@@ -132,8 +133,7 @@ export function readKeysFileBytes(path: string, maxBytes: number = FILE_LIMITS.k
  * or NaN when it names no real instant (2027-02-30, or a non-matching string).
  */
 export function parseDateTime(value: string): number {
-  const match =
-    /^(\d{4})-(\d{2})-(\d{2})[Tt\s](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/.exec(value);
+  const match = /^(\d{4})-(\d{2})-(\d{2})[Tt\s](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/.exec(value);
   if (match === null) return Number.NaN;
   const [, y, mo, d, h, mi, s, fraction, , sign, oh, om] = match;
   const year = Number(y);

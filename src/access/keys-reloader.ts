@@ -40,7 +40,10 @@ export class KeysReloader extends FileReloader<KeysFile> {
         },
         rejected(error) {
           rejected();
-          log.warn({ event: "keys-file-rejected", error: error.message }, `keys file rejected, previous keys stay in force: ${error.message}`);
+          log.warn(
+            { event: "keys-file-rejected", error: error.message },
+            `keys file rejected, previous keys stay in force: ${error.message}`,
+          );
         },
       },
       log,

@@ -9,7 +9,7 @@
  *   thread already knows is refused until its window turns.
  */
 import type { QuotaStoreStatus } from "../api/wire.js";
-import { ApiError } from "../http/errors.js";
+import { ApiError } from "../api/errors.js";
 import type { AddressLimiter } from "./address-limiter.js";
 import type { KeyEntry } from "./key-store.js";
 import type { RateLimitDecision } from "./rate-limiter.js";

@@ -5,7 +5,7 @@
  * shares.
  */
 import type { KeyEntry } from "./key-store.js";
-import { ApiError } from "../http/errors.js";
+import { ApiError } from "../api/errors.js";
 
 export interface RateLimitDecision {
   readonly allowed: boolean;

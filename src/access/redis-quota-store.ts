@@ -62,7 +62,13 @@ const REPORT_EVERY_MS = 10_000;
 const WHAT_FAILED = "failed authentication attempts";
 
 interface QuotaScripts {
-  lgwAdmit(addressCounter: string, quotaCounter: string, failedLimit: number, failedWindowMs: number, quotaWindowMs: number): Promise<unknown>;
+  lgwAdmit(
+    addressCounter: string,
+    quotaCounter: string,
+    failedLimit: number,
+    failedWindowMs: number,
+    quotaWindowMs: number,
+  ): Promise<unknown>;
   lgwFailed(addressCounter: string, failedWindowMs: number): Promise<unknown>;
 }
 
@@ -114,7 +120,10 @@ export class RedisQuotaStore implements QuotaStore {
       this.probing = false;
       if (this.unavailableSince !== null) {
         const uncounted = this.report.reset();
-        this.log.info({ event: "quota-store-connected", unavailableMs: Date.now() - this.unavailableSince, notReported: uncounted }, "quota store (Redis) reachable again: counting shared quotas");
+        this.log.info(
+          { event: "quota-store-connected", unavailableMs: Date.now() - this.unavailableSince, notReported: uncounted },
+          "quota store (Redis) reachable again: counting shared quotas",
+        );
         this.unavailableSince = null;
       } else {
         this.log.debug({ event: "quota-store-connected" }, "quota store (Redis) connected");
@@ -163,7 +172,13 @@ export class RedisQuotaStore implements QuotaStore {
     if (!this.usable(nowMs)) return this.uncountedRequest(entry, address, nowMs, null);
     const { failedAuthLimit, keyPrefix } = this.options;
     return this.client
-      .lgwAdmit(addressName === null ? "" : failedAuthCounterName(keyPrefix, addressName), quotaCounterName(keyPrefix, entry.id), failedAuthLimit.requests, this.failedWindowMs, windowSeconds * 1000)
+      .lgwAdmit(
+        addressName === null ? "" : failedAuthCounterName(keyPrefix, addressName),
+        quotaCounterName(keyPrefix, entry.id),
+        failedAuthLimit.requests,
+        this.failedWindowMs,
+        windowSeconds * 1000,
+      )
       .then(
         (reply) => {
           let counted: ScriptReply;
@@ -248,7 +263,13 @@ export class RedisQuotaStore implements QuotaStore {
     const notReported = this.report.occurred(nowMs);
     if (notReported === null) return;
     this.log.warn(
-      { event: "quota-store-unavailable", reason, failure: this.options.failure, since: new Date(this.unavailableSince).toISOString(), notReported },
+      {
+        event: "quota-store-unavailable",
+        reason,
+        failure: this.options.failure,
+        since: new Date(this.unavailableSince).toISOString(),
+        notReported,
+      },
       this.options.failure === "open"
         ? "quota store (Redis) unavailable: counting quotas on this instance only until it is back"
         : "quota store (Redis) unavailable: answering keyed requests 503 until it is back",

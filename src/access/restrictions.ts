@@ -3,14 +3,15 @@
  * a request outside them is 403 API_KEY_FORBIDDEN. These run after
  * authenticate and before input validation (api-decisions.md §5).
  */
-import { ApiError } from "../http/errors.js";
+import { ApiError } from "../api/errors.js";
 import type { KeyEntry } from "./key-store.js";
-import { ACCESS_GROUPS, type AccessGroup } from "./access-groups.js";
+import { ACCESS_GROUPS, type AccessGroup } from "../api/access-groups.js";
 
 /** Throws API_KEY_FORBIDDEN unless the key may use `route`. */
 export function assertRouteAllowed(entry: KeyEntry, route: AccessGroup): void {
-  if (entry.routes === null || entry.routes.has(route)) return;
-  const allowedRoutes = ACCESS_GROUPS.filter((r) => entry.routes!.has(r));
+  const routes = entry.routes;
+  if (routes === null || routes.has(route)) return;
+  const allowedRoutes = ACCESS_GROUPS.filter((r) => routes.has(r));
   throw new ApiError(
     "API_KEY_FORBIDDEN",
     `This API key may not use the ${route} route; ask the gateway operator to add "${route}" to the key's allowed routes.`,

@@ -4,9 +4,9 @@
  * validators and the OpenAPI schema from these; nothing else describes them.
  */
 import type { tags } from "typia";
-import type { AccessGroup } from "../access/access-groups.js";
+import type { AccessGroup } from "./access-groups.js";
 import type { ChainId } from "../chains/chains.js";
-import type { AlgebraMetadata, ConcentratedMetadata, PoolType, V2Metadata, V4Metadata } from "../snapshot/format.js";
+import type { AlgebraMetadata, ConcentratedMetadata, PoolType, V2Metadata, V4Metadata } from "./snapshot-format.js";
 
 // ---------------------------------------------------------------- requests
 
@@ -786,6 +786,7 @@ export interface TokenBasketQuery {
 }
 
 /** Routes without query parameters: any parameter is a VALIDATION_ERROR (`whitelist`). */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- an object without properties: validateEquals refuses any
 export interface NoQueryParameters {}
 
 /** Path parameters of GET /v1/pools/{chainId}/{poolAddress}. */
@@ -1069,6 +1070,7 @@ export interface InvalidProtocolIdMetadata {
 }
 
 /** An empty object: the code carries no context. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- an object without properties
 export interface NoErrorMetadata {}
 
 /** `error.metadata` of every error code (api-decisions.md §1). */

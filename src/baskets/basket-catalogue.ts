@@ -6,7 +6,7 @@
  * Everything about a basket that does not depend on a snapshot is done here,
  * once per load: lowercase addresses per chain, their JSON as a baskets answer
  * writes it, whether a chain lists the native asset. Resolving addresses to
- * token rows needs a snapshot too: query/basket-view.ts, once per (catalogue,
+ * token rows needs a snapshot too: serving/basket-view.ts, once per (catalogue,
  * snapshot) pair.
  */
 import { createHash } from "node:crypto";
@@ -81,7 +81,16 @@ export class BasketCatalogue {
       const headJson = Buffer.from(
         `{"id":${JSON.stringify(record.id)},"name":${JSON.stringify(record.name)},"description":${JSON.stringify(record.description)},"logoUrl":${JSON.stringify(record.logoUrl)},`,
       );
-      const basket: Basket = Object.freeze({ id: record.id, ordinal, name: record.name, description: record.description, logoUrl: record.logoUrl, addresses, chains: Object.freeze(chains), headJson });
+      const basket: Basket = Object.freeze({
+        id: record.id,
+        ordinal,
+        name: record.name,
+        description: record.description,
+        logoUrl: record.logoUrl,
+        addresses,
+        chains: Object.freeze(chains),
+        headJson,
+      });
       baskets.push(basket);
       byId.set(record.id, basket);
     });

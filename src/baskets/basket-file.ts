@@ -85,19 +85,32 @@ export function parseBasketsFile(text: string, source: string): BasketsFile {
   file.baskets.forEach((basket, index) => {
     const same = ids.get(basket.id);
     if (same !== undefined) {
-      throw new BasketsFileError(source, `baskets[${index}].id`, `duplicate id ${JSON.stringify(basket.id)} (already used by baskets[${same}])`);
+      throw new BasketsFileError(
+        source,
+        `baskets[${index}].id`,
+        `duplicate id ${JSON.stringify(basket.id)} (already used by baskets[${same}])`,
+      );
     }
     ids.set(basket.id, index);
     for (const [key, addresses] of Object.entries(basket.addresses)) {
       const where = `baskets[${index}].addresses[${JSON.stringify(key)}]`;
       if (!CHAIN_KEY.test(key) || !isSupportedChainId(Number(key))) {
-        throw new BasketsFileError(source, where, `${JSON.stringify(key)} is not a supported chain id (supported: ${SUPPORTED_CHAIN_IDS_ASCENDING.join(", ")}), written in base 10`);
+        throw new BasketsFileError(
+          source,
+          where,
+          `${JSON.stringify(key)} is not a supported chain id (supported: ${SUPPORTED_CHAIN_IDS_ASCENDING.join(", ")}), written in base 10`,
+        );
       }
       const seen = new Map<string, number>();
       addresses.forEach((address, at) => {
         const lower = address.toLowerCase();
         const first = seen.get(lower);
-        if (first !== undefined) throw new BasketsFileError(source, `${where}[${at}]`, `duplicate address ${JSON.stringify(address)} (already listed at [${first}])`);
+        if (first !== undefined)
+          throw new BasketsFileError(
+            source,
+            `${where}[${at}]`,
+            `duplicate address ${JSON.stringify(address)} (already listed at [${first}])`,
+          );
         seen.set(lower, at);
       });
     }
@@ -110,18 +123,31 @@ const count = (n: number) => n.toLocaleString("en-US");
 /** The size limits, checked on a structurally valid file; the first one broken is the error. */
 function checkLimits(file: BasketsFile, source: string): void {
   if (file.baskets.length > MAX_BASKETS) {
-    throw new BasketsFileError(source, "baskets", `${count(file.baskets.length)} baskets, more than the ${count(MAX_BASKETS)} a file may hold`);
+    throw new BasketsFileError(
+      source,
+      "baskets",
+      `${count(file.baskets.length)} baskets, more than the ${count(MAX_BASKETS)} a file may hold`,
+    );
   }
   let total = 0;
   file.baskets.forEach((basket, index) => {
     for (const field of ["name", "description", "logoUrl"] as const) {
       const max = MAX_BASKET_TEXT[field];
-      if (basket[field].length > max) throw new BasketsFileError(source, `baskets[${index}].${field}`, `${count(basket[field].length)} characters, more than the ${count(max)} allowed`);
+      if (basket[field].length > max)
+        throw new BasketsFileError(
+          source,
+          `baskets[${index}].${field}`,
+          `${count(basket[field].length)} characters, more than the ${count(max)} allowed`,
+        );
     }
     let inBasket = 0;
     for (const addresses of Object.values(basket.addresses)) inBasket += addresses.length;
     if (inBasket > MAX_BASKET_ADDRESSES) {
-      throw new BasketsFileError(source, `baskets[${index}].addresses`, `${count(inBasket)} addresses, more than the ${count(MAX_BASKET_ADDRESSES)} a basket may list (every chain together)`);
+      throw new BasketsFileError(
+        source,
+        `baskets[${index}].addresses`,
+        `${count(inBasket)} addresses, more than the ${count(MAX_BASKET_ADDRESSES)} a basket may list (every chain together)`,
+      );
     }
     total += inBasket;
     if (total > MAX_FILE_ADDRESSES) {
@@ -144,7 +170,8 @@ export function loadBasketsFile(path: string, maxBytes: number = FILE_LIMITS.bas
   try {
     text = readOperatorFile(path, { ...FILE_LIMITS.baskets, maxBytes }).bytes.toString("utf8");
   } catch (error) {
-    if (error instanceof OperatorFileError) throw new BasketsFileError(path, null, `cannot read the baskets file: ${error.problem}`, { cause: error });
+    if (error instanceof OperatorFileError)
+      throw new BasketsFileError(path, null, `cannot read the baskets file: ${error.problem}`, { cause: error });
     throw error;
   }
   return parseBasketsFile(text, path);

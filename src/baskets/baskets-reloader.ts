@@ -15,7 +15,12 @@ import { loadBasketsFile, type BasketsFile } from "./basket-file.js";
 export const NO_BASKETS: BasketsFile = { baskets: [] };
 
 /** The baskets to start with: the file's, none when there is no file, none (logged and counted) when it is invalid. */
-export function loadInitialBaskets(path: string, log: Logger, rejected: () => void, maxBytes: number = FILE_LIMITS.baskets.maxBytes): BasketsFile {
+export function loadInitialBaskets(
+  path: string,
+  log: Logger,
+  rejected: () => void,
+  maxBytes: number = FILE_LIMITS.baskets.maxBytes,
+): BasketsFile {
   if (!existsSync(path)) {
     log.info({ event: "baskets-file-absent", file: path }, `no baskets file at ${path}: no token baskets are served until one appears`);
     return NO_BASKETS;
@@ -26,7 +31,10 @@ export function loadInitialBaskets(path: string, log: Logger, rejected: () => vo
     return file;
   } catch (error) {
     rejected();
-    log.error({ event: "baskets-file-rejected", file: path, error: (error as Error).message }, `baskets file rejected, no baskets are served until it is fixed: ${(error as Error).message}`);
+    log.error(
+      { event: "baskets-file-rejected", file: path, error: (error as Error).message },
+      `baskets file rejected, no baskets are served until it is fixed: ${(error as Error).message}`,
+    );
     return NO_BASKETS;
   }
 }
@@ -48,11 +56,17 @@ export class BasketsReloader extends FileReloader<BasketsFile> {
         load: (path) => loadBasketsFile(path, maxBytes),
         apply(baskets) {
           apply(baskets);
-          log.info({ event: "baskets-reloaded", file, baskets: baskets.baskets.length }, `baskets file reloaded: ${baskets.baskets.length} baskets`);
+          log.info(
+            { event: "baskets-reloaded", file, baskets: baskets.baskets.length },
+            `baskets file reloaded: ${baskets.baskets.length} baskets`,
+          );
         },
         rejected(error) {
           rejected();
-          log.warn({ event: "baskets-file-rejected", file, error: error.message }, `baskets file rejected, previous baskets stay in force: ${error.message}`);
+          log.warn(
+            { event: "baskets-file-rejected", file, error: error.message },
+            `baskets file rejected, previous baskets stay in force: ${error.message}`,
+          );
         },
         removed() {
           apply(NO_BASKETS);

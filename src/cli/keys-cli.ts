@@ -19,7 +19,7 @@ import { SAMPLE_KEYS_FILE } from "../config/config.js";
 import { FILE_LIMIT_RANGE_MB, FILE_LIMITS, mebibytes } from "../util/operator-file.js";
 import { generateApiKey } from "../access/key-generator.js";
 import { KeyStore } from "../access/key-store.js";
-import { ACCESS_GROUPS, type AccessGroup } from "../access/access-groups.js";
+import { ACCESS_GROUPS, type AccessGroup } from "../api/access-groups.js";
 import { KeysFileError, loadKeysFile, parseDateTime, type ApiKeyRecord, type KeyRateLimit, type KeysFile } from "../access/keys-file.js";
 import { KeysFileChangedError, updateKeysFile, type KeysFileChange, type UpdateKeysFileResult } from "../access/keys-file-writer.js";
 
@@ -95,9 +95,10 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       switches.add(name);
       continue;
     }
-    let value = eq === -1 ? argv[i + 1] : arg.slice(eq + 1);
+    const value = eq === -1 ? argv[i + 1] : arg.slice(eq + 1);
     if (eq === -1) {
-      if (value === undefined || value.startsWith("--")) throw usageError(`--${name} needs a value (write --${name}=VALUE for a value that starts with --)`);
+      if (value === undefined || value.startsWith("--"))
+        throw usageError(`--${name} needs a value (write --${name}=VALUE for a value that starts with --)`);
       i++;
     }
     if (values.has(name)) throw usageError(`--${name} is given more than once`);
@@ -124,7 +125,9 @@ const WINDOW_UNIT_SECONDS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 
 /** A key id as keys-file.md allows it; `label` names the argument in the error. */
 export function parseKeyId(text: string, label = "the key id"): string {
   if (!KEY_ID.test(text)) {
-    throw usageError(`${label} must be 1 to 64 lowercase letters, digits, ".", "_" or "-", starting with a letter or digit; got ${JSON.stringify(text)}`);
+    throw usageError(
+      `${label} must be 1 to 64 lowercase letters, digits, ".", "_" or "-", starting with a letter or digit; got ${JSON.stringify(text)}`,
+    );
   }
   return text;
 }
@@ -135,7 +138,9 @@ export function parseRateLimit(text: string): KeyRateLimit {
   const requests = match === null ? Number.NaN : Number(match[1]);
   const windowSeconds = match === null ? Number.NaN : Number(match[2]) * WINDOW_UNIT_SECONDS[match[3] || "s"]!;
   if (!(requests >= 1 && requests <= UINT32_MAX && windowSeconds >= 1 && windowSeconds <= UINT32_MAX)) {
-    throw usageError(`--rate must be REQUESTS/WINDOW with positive integers, the window in seconds or with a unit s, m, h or d (e.g. 600/60s, 600/60, 600/1m, 100/1h); got ${JSON.stringify(text)}`);
+    throw usageError(
+      `--rate must be REQUESTS/WINDOW with positive integers, the window in seconds or with a unit s, m, h or d (e.g. 600/60s, 600/60, 600/1m, 100/1h); got ${JSON.stringify(text)}`,
+    );
   }
   return { requests, windowSeconds };
 }
@@ -148,7 +153,9 @@ export function parseRateLimit(text: string): KeyRateLimit {
 export function parseExpiry(text: string, nowMs: number): string {
   const dateTime = /^(\d{4}-\d{2}-\d{2})(?:[Tt ](\d{2}:\d{2})(:\d{2}(?:\.\d{1,9})?)?([Zz]|[+-]\d{2}:\d{2})?)?$/.exec(text);
   if (dateTime === null) {
-    throw usageError(`--expires must be a date (2027-01-01, meaning midnight UTC) or an ISO 8601 date-time with a time zone (2027-01-01T12:00:00Z); got ${JSON.stringify(text)}`);
+    throw usageError(
+      `--expires must be a date (2027-01-01, meaning midnight UTC) or an ISO 8601 date-time with a time zone (2027-01-01T12:00:00Z); got ${JSON.stringify(text)}`,
+    );
   }
   const [, date, time, seconds, zone] = dateTime;
   if (time !== undefined && zone === undefined) {
@@ -156,7 +163,8 @@ export function parseExpiry(text: string, nowMs: number): string {
   }
   const ms = parseDateTime(time === undefined ? `${date}T00:00:00Z` : `${date}T${time}${seconds ?? ":00"}${zone}`);
   if (Number.isNaN(ms)) throw usageError(`--expires ${JSON.stringify(text)} is not a real calendar date-time`);
-  if (ms <= nowMs) throw usageError(`--expires ${JSON.stringify(text)} is not in the future, so the key would be refused as expired at once`);
+  if (ms <= nowMs)
+    throw usageError(`--expires ${JSON.stringify(text)} is not in the future, so the key would be refused as expired at once`);
   return new Date(ms).toISOString().replace(/\.000Z$/, "Z");
 }
 
@@ -164,7 +172,8 @@ export function parseExpiry(text: string, nowMs: number): string {
 export function parseRoutes(text: string): AccessGroup[] {
   const items = splitList(text, "--routes", `a comma-separated list of ${ACCESS_GROUPS.join(", ")}`);
   for (const item of items) {
-    if (!(ACCESS_GROUPS as readonly string[]).includes(item)) throw usageError(`unknown route ${JSON.stringify(item)} in --routes; the routes are ${ACCESS_GROUPS.join(", ")}`);
+    if (!(ACCESS_GROUPS as readonly string[]).includes(item))
+      throw usageError(`unknown route ${JSON.stringify(item)} in --routes; the routes are ${ACCESS_GROUPS.join(", ")}`);
   }
   return ACCESS_GROUPS.filter((route) => items.includes(route));
 }
@@ -176,7 +185,8 @@ export function parseChainIds(text: string): ChainId[] {
   const chainIds = new Set<ChainId>();
   for (const item of items) {
     const id = /^(0|[1-9][0-9]*)$/.test(item) ? Number(item) : Number.NaN;
-    if (!isSupportedChainId(id)) throw usageError(`unsupported chain id ${JSON.stringify(item)} in --chains; the supported chain ids are ${supported}`);
+    if (!isSupportedChainId(id))
+      throw usageError(`unsupported chain id ${JSON.stringify(item)} in --chains; the supported chain ids are ${supported}`);
     chainIds.add(id);
   }
   return [...chainIds].sort((a, b) => a - b);
@@ -197,7 +207,12 @@ export interface KeysFileLocation {
 }
 
 /** --file, else API_KEYS_FILE (an empty value counts as unset), else the bundled sample; relative paths against `cwd`. */
-export function locateKeysFile(fileFlag: string | undefined, env: KeysCliIo["env"], cwd: string, samplePath = SAMPLE_KEYS_FILE): KeysFileLocation {
+export function locateKeysFile(
+  fileFlag: string | undefined,
+  env: KeysCliIo["env"],
+  cwd: string,
+  samplePath = SAMPLE_KEYS_FILE,
+): KeysFileLocation {
   if (fileFlag !== undefined) {
     if (fileFlag === "") throw usageError("--file needs a path");
     return { path: resolve(cwd, fileFlag), origin: "--file" };
@@ -251,7 +266,8 @@ export function summarizeKey(record: ApiKeyRecord, nowMs: number): KeySummary {
     status: record.status,
     expiresAt: record.expiresAt ?? null,
     expired: record.expiresAt !== undefined && parseDateTime(record.expiresAt) <= nowMs,
-    rateLimit: record.rateLimit === undefined ? null : { requests: record.rateLimit.requests, windowSeconds: record.rateLimit.windowSeconds },
+    rateLimit:
+      record.rateLimit === undefined ? null : { requests: record.rateLimit.requests, windowSeconds: record.rateLimit.windowSeconds },
     routes: record.routes === undefined ? null : [...record.routes],
     chainIds: record.chainIds === undefined ? null : [...record.chainIds],
   };
@@ -270,12 +286,17 @@ export function formatKeyTable(keys: readonly KeySummary[]): string {
     k.chainIds === null ? "all" : k.chainIds.join(","),
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column]!))
+      .join("  ")
+      .trimEnd();
   return [line(header), ...rows.map(line)].join("\n") + "\n";
 }
 
 /** Free-text names may hold control characters (terminal escapes, newlines); a table shows them as "?". */
 function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what it replaces
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
 }
 
@@ -386,7 +407,14 @@ export function keysHelp(): string {
 /** The help of one command. */
 export function commandHelp(name: CommandName): string {
   const spec: CommandSpec = COMMANDS[name];
-  return [`Usage: ${PROGRAM} ${spec.synopsis}`, "", spec.summary, "", ...[...spec.options, FILE_OPTION].map((option) => `  ${option}`), ""].join("\n");
+  return [
+    `Usage: ${PROGRAM} ${spec.synopsis}`,
+    "",
+    spec.summary,
+    "",
+    ...[...spec.options, FILE_OPTION].map((option) => `  ${option}`),
+    "",
+  ].join("\n");
 }
 
 function createKey({ line, io }: CommandContext): number {
@@ -394,14 +422,22 @@ function createKey({ line, io }: CommandContext): number {
   const key = generateApiKey();
   const record = buildRecord(line, id, KeyStore.hashKey(key));
   const location = writableLocation(line, io);
-  applyChange(location, (file) => {
-    if (file.keys.some((existing) => existing.id === id)) {
-      throw failure(`a key with id "${id}" already exists in ${location.path}; choose another id, or use "${PROGRAM} rotate ${id}" to replace its secret`);
-    }
-    return { keys: [...file.keys, record] };
-  }, true);
+  applyChange(
+    location,
+    (file) => {
+      if (file.keys.some((existing) => existing.id === id)) {
+        throw failure(
+          `a key with id "${id}" already exists in ${location.path}; choose another id, or use "${PROGRAM} rotate ${id}" to replace its secret`,
+        );
+      }
+      return { keys: [...file.keys, record] };
+    },
+    true,
+  );
   io.stdout(`${key}\n`);
-  io.stderr(`Created key "${id}" in ${location.path}. Store the key printed above now: it cannot be shown again (only its SHA-256 is kept).\n`);
+  io.stderr(
+    `Created key "${id}" in ${location.path}. Store the key printed above now: it cannot be shown again (only its SHA-256 is kept).\n`,
+  );
   return 0;
 }
 
@@ -428,7 +464,8 @@ function listKeys({ line, io }: CommandContext): number {
     if (error instanceof KeysFileError) throw failure(error.message);
     throw error;
   }
-  if (location.origin === "bundled sample") io.stderr(`Listing the bundled sample keys file ${location.path} (API_KEYS_FILE is not set).\n`);
+  if (location.origin === "bundled sample")
+    io.stderr(`Listing the bundled sample keys file ${location.path} (API_KEYS_FILE is not set).\n`);
   const now = Date.now();
   const keys = file.keys.map((record) => summarizeKey(record, now));
   if (line.switches.has("json")) io.stdout(`${JSON.stringify({ keys }, null, 2)}\n`);
@@ -446,7 +483,9 @@ function setStatus({ line, io }: CommandContext, status: ApiKeyRecord["status"])
     return file;
   });
   const state = status === "active" ? "enabled" : "disabled";
-  io.stdout(result.written ? `Key "${id}" ${state} in ${location.path}.\n` : `Key "${id}" is already ${state}; ${location.path} is unchanged.\n`);
+  io.stdout(
+    result.written ? `Key "${id}" ${state} in ${location.path}.\n` : `Key "${id}" is already ${state}; ${location.path} is unchanged.\n`,
+  );
   const expiresAt = result.file.keys.find((record) => record.id === id)?.expiresAt;
   if (status === "active" && expiresAt !== undefined && parseDateTime(expiresAt) <= Date.now()) {
     io.stderr(`Note: key "${id}" expired at ${expiresAt}, so the gateway still refuses it (API_KEY_EXPIRED).\n`);
@@ -475,8 +514,11 @@ function rotateKey({ line, io }: CommandContext): number {
     return file;
   });
   io.stdout(`${key}\n`);
-  io.stderr(`Rotated key "${id}" in ${location.path}: the previous key stops working. Store the key printed above now: it cannot be shown again.\n`);
-  if (result.file.keys.find((record) => record.id === id)?.status === "disabled") io.stderr(`Note: key "${id}" is disabled; "${PROGRAM} enable ${id}" re-enables it.\n`);
+  io.stderr(
+    `Rotated key "${id}" in ${location.path}: the previous key stops working. Store the key printed above now: it cannot be shown again.\n`,
+  );
+  if (result.file.keys.find((record) => record.id === id)?.status === "disabled")
+    io.stderr(`Note: key "${id}" is disabled; "${PROGRAM} enable ${id}" re-enables it.\n`);
   return 0;
 }
 
@@ -500,7 +542,8 @@ function keysFileMaxBytes(env: KeysCliIo["env"]): number {
   const text = env.KEYS_FILE_MAX_MB;
   if (text === undefined || text === "") return FILE_LIMITS.keys.maxBytes;
   const [min, max] = FILE_LIMIT_RANGE_MB.keys;
-  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) throw usageError(`KEYS_FILE_MAX_MB must be an integer from ${min} to ${max}; got "${text}"`);
+  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max)
+    throw usageError(`KEYS_FILE_MAX_MB must be an integer from ${min} to ${max}; got "${text}"`);
   return mebibytes(Number(text));
 }
 
@@ -547,7 +590,8 @@ function checkArguments(name: CommandName, line: CommandLine): void {
   }
   const expected = spec.takesId ? 1 : 0;
   if (line.positionals.length < expected) throw usageError(`"${name}" needs the id of the key, as in "${PROGRAM} ${spec.synopsis}"`);
-  if (line.positionals.length > expected) throw usageError(`unexpected argument ${JSON.stringify(line.positionals[expected])}; usage: ${PROGRAM} ${spec.synopsis}`);
+  if (line.positionals.length > expected)
+    throw usageError(`unexpected argument ${JSON.stringify(line.positionals[expected])}; usage: ${PROGRAM} ${spec.synopsis}`);
 }
 
 function withDefaults(io: Partial<KeysCliIo>): KeysCliIo {
@@ -580,7 +624,9 @@ export async function runKeysCli(argv: readonly string[], io: Partial<KeysCliIo>
       return 0;
     }
     if (!isCommand(line.command)) {
-      throw usageError(`unknown command ${JSON.stringify(line.command)}; the commands are ${Object.keys(COMMANDS).join(", ")} (see "${PROGRAM} --help")`);
+      throw usageError(
+        `unknown command ${JSON.stringify(line.command)}; the commands are ${Object.keys(COMMANDS).join(", ")} (see "${PROGRAM} --help")`,
+      );
     }
     const name = line.command;
     where = `${PROGRAM} ${name}`;

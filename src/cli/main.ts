@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `liquidity-gateway`: starts the gateway (configuration from the environment
- * and flags, see src/config/config.ts and the README); `liquidity-gateway keys
+ * and flags, see src/config/config.ts and docs/operators.md); `liquidity-gateway keys
  * ...` manages the keys file; `liquidity-gateway snapshots ...` acts on the
  * snapshot directory (e.g. allow a rollback). The gateway drains and stops on
  * SIGTERM/SIGINT, replaces its serving threads one by one on SIGUSR2, and on
@@ -80,9 +80,7 @@ async function main(): Promise<void> {
   });
   process.on("SIGHUP", () => {
     log.info({ event: "reloading-tls" }, "SIGHUP: rechecking the TLS files");
-    gateway
-      .reloadTls()
-      .catch((error: unknown) => log.error({ event: "tls-reload-failed", err: error }, "reloading the TLS files failed"));
+    gateway.reloadTls().catch((error: unknown) => log.error({ event: "tls-reload-failed", err: error }, "reloading the TLS files failed"));
   });
   process.on("SIGUSR2", () => {
     log.info({ event: "restarting-threads" }, "SIGUSR2: replacing the serving threads one by one");

@@ -78,7 +78,9 @@ export function runSnapshotsCli(argv: readonly string[], io: Partial<SnapshotsCl
     try {
       path = writeAllowOlderMarker(dir, chainId);
     } catch (error) {
-      err(`${PROGRAM} allow-older: cannot write the marker in ${dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.\n`);
+      err(
+        `${PROGRAM} allow-older: cannot write the marker in ${dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.\n`,
+      );
       return 1;
     }
     out(`${path}\n`);

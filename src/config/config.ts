@@ -114,42 +114,146 @@ export const SETTINGS = {
   port: { env: "PORT", flag: "--port", help: "TCP port (0 picks a free one). Default 8080." },
   host: { env: "HOST", flag: "--host", help: "Listen address. Default 0.0.0.0." },
   snapshotDir: { env: "SNAPSHOT_DIR", flag: "--snapshot-dir", help: "Directory of chain-<id>.msgpack files. Default ./snapshots." },
-  apiKeysFile: { env: "API_KEYS_FILE", flag: "--api-keys-file", help: "API keys file. Default: the bundled sample (sandbox key), with a warning." },
-  basketsFile: { env: "BASKETS_FILE", flag: "--baskets-file", help: "Token baskets file (must exist when set). Default: baskets.json in the snapshot directory, none when absent." },
+  apiKeysFile: {
+    env: "API_KEYS_FILE",
+    flag: "--api-keys-file",
+    help: "API keys file. Default: the bundled sample (sandbox key), with a warning.",
+  },
+  basketsFile: {
+    env: "BASKETS_FILE",
+    flag: "--baskets-file",
+    help: "Token baskets file (must exist when set). Default: baskets.json in the snapshot directory, none when absent.",
+  },
   rebuildCron: { env: "REBUILD_CRON", flag: "--rebuild-cron", help: "node-cron schedule of the backstop rescan. Default every minute." },
   logLevel: { env: "LOG_LEVEL", flag: "--log-level", help: "fatal, error, warn, info, debug or trace. Default info." },
-  tokenLogoTemplate: { env: "TOKEN_LOGO_URL_TEMPLATE", flag: "--token-logo-url-template", help: "Logo URL for tokens without one; {chainId} and {address} are replaced." },
-  cursorSecret: { env: "CURSOR_SECRET", flag: "--cursor-secret", help: "Secret (>= 16 chars) that signs cursors; set it so cursors survive restarts. Default: random per start." },
-  cursorRetentionSeconds: { env: "CURSOR_RETENTION_SECONDS", flag: "--cursor-retention-seconds", help: "How long an earlier snapshot stays available to cursors after its last use. Default 900." },
-  defaultRateLimit: { env: "RATE_LIMIT_DEFAULT", flag: "--rate-limit-default", help: "Quota of keys without their own rateLimit, as REQUESTS/SECONDS. Default 600/60." },
-  failedAuthLimit: { env: "FAILED_AUTH_LIMIT", flag: "--failed-auth-limit", help: "Failed authentication attempts allowed per client address, as REQUESTS/SECONDS. Default 20/60." },
-  publicRateLimit: { env: "PUBLIC_RATE_LIMIT", flag: "--public-rate-limit", help: "Requests without a key (health, ready, metrics, the OpenAPI document, unknown paths) allowed per client address, as REQUESTS/SECONDS. Default 1200/60." },
-  maxHeldResponseMb: { env: "MAX_HELD_RESPONSE_MB", flag: "--max-held-response-mb", help: "Most response bytes (MiB) one serving thread holds for clients that do not read them; past it such connections are closed. Default 64." },
-  tlsCertFile: { env: "TLS_CERT_FILE", flag: "--tls-cert-file", help: "PEM certificate (chain) file: with TLS_KEY_FILE, every serving thread serves HTTPS on PORT. Default: plain HTTP." },
+  tokenLogoTemplate: {
+    env: "TOKEN_LOGO_URL_TEMPLATE",
+    flag: "--token-logo-url-template",
+    help: "Logo URL for tokens without one; {chainId} and {address} are replaced.",
+  },
+  cursorSecret: {
+    env: "CURSOR_SECRET",
+    flag: "--cursor-secret",
+    help: "Secret (>= 16 chars) that signs cursors; set it so cursors survive restarts. Default: random per start.",
+  },
+  cursorRetentionSeconds: {
+    env: "CURSOR_RETENTION_SECONDS",
+    flag: "--cursor-retention-seconds",
+    help: "How long an earlier snapshot stays available to cursors after its last use. Default 900.",
+  },
+  defaultRateLimit: {
+    env: "RATE_LIMIT_DEFAULT",
+    flag: "--rate-limit-default",
+    help: "Quota of keys without their own rateLimit, as REQUESTS/SECONDS. Default 600/60.",
+  },
+  failedAuthLimit: {
+    env: "FAILED_AUTH_LIMIT",
+    flag: "--failed-auth-limit",
+    help: "Failed authentication attempts allowed per client address, as REQUESTS/SECONDS. Default 20/60.",
+  },
+  publicRateLimit: {
+    env: "PUBLIC_RATE_LIMIT",
+    flag: "--public-rate-limit",
+    help: "Requests without a key (health, ready, metrics, the OpenAPI document, unknown paths) allowed per client address, as REQUESTS/SECONDS. Default 1200/60.",
+  },
+  maxHeldResponseMb: {
+    env: "MAX_HELD_RESPONSE_MB",
+    flag: "--max-held-response-mb",
+    help: "Most response bytes (MiB) one serving thread holds for clients that do not read them; past it such connections are closed. Default 64.",
+  },
+  tlsCertFile: {
+    env: "TLS_CERT_FILE",
+    flag: "--tls-cert-file",
+    help: "PEM certificate (chain) file: with TLS_KEY_FILE, every serving thread serves HTTPS on PORT. Default: plain HTTP.",
+  },
   tlsKeyFile: { env: "TLS_KEY_FILE", flag: "--tls-key-file", help: "PEM private key file of TLS_CERT_FILE." },
   tlsKeyPassphrase: { env: "TLS_KEY_PASSPHRASE", flag: "--tls-key-passphrase", help: "Passphrase of an encrypted TLS_KEY_FILE." },
-  tlsCaFile: { env: "TLS_CA_FILE", flag: "--tls-ca-file", help: "PEM CA bundle uWS loads to request client certificates (mutual TLS). Default: none." },
-  compressionMinBytes: { env: "COMPRESSION_MIN_BYTES", flag: "--compression-min-bytes", help: "Bodies of at least this many bytes are sent gzip or br when the client accepts it; `off` never. Default 1024." },
-  compressionCacheMb: { env: "COMPRESSION_CACHE_MB", flag: "--compression-cache-mb", help: "Compressed bodies kept per serving thread for reuse (MiB). Default 32." },
-  corsOrigins: { env: "CORS_ORIGINS", flag: "--cors-origins", help: "Origins allowed to call the API from a browser: a comma list of scheme://host[:port], or *. Default: CORS off." },
+  tlsCaFile: {
+    env: "TLS_CA_FILE",
+    flag: "--tls-ca-file",
+    help: "PEM CA bundle uWS loads to request client certificates (mutual TLS). Default: none.",
+  },
+  compressionMinBytes: {
+    env: "COMPRESSION_MIN_BYTES",
+    flag: "--compression-min-bytes",
+    help: "Bodies of at least this many bytes are sent gzip or br when the client accepts it; `off` never. Default 1024.",
+  },
+  compressionCacheMb: {
+    env: "COMPRESSION_CACHE_MB",
+    flag: "--compression-cache-mb",
+    help: "Compressed bodies kept per serving thread for reuse (MiB). Default 32.",
+  },
+  corsOrigins: {
+    env: "CORS_ORIGINS",
+    flag: "--cors-origins",
+    help: "Origins allowed to call the API from a browser: a comma list of scheme://host[:port], or *. Default: CORS off.",
+  },
   threads: { env: "GATEWAY_THREADS", flag: "--threads", help: "Serving threads sharing the port. Default: the available cores." },
-  buildWorkerMaxMb: { env: "BUILD_WORKER_MAX_MB", flag: "--build-worker-max-mb", help: "Heap limit (MB) of a snapshot build worker; a build over it fails and the current data keeps serving. Default: Node's." },
-  maxApiKeys: { env: "MAX_API_KEYS", flag: "--max-api-keys", help: "Most keys a keys file may hold (size of the shared quota table). Default 10000." },
+  buildWorkerMaxMb: {
+    env: "BUILD_WORKER_MAX_MB",
+    flag: "--build-worker-max-mb",
+    help: "Heap limit (MB) of a snapshot build worker; a build over it fails and the current data keeps serving. Default: Node's.",
+  },
+  maxApiKeys: {
+    env: "MAX_API_KEYS",
+    flag: "--max-api-keys",
+    help: "Most keys a keys file may hold (size of the shared quota table). Default 10000.",
+  },
   trustedProxies: {
     env: "TRUSTED_PROXIES",
     flag: "--trusted-proxies",
     help: "CIDR ranges (comma-separated, IPv4 and IPv6) of reverse proxies whose X-Forwarded-For / Forwarded / PROXY v2 name the client address the per-address limits count (docs/reverse-proxy.md). List only proxies that write the requests themselves. Default: none (the TCP peer).",
   },
-  maxHeaderBytes: { env: "MAX_HEADER_BYTES", flag: "--max-header-bytes", help: "Largest request header section (request line and header fields), bytes, 1024-65536; larger ones are answered 431. Default 8192." },
-  keysFileMaxMb: { env: "KEYS_FILE_MAX_MB", flag: "--keys-file-max-mb", help: "Largest API keys file read (MiB, 1-1024); a larger one is rejected. Default 16." },
-  basketsFileMaxMb: { env: "BASKETS_FILE_MAX_MB", flag: "--baskets-file-max-mb", help: "Largest baskets file read (MiB, 1-1024); a larger one is rejected. Default 16." },
-  snapshotFileMaxMb: { env: "SNAPSHOT_FILE_MAX_MB", flag: "--snapshot-file-max-mb", help: "Largest snapshot file read (MiB, 1-16384); a larger one is rejected (too-large). Default 1024." },
-  snapshotMaxVersions: { env: "SNAPSHOT_MAX_VERSIONS", flag: "--snapshot-max-versions", help: "Earlier snapshot versions kept for cursors at most. Default 4." },
-  quotaStore: { env: "QUOTA_STORE", flag: "--quota-store", help: "memory (this instance's counters) or redis (shared by every instance using REDIS_URL). Default memory." },
-  redisUrl: { env: "REDIS_URL", flag: "--redis-url", help: "Redis of QUOTA_STORE=redis, as redis://[user:password@]host:port[/db] (rediss:// for TLS). Required with redis." },
-  redisKeyPrefix: { env: "REDIS_KEY_PREFIX", flag: "--redis-key-prefix", help: "Prefix of the gateway's Redis keys (instances that share quotas use the same one). Default lgw." },
-  redisTimeoutMs: { env: "REDIS_TIMEOUT_MS", flag: "--redis-timeout-ms", help: "Longest a request waits for Redis (ms) before QUOTA_FAILURE applies. Default 250." },
-  quotaFailure: { env: "QUOTA_FAILURE", flag: "--quota-failure", help: "While Redis is unavailable: open (count on this instance's own counters) or closed (answer 503 QUOTA_STORE_UNAVAILABLE). Default open." },
+  maxHeaderBytes: {
+    env: "MAX_HEADER_BYTES",
+    flag: "--max-header-bytes",
+    help: "Largest request header section (request line and header fields), bytes, 1024-65536; larger ones are answered 431. Default 8192.",
+  },
+  keysFileMaxMb: {
+    env: "KEYS_FILE_MAX_MB",
+    flag: "--keys-file-max-mb",
+    help: "Largest API keys file read (MiB, 1-1024); a larger one is rejected. Default 16.",
+  },
+  basketsFileMaxMb: {
+    env: "BASKETS_FILE_MAX_MB",
+    flag: "--baskets-file-max-mb",
+    help: "Largest baskets file read (MiB, 1-1024); a larger one is rejected. Default 16.",
+  },
+  snapshotFileMaxMb: {
+    env: "SNAPSHOT_FILE_MAX_MB",
+    flag: "--snapshot-file-max-mb",
+    help: "Largest snapshot file read (MiB, 1-16384); a larger one is rejected (too-large). Default 1024.",
+  },
+  snapshotMaxVersions: {
+    env: "SNAPSHOT_MAX_VERSIONS",
+    flag: "--snapshot-max-versions",
+    help: "Earlier snapshot versions kept for cursors at most. Default 4.",
+  },
+  quotaStore: {
+    env: "QUOTA_STORE",
+    flag: "--quota-store",
+    help: "memory (this instance's counters) or redis (shared by every instance using REDIS_URL). Default memory.",
+  },
+  redisUrl: {
+    env: "REDIS_URL",
+    flag: "--redis-url",
+    help: "Redis of QUOTA_STORE=redis, as redis://[user:password@]host:port[/db] (rediss:// for TLS). Required with redis.",
+  },
+  redisKeyPrefix: {
+    env: "REDIS_KEY_PREFIX",
+    flag: "--redis-key-prefix",
+    help: "Prefix of the gateway's Redis keys (instances that share quotas use the same one). Default lgw.",
+  },
+  redisTimeoutMs: {
+    env: "REDIS_TIMEOUT_MS",
+    flag: "--redis-timeout-ms",
+    help: "Longest a request waits for Redis (ms) before QUOTA_FAILURE applies. Default 250.",
+  },
+  quotaFailure: {
+    env: "QUOTA_FAILURE",
+    flag: "--quota-failure",
+    help: "While Redis is unavailable: open (count on this instance's own counters) or closed (answer 503 QUOTA_STORE_UNAVAILABLE). Default open.",
+  },
   snapshotMaxFutureSkewSeconds: {
     env: "SNAPSHOT_MAX_FUTURE_SKEW_SECONDS",
     flag: "--snapshot-max-future-skew-seconds",
@@ -200,27 +304,33 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Gat
   if (!/^[A-Za-z0-9.:_-]+$/.test(host)) throw new ConfigError(`${name(SETTINGS.host)} must be a host name or IP address; got "${host}".`);
 
   const snapshotDir = resolve(raw(SETTINGS.snapshotDir) ?? DEFAULT_SNAPSHOT_DIR);
-  if (!isDirectory(snapshotDir)) throw new ConfigError(`${name(SETTINGS.snapshotDir)} must be an existing directory; "${snapshotDir}" is not.`);
+  if (!isDirectory(snapshotDir))
+    throw new ConfigError(`${name(SETTINGS.snapshotDir)} must be an existing directory; "${snapshotDir}" is not.`);
 
   const keysSetting = raw(SETTINGS.apiKeysFile);
   const apiKeysFile = resolve(keysSetting ?? SAMPLE_KEYS_FILE);
-  if (!isFile(apiKeysFile)) throw new ConfigError(`${name(SETTINGS.apiKeysFile)} must name a readable keys file; "${apiKeysFile}" is not a file.`);
+  if (!isFile(apiKeysFile))
+    throw new ConfigError(`${name(SETTINGS.apiKeysFile)} must name a readable keys file; "${apiKeysFile}" is not a file.`);
 
   const basketsSetting = raw(SETTINGS.basketsFile);
   const basketsFile = resolve(basketsSetting ?? resolve(snapshotDir, "baskets.json"));
-  if (basketsSetting !== undefined && !isFile(basketsFile)) throw new ConfigError(`${name(SETTINGS.basketsFile)} must name a baskets file; "${basketsFile}" is not a file.`);
+  if (basketsSetting !== undefined && !isFile(basketsFile))
+    throw new ConfigError(`${name(SETTINGS.basketsFile)} must name a baskets file; "${basketsFile}" is not a file.`);
 
   const rebuildCron = raw(SETTINGS.rebuildCron) ?? "* * * * *";
   if (!cron.validate(rebuildCron)) throw new ConfigError(`${name(SETTINGS.rebuildCron)} is not a valid cron expression: "${rebuildCron}".`);
 
   const logLevel = raw(SETTINGS.logLevel) ?? "info";
-  if (!LOG_LEVELS.has(logLevel)) throw new ConfigError(`${name(SETTINGS.logLevel)} must be one of ${[...LOG_LEVELS].join(", ")}; got "${logLevel}".`);
+  if (!LOG_LEVELS.has(logLevel))
+    throw new ConfigError(`${name(SETTINGS.logLevel)} must be one of ${[...LOG_LEVELS].join(", ")}; got "${logLevel}".`);
 
   const tokenLogoTemplate = raw(SETTINGS.tokenLogoTemplate) ?? DEFAULT_TOKEN_LOGO_TEMPLATE;
-  if (!/^https?:\/\/\S+$/.test(tokenLogoTemplate)) throw new ConfigError(`${name(SETTINGS.tokenLogoTemplate)} must be an http(s) URL template; got "${tokenLogoTemplate}".`);
+  if (!/^https?:\/\/\S+$/.test(tokenLogoTemplate))
+    throw new ConfigError(`${name(SETTINGS.tokenLogoTemplate)} must be an http(s) URL template; got "${tokenLogoTemplate}".`);
 
   const secretText = raw(SETTINGS.cursorSecret);
-  if (secretText !== undefined && secretText.length < 16) throw new ConfigError(`${name(SETTINGS.cursorSecret)} must be at least 16 characters long.`);
+  if (secretText !== undefined && secretText.length < 16)
+    throw new ConfigError(`${name(SETTINGS.cursorSecret)} must be at least 16 characters long.`);
 
   const quota = (s: Setting, fallback: string) => {
     const text = raw(s) ?? fallback;
@@ -230,20 +340,34 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Gat
   };
 
   const quotaStore = quotaStoreConfig(raw, name, integer);
-  const tlsNames = { certFile: name(SETTINGS.tlsCertFile), keyFile: name(SETTINGS.tlsKeyFile), passphrase: name(SETTINGS.tlsKeyPassphrase), caFile: name(SETTINGS.tlsCaFile) };
+  const tlsNames = {
+    certFile: name(SETTINGS.tlsCertFile),
+    keyFile: name(SETTINGS.tlsKeyFile),
+    passphrase: name(SETTINGS.tlsKeyPassphrase),
+    caFile: name(SETTINGS.tlsCaFile),
+  };
   const certFile = raw(SETTINGS.tlsCertFile);
   const keyFile = raw(SETTINGS.tlsKeyFile);
   const passphrase = raw(SETTINGS.tlsKeyPassphrase);
   const caFile = raw(SETTINGS.tlsCaFile);
   if ((certFile === undefined) !== (keyFile === undefined)) {
-    throw new ConfigError(`${certFile === undefined ? tlsNames.certFile : tlsNames.keyFile} must be set too: HTTPS needs both TLS_CERT_FILE and TLS_KEY_FILE.`);
+    throw new ConfigError(
+      `${certFile === undefined ? tlsNames.certFile : tlsNames.keyFile} must be set too: HTTPS needs both TLS_CERT_FILE and TLS_KEY_FILE.`,
+    );
   }
   if (certFile === undefined && (passphrase !== undefined || caFile !== undefined)) {
-    throw new ConfigError(`${passphrase !== undefined ? tlsNames.passphrase : tlsNames.caFile} is set but TLS_CERT_FILE and TLS_KEY_FILE are not.`);
+    throw new ConfigError(
+      `${passphrase !== undefined ? tlsNames.passphrase : tlsNames.caFile} is set but TLS_CERT_FILE and TLS_KEY_FILE are not.`,
+    );
   }
   let tls: TlsSettings | null = null;
   if (certFile !== undefined && keyFile !== undefined) {
-    tls = { certFile: resolve(certFile), keyFile: resolve(keyFile), ...(passphrase === undefined ? {} : { passphrase }), ...(caFile === undefined ? {} : { caFile: resolve(caFile) }) };
+    tls = {
+      certFile: resolve(certFile),
+      keyFile: resolve(keyFile),
+      ...(passphrase === undefined ? {} : { passphrase }),
+      ...(caFile === undefined ? {} : { caFile: resolve(caFile) }),
+    };
     try {
       checkTlsFiles(tls, tlsNames);
     } catch (error) {
@@ -253,7 +377,8 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Gat
   }
 
   const compressionText = raw(SETTINGS.compressionMinBytes);
-  const compressionMinBytes = compressionText === "off" ? Number.POSITIVE_INFINITY : integer(SETTINGS.compressionMinBytes, 1024, 0, 1 << 30);
+  const compressionMinBytes =
+    compressionText === "off" ? Number.POSITIVE_INFINITY : integer(SETTINGS.compressionMinBytes, 1024, 0, 1 << 30);
   const corsOrigins = raw(SETTINGS.corsOrigins) ?? "";
   if (corsOrigins !== "") {
     try {
@@ -305,7 +430,9 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Gat
     trustedProxies,
     keysFileMaxBytes: mebibytes(integer(SETTINGS.keysFileMaxMb, FILE_LIMITS.keys.maxBytes / MIB, ...FILE_LIMIT_RANGE_MB.keys)),
     basketsFileMaxBytes: mebibytes(integer(SETTINGS.basketsFileMaxMb, FILE_LIMITS.baskets.maxBytes / MIB, ...FILE_LIMIT_RANGE_MB.baskets)),
-    snapshotFileMaxBytes: mebibytes(integer(SETTINGS.snapshotFileMaxMb, FILE_LIMITS.snapshot.maxBytes / MIB, ...FILE_LIMIT_RANGE_MB.snapshot)),
+    snapshotFileMaxBytes: mebibytes(
+      integer(SETTINGS.snapshotFileMaxMb, FILE_LIMITS.snapshot.maxBytes / MIB, ...FILE_LIMIT_RANGE_MB.snapshot),
+    ),
   };
 }
 
@@ -320,11 +447,17 @@ function quotaStoreConfig(
   if (kind === "memory") {
     // A Redis setting without QUOTA_STORE=redis would leave quotas per instance without a word.
     const stray = redisOnly.find((s) => raw(s) !== undefined);
-    if (stray) throw new ConfigError(`${name(stray)} is set but ${name(SETTINGS.quotaStore)} is memory: set ${SETTINGS.quotaStore.env}=redis to share quotas through Redis, or unset ${name(stray)}.`);
+    if (stray)
+      throw new ConfigError(
+        `${name(stray)} is set but ${name(SETTINGS.quotaStore)} is memory: set ${SETTINGS.quotaStore.env}=redis to share quotas through Redis, or unset ${name(stray)}.`,
+      );
     return { kind };
   }
   const url = raw(SETTINGS.redisUrl);
-  if (url === undefined) throw new ConfigError(`${name(SETTINGS.redisUrl)} must be set when ${name(SETTINGS.quotaStore)} is redis (e.g. redis://127.0.0.1:6379).`);
+  if (url === undefined)
+    throw new ConfigError(
+      `${name(SETTINGS.redisUrl)} must be set when ${name(SETTINGS.quotaStore)} is redis (e.g. redis://127.0.0.1:6379).`,
+    );
   let parsed: URL | null = null;
   try {
     parsed = new URL(url);
@@ -336,9 +469,11 @@ function quotaStoreConfig(
     throw new ConfigError(`${name(SETTINGS.redisUrl)} must be a redis:// or rediss:// URL with a host, e.g. redis://127.0.0.1:6379.`);
   }
   const keyPrefix = raw(SETTINGS.redisKeyPrefix) ?? "lgw";
-  if (!/^[A-Za-z0-9._-]{1,64}$/.test(keyPrefix)) throw new ConfigError(`${name(SETTINGS.redisKeyPrefix)} must be 1-64 of A-Z a-z 0-9 . _ -; got "${keyPrefix.slice(0, 80)}".`);
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(keyPrefix))
+    throw new ConfigError(`${name(SETTINGS.redisKeyPrefix)} must be 1-64 of A-Z a-z 0-9 . _ -; got "${keyPrefix.slice(0, 80)}".`);
   const failure = raw(SETTINGS.quotaFailure) ?? "open";
-  if (failure !== "open" && failure !== "closed") throw new ConfigError(`${name(SETTINGS.quotaFailure)} must be open or closed; got "${failure}".`);
+  if (failure !== "open" && failure !== "closed")
+    throw new ConfigError(`${name(SETTINGS.quotaFailure)} must be open or closed; got "${failure}".`);
   return { kind, url, keyPrefix, timeoutMs: integer(SETTINGS.redisTimeoutMs, 250, 10, 5000), failure };
 }
 

@@ -53,13 +53,19 @@ export class TlsFilesError extends Error {
 /** The setting names of TlsSettings' fields, as the operator wrote them (env or flag). */
 export type TlsSettingNames = Record<keyof TlsSettings, string>;
 
-export const TLS_SETTING_NAMES: TlsSettingNames = { certFile: "TLS_CERT_FILE", keyFile: "TLS_KEY_FILE", passphrase: "TLS_KEY_PASSPHRASE", caFile: "TLS_CA_FILE" };
+export const TLS_SETTING_NAMES: TlsSettingNames = {
+  certFile: "TLS_CERT_FILE",
+  keyFile: "TLS_KEY_FILE",
+  passphrase: "TLS_KEY_PASSPHRASE",
+  caFile: "TLS_CA_FILE",
+};
 
 function open(path: string, setting: string): OpenedOperatorFile {
   try {
     return openOperatorFile(path, FILE_LIMITS.tls);
   } catch (error) {
-    if (error instanceof OperatorFileError) throw new TlsFilesError(`${setting}: cannot read "${path}" (${error.problem})`, { cause: error });
+    if (error instanceof OperatorFileError)
+      throw new TlsFilesError(`${setting}: cannot read "${path}" (${error.problem})`, { cause: error });
     throw error;
   }
 }
@@ -68,7 +74,8 @@ function readText(file: OpenedOperatorFile, setting: string): string {
   try {
     return file.readAll().toString("utf8");
   } catch (error) {
-    if (error instanceof OperatorFileError) throw new TlsFilesError(`${setting}: cannot read "${file.path}" (${error.problem})`, { cause: error });
+    if (error instanceof OperatorFileError)
+      throw new TlsFilesError(`${setting}: cannot read "${file.path}" (${error.problem})`, { cause: error });
     throw error;
   }
 }
@@ -96,10 +103,21 @@ export function holdTlsFiles(tls: TlsSettings, names: TlsSettingNames): HeldTlsF
     opened.push(key);
     const ca = tls.caFile === undefined ? undefined : open(tls.caFile, names.caFile);
     if (ca !== undefined) opened.push(ca);
-    const checked = checkPem(tls, names, readText(cert, names.certFile), readText(key, names.keyFile), ca === undefined ? undefined : readText(ca, names.caFile));
+    const checked = checkPem(
+      tls,
+      names,
+      readText(cert, names.certFile),
+      readText(key, names.keyFile),
+      ca === undefined ? undefined : readText(ca, names.caFile),
+    );
     const pinned = opened.every(namesDescriptor);
     const files: TlsSettings = pinned
-      ? { certFile: fdPath(cert), keyFile: fdPath(key), ...(tls.passphrase === undefined ? {} : { passphrase: tls.passphrase }), ...(ca === undefined ? {} : { caFile: fdPath(ca) }) }
+      ? {
+          certFile: fdPath(cert),
+          keyFile: fdPath(key),
+          ...(tls.passphrase === undefined ? {} : { passphrase: tls.passphrase }),
+          ...(ca === undefined ? {} : { caFile: fdPath(ca) }),
+        }
       : tls;
     let released = false;
     return {
@@ -133,7 +151,10 @@ function checkPem(tls: TlsSettings, names: TlsSettingNames, certPem: string, key
     const why = /passphrase|decrypt|bad decrypt/i.test(message) ? `the key is encrypted and ${names.passphrase} does not open it` : message;
     throw new TlsFilesError(`${names.keyFile}: "${tls.keyFile}" is not a usable PEM private key (${why})`);
   }
-  if (!certificate.checkPrivateKey(key)) throw new TlsFilesError(`${names.keyFile}: the key in "${tls.keyFile}" does not belong to the certificate in ${names.certFile} ("${tls.certFile}")`);
+  if (!certificate.checkPrivateKey(key))
+    throw new TlsFilesError(
+      `${names.keyFile}: the key in "${tls.keyFile}" does not belong to the certificate in ${names.certFile} ("${tls.certFile}")`,
+    );
   if (caPem !== undefined) {
     try {
       new X509Certificate(caPem);

@@ -1,22 +1,19 @@
 /**
  * The uWS application: one catch-all handler runs every request through one
- * pipeline — route (from the route table), access (a key, its quota and
- * allow-lists; or the per-address limit of public routes), the JSON body, the
- * handler (sync or async) — and one writer answers every outcome. The access
- * step is synchronous with the memory quota store and may continue
- * asynchronously with a shared one (Redis). Every throw
- * and rejection of any step lands in `fail`, once; nothing a request does can
- * reach the thread's last-resort handler.
+ * pipeline — framing, route (from the route table), admission (access/: a key,
+ * its quota and allow-lists; or the per-address limit of public routes), the
+ * JSON body, the handler (sync or async) — and one writer answers every
+ * outcome. Admission is synchronous with the memory quota store and may
+ * continue asynchronously with a shared one (Redis). Every throw and rejection
+ * of any step lands in `fail`, once; nothing a request does can reach the
+ * thread's last-resort handler.
  */
-import type { AccessGroup } from "../access/access-groups.js";
-import { authenticate, knownKey } from "../access/authenticate.js";
-import { rateLimitExceeded, type RateLimitDecision } from "../access/rate-limiter.js";
-import { assertRouteAllowed } from "../access/restrictions.js";
+import { Admission, type PendingAdmission } from "../access/admission.js";
+import { toApiError } from "../api/errors.js";
 import type { IpRanges } from "../util/ip-address.js";
 import { clientAddressReader } from "./client-address.js";
 import { STATIC_500_BODY } from "./envelope.js";
-import { toApiError } from "./errors.js";
-import { Exchange } from "./exchange.js";
+import { Exchange, hasKey } from "./exchange.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { checkContentType, readJsonBody } from "./json-body.js";
 import { checkRequestFraming } from "./request-framing.js";
@@ -63,11 +60,15 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
   const writer = new ResponseWriter(options.lifecycle ?? QUIET, options.limits ?? DEFAULT_WRITER_LIMITS, transport, ctx.log);
   const started = options.started ?? (() => {});
   const onAbort = (x: Exchange) => writer.aborted(x);
-  const clientAddress = clientAddressReader(options.trustedProxies ?? null);
+  const admission = new Admission(ctx, clientAddressReader(options.trustedProxies ?? null));
 
   const fail = (x: Exchange, error: unknown): void => {
     const apiError = toApiError(error);
-    if (apiError.code === "UNKNOWN_ERROR") ctx.log.error({ event: "request-failed", traceId: x.traceId, route: x.routeName, path: x.url.slice(0, 200), err: error }, "request failed");
+    if (apiError.code === "UNKNOWN_ERROR")
+      ctx.log.error(
+        { event: "request-failed", traceId: x.traceId, route: x.routeName, path: x.url.slice(0, 200), err: error },
+        "request failed",
+      );
     if (x.aborted || x.responded) return;
     try {
       writer.error(x, apiError);
@@ -87,7 +88,9 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
   const run = (x: Exchange, route: RouteSpec): void => {
     let out: Reply | Promise<Reply>;
     try {
-      out = route.handler(x);
+      if (route.access === "public") out = route.handler(x);
+      else if (hasKey(x)) out = route.handler(x);
+      else throw new Error(`keyed route ${route.name} reached without an admitted key`);
     } catch (error) {
       fail(x, error);
       return;
@@ -101,7 +104,7 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
     } else respond(x, out);
   };
 
-  /** The synchronous part: route, access, then the body (async) or the handler. */
+  /** The synchronous part: framing, route, admission, then the body (async) or the handler. */
   const admit = (x: Exchange, req: HttpRequest): void => {
     // HTTP edge (request-framing.ts): a body of ambiguous length is refused before anything else, and the
     // connection closed at once (response-writer.ts): nothing after this request is read as another one.
@@ -113,12 +116,12 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
     const now = Date.now();
     if (x.method === "OPTIONS" && x.corsOrigin !== null && req.getHeader("access-control-request-method") !== "") {
       // A CORS preflight: no key; counted against the address's public budget.
-      ctx.publicRequests.take(clientAddress(x.res, req), now);
+      admission.public(x.res, req, now);
       const methods = router.methodsOf(x.url);
       if (methods === null) router.match(x.method, x.url); // throws ROUTE_NOT_FOUND
       x.routeIndex = PREFLIGHT_ROUTE;
       x.routeName = "preflight";
-      writer.preflight(x, methods!);
+      writer.preflight(x, methods ?? []);
       return;
     }
     let match;
@@ -126,7 +129,7 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
       match = router.match(x.method, x.url);
     } catch (notRouted) {
       // Requests no route takes need no key: they count against the address's public budget.
-      ctx.publicRequests.take(clientAddress(x.res, req), now);
+      admission.public(x.res, req, now);
       throw notRouted;
     }
     const route = router.route(match.index);
@@ -134,43 +137,13 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
     x.routeName = route.name;
     x.params = match.params;
     if (route.access === "public") {
-      ctx.publicRequests.take(clientAddress(x.res, req), now);
+      admission.public(x.res, req, now);
     } else {
-      const quotas = ctx.quotas;
-      const header = req.getHeader("authorization");
-      // The fast path: a key this thread has hashed before and this process has confirmed (admitted past
-      // every address check): no hashing, no client address.
-      let key = knownKey(header, ctx.keys, now);
-      if (key !== null && !ctx.confirmedKeys.has(key)) key = null;
-      // The client's address, for a key not confirmed anywhere in this process: such a key is refused
-      // from an address over its failed-authentication budget; a confirmed one is served whatever its
-      // address (confirmed-keys.ts), so an attacker sharing a partner's NAT or proxy cannot lock it out.
-      let address: Uint8Array | null = null;
-      if (key === null) {
-        address = clientAddress(x.res, req);
-        try {
-          key = authenticate(header, ctx.keys, now);
-        } catch (error) {
-          quotas.assertAddressUnder(address, now);
-          const counting = quotas.authenticationFailed(address, now);
-          if (counting === undefined) throw error;
-          x.watchAbort();
-          counting.then(
-            () => fail(x, error),
-            (refusal: unknown) => fail(x, refusal),
-          );
-          return;
-        }
-        if (ctx.confirmedKeys.has(key)) address = null;
-        else quotas.assertAddressUnder(address, now);
-      }
-      x.key = key;
-      const quota = quotas.consume(key, address, now);
-      if (quota instanceof Promise) {
-        admitLater(x, req, route, route.access, quota);
+      const pending = admission.keyed(x, req.getHeader("authorization"), route.access, x.res, req, now);
+      if (pending !== null) {
+        admitLater(x, req, route, pending);
         return;
       }
-      admitKey(x, route.access, quota);
     }
     if (!route.body) {
       run(x, route);
@@ -191,12 +164,17 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
 
   /**
    * The rest of `admit` once a shared quota store has decided (QUOTA_STORE=redis).
-   * Whatever the request needs from uWS is taken now: its headers, and its body,
-   * which uWS hands only to a reader attached before the handler returns; the
-   * checks then run in the same order as on the synchronous path.
+   * Whatever the request needs from uWS is taken now: its headers, and its body
+   * (unless the key is refused already), which uWS hands only to a reader
+   * attached before the handler returns; the checks then run in the same order
+   * as on the synchronous path.
    */
-  const admitLater = (x: Exchange, req: HttpRequest, route: RouteSpec, access: AccessGroup, decision: Promise<RateLimitDecision>): void => {
+  const admitLater = (x: Exchange, req: HttpRequest, route: RouteSpec, pending: PendingAdmission): void => {
     x.watchAbort();
+    if (pending.refused) {
+      pending.settled.catch((refusal: unknown) => fail(x, refusal));
+      return;
+    }
     let contentType = "";
     let body: Promise<unknown> | null = null;
     if (route.body) {
@@ -205,10 +183,9 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
       body = new Promise((resolve, reject) => readJsonBody(x, contentLength, resolve, reject));
       body.catch(() => {}); // its outcome is answered after admission, or not at all
     }
-    decision
-      .then((quota) => {
-        if (x.aborted) return;
-        admitKey(x, access, quota);
+    pending.settled
+      .then((admitted) => {
+        if (!admitted) return;
         if (body === null) {
           run(x, route);
           return;
@@ -223,11 +200,14 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
   };
 
   const tls = options.tls;
-  const app = (
-    tls === undefined
-      ? uws.App()
-      : uws.SSLApp({ cert_file_name: tls.certFile, key_file_name: tls.keyFile, ...(tls.passphrase === undefined ? {} : { passphrase: tls.passphrase }), ...(tls.caFile === undefined ? {} : { ca_file_name: tls.caFile }) })
-  ) as unknown as TemplatedApp;
+  const app = (tls === undefined
+    ? uws.App()
+    : uws.SSLApp({
+        cert_file_name: tls.certFile,
+        key_file_name: tls.keyFile,
+        ...(tls.passphrase === undefined ? {} : { passphrase: tls.passphrase }),
+        ...(tls.caFile === undefined ? {} : { ca_file_name: tls.caFile }),
+      })) as unknown as TemplatedApp;
   return app.any("/*", (res: HttpResponse, req: HttpRequest) => {
     started();
     let x: Exchange;
@@ -247,16 +227,4 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
       x.corked = false;
     }
   }) as TemplatedApp;
-}
-
-/**
- * Records the key's quota decision (its RateLimit-* headers) and the key as
- * confirmed valid (it passed every address check), then refuses a key over its
- * quota or outside its allowed routes.
- */
-function admitKey(x: Exchange, access: AccessGroup, quota: RateLimitDecision): void {
-  x.quota = quota;
-  x.ctx.confirmedKeys.mark(x.key!);
-  if (!quota.allowed) throw rateLimitExceeded(quota);
-  assertRouteAllowed(x.key!, access);
 }

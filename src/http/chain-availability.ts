@@ -1,7 +1,7 @@
 /** 503 CHAIN_DATA_UNAVAILABLE: a supported chain whose snapshot never loaded, or no snapshot at all. */
 import type { ChainId } from "../chains/chains.js";
-import type { ServingSnapshot } from "../snapshot/serving-snapshot.js";
-import { ApiError } from "./errors.js";
+import type { ServingSnapshot } from "../serving/serving-snapshot.js";
+import { ApiError } from "../api/errors.js";
 
 export function requireLoadedChain(snapshot: ServingSnapshot | null, chainId: ChainId): ServingSnapshot {
   if (snapshot !== null && snapshot.isLoaded(chainId)) return snapshot;
@@ -17,5 +17,11 @@ export function requireLoadedChain(snapshot: ServingSnapshot | null, chainId: Ch
 /** The served snapshot, or 503 when none has loaded yet. */
 export function requireSnapshot(snapshot: ServingSnapshot | null): ServingSnapshot {
   if (snapshot !== null) return snapshot;
-  throw new ApiError("CHAIN_DATA_UNAVAILABLE", "No chain data has loaded yet; retry shortly.", "The gateway has not loaded any snapshot yet.", { chainId: null }, { "retry-after": "30" });
+  throw new ApiError(
+    "CHAIN_DATA_UNAVAILABLE",
+    "No chain data has loaded yet; retry shortly.",
+    "The gateway has not loaded any snapshot yet.",
+    { chainId: null },
+    { "retry-after": "30" },
+  );
 }

@@ -59,7 +59,12 @@ const NOT_AN_ADDRESS = "";
  * fields in the order received), given `hop`: the nearest hop, already known
  * to be trusted.
  */
-export function clientFromHeaders(hop: Uint8Array, xForwardedFor: readonly string[], forwarded: readonly string[], trusted: IpRanges): Uint8Array {
+export function clientFromHeaders(
+  hop: Uint8Array,
+  xForwardedFor: readonly string[],
+  forwarded: readonly string[],
+  trusted: IpRanges,
+): Uint8Array {
   const xffEntries: string[] = [];
   for (const field of xForwardedFor) splitList(field, xffEntries);
   const forEntries: string[] = [];

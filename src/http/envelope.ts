@@ -6,7 +6,7 @@
  */
 import type { ErrorEnvelope } from "../api/wire.js";
 import { boundedEcho } from "./bounded-echo.js";
-import type { ApiError } from "./errors.js";
+import type { ApiError } from "../api/errors.js";
 
 /** The clock of the envelopes' `timestamp`, formatted at most once per millisecond. */
 export class IsoClock {
@@ -61,5 +61,11 @@ export const STATIC_500_BODY = JSON.stringify({
   timestamp: "1970-01-01T00:00:00.000Z",
   path: "",
   traceId: "",
-  error: { code: "UNKNOWN_ERROR", title: "Unknown Error", message: "The gateway failed to answer this request; retry, and contact the operator if it persists.", details: "The error response could not be built.", metadata: {} },
+  error: {
+    code: "UNKNOWN_ERROR",
+    title: "Unknown Error",
+    message: "The gateway failed to answer this request; retry, and contact the operator if it persists.",
+    details: "The error response could not be built.",
+    metadata: {},
+  },
 } satisfies ErrorEnvelope);

@@ -4,15 +4,16 @@
  * handler (an HttpRequest is only valid until that handler returns), so it
  * copies what it needs from the request at once.
  */
+import type { AdmittedRequest } from "../access/admission.js";
 import type { KeyEntry } from "../access/key-store.js";
 import type { RateLimitDecision } from "../access/rate-limiter.js";
 import type { GatewayContext } from "./gateway-context.js";
-import type { RouteRequest } from "./route.js";
+import type { KeyedRequest, RouteRequest } from "./route.js";
 import { traceIdFor } from "./trace-id.js";
 import type { CorsPolicy } from "./transport/cors.js";
 import type { HttpRequest, HttpResponse } from "./uws.js";
 
-export class Exchange implements RouteRequest {
+export class Exchange implements RouteRequest, AdmittedRequest {
   /** The method as sent: methods are case-sensitive (RFC 9110 §9.1), so `get` is an unknown method, not GET. */
   readonly method: string;
   /** HEAD: answered like GET, without a body. */
@@ -29,6 +30,7 @@ export class Exchange implements RouteRequest {
   routeIndex = -1;
   routeName = "unmatched";
   params: readonly string[] = [];
+  /** The admitted key (keyed routes); null until admitted, and on public routes. */
   key: KeyEntry | null = null;
   /** The key's quota decision: the RateLimit-* headers of every response once counted. */
   quota: RateLimitDecision | null = null;
@@ -93,4 +95,9 @@ export class Exchange implements RouteRequest {
       this.onAbort(this);
     });
   }
+}
+
+/** Whether admission set the request's key: it is then what a keyed route's handler is given. */
+export function hasKey(x: Exchange): x is Exchange & KeyedRequest {
+  return x.key !== null;
 }

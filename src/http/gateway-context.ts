@@ -1,14 +1,24 @@
-/** What the request pipeline and the handlers share in a serving thread: snapshots, keys, limiters, cursors, logger. */
-import type { AddressLimiter } from "../access/address-limiter.js";
-import type { ConfirmedKeys } from "../access/confirmed-keys.js";
-import type { KeyStore } from "../access/key-store.js";
-import type { QuotaStore } from "../access/quota-store.js";
-import type { BasketCatalogue } from "../baskets/basket-catalogue.js";
+/**
+ * What the request pipeline and the handlers share in a serving thread:
+ * snapshots, keys, baskets, limiters, cursors, logger. One factory builds it,
+ * for the serving threads (src/server/serving-thread.ts) and for the
+ * in-process tests alike.
+ */
+import type { AccessContext } from "../access/admission.js";
+import { AddressLimiter } from "../access/address-limiter.js";
+import { ConfirmedKeys } from "../access/confirmed-keys.js";
+import { KeyStore } from "../access/key-store.js";
+import type { KeysFile } from "../access/keys-file.js";
+import { LocalQuotaStore, type QuotaStore } from "../access/quota-store.js";
+import { SharedRateLimiter } from "../access/shared-rate-limiter.js";
+import { BasketCatalogue } from "../baskets/basket-catalogue.js";
+import type { BasketsFile } from "../baskets/basket-file.js";
 import type { Logger } from "../log/logger.js";
-import type { CursorCodec } from "../query/cursor.js";
-import type { SnapshotStore } from "../snapshot/snapshot-store.js";
+import { CursorCodec } from "../query/cursor.js";
+import type { Paging } from "../serving/list-page.js";
+import { SnapshotStore } from "../serving/snapshot-store.js";
 
-export interface GatewayContext {
+export interface GatewayContext extends AccessContext, Paging {
   readonly store: SnapshotStore;
   /** The keys in force (replaced as a whole when the keys file changes). */
   keys: KeyStore;
@@ -26,4 +36,60 @@ export interface GatewayContext {
   ready: boolean;
   /** The Prometheus exposition text of the whole gateway (rendered by the supervisor). */
   readonly fetchMetrics: () => Promise<{ contentType: string; text: string }>;
+}
+
+interface Limit {
+  readonly requests: number;
+  readonly windowSeconds: number;
+}
+
+/** What a context is made of: the data and the shared counters a serving thread starts with (its ServingThreadInit has them all). */
+export interface GatewayContextInit {
+  /** Last cursor activity of each retained snapshot version (version-retention.ts). */
+  readonly versionUse: SharedArrayBuffer;
+  readonly keys: KeysFile;
+  /** Quota slot of each key id. */
+  readonly keySlots: Readonly<Record<string, number>>;
+  readonly baskets: BasketsFile;
+  readonly defaultRateLimit: Limit;
+  /** Shared quota counters and confirmed keys, one per key slot. */
+  readonly quotaCounters: SharedArrayBuffer;
+  readonly confirmedKeys: SharedArrayBuffer;
+  readonly failedAuthLimit: Limit;
+  readonly failedAuthCounters: SharedArrayBuffer;
+  readonly publicRateLimit: Limit;
+  readonly publicRequestCounters: SharedArrayBuffer;
+  readonly cursorSecret: Uint8Array;
+}
+
+/** What the thread (or the test) plugs in. */
+export interface GatewayContextHooks {
+  readonly log: Logger;
+  readonly fetchMetrics: GatewayContext["fetchMetrics"];
+  /** The quota store, built around the memory one (a shared store falls back to it); default: the memory store itself. */
+  readonly quotaStore?: (local: LocalQuotaStore) => QuotaStore;
+  /** A request whose client address found no free slot in an address table (it was not limited). */
+  readonly addressTableFull?: () => void;
+  /** Whether the initial snapshot load has finished already (default false). */
+  readonly ready?: boolean;
+}
+
+export function createGatewayContext(init: GatewayContextInit, hooks: GatewayContextHooks): GatewayContext {
+  const full = hooks.addressTableFull ?? (() => {});
+  const local = new LocalQuotaStore(
+    new SharedRateLimiter(init.quotaCounters, init.keySlots, init.defaultRateLimit),
+    new AddressLimiter(init.failedAuthCounters, init.failedAuthLimit, "failed authentication attempts", full),
+  );
+  return {
+    store: new SnapshotStore(init.versionUse),
+    keys: new KeyStore(init.keys),
+    baskets: new BasketCatalogue(init.baskets),
+    quotas: hooks.quotaStore === undefined ? local : hooks.quotaStore(local),
+    confirmedKeys: new ConfirmedKeys(init.confirmedKeys, init.keySlots),
+    publicRequests: new AddressLimiter(init.publicRequestCounters, init.publicRateLimit, "requests without an API key", full),
+    cursors: new CursorCodec(init.cursorSecret),
+    log: hooks.log,
+    ready: hooks.ready ?? false,
+    fetchMetrics: hooks.fetchMetrics,
+  };
 }

@@ -8,9 +8,9 @@
  * validator never reaches the cut) and nothing that reads the body (validator,
  * rules, error echo, JSON.stringify) descends further.
  */
-import { ApiError } from "./errors.js";
+import { ApiError } from "../api/errors.js";
 import type { Exchange } from "./exchange.js";
-import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from "./limits.js";
+import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from "../api/limits.js";
 
 export function checkContentType(contentType: string): void {
   const mediaType = contentType.split(";")[0].trim().toLowerCase();
@@ -95,7 +95,8 @@ export const TOO_DEEP: unique symbol = Symbol("nested deeper than MAX_JSON_DEPTH
  * deepest 64 KiB body), so parsing a deep body is one bounded pass like any other.
  */
 export function parseJsonBody(bytes: Buffer): unknown {
-  if (bytes.length === 0) throw malformed("The request body is empty; send a JSON object.", "Expected a JSON object body, received 0 bytes.", "empty body");
+  if (bytes.length === 0)
+    throw malformed("The request body is empty; send a JSON object.", "Expected a JSON object body, received 0 bytes.", "empty body");
   const deep = jsonNestingDepth(bytes) > MAX_JSON_DEPTH;
   let value: unknown;
   try {

@@ -1,6 +1,6 @@
 /** Path parameters shared by several routes (api-decisions.md §2, api-extended.md §7). */
 import { isSupportedChainId, type ChainId } from "../chains/chains.js";
-import { parseAddress } from "../query/token-lookup.js";
+import { parseAddress } from "../tables/token-lookup.js";
 import { constraintError, unsupportedChainError } from "./validation-error.js";
 
 const CANONICAL_INTEGER = /^(0|[1-9][0-9]*)$/;
@@ -8,7 +8,13 @@ const CANONICAL_INTEGER = /^(0|[1-9][0-9]*)$/;
 /** A path `chainId`: base 10 without sign or leading zeros (else VALIDATION_ERROR), supported (else UNSUPPORTED_CHAIN_ID). */
 export function parsePathChainId(text: string): ChainId {
   if (!CANONICAL_INTEGER.test(text) || text.length > 15) {
-    throw constraintError("chainId", text, "isInt", "chainId must be an integer number", "The path chainId must be a base-10 integer without sign or leading zeros.");
+    throw constraintError(
+      "chainId",
+      text,
+      "isInt",
+      "chainId must be an integer number",
+      "The path chainId must be a base-10 integer without sign or leading zeros.",
+    );
   }
   const chainId = Number(text);
   if (!isSupportedChainId(chainId)) throw unsupportedChainError(chainId, [chainId]);
@@ -19,7 +25,13 @@ export function parsePathChainId(text: string): ChainId {
 export function parsePathTokenAddress(text: string): Uint8Array {
   const address = parseAddress(text);
   if (address === null) {
-    throw constraintError("tokenAddress", text, "isEthereumAddress", "tokenAddress must be an Ethereum address", "The path tokenAddress must be 0x followed by 40 hex digits (any letter case).");
+    throw constraintError(
+      "tokenAddress",
+      text,
+      "isEthereumAddress",
+      "tokenAddress must be an Ethereum address",
+      "The path tokenAddress must be 0x followed by 40 hex digits (any letter case).",
+    );
   }
   return address;
 }

@@ -21,7 +21,7 @@
  * Content-Length followed by a second one is a smuggling vector through any
  * front end that reads the last field.
  */
-import { ApiError } from "./errors.js";
+import { ApiError } from "../api/errors.js";
 import type { HttpRequest } from "./uws.js";
 
 /** The framing fields of one request, every occurrence in order. */
@@ -88,10 +88,20 @@ export function framingError(fields: FramingFields): ApiError | null {
         : codings.indexOf("chunked") < codings.length - 1
           ? "RFC 9112 §7: chunked is applied more than once."
           : `Only the chunked transfer coding is supported; received ${codings.slice(0, -1).join(", ")} before it.`;
-  return invalidFraming("transfer-encoding", fields.transferEncoding, "Send the body with Content-Length, or with Transfer-Encoding: chunked and no other coding.", details);
+  return invalidFraming(
+    "transfer-encoding",
+    fields.transferEncoding,
+    "Send the body with Content-Length, or with Transfer-Encoding: chunked and no other coding.",
+    details,
+  );
 }
 
-function invalidFraming(header: "content-length" | "transfer-encoding", values: readonly string[], message: string, details: string): ApiError {
+function invalidFraming(
+  header: "content-length" | "transfer-encoding",
+  values: readonly string[],
+  message: string,
+  details: string,
+): ApiError {
   return new ApiError("INVALID_REQUEST_FRAMING", message, details, { header, values: [...values] });
 }
 

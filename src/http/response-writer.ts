@@ -25,14 +25,15 @@
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import type { Logger } from "../log/logger.js";
 import { errorBody, IsoClock, STATIC_500_BODY, successPrefix } from "./envelope.js";
-import type { ApiError } from "./errors.js";
+import type { ApiError } from "../api/errors.js";
 import type { Exchange } from "./exchange.js";
 import { JSON_CONTENT_TYPE, type Chunk, type DataReply, type RawReply, type Reply } from "./reply.js";
 import { CompressionCache } from "./transport/compression-cache.js";
 import { chooseContentCoding, type ContentCoding } from "./transport/content-coding.js";
 import { bodyEtag, dataEtag, ifNoneMatchHits } from "./transport/conditional.js";
 import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS, type CorsPolicy } from "./transport/cors.js";
-import { crc32Continue, deflatePiece, gzipMember, type DeflatedPiece } from "./transport/gzip-member.js";
+import { crc32Continue } from "../util/crc32.js";
+import { deflatePiece, gzipMember, type DeflatedPiece } from "./transport/gzip-member.js";
 
 /**
  * Header names and constant values as bytes: uWS takes them as they are, where
@@ -184,9 +185,11 @@ export class ResponseWriter {
     if (x.snapshotVersion !== undefined) head += `x-snapshot-version: ${x.snapshotVersion}\r\n`;
     head += "cache-control: no-store\r\n";
     for (const name in extra) head += `${name}: ${extra[name]}\r\n`;
-    if (x.corsOrigin !== null) head += `access-control-allow-origin: ${x.corsOrigin}\r\naccess-control-expose-headers: ${CORS_EXPOSE_HEADERS}\r\n`;
+    if (x.corsOrigin !== null)
+      head += `access-control-allow-origin: ${x.corsOrigin}\r\naccess-control-expose-headers: ${CORS_EXPOSE_HEADERS}\r\n`;
     head += `date: ${new Date().toUTCString()}\r\nconnection: close\r\n`;
-    const compose = (padding: number) => `${head}content-length: ${Buffer.byteLength(json) + padding + 2}\r\n\r\n${json}${" ".repeat(padding)}`;
+    const compose = (padding: number) =>
+      `${head}content-length: ${Buffer.byteLength(json) + padding + 2}\r\n\r\n${json}${" ".repeat(padding)}`;
     let text = compose(0);
     // Padding by the shortfall lengthens the text by at least as much (the Content-Length may gain a digit).
     const short = UWS_CORK_BUFFER_BYTES - Buffer.byteLength(text);
@@ -207,7 +210,11 @@ export class ResponseWriter {
       null,
       null,
       "identity",
-      { "access-control-allow-methods": methods.join(", "), "access-control-allow-headers": CORS_ALLOW_HEADERS, "access-control-max-age": String(CORS_MAX_AGE_SECONDS) },
+      {
+        "access-control-allow-methods": methods.join(", "),
+        "access-control-allow-headers": CORS_ALLOW_HEADERS,
+        "access-control-max-age": String(CORS_MAX_AGE_SECONDS),
+      },
       x.snapshotVersion,
       null,
       null,
@@ -242,11 +249,22 @@ export class ResponseWriter {
       }
     }
     const size = Buffer.byteLength(prefix) + dataLength + 1;
-    const coding = x.head || size < this.transport.compressionMinBytes ? "identity" : chooseContentCoding(x.acceptEncoding, size <= BROTLI_MAX_BYTES);
+    const coding =
+      x.head || size < this.transport.compressionMinBytes ? "identity" : chooseContentCoding(x.acceptEncoding, size <= BROTLI_MAX_BYTES);
     if (coding === "gzip") {
       const piece = this.deflated(version, reply, chunks, dataLength);
       const raw = piece.length <= 16 * 1024 ? this.assemble("", chunks, "") : undefined;
-      this.write(x, 200, JSON_CONTENT_TYPE, gzipMember(Buffer.from(prefix), piece, CLOSE_BRACE, raw), "gzip", null, version, etag, this.cacheControl(x));
+      this.write(
+        x,
+        200,
+        JSON_CONTENT_TYPE,
+        gzipMember(Buffer.from(prefix), piece, CLOSE_BRACE, raw),
+        "gzip",
+        null,
+        version,
+        etag,
+        this.cacheControl(x),
+      );
       return;
     }
     const body = this.assemble(prefix, chunks, "}");
@@ -258,9 +276,14 @@ export class ResponseWriter {
   }
 
   private raw(x: Exchange, reply: RawReply): void {
-    const identity = typeof reply.body === "string" ? Buffer.from(reply.body) : Buffer.from(reply.body.buffer, reply.body.byteOffset, reply.body.byteLength);
+    const identity =
+      typeof reply.body === "string"
+        ? Buffer.from(reply.body)
+        : Buffer.from(reply.body.buffer, reply.body.byteOffset, reply.body.byteLength);
     const coding: ContentCoding =
-      x.head || reply.status !== 200 || identity.length < this.transport.compressionMinBytes ? "identity" : chooseContentCoding(x.acceptEncoding, reply.cacheKey !== undefined || identity.length <= BROTLI_MAX_BYTES);
+      x.head || reply.status !== 200 || identity.length < this.transport.compressionMinBytes
+        ? "identity"
+        : chooseContentCoding(x.acceptEncoding, reply.cacheKey !== undefined || identity.length <= BROTLI_MAX_BYTES);
     let etag: string | null = null;
     if (x.conditional && reply.status === 200) {
       etag = bodyEtag(identity, coding);
@@ -292,7 +315,10 @@ export class ResponseWriter {
       const hit = this.kept.get(key);
       if (hit?.body !== undefined) return hit.body;
     }
-    const body = coding === "gzip" ? gzipSync(identity, { level: key === undefined ? 1 : 9 }) : brotli(identity, key === undefined ? BROTLI_QUALITY_PER_RESPONSE : BROTLI_QUALITY_KEPT);
+    const body =
+      coding === "gzip"
+        ? gzipSync(identity, { level: key === undefined ? 1 : 9 })
+        : brotli(identity, key === undefined ? BROTLI_QUALITY_PER_RESPONSE : BROTLI_QUALITY_KEPT);
     if (key !== undefined) this.kept.set(key, { bytes: body.length + 64, body });
     return body;
   }
@@ -399,7 +425,10 @@ export class ResponseWriter {
   private hold(x: Exchange, body: Uint8Array): void {
     x.watchAbort();
     if (this.heldBytes + body.length > this.limits.maxHeldBytes) {
-      this.log.warn({ event: "connection-closed-backpressure", traceId: x.traceId, heldBytes: this.heldBytes }, "closing a connection that does not read its responses: the thread's held-bytes cap is reached");
+      this.log.warn(
+        { event: "connection-closed-backpressure", traceId: x.traceId, heldBytes: this.heldBytes },
+        "closing a connection that does not read its responses: the thread's held-bytes cap is reached",
+      );
       this.lifecycle.overloaded(x);
       x.res.close(); // runs the abort handler
       return;

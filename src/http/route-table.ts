@@ -2,7 +2,9 @@
  * The route table: every route of the gateway, declared once, next to its
  * handler. Dispatch, 405/`Allow`, the metrics route labels, the access group a
  * key's `routes` names, the not-found hint and the OpenAPI operations are all
- * derived from it. Adding a route is one entry here plus its handler.
+ * derived from it. Adding a route is one entry here plus its handler. The
+ * table is a literal (`as const`): route names are a type (RouteName), and a
+ * keyed route's handler takes a KeyedRequest, a public one's a RouteRequest.
  */
 import {
   CHAIN_TOKEN_BASKET_RESPONSE_EXAMPLE,
@@ -28,7 +30,7 @@ import {
   TOKEN_SEARCH_RESPONSE_EXAMPLE,
   TOKENS_BY_ADDRESS_RESPONSE_EXAMPLE,
 } from "../openapi/examples.js";
-import { getOpenApiDocument } from "./handlers/openapi.js";
+import { OpenApiDocument } from "./handlers/openapi.js";
 import { getHealth, getMetrics, getReadiness } from "./handlers/operations.js";
 import { listChainTokens, searchChainTokens } from "./handlers/chain-tokens.js";
 import { getPool } from "./handlers/pool-details.js";
@@ -39,6 +41,8 @@ import { listTokens } from "./handlers/token-list.js";
 import { getChainToken, getTokensByAddress } from "./handlers/token-lookup.js";
 import { getTokenPrice, getTokenPrices } from "./handlers/token-prices.js";
 import { searchTokens } from "./handlers/token-search.js";
+import type { DocumentedRoute } from "../openapi/operation-doc.js";
+import type { Reply } from "./reply.js";
 import type { RouteSpec } from "./route.js";
 
 const TOKEN_LIST_DESCRIPTION = `One entry per asset across chains, ordered by total value locked (TVL), in pages linked by an opaque cursor.
@@ -81,7 +85,10 @@ const chainParameter = (carrier: string) => ({ in: "path" as const, carrier, nam
 const tokenAddressParameter = (carrier: string) => ({ in: "path" as const, carrier, name: "tokenAddress", example: SAMPLE_TOKEN.address });
 const PAGED_ERRORS = ["VALIDATION_ERROR", "UNSUPPORTED_CHAIN_ID", "INVALID_PAGINATION_CURSOR", "CHAIN_DATA_UNAVAILABLE"] as const;
 
-export const ROUTES: readonly RouteSpec[] = [
+/** The OpenAPI document of this table (GET /v1/openapi.json). */
+export const OPENAPI_DOCUMENT: OpenApiDocument = new OpenApiDocument((): readonly DocumentedRoute[] => ROUTES);
+
+export const ROUTES = [
   {
     name: "tokens.list",
     method: "POST",
@@ -98,7 +105,12 @@ export const ROUTES: readonly RouteSpec[] = [
         description: "A JSON object (at most 64 KiB); `{}` asks for the first page with every default.",
         example: TOKEN_LIST_REQUEST_EXAMPLE,
       },
-      success: { description: "One page of the list.", schema: "TokenListResponse", example: TOKEN_LIST_RESPONSE_EXAMPLE, snapshotVersion: "always" },
+      success: {
+        description: "One page of the list.",
+        schema: "TokenListResponse",
+        example: TOKEN_LIST_RESPONSE_EXAMPLE,
+        snapshotVersion: "always",
+      },
       errors: ["VALIDATION_ERROR", "UNSUPPORTED_CHAIN_ID", "INVALID_PAGINATION_CURSOR", "CHAIN_DATA_UNAVAILABLE"],
     },
   },
@@ -113,8 +125,17 @@ export const ROUTES: readonly RouteSpec[] = [
       operationId: "searchMultiChainTokens",
       summary: "Search multi-chain assets by symbol, name or address",
       description: SEARCH_DESCRIPTION,
-      requestBody: { schema: "TokenSearchRequest", description: "A JSON object (at most 64 KiB) with the search term.", example: TOKEN_SEARCH_REQUEST_EXAMPLE },
-      success: { description: "One page of the matching entries.", schema: "TokenSearchResponse", example: TOKEN_SEARCH_RESPONSE_EXAMPLE, snapshotVersion: "always" },
+      requestBody: {
+        schema: "TokenSearchRequest",
+        description: "A JSON object (at most 64 KiB) with the search term.",
+        example: TOKEN_SEARCH_REQUEST_EXAMPLE,
+      },
+      success: {
+        description: "One page of the matching entries.",
+        schema: "TokenSearchResponse",
+        example: TOKEN_SEARCH_RESPONSE_EXAMPLE,
+        snapshotVersion: "always",
+      },
       errors: [...PAGED_ERRORS],
     },
   },
@@ -128,9 +149,19 @@ export const ROUTES: readonly RouteSpec[] = [
     doc: {
       operationId: "getTokenPrices",
       summary: "Get the USD prices of up to 100 tokens",
-      description: "Tracked USD prices in request order; `price` is null for a token the chain's snapshot lacks. The zero address is priced as the chain's wrapped native token when the chain has no native record.",
-      requestBody: { schema: "TokenPricesRequest", description: "A JSON object (at most 64 KiB) with 1 to 100 tokens.", example: TOKEN_PRICES_REQUEST_EXAMPLE },
-      success: { description: "The prices.", schema: "TokenPricesResponse", example: TOKEN_PRICES_RESPONSE_EXAMPLE, snapshotVersion: "always" },
+      description:
+        "Tracked USD prices in request order; `price` is null for a token the chain's snapshot lacks. The zero address is priced as the chain's wrapped native token when the chain has no native record.",
+      requestBody: {
+        schema: "TokenPricesRequest",
+        description: "A JSON object (at most 64 KiB) with 1 to 100 tokens.",
+        example: TOKEN_PRICES_REQUEST_EXAMPLE,
+      },
+      success: {
+        description: "The prices.",
+        schema: "TokenPricesResponse",
+        example: TOKEN_PRICES_RESPONSE_EXAMPLE,
+        snapshotVersion: "always",
+      },
       errors: ["VALIDATION_ERROR", "INVALID_BLOCKCHAIN_ADDRESS", "UNSUPPORTED_CHAIN_ID", "CHAIN_DATA_UNAVAILABLE"],
     },
   },
@@ -149,7 +180,12 @@ export const ROUTES: readonly RouteSpec[] = [
         { in: "query", carrier: "TokenBasketsQuery", name: "chainIds", example: [1, 8453] },
         { in: "query", carrier: "TokenBasketsQuery", name: "basketIds", example: ["btc-pegged-tokens"] },
       ],
-      success: { description: "The baskets with an address in scope.", schema: "TokenBasketsResponse", example: TOKEN_BASKETS_RESPONSE_EXAMPLE, snapshotVersion: "sometimes" },
+      success: {
+        description: "The baskets with an address in scope.",
+        schema: "TokenBasketsResponse",
+        example: TOKEN_BASKETS_RESPONSE_EXAMPLE,
+        snapshotVersion: "sometimes",
+      },
       errors: ["VALIDATION_ERROR", "UNSUPPORTED_CHAIN_ID", "INVALID_BASKET_ID", "CHAIN_DATA_UNAVAILABLE"],
     },
   },
@@ -168,7 +204,12 @@ export const ROUTES: readonly RouteSpec[] = [
         { in: "path", carrier: "BasketPathParameters", name: "basketId", example: "usd-stablecoins" },
         { in: "query", carrier: "TokenBasketQuery", name: "chainIds", example: [8453] },
       ],
-      success: { description: "The basket.", schema: "TokenBasketResponse", example: TOKEN_BASKET_RESPONSE_EXAMPLE, snapshotVersion: "sometimes" },
+      success: {
+        description: "The basket.",
+        schema: "TokenBasketResponse",
+        example: TOKEN_BASKET_RESPONSE_EXAMPLE,
+        snapshotVersion: "sometimes",
+      },
       errors: ["VALIDATION_ERROR", "UNSUPPORTED_CHAIN_ID", "INVALID_BASKET_ID", "CHAIN_DATA_UNAVAILABLE", "TOKEN_BASKET_NOT_FOUND"],
     },
   },
@@ -187,7 +228,12 @@ export const ROUTES: readonly RouteSpec[] = [
         { in: "path", carrier: "ChainBasketPathParameters", name: "chainId", example: 9745 },
         { in: "path", carrier: "ChainBasketPathParameters", name: "basketId", example: "xau-stablecoins" },
       ],
-      success: { description: "The basket on this chain.", schema: "TokenBasketResponse", example: CHAIN_TOKEN_BASKET_RESPONSE_EXAMPLE, snapshotVersion: "always" },
+      success: {
+        description: "The basket on this chain.",
+        schema: "TokenBasketResponse",
+        example: CHAIN_TOKEN_BASKET_RESPONSE_EXAMPLE,
+        snapshotVersion: "always",
+      },
       errors: ["VALIDATION_ERROR", "UNSUPPORTED_CHAIN_ID", "INVALID_BASKET_ID", "CHAIN_DATA_UNAVAILABLE", "TOKEN_BASKET_NOT_FOUND"],
     },
   },
@@ -201,9 +247,15 @@ export const ROUTES: readonly RouteSpec[] = [
     doc: {
       operationId: "getTokenPrice",
       summary: "Get a token's USD price",
-      description: "The token's tracked USD price (0 is a price). The zero address is priced as the chain's wrapped native token when the chain has no native record.",
+      description:
+        "The token's tracked USD price (0 is a price). The zero address is priced as the chain's wrapped native token when the chain has no native record.",
       parameters: [chainParameter("ChainTokenPathParameters"), tokenAddressParameter("ChainTokenPathParameters")],
-      success: { description: "The price.", schema: "TokenPriceResponse", example: TOKEN_PRICE_RESPONSE_EXAMPLE, snapshotVersion: "always" },
+      success: {
+        description: "The price.",
+        schema: "TokenPriceResponse",
+        example: TOKEN_PRICE_RESPONSE_EXAMPLE,
+        snapshotVersion: "always",
+      },
       errors: ["VALIDATION_ERROR", "UNSUPPORTED_CHAIN_ID", "CHAIN_DATA_UNAVAILABLE", "TOKEN_NOT_FOUND"],
     },
   },
@@ -219,8 +271,17 @@ export const ROUTES: readonly RouteSpec[] = [
       summary: "Get the tokens of one chain",
       description: CHAIN_LIST_DESCRIPTION,
       parameters: [chainParameter("ChainPathParameters")],
-      requestBody: { schema: "SingleChainTokenListRequest", description: "A JSON object (at most 64 KiB); `{}` asks for the first page with every default.", example: SINGLE_CHAIN_LIST_REQUEST_EXAMPLE },
-      success: { description: "One page of the chain's tokens.", schema: "SingleChainTokenListResponse", example: SINGLE_CHAIN_LIST_RESPONSE_EXAMPLE, snapshotVersion: "always" },
+      requestBody: {
+        schema: "SingleChainTokenListRequest",
+        description: "A JSON object (at most 64 KiB); `{}` asks for the first page with every default.",
+        example: SINGLE_CHAIN_LIST_REQUEST_EXAMPLE,
+      },
+      success: {
+        description: "One page of the chain's tokens.",
+        schema: "SingleChainTokenListResponse",
+        example: SINGLE_CHAIN_LIST_RESPONSE_EXAMPLE,
+        snapshotVersion: "always",
+      },
       errors: [...PAGED_ERRORS],
     },
   },
@@ -234,9 +295,18 @@ export const ROUTES: readonly RouteSpec[] = [
     doc: {
       operationId: "getTokensByAddress",
       summary: "Find a token address on every chain",
-      description: "The token at this address on every loaded chain in scope (the chains named, else those the key may read), by tracked TVL desc, then chain id. No eligibility filter; an empty list when no chain holds it.",
-      parameters: [tokenAddressParameter("TokenAddressPathParameters"), { in: "query", carrier: "TokensByAddressQuery", name: "chainIds", example: [8453] }],
-      success: { description: "The token on each chain holding it.", schema: "TokensByAddressResponse", example: TOKENS_BY_ADDRESS_RESPONSE_EXAMPLE, snapshotVersion: "always" },
+      description:
+        "The token at this address on every loaded chain in scope (the chains named, else those the key may read), by tracked TVL desc, then chain id. No eligibility filter; an empty list when no chain holds it.",
+      parameters: [
+        tokenAddressParameter("TokenAddressPathParameters"),
+        { in: "query", carrier: "TokensByAddressQuery", name: "chainIds", example: [8453] },
+      ],
+      success: {
+        description: "The token on each chain holding it.",
+        schema: "TokensByAddressResponse",
+        example: TOKENS_BY_ADDRESS_RESPONSE_EXAMPLE,
+        snapshotVersion: "always",
+      },
       errors: ["VALIDATION_ERROR", "UNSUPPORTED_CHAIN_ID", "CHAIN_DATA_UNAVAILABLE"],
     },
   },
@@ -252,8 +322,17 @@ export const ROUTES: readonly RouteSpec[] = [
       summary: "Search the tokens of one chain",
       description: CHAIN_SEARCH_DESCRIPTION,
       parameters: [chainParameter("ChainPathParameters")],
-      requestBody: { schema: "SingleChainTokenSearchRequest", description: "A JSON object (at most 64 KiB) with the search term.", example: SINGLE_CHAIN_SEARCH_REQUEST_EXAMPLE },
-      success: { description: "One page of the chain's matching tokens.", schema: "SingleChainTokenSearchResponse", example: SINGLE_CHAIN_SEARCH_RESPONSE_EXAMPLE, snapshotVersion: "always" },
+      requestBody: {
+        schema: "SingleChainTokenSearchRequest",
+        description: "A JSON object (at most 64 KiB) with the search term.",
+        example: SINGLE_CHAIN_SEARCH_REQUEST_EXAMPLE,
+      },
+      success: {
+        description: "One page of the chain's matching tokens.",
+        schema: "SingleChainTokenSearchResponse",
+        example: SINGLE_CHAIN_SEARCH_RESPONSE_EXAMPLE,
+        snapshotVersion: "always",
+      },
       errors: [...PAGED_ERRORS],
     },
   },
@@ -267,9 +346,15 @@ export const ROUTES: readonly RouteSpec[] = [
     doc: {
       operationId: "getSingleChainToken",
       summary: "Get a token on one chain",
-      description: "The token's metadata and its tracked total value pooled. The zero address is found only when the chain's snapshot has a native record.",
+      description:
+        "The token's metadata and its tracked total value pooled. The zero address is found only when the chain's snapshot has a native record.",
       parameters: [chainParameter("ChainTokenPathParameters"), tokenAddressParameter("ChainTokenPathParameters")],
-      success: { description: "The token.", schema: "SingleChainTokenResponse", example: SINGLE_CHAIN_TOKEN_RESPONSE_EXAMPLE, snapshotVersion: "always" },
+      success: {
+        description: "The token.",
+        schema: "SingleChainTokenResponse",
+        example: SINGLE_CHAIN_TOKEN_RESPONSE_EXAMPLE,
+        snapshotVersion: "always",
+      },
       errors: ["VALIDATION_ERROR", "UNSUPPORTED_CHAIN_ID", "CHAIN_DATA_UNAVAILABLE", "TOKEN_NOT_FOUND"],
     },
   },
@@ -308,7 +393,12 @@ export const ROUTES: readonly RouteSpec[] = [
         description: "A JSON object (at most 64 KiB) naming side A (`tokensA` and/or `basketsA`).",
         example: POOL_SEARCH_REQUEST_EXAMPLE,
       },
-      success: { description: "One page of the matching pools.", schema: "PoolSearchResponse", example: POOL_SEARCH_RESPONSE_EXAMPLE, snapshotVersion: "always" },
+      success: {
+        description: "One page of the matching pools.",
+        schema: "PoolSearchResponse",
+        example: POOL_SEARCH_RESPONSE_EXAMPLE,
+        snapshotVersion: "always",
+      },
       errors: [
         "VALIDATION_ERROR",
         "UNSUPPORTED_CHAIN_ID",
@@ -351,7 +441,12 @@ export const ROUTES: readonly RouteSpec[] = [
     doc: {
       operationId: "getHealth",
       summary: "Liveness",
-      success: { description: "The process is up (not enveloped).", schema: "HealthResponse", example: HEALTH_RESPONSE_EXAMPLE, snapshotVersion: "sometimes" },
+      success: {
+        description: "The process is up (not enveloped).",
+        schema: "HealthResponse",
+        example: HEALTH_RESPONSE_EXAMPLE,
+        snapshotVersion: "sometimes",
+      },
       errors: [],
     },
   },
@@ -371,7 +466,9 @@ export const ROUTES: readonly RouteSpec[] = [
         example: READINESS_RESPONSE_EXAMPLE,
         snapshotVersion: "sometimes",
       },
-      otherResponses: { "503": { description: "Still loading the snapshot files present at start (not enveloped).", schema: "ReadinessResponse" } },
+      otherResponses: {
+        "503": { description: "Still loading the snapshot files present at start (not enveloped).", schema: "ReadinessResponse" },
+      },
       errors: [],
     },
   },
@@ -400,15 +497,22 @@ export const ROUTES: readonly RouteSpec[] = [
     path: "/v1/openapi.json",
     access: "public",
     body: false,
-    handler: getOpenApiDocument,
+    handler: (): Reply => OPENAPI_DOCUMENT.reply(),
     doc: {
       operationId: "getOpenApiDocument",
       summary: "This OpenAPI 3.1 document",
-      success: { description: "The document.", schema: { type: "object", description: "An OpenAPI 3.1 document." }, snapshotVersion: "sometimes" },
+      success: {
+        description: "The document.",
+        schema: { type: "object", description: "An OpenAPI 3.1 document." },
+        snapshotVersion: "sometimes",
+      },
       errors: [],
     },
   },
-];
+] as const satisfies readonly RouteSpec[];
+
+/** The name of a route of the table. */
+export type RouteName = (typeof ROUTES)[number]["name"];
 
 /** Route names in table order: the metrics labels (plus `unmatched` for requests no route takes). */
-export const ROUTE_NAMES: readonly string[] = ROUTES.map((r) => r.name);
+export const ROUTE_NAMES: readonly RouteName[] = ROUTES.map((r) => r.name);

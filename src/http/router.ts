@@ -5,7 +5,7 @@
  * segments win over parameters (api-extended.md §9): the most specific path
  * that matches decides, and only its methods are allowed.
  */
-import { ApiError } from "./errors.js";
+import { ApiError } from "../api/errors.js";
 import type { RouteSpec } from "./route.js";
 
 export interface RouteMatch {

@@ -4,7 +4,7 @@
  * `search`), and `relevance` orders only descending (`isIn` on
  * `config.orderBy.direction`). They compete with the type's rules in document order.
  */
-import { MAX_SEARCH_TERM_LENGTH } from "../query/search-match.js";
+import { MAX_SEARCH_TERM_LENGTH } from "../api/limits.js";
 import { constraintError, type RuleFailure } from "./validation-error.js";
 
 export function searchRuleFailures(body: unknown): RuleFailure[] {
@@ -14,11 +14,26 @@ export function searchRuleFailures(body: unknown): RuleFailure[] {
   if (typeof search === "string") {
     const length = search.trim().length;
     if (length === 0) {
-      failures.push({ path: ["search"], error: constraintError("search", search, "isNotEmpty", "search should not be empty", "The search term must have 1 to 100 characters once leading and trailing white space is removed.") });
+      failures.push({
+        path: ["search"],
+        error: constraintError(
+          "search",
+          search,
+          "isNotEmpty",
+          "search should not be empty",
+          "The search term must have 1 to 100 characters once leading and trailing white space is removed.",
+        ),
+      });
     } else if (length > MAX_SEARCH_TERM_LENGTH) {
       failures.push({
         path: ["search"],
-        error: constraintError("search", search, "max", `search must be shorter than or equal to ${MAX_SEARCH_TERM_LENGTH} characters`, "The search term must have 1 to 100 characters once leading and trailing white space is removed."),
+        error: constraintError(
+          "search",
+          search,
+          "max",
+          `search must be shorter than or equal to ${MAX_SEARCH_TERM_LENGTH} characters`,
+          "The search term must have 1 to 100 characters once leading and trailing white space is removed.",
+        ),
       });
     }
   }
@@ -26,7 +41,13 @@ export function searchRuleFailures(body: unknown): RuleFailure[] {
   if (orderBy !== null && typeof orderBy === "object" && orderBy.field === "relevance" && orderBy.direction === "asc") {
     failures.push({
       path: ["config", "orderBy", "direction"],
-      error: constraintError("config.orderBy.direction", "asc", "isIn", "direction must be one of the following values: desc (relevance orders best matches first)", "With orderBy.field relevance, leave direction out or send desc."),
+      error: constraintError(
+        "config.orderBy.direction",
+        "asc",
+        "isIn",
+        "direction must be one of the following values: desc (relevance orders best matches first)",
+        "With orderBy.field relevance, leave direction out or send desc.",
+      ),
     });
   }
   return failures;

@@ -9,7 +9,7 @@
  */
 import type { IValidation } from "typia";
 import type { InvalidAddressItem } from "../api/wire.js";
-import { ApiError } from "./errors.js";
+import { ApiError } from "../api/errors.js";
 import { validationFailure } from "./validation-error.js";
 
 /** @param lists the top-level properties that hold token lists. */
@@ -32,12 +32,16 @@ export function tokenListsFailure(body: unknown, errors: readonly IValidation.IE
     .filter((e) => itemField(e)!.list === list)
     .map((e) => ({
       address: e.value,
-      reason: typeof e.value === "string" ? "not 0x followed by 40 hex digits" : `not a string (${e.value === null ? "null" : typeof e.value})`,
+      reason:
+        typeof e.value === "string" ? "not 0x followed by 40 hex digits" : `not a string (${e.value === null ? "null" : typeof e.value})`,
     }));
   return new ApiError(
     "INVALID_BLOCKCHAIN_ADDRESS",
     `${invalidAddresses.length} of the ${received.length} token addresses of ${list} ${invalidAddresses.length === 1 ? "is" : "are"} not valid; use 0x followed by 40 hex digits.`,
-    `Malformed: ${invalidAddresses.map((a) => JSON.stringify(a.address)?.slice(0, 60)).join(", ").slice(0, 400)}.`,
+    `Malformed: ${invalidAddresses
+      .map((a) => JSON.stringify(a.address)?.slice(0, 60))
+      .join(", ")
+      .slice(0, 400)}.`,
     { invalidAddresses, receivedCount: received.length },
   );
 }

@@ -7,10 +7,14 @@
 import { assertChainAllowed } from "../access/restrictions.js";
 import type { KeyEntry } from "../access/key-store.js";
 import type { ChainId } from "../chains/chains.js";
-import type { ServingSnapshot } from "../snapshot/serving-snapshot.js";
+import type { ServingSnapshot } from "../serving/serving-snapshot.js";
 import { requireLoadedChain } from "./chain-availability.js";
 
-export function resolveChains<Q extends { readonly chainIds: readonly ChainId[] }>(query: Q, key: KeyEntry, current: ServingSnapshot | null): Q {
+export function resolveChains<Q extends { readonly chainIds: readonly ChainId[] }>(
+  query: Q,
+  key: KeyEntry,
+  current: ServingSnapshot | null,
+): Q {
   for (const chainId of query.chainIds) {
     assertChainAllowed(key, chainId);
     requireLoadedChain(current, chainId);

@@ -5,9 +5,9 @@
  * The constraint and its bound are read from typia's `expected` text, so the
  * wire types stay the only statement of the rules.
  */
-import type { IValidation } from "typia";
-import { isSupportedChainId, SUPPORTED_CHAIN_IDS_ASCENDING } from "../chains/chains.js";
-import { ApiError } from "./errors.js";
+import typia, { type IValidation } from "typia";
+import { isSupportedChainId, SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../chains/chains.js";
+import { ApiError } from "../api/errors.js";
 
 type Constraint =
   | "isObject"
@@ -87,7 +87,8 @@ function constraintOf(expected: string, value: unknown): { name: Constraint; bou
   if (expected === "undefined") return { name: "whitelist" };
   if (/^\(?Array<.*> & (MinItems|MaxItems)</.test(expected) && Array.isArray(value)) {
     const min = /MinItems<(\d+)>/.exec(expected);
-    if (min !== null && value.length < Number(min[1])) return min[1] === "1" ? { name: "isNotEmpty" } : { name: "min", bound: min[1], items: true };
+    if (min !== null && value.length < Number(min[1]))
+      return min[1] === "1" ? { name: "isNotEmpty" } : { name: "min", bound: min[1], items: true };
     const max = /MaxItems<(\d+)>/.exec(expected);
     if (max !== null) return { name: "max", bound: max[1], items: true };
   }
@@ -104,7 +105,8 @@ function constraintOf(expected: string, value: unknown): { name: Constraint; bou
     .split(" | ")
     .filter((a) => a !== "undefined" && a !== "null");
   const literals = alternatives.filter((a) => /^"/.test(a));
-  if (literals.length > 0 && literals.length === alternatives.length) return { name: "isIn", allowed: literals.map((l) => JSON.parse(l) as string) };
+  if (literals.length > 0 && literals.length === alternatives.length)
+    return { name: "isIn", allowed: literals.map((l) => JSON.parse(l) as string) };
   const first = alternatives[0] ?? "";
   if (/^\(?number/.test(first)) return { name: isFractional(value) ? "isInt" : "isNumber" };
   if (first === "boolean") return { name: "isBoolean" };
@@ -116,19 +118,32 @@ function constraintOf(expected: string, value: unknown): { name: Constraint; bou
 function message(c: ReturnType<typeof constraintOf>, property: string, isItem: boolean): string {
   const subject = isItem ? `each value in ${property}` : property;
   switch (c.name) {
-    case "whitelist": return `property ${property} should not exist`;
-    case "max": return c.items ? `${subject} must contain no more than ${c.bound} elements` : `${subject} must not be greater than ${c.bound}`;
-    case "min": return c.items ? `${subject} must contain at least ${c.bound} elements` : `${subject} must not be less than ${c.bound}`;
-    case "isNotEmpty": return `${subject} should not be empty`;
-    case "isInt": return `${subject} must be an integer number`;
-    case "isNumber": return `${subject} must be a number conforming to the specified constraints`;
-    case "isBoolean": return `${subject} must be a boolean value`;
-    case "isString": return `${subject} must be a string`;
-    case "isArray": return `${subject} must be an array`;
-    case "isObject": return `${subject} must be an object`;
-    case "isIn": return `${subject} must be one of the following values: ${c.allowed!.join(", ")}`;
-    case "uniqueItems": return `All ${property}'s elements must be unique`;
-    default: return `${subject} is invalid`;
+    case "whitelist":
+      return `property ${property} should not exist`;
+    case "max":
+      return c.items ? `${subject} must contain no more than ${c.bound} elements` : `${subject} must not be greater than ${c.bound}`;
+    case "min":
+      return c.items ? `${subject} must contain at least ${c.bound} elements` : `${subject} must not be less than ${c.bound}`;
+    case "isNotEmpty":
+      return `${subject} should not be empty`;
+    case "isInt":
+      return `${subject} must be an integer number`;
+    case "isNumber":
+      return `${subject} must be a number conforming to the specified constraints`;
+    case "isBoolean":
+      return `${subject} must be a boolean value`;
+    case "isString":
+      return `${subject} must be a string`;
+    case "isArray":
+      return `${subject} must be an array`;
+    case "isObject":
+      return `${subject} must be an object`;
+    case "isIn":
+      return `${subject} must be one of the following values: ${c.allowed!.join(", ")}`;
+    case "uniqueItems":
+      return `All ${property}'s elements must be unique`;
+    default:
+      return `${subject} is invalid`;
   }
 }
 
@@ -177,18 +192,26 @@ export function validationFailure(input: unknown, errors: readonly IValidation.I
 
   // An unknown property is `whitelist` whatever its name or value (a stray `chainId` is not a chain id).
   if (error.expected === "undefined") return invalid(error, property, { name: "whitelist" }, last, false);
-  // typia checks uniqueness before the items; §2 reports item problems first.
+  // typia checks uniqueness before the items; §2 reports item problems first, as typia states them.
   if (!isItem && name === "chainIds" && Array.isArray(error.value)) {
-    const bad = error.value.findIndex((id) => !isSupportedChainId(id));
-    if (bad >= 0) return validationFailure(input, [{ path: `${error.path}[${bad}]`, expected: "ChainId", value: error.value[bad] }]);
+    const items = validateChainIdItems(error.value);
+    if (!items.success) {
+      const bad = items.errors[0];
+      return validationFailure(input, [
+        { path: `${error.path}${bad.path.replace(/^\$input/, "")}`, expected: bad.expected, value: bad.value },
+      ]);
+    }
   }
   // A chain id of the wrong value (not type) is an unsupported chain: an item of a chain id list, or
   // the `chainId` of an object in a list (every unsupported one of the list is named).
   const chainValue = (isItem && name === "chainIds") || (!isItem && name === "chainId");
   if (chainValue && Number.isInteger(error.value)) {
     if (isItem) return unsupportedChain(valueAt(input, segments.slice(0, -1)), error.value as number);
-    const siblings = segments.length >= 3 && /^\d+$/.test(segments[segments.length - 2]) ? valueAt(input, segments.slice(0, -2)) : undefined;
-    const ids = Array.isArray(siblings) ? siblings.map((item) => (item !== null && typeof item === "object" ? (item as { chainId?: unknown }).chainId : undefined)) : [error.value];
+    const siblings =
+      segments.length >= 3 && /^\d+$/.test(segments[segments.length - 2]) ? valueAt(input, segments.slice(0, -2)) : undefined;
+    const ids = Array.isArray(siblings)
+      ? siblings.map((item) => (item !== null && typeof item === "object" ? (item as { chainId?: unknown }).chainId : undefined))
+      : [error.value];
     return unsupportedChain(ids, error.value as number);
   }
   const constraint = chainValue
@@ -197,8 +220,17 @@ export function validationFailure(input: unknown, errors: readonly IValidation.I
   return invalid(error, property, constraint, name, isItem);
 }
 
+/** The items of a chain id list (without the list's uniqueness), with the `expected` text typia gives an item. */
+const validateChainIdItems = typia.createValidate<ChainId[]>();
+
 /** The VALIDATION_ERROR of one typia failure at `property`. */
-function invalid(error: IValidation.IError, property: string, constraint: ReturnType<typeof constraintOf>, name: string, isItem: boolean): ApiError {
+function invalid(
+  error: IValidation.IError,
+  property: string,
+  constraint: ReturnType<typeof constraintOf>,
+  name: string,
+  isItem: boolean,
+): ApiError {
   const text = message(constraint, name, isItem);
   const metadata: Record<string, unknown> = { property };
   if (error.value !== undefined) metadata.value = error.value;

@@ -5,7 +5,7 @@
  * durations, rejected files, live versions), plus the process's own metrics.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from "prom-client";
-import type { ChainSnapshotInfo } from "../snapshot/compiled-chain.js";
+import type { ChainSnapshotInfo } from "../tables/compiled-chain.js";
 import { SNAPSHOT_ERROR_REASONS } from "../snapshot/snapshot-error.js";
 import { LATENCY_BUCKETS, readRequestMetrics, RequestMetricsLayout, type ThreadEvent } from "./request-metrics.js";
 
@@ -24,7 +24,11 @@ function sharedLatencyHistogram(layout: RequestMetricsLayout, buffer: SharedArra
         let cumulative = 0;
         buckets.forEach((n, i) => {
           cumulative += n;
-          values.push({ value: cumulative, metricName: `${name}_bucket`, labels: { le: i < LATENCY_BUCKETS.length ? LATENCY_BUCKETS[i] : "+Inf", route } });
+          values.push({
+            value: cumulative,
+            metricName: `${name}_bucket`,
+            labels: { le: i < LATENCY_BUCKETS.length ? LATENCY_BUCKETS[i] : "+Inf", route },
+          });
         });
         values.push({ value: sum, metricName: `${name}_sum`, labels: { route } });
         values.push({ value: count, metricName: `${name}_count`, labels: { route } });
@@ -98,6 +102,8 @@ export class GatewayMetrics {
   });
 
   constructor(layout: RequestMetricsLayout, requestMetrics: SharedArrayBuffer) {
+    // prom-client calls collect() with the metric as `this`: the gauges read this object through `self`.
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
     const self = this;
     collectDefaultMetrics({ register: this.registry });
     const threadEvent = (name: string, help: string, event: ThreadEvent) =>
@@ -110,9 +116,21 @@ export class GatewayMetrics {
           this.inc(readRequestMetrics(layout, requestMetrics).events[event]);
         },
       });
-    threadEvent("gateway_uncaught_errors_total", "Errors that reached a serving thread's last-resort handler (the thread exited and was replaced).", "uncaught");
-    threadEvent("gateway_backpressure_closes_total", "Connections closed because the serving thread's bytes held for clients that do not read reached the cap.", "backpressure-close");
-    threadEvent("gateway_address_table_full_total", "Requests whose client address found no free slot in an address table (failed-auth or public limit), so were not limited.", "address-table-full");
+    threadEvent(
+      "gateway_uncaught_errors_total",
+      "Errors that reached a serving thread's last-resort handler (the thread exited and was replaced).",
+      "uncaught",
+    );
+    threadEvent(
+      "gateway_backpressure_closes_total",
+      "Connections closed because the serving thread's bytes held for clients that do not read reached the cap.",
+      "backpressure-close",
+    );
+    threadEvent(
+      "gateway_address_table_full_total",
+      "Requests whose client address found no free slot in an address table (failed-auth or public limit), so were not limited.",
+      "address-table-full",
+    );
     threadEvent(
       "gateway_quota_store_errors_total",
       "Keyed requests the shared quota store (Redis) did not count (unreachable, failed or timed out): counted on this instance's own counters (QUOTA_FAILURE=open) or answered 503 (closed).",
@@ -143,7 +161,11 @@ export class GatewayMetrics {
           }
         },
       });
-    perChain("gateway_snapshot_generated_at_seconds", "generatedAt of the chain's served snapshot (Unix seconds): its version.", (i) => i.generatedAt);
+    perChain(
+      "gateway_snapshot_generated_at_seconds",
+      "generatedAt of the chain's served snapshot (Unix seconds): its version.",
+      (i) => i.generatedAt,
+    );
     perChain("gateway_snapshot_age_seconds", "Seconds since the served snapshot's generatedAt.", (i) => Date.now() / 1000 - i.generatedAt);
     perChain("gateway_snapshot_block_number", "blockNumber of the chain's served snapshot, when the file gives one.", (i) => i.blockNumber);
     perChain("gateway_snapshot_pools", "Pools in the chain's served snapshot.", (i) => i.poolCount);

@@ -6,10 +6,19 @@
  * (`@default` is written on request types only.)
  */
 import typia from "typia";
-import type { PoolSearchRequest, SingleChainTokenListRequest, SingleChainTokenSearchRequest, TokenListRequest, TokenSearchRequest } from "../api/wire.js";
+import type {
+  PoolSearchRequest,
+  SingleChainTokenListRequest,
+  SingleChainTokenSearchRequest,
+  TokenListRequest,
+  TokenSearchRequest,
+} from "../api/wire.js";
 import type { JsonSchema } from "./json-schema.js";
 
-const REQUEST_METADATA = typia.reflect.metadata<[TokenListRequest, TokenSearchRequest, SingleChainTokenListRequest, SingleChainTokenSearchRequest, PoolSearchRequest]>();
+const REQUEST_METADATA =
+  typia.reflect.metadata<
+    [TokenListRequest, TokenSearchRequest, SingleChainTokenListRequest, SingleChainTokenSearchRequest, PoolSearchRequest]
+  >();
 
 /** `default` on each property of `schemas` whose type declares `@default <JSON value>`. */
 export function applyDocumentedDefaults(schemas: Record<string, JsonSchema>): void {
@@ -18,7 +27,10 @@ export function applyDocumentedDefaults(schemas: Record<string, JsonSchema>): vo
       const tag = property.jsDocTags.find((t) => t.name === "default");
       if (tag === undefined) continue;
       const name = property.key.constants[0]?.values[0]?.value;
-      const text = (tag.text ?? []).map((part) => part.text).join("").trim();
+      const text = (tag.text ?? [])
+        .map((part) => part.text)
+        .join("")
+        .trim();
       const target = (schemas[object.name]?.properties as Record<string, JsonSchema> | undefined)?.[String(name)];
       if (target === undefined) throw new Error(`OpenAPI: @default on ${object.name}.${String(name)} has no schema property`);
       try {

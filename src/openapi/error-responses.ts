@@ -5,10 +5,10 @@
  * responses of an operation, grouped by status, with the headers each code's
  * responses carry.
  */
-import { ERROR_CATALOGUE, type ErrorCode, type ErrorCodeFacts } from "../http/errors.js";
+import { ERROR_CATALOGUE, type ErrorCode, type ErrorCodeFacts } from "../api/errors.js";
 import { ERROR_EXAMPLES } from "./examples.js";
 import { componentRef, type JsonSchema } from "./json-schema.js";
-import { combinedPresence } from "./presence.js";
+import { combinedPresence } from "../api/presence.js";
 import type { HeaderObjects, ResponseHeaderCatalogue } from "./response-headers.js";
 
 /** `API_KEY_MISSING` → `ApiKeyMissingEnvelope`. */
@@ -74,7 +74,11 @@ export function errorResponse(codes: readonly ErrorCode[], authenticated: boolea
 }
 
 /** The responses of `codes` keyed by status, ascending. */
-export function errorResponses(codes: readonly ErrorCode[], authenticated: boolean, headers: ResponseHeaderCatalogue): Record<string, JsonSchema> {
+export function errorResponses(
+  codes: readonly ErrorCode[],
+  authenticated: boolean,
+  headers: ResponseHeaderCatalogue,
+): Record<string, JsonSchema> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
     const status = ERROR_CATALOGUE[code].status;

@@ -4,13 +4,12 @@
  * ERROR_CATALOGUE; what is written here is what no type states: the routes,
  * which error codes each can answer, security, and the prose.
  */
-import { ACCESS_GROUPS } from "../access/access-groups.js";
+import { ACCESS_GROUPS } from "../api/access-groups.js";
+import type { ErrorCode } from "../api/errors.js";
 import { SUPPORTED_CHAIN_IDS_ASCENDING } from "../chains/chains.js";
-import type { ErrorCode } from "../http/errors.js";
-import type { ParameterDoc, RouteSpec } from "../http/route.js";
-import { ROUTES } from "../http/route-table.js";
 import { errorEnvelopeSchemas, errorResponse, errorResponses } from "./error-responses.js";
 import { componentRef, type JsonSchema } from "./json-schema.js";
+import type { DocumentedRoute, ParameterDoc } from "./operation-doc.js";
 import { ResponseHeaderCatalogue } from "./response-headers.js";
 import { buildWireSchemas, type WireSchemas } from "./wire-schemas.js";
 
@@ -78,10 +77,17 @@ class DocumentBuilder {
     const carrier = this.wire.parameters[p.carrier];
     if (carrier === undefined || carrier[p.name] === undefined) throw new Error(`OpenAPI: no parameter ${p.name} in ${p.carrier}`);
     const { description, ...schema } = carrier[p.name];
-    return { name: p.name, in: p.in, required: p.in === "path", description, schema, ...(p.example === undefined ? {} : { example: p.example }) };
+    return {
+      name: p.name,
+      in: p.in,
+      required: p.in === "path",
+      description,
+      schema,
+      ...(p.example === undefined ? {} : { example: p.example }),
+    };
   }
 
-  operation(route: RouteSpec): JsonSchema {
+  operation(route: DocumentedRoute): JsonSchema {
     const doc = route.doc;
     const authenticated = route.access !== "public";
     const errors: ErrorCode[] = [...ANY_ROUTE, ...(authenticated ? ACCESS : PUBLIC), ...(route.body ? BODY : []), ...doc.errors];
@@ -92,11 +98,19 @@ class DocumentBuilder {
     if (conditional) {
       const headers = this.headers.notModified(rateLimit);
       if (doc.success.snapshotVersion === "always") headers["x-snapshot-version"] = this.headers.header("x-snapshot-version", true);
-      other["304"] = { description: "Not Modified: `If-None-Match` matches the answer's ETag (weak comparison); no body. Counted against the key's quota like any request.", headers };
+      other["304"] = {
+        description:
+          "Not Modified: `If-None-Match` matches the answer's ETag (weak comparison); no body. Counted against the key's quota like any request.",
+        headers,
+      };
     }
     if (doc.success.snapshotVersion === "always") successHeaders["x-snapshot-version"] = this.headers.header("x-snapshot-version", true);
     for (const [status, response] of Object.entries(doc.otherResponses ?? {})) {
-      other[status] = { description: response.description, headers: this.headers.success("never", false), content: this.content(componentRef(response.schema), undefined) };
+      other[status] = {
+        description: response.description,
+        headers: this.headers.success("never", false),
+        content: this.content(componentRef(response.schema), undefined),
+      };
     }
     return {
       operationId: doc.operationId,
@@ -112,9 +126,19 @@ class DocumentBuilder {
       ],
       ...(doc.requestBody === undefined
         ? {}
-        : { requestBody: { required: true, description: doc.requestBody.description, content: this.content(componentRef(doc.requestBody.schema), doc.requestBody.example) } }),
+        : {
+            requestBody: {
+              required: true,
+              description: doc.requestBody.description,
+              content: this.content(componentRef(doc.requestBody.schema), doc.requestBody.example),
+            },
+          }),
       responses: {
-        "200": { description: doc.success.description, headers: successHeaders, content: this.content(this.schema(doc.success.schema), doc.success.example, doc.success.contentType) },
+        "200": {
+          description: doc.success.description,
+          headers: successHeaders,
+          content: this.content(this.schema(doc.success.schema), doc.success.example, doc.success.contentType),
+        },
         ...other,
         ...errorResponses([...new Set(errors)], authenticated, this.headers),
       },
@@ -127,13 +151,15 @@ class DocumentBuilder {
   }
 }
 
-/** Builds the document from the route table; the gateway does this once per serving thread. */
-export function buildOpenApiDocument(routes: readonly RouteSpec[] = ROUTES): JsonSchema {
+/** Builds the document of a route table (the gateway's: src/http/route-table.ts); the gateway does this once per serving thread. */
+export function buildOpenApiDocument(routes: readonly DocumentedRoute[]): JsonSchema {
   const wire = buildWireSchemas(routes.flatMap((r) => (r.doc.requestBody === undefined ? [] : [r.doc.requestBody.schema])));
   const doc = new DocumentBuilder(wire);
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) (paths[route.path] ??= {})[route.method.toLowerCase()] = doc.operation(route);
-  const tags = [...ACCESS_GROUPS, "operations"].filter((tag) => routes.some((r) => (r.access === "public" ? "operations" : r.access) === tag));
+  const tags = [...ACCESS_GROUPS, "operations"].filter((tag) =>
+    routes.some((r) => (r.access === "public" ? "operations" : r.access) === tag),
+  );
   return {
     openapi: "3.1.0",
     info: { title: "liquidity-gateway", version: INTERFACE_VERSION, description: DESCRIPTION },
@@ -143,7 +169,11 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[] = ROUTES): Jso
     components: {
       schemas: { ...wire.components, ...errorEnvelopeSchemas(wire.errorMetadata) },
       responses: { RouteNotFound: errorResponse(["ROUTE_NOT_FOUND"], false, doc.headers) },
-      parameters: { TraceId: doc.headerParameter("x-trace-id"), AcceptEncoding: doc.headerParameter("Accept-Encoding"), IfNoneMatch: doc.headerParameter("If-None-Match") },
+      parameters: {
+        TraceId: doc.headerParameter("x-trace-id"),
+        AcceptEncoding: doc.headerParameter("Accept-Encoding"),
+        IfNoneMatch: doc.headerParameter("If-None-Match"),
+      },
       securitySchemes: {
         [SECURITY_SCHEME]: {
           type: "http",

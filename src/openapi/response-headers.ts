@@ -4,7 +4,7 @@
  */
 import type { ResponseHeaders } from "../api/wire.js";
 import type { JsonSchema } from "./json-schema.js";
-import type { Presence } from "./presence.js";
+import type { Presence } from "../api/presence.js";
 import type { WireSchemas } from "./wire-schemas.js";
 
 export type ResponseHeaderName = keyof ResponseHeaders;
@@ -25,7 +25,10 @@ export class ResponseHeaderCatalogue {
    * loaded, so optional here); the RateLimit-* headers when present.
    */
   common(rateLimit: Presence): HeaderObjects {
-    const headers: HeaderObjects = { "x-trace-id": this.header("x-trace-id", true), "x-snapshot-version": this.header("x-snapshot-version", false) };
+    const headers: HeaderObjects = {
+      "x-trace-id": this.header("x-trace-id", true),
+      "x-snapshot-version": this.header("x-snapshot-version", false),
+    };
     if (rateLimit !== "never") {
       for (const name of ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"] as const) {
         headers[name] = this.header(name, rateLimit === "always");

@@ -42,7 +42,7 @@ import type {
   TokenSearchRequest,
   TokenSearchResponse,
 } from "../api/wire.js";
-import type { ErrorCode } from "../http/errors.js";
+import type { ErrorCode } from "../api/errors.js";
 import { applyDocumentedDefaults } from "./documented-defaults.js";
 import type { JsonSchema } from "./json-schema.js";
 import { closeObjectsReachableFrom, unionsAsAnyOf } from "./schema-rules.js";

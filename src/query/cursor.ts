@@ -8,7 +8,7 @@
  * Layout: [1 format][6 snapshot version][8 scope hash][position] + [12 HMAC-SHA256].
  */
 import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from "node:crypto";
-import { VERSION_BYTES } from "../snapshot/snapshot-version.js";
+import { VERSION_BYTES } from "../api/snapshot-version.js";
 
 const FORMAT = 2;
 const SCOPE_BYTES = 8;

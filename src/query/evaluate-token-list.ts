@@ -12,13 +12,8 @@
  * into exact-size arrays that nobody else holds (immutable once returned).
  */
 import { sortByFloatKey } from "../util/float-key-sort.js";
-import { jaccardSorted } from "./name-parity.js";
-import {
-  FLAG_INITIALS_MATCH_SYMBOL,
-  FLAG_NAME_CONTAINS_SYMBOL,
-  FLAG_WRAPPED_NATIVE,
-  type TokenIndexData,
-} from "./token-index.js";
+import { jaccardSorted } from "../tables/name-parity.js";
+import { FLAG_INITIALS_MATCH_SYMBOL, FLAG_NAME_CONTAINS_SYMBOL, FLAG_WRAPPED_NATIVE, type TokenIndexData } from "../tables/token-index.js";
 import type { TokenQuery } from "./token-query.js";
 
 /** What a search matched (see search-match.ts). */
@@ -74,7 +69,12 @@ function reserve(groupCount: number, instanceCount: number): void {
  * @param loadedMask chains present in the index that the query may use
  *   (the query's chains, or all loaded ones when it names none).
  */
-export function evaluateTokenList(ix: TokenIndexData, q: TokenQuery, loadedMask: number, match: TokenListMatch | null = null): TokenListResult {
+export function evaluateTokenList(
+  ix: TokenIndexData,
+  q: TokenQuery,
+  loadedMask: number,
+  match: TokenListMatch | null = null,
+): TokenListResult {
   reserve(ix.groupCount, ix.instanceCount);
   const count = collectEntries(ix, q, loadedMask, match);
   return orderResult(count, match?.byRelevance === true ? "relevance" : q.direction);
@@ -136,7 +136,8 @@ function collectEntries(ix: TokenIndexData, q: TokenQuery, loadedMask: number, m
         if (nameId[i] !== anchorName && ((f | anchorFlags) & NAME_FLAGS) === 0) {
           const first = firstWordId[i];
           if (first === 0 || first !== anchorFirstWord) continue;
-          if (jaccardSorted(words, wordStart[i], wordStart[i + 1], words, wordStart[anchor], wordStart[anchor + 1]) < JACCARD_THRESHOLD) continue;
+          if (jaccardSorted(words, wordStart[i], wordStart[i + 1], words, wordStart[anchor], wordStart[anchor + 1]) < JACCARD_THRESHOLD)
+            continue;
         }
       }
       chosenChains |= bit;

@@ -5,10 +5,8 @@
  */
 import type { ChainId } from "../chains/chains.js";
 import type { BasketSelection, TokenAddressInput, PoolSearchAppliedFilters, PoolSearchRequest } from "../api/wire.js";
-import type { PoolType } from "../snapshot/format.js";
-import { POOL_TYPES, sortKeyIndex, type PoolOrderField, type PoolTimeframe } from "./pool-search-index.js";
-
-export const DEFAULT_POOL_SEARCH_LIMIT = 10;
+import type { PoolType } from "../api/snapshot-format.js";
+import { POOL_TYPES, sortKeyIndex, type PoolOrderField, type PoolTimeframe } from "../tables/pool-search-index.js";
 
 /** A basket on some chains; `chainIds` null: the default scope (every chain the key may read). */
 export interface SideBasket {

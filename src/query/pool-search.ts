@@ -15,9 +15,9 @@
  *   the pair table, filtered, sorted (a pair has few pools).
  * Nothing here scans a chain's pools.
  */
-import { compareAddress } from "../snapshot/address-hash-table.js";
-import type { PoolTableData } from "../snapshot/pool-table.js";
-import { TVL_KEY, type PoolSearchIndexData } from "./pool-search-index.js";
+import { compareAddress } from "../tables/address-hash-table.js";
+import type { PoolTableData } from "../tables/pool-table.js";
+import { TVL_KEY, type PoolSearchIndexData } from "../tables/pool-search-index.js";
 
 /** Token rows of one chain (a basket's are resolved once per baskets file and snapshot: a typed array). */
 export type TokenRows = readonly number[] | Uint32Array;
@@ -161,7 +161,11 @@ class PairRule {
 /** Filters every source applies: minimum TVL, pool types, protocols. */
 function passesFilters(c: SearchChain, q: PoolSearchQuery, pool: number): boolean {
   const ix = c.index;
-  return ix.keys[TVL_KEY * ix.poolCount + pool] >= q.minTvl && ((q.typeMask >>> ix.poolType[pool]) & 1) === 1 && c.protocolAllowed[ix.poolProtocol[pool]] === 1;
+  return (
+    ix.keys[TVL_KEY * ix.poolCount + pool] >= q.minTvl &&
+    ((q.typeMask >>> ix.poolType[pool]) & 1) === 1 &&
+    c.protocolAllowed[ix.poolProtocol[pool]] === 1
+  );
 }
 
 /**
@@ -170,7 +174,7 @@ function passesFilters(c: SearchChain, q: PoolSearchQuery, pool: number): boolea
  */
 function comparePosition(c: SearchChain, q: PoolSearchQuery, pool: number, at: SearchPosition): number {
   const key = c.index.keys[q.key * c.index.poolCount + pool];
-  if (key !== at.key) return (key < at.key) === q.descending ? 1 : -1;
+  if (key !== at.key) return key < at.key === q.descending ? 1 : -1;
   if (c.chainId !== at.chainId) return c.chainId - at.chainId;
   return compareAddress(c.pools, pool, at.address);
 }
@@ -402,7 +406,7 @@ function pairList(c: SearchChain, slot: number, q: PoolSearchQuery, after: Searc
   const ids = [...found].sort((x, y) => {
     const kx = keys[base + x];
     const ky = keys[base + y];
-    if (kx !== ky) return (kx < ky) === q.descending ? 1 : -1;
+    if (kx !== ky) return kx < ky === q.descending ? 1 : -1;
     return rank[x] - rank[y];
   });
   return new ArrayList(c, slot, q, ids);
@@ -453,7 +457,7 @@ class CursorHeap {
   }
 
   private before(x: ListCursor, y: ListCursor): boolean {
-    if (x.key !== y.key) return (x.key > y.key) === this.descending;
+    if (x.key !== y.key) return x.key > y.key === this.descending;
     if (x.chainId !== y.chainId) return x.chainId < y.chainId;
     return x.rank < y.rank;
   }

@@ -12,8 +12,8 @@
  * it or has a word (a maximal run of letters and digits) starting with it,
  * 4 any other match.
  */
-import { FIELD_NAME, FIELD_SYMBOL, type TokenIndexData } from "./token-index.js";
-import { instancesWithAddress, parseAddress } from "./token-lookup.js";
+import { FIELD_NAME, FIELD_SYMBOL, type TokenIndexData } from "../tables/token-index.js";
+import { instancesWithAddress, parseAddress } from "../tables/token-lookup.js";
 
 export interface SearchTerm {
   /** Trimmed and lowercased. */
@@ -23,9 +23,6 @@ export interface SearchTerm {
   /** Only letters and digits: a word of a name can start with it. */
   readonly wordLike: boolean;
 }
-
-/** Longest search term (trimmed), in UTF-16 code units. */
-export const MAX_SEARCH_TERM_LENGTH = 100;
 
 const WORD_CHAR = /^[\p{L}\p{N}]$/u;
 const WORD_LIKE = /^[\p{L}\p{N}]+$/u;

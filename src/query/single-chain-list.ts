@@ -6,7 +6,7 @@
  * ordered by TVL or by relevance tier, then TVL desc, then address.
  */
 import type { SearchMatch } from "./search-match.js";
-import { FLAG_WRAPPED_NATIVE, type TokenIndexData } from "./token-index.js";
+import { FLAG_WRAPPED_NATIVE, type TokenIndexData } from "../tables/token-index.js";
 import { SUPPORTED_CHAIN_IDS } from "../chains/chains.js";
 import type { SingleChainQuery, TokenFilters } from "./token-query.js";
 
@@ -25,7 +25,15 @@ export function evaluateSingleChain(ix: TokenIndexData, q: SingleChainQuery, mat
 }
 
 /** Writes the instances of `candidates[from..to)` that pass the thresholds to `out`; returns how many. */
-function eligible(ix: TokenIndexData, q: TokenFilters, candidates: Uint32Array, from: number, to: number, out: Uint32Array, stopAtTvl: boolean): number {
+function eligible(
+  ix: TokenIndexData,
+  q: TokenFilters,
+  candidates: Uint32Array,
+  from: number,
+  to: number,
+  out: Uint32Array,
+  stopAtTvl: boolean,
+): number {
   const { tvl, swaps, volume, flags } = ix;
   const { minTvl, minSwaps, minVolume } = q;
   const excluded = q.ignoreWrappedNative ? FLAG_WRAPPED_NATIVE : 0;

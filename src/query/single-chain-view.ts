@@ -2,12 +2,12 @@
  * One single-chain query's full list (a chain's list, or a search on it) over
  * one snapshot: entries are the instances' pre-encoded SingleChainTokenMetadata.
  */
-import { columnBytes } from "../util/shared-columns.js";
+import { columnBytes } from "../tables/shared-columns.js";
 import { CursorMemo } from "./cursor-memo.js";
 import type { InstanceKey, PagedList } from "./paged-list.js";
 import type { SingleChainResult } from "./single-chain-list.js";
-import type { TokenIndexData } from "./token-index.js";
-import { instanceAddress } from "./token-lookup.js";
+import type { TokenIndexData } from "../tables/token-index.js";
+import { instanceAddress } from "../tables/token-lookup.js";
 
 export class SingleChainView implements PagedList<InstanceKey> {
   readonly cursors = new CursorMemo();

@@ -3,11 +3,11 @@
  * snapshot, with each entry's JSON encoded the first time a page needs it and
  * kept for the pages after.
  */
-import { columnString, utf8 } from "../util/shared-columns.js";
+import { columnString, utf8 } from "../tables/shared-columns.js";
 import { CursorMemo } from "./cursor-memo.js";
 import type { TokenListResult } from "./evaluate-token-list.js";
 import type { GroupKey, PagedList } from "./paged-list.js";
-import type { TokenIndexData } from "./token-index.js";
+import type { TokenIndexData } from "../tables/token-index.js";
 
 const OPEN_ADDRESSES = utf8('{"addresses":[');
 const COMMA = 0x2c;

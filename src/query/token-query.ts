@@ -46,8 +46,6 @@ export interface SingleChainQuery extends TokenFilters {
   readonly orderBy: SearchOrder;
 }
 
-export const DEFAULT_LIMIT = 10;
-
 /** The token list's thresholds (§3), also those of single-chain lists. */
 export const LIST_FILTER_DEFAULTS: TokenFilters = { minTvl: 10_000, minSwaps: 1_000, minVolume: 100_000, ignoreWrappedNative: true };
 
@@ -96,7 +94,11 @@ export function toTokenSearchQuery(request: TokenSearchRequest, term: string): T
 }
 
 /** Applies the defaults to a validated single-chain list (term null) or search request. */
-export function toSingleChainQuery(chainId: ChainId, request: SingleChainTokenListRequest | SingleChainTokenSearchRequest, term: string | null): SingleChainQuery {
+export function toSingleChainQuery(
+  chainId: ChainId,
+  request: SingleChainTokenListRequest | SingleChainTokenSearchRequest,
+  term: string | null,
+): SingleChainQuery {
   const orderBy = request.config?.orderBy;
   return {
     chainId,
@@ -109,7 +111,12 @@ export function toSingleChainQuery(chainId: ChainId, request: SingleChainTokenLi
 
 /** The four thresholds as a search answers them (`filters`), in the wire's key order. */
 export function filtersEcho(q: TokenFilters): EffectiveSingleChainSearchFilter {
-  return { minimumTotalValuePooledUsd: q.minTvl, minimumSwapsCount: q.minSwaps, minimumSwapVolumeUsd: q.minVolume, ignoreWrappedNative: q.ignoreWrappedNative };
+  return {
+    minimumTotalValuePooledUsd: q.minTvl,
+    minimumSwapsCount: q.minSwaps,
+    minimumSwapVolumeUsd: q.minVolume,
+    ignoreWrappedNative: q.ignoreWrappedNative,
+  };
 }
 
 function filtersKey(q: TokenFilters): string {

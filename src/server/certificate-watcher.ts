@@ -42,11 +42,15 @@ export class CertificateWatcher {
   }
 
   start(): void {
-    const dirs = new Set([this.tls.certFile, this.tls.keyFile, ...(this.tls.caFile === undefined ? [] : [this.tls.caFile])].map((f) => dirname(f)));
+    const dirs = new Set(
+      [this.tls.certFile, this.tls.keyFile, ...(this.tls.caFile === undefined ? [] : [this.tls.caFile])].map((f) => dirname(f)),
+    );
     for (const dir of dirs) {
       try {
         const watcher = watch(dir, () => this.soon());
-        watcher.on("error", (error) => this.log.warn({ event: "tls-watch-error", err: error }, "watching the TLS files failed; the periodic check still runs"));
+        watcher.on("error", (error) =>
+          this.log.warn({ event: "tls-watch-error", err: error }, "watching the TLS files failed; the periodic check still runs"),
+        );
         this.watchers.push(watcher);
       } catch (error) {
         this.log.warn({ event: "tls-watch-error", err: error }, "cannot watch the TLS files; the periodic check still runs");
@@ -85,7 +89,10 @@ export class CertificateWatcher {
       held = holdTlsFiles(this.tls, TLS_SETTING_NAMES);
     } catch (error) {
       this.rejected();
-      this.log.error({ event: "tls-reload-rejected", error: (error as Error).message }, `TLS files not applied, the serving threads keep the certificate they loaded: ${(error as Error).message}`);
+      this.log.error(
+        { event: "tls-reload-rejected", error: (error as Error).message },
+        `TLS files not applied, the serving threads keep the certificate they loaded: ${(error as Error).message}`,
+      );
       return false;
     }
     const { checked } = held;
@@ -93,14 +100,25 @@ export class CertificateWatcher {
       held.release();
       return false;
     }
-    this.log.info({ event: "tls-reloading", subject: checked.subject, fingerprint: checked.fingerprint, notAfter: new Date(checked.notAfterMs).toISOString() }, "TLS files changed: replacing the serving threads");
+    this.log.info(
+      {
+        event: "tls-reloading",
+        subject: checked.subject,
+        fingerprint: checked.fingerprint,
+        notAfter: new Date(checked.notAfterMs).toISOString(),
+      },
+      "TLS files changed: replacing the serving threads",
+    );
     let outcome;
     try {
       outcome = await this.apply(held);
     } catch (error) {
       // Some threads load the new files (now in force), the others kept theirs: SIGHUP or SIGUSR2 finishes the job.
       this.fingerprint = checked.fingerprint;
-      this.log.error({ event: "tls-reload-incomplete", err: error, fingerprint: checked.fingerprint }, `TLS files applied to part of the serving threads only: ${(error as Error).message}`);
+      this.log.error(
+        { event: "tls-reload-incomplete", err: error, fingerprint: checked.fingerprint },
+        `TLS files applied to part of the serving threads only: ${(error as Error).message}`,
+      );
       return false;
     }
     if (!outcome.applied) {

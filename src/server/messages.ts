@@ -6,9 +6,12 @@
 import type { KeysFile } from "../access/keys-file.js";
 import type { BasketsFile } from "../baskets/basket-file.js";
 import type { QuotaStoreConfig } from "../config/config.js";
-import type { TokenIndexData } from "../query/token-index.js";
+import type { TokenIndexData } from "../tables/token-index.js";
 import type { ChainId } from "../chains/chains.js";
-import type { CompiledChain } from "../snapshot/compiled-chain.js";
+import type { CompiledChain } from "../tables/compiled-chain.js";
+
+/** How long a serving thread waits for the supervisor's answer to a metrics request before it answers 500. */
+export const METRICS_REPLY_TIMEOUT_MS = 5000;
 
 /** What a serving thread needs to start (its `workerData`). */
 export interface ServingThreadInit {
@@ -73,6 +76,8 @@ export type SupervisorMessage =
   | { readonly type: "baskets"; readonly baskets: BasketsFile }
   | { readonly type: "ready" }
   | { readonly type: "metrics-text"; readonly requestId: number; readonly text: string }
+  /** The metrics could not be rendered: the thread answers its request at once (500 UNKNOWN_ERROR). */
+  | { readonly type: "metrics-failed"; readonly requestId: number }
   | { readonly type: "drain" };
 
 export type ServingThreadMessage =

@@ -4,28 +4,21 @@
  * request: stops accepting, finishes what is in flight, closes its listen
  * socket, then tells the supervisor.
  */
-import { collectGarbageSoon } from "../util/collect-garbage.js";
 import { parentPort, threadId, workerData } from "node:worker_threads";
-import { AddressLimiter } from "../access/address-limiter.js";
-import { ConfirmedKeys } from "../access/confirmed-keys.js";
 import { KeyStore } from "../access/key-store.js";
-import { LocalQuotaStore, type QuotaStore } from "../access/quota-store.js";
 import { RedisQuotaStore } from "../access/redis-quota-store.js";
 import { BasketCatalogue } from "../baskets/basket-catalogue.js";
-import { SharedRateLimiter } from "../access/shared-rate-limiter.js";
 import { createApp } from "../http/app.js";
-import type { GatewayContext } from "../http/gateway-context.js";
-import { openApiDocumentBytes } from "../http/handlers/openapi.js";
-import { ROUTE_NAMES } from "../http/route-table.js";
+import { createGatewayContext } from "../http/gateway-context.js";
+import { OPENAPI_DOCUMENT, ROUTE_NAMES } from "../http/route-table.js";
 import { CorsPolicy } from "../http/transport/cors.js";
 import { uws, type us_listen_socket } from "../http/uws.js";
 import { createLogger } from "../log/logger.js";
-import { IpRanges } from "../util/ip-address.js";
 import { RequestMetricsLayout, RequestMetricsRecorder } from "../metrics/request-metrics.js";
-import { CursorCodec } from "../query/cursor.js";
-import { ServingSnapshot } from "../snapshot/serving-snapshot.js";
-import { SnapshotStore } from "../snapshot/snapshot-store.js";
-import type { ServingThreadInit, ServingThreadMessage, SupervisorMessage } from "./messages.js";
+import { ServingSnapshot } from "../serving/serving-snapshot.js";
+import { collectGarbageSoon } from "../util/collect-garbage.js";
+import { IpRanges } from "../util/ip-address.js";
+import { METRICS_REPLY_TIMEOUT_MS, type ServingThreadInit, type ServingThreadMessage, type SupervisorMessage } from "./messages.js";
 
 export interface ServingThreadData extends ServingThreadInit {
   /** This thread's slice of the shared request metrics. */
@@ -38,45 +31,40 @@ const send = (message: ServingThreadMessage) => port.postMessage(message);
 const log = createLogger(init.logLevel).child({ thread: init.threadSlot });
 
 const recorder = new RequestMetricsRecorder(new RequestMetricsLayout(ROUTE_NAMES), init.requestMetrics, init.threadSlot);
-const localQuotas = new LocalQuotaStore(
-  new SharedRateLimiter(init.quotaCounters, init.keySlots, init.defaultRateLimit),
-  new AddressLimiter(init.failedAuthCounters, init.failedAuthLimit, "failed authentication attempts", () => recorder.count("address-table-full")),
-);
-const quotas: QuotaStore =
-  init.quotaStore.kind === "redis"
-    ? new RedisQuotaStore(
-        { ...init.quotaStore, failedAuthLimit: init.failedAuthLimit, defaultRateLimit: init.defaultRateLimit, maxKeys: init.maxApiKeys },
-        localQuotas,
-        log,
-        () => recorder.count("quota-store-error"),
-      )
-    : localQuotas;
-const pendingMetrics = new Map<number, { resolve: (text: string) => void; timer: NodeJS.Timeout }>();
+/** /metrics requests waiting for the supervisor's text, by request id. */
+const pendingMetrics = new Map<number, { resolve: (text: string) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }>();
 let nextMetricsRequest = 1;
-/** How long /metrics waits for the supervisor's text. */
-const METRICS_TIMEOUT_MS = 5000;
 
-const ctx: GatewayContext = {
-  store: new SnapshotStore(init.versionUse),
-  keys: new KeyStore(init.keys),
-  baskets: new BasketCatalogue(init.baskets),
-  quotas,
-  confirmedKeys: new ConfirmedKeys(init.confirmedKeys, init.keySlots),
-  publicRequests: new AddressLimiter(init.publicRequestCounters, init.publicRateLimit, "requests without an API key", () => recorder.count("address-table-full")),
-  cursors: new CursorCodec(init.cursorSecret),
+const quotaStore = init.quotaStore;
+const ctx = createGatewayContext(init, {
   log,
-  ready: false,
+  quotaStore:
+    quotaStore.kind === "redis"
+      ? (local) =>
+          new RedisQuotaStore(
+            { ...quotaStore, failedAuthLimit: init.failedAuthLimit, defaultRateLimit: init.defaultRateLimit, maxKeys: init.maxApiKeys },
+            local,
+            log,
+            () => recorder.count("quota-store-error"),
+          )
+      : undefined,
+  addressTableFull: () => recorder.count("address-table-full"),
   fetchMetrics: () =>
     new Promise((resolve, reject) => {
       const requestId = nextMetricsRequest++;
       const timer = setTimeout(() => {
         pendingMetrics.delete(requestId);
-        reject(new Error(`the supervisor did not render the metrics within ${METRICS_TIMEOUT_MS} ms`));
-      }, METRICS_TIMEOUT_MS);
-      pendingMetrics.set(requestId, { resolve: (text) => resolve({ contentType: "text/plain; version=0.0.4; charset=utf-8", text }), timer });
+        reject(new Error(`the supervisor did not render the metrics within ${METRICS_REPLY_TIMEOUT_MS} ms`));
+      }, METRICS_REPLY_TIMEOUT_MS);
+      pendingMetrics.set(requestId, {
+        resolve: (text) => resolve({ contentType: "text/plain; version=0.0.4; charset=utf-8", text }),
+        reject,
+        timer,
+      });
       send({ type: "metrics-request", requestId });
     }),
-};
+});
+const quotas = ctx.quotas;
 
 let inFlight = 0;
 let draining = false;
@@ -109,7 +97,7 @@ const app = createApp(ctx, {
   ...(init.tls === null ? {} : { tls: init.tls }),
   ...(init.trustedProxies.length === 0 ? {} : { trustedProxies: IpRanges.parse(init.trustedProxies.join(",")) }),
 });
-openApiDocumentBytes(); // built now, not on the first request
+OPENAPI_DOCUMENT.encoded(); // built now, not on the first request
 // A thread that dies with open uWS sockets takes the whole process down; one
 // that closes them first just ends, and the supervisor replaces it.
 const fail = (error: unknown) => {
@@ -198,6 +186,15 @@ port.on("message", (message: SupervisorMessage) => {
       clearTimeout(pending.timer);
       pendingMetrics.delete(message.requestId);
       pending.resolve(message.text);
+      break;
+    }
+    case "metrics-failed": {
+      // Answered at once as a server fault (the envelope says nothing of why; the supervisor logged it).
+      const pending = pendingMetrics.get(message.requestId);
+      if (pending === undefined) break;
+      clearTimeout(pending.timer);
+      pendingMetrics.delete(message.requestId);
+      pending.reject(new Error("the supervisor could not render the metrics"));
       break;
     }
     case "drain":

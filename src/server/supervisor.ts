@@ -28,7 +28,7 @@ import type { GatewayMetrics } from "../metrics/gateway-metrics.js";
 import { MAX_SERVING_THREADS } from "../metrics/request-metrics.js";
 import type { ServingThreadData } from "./serving-thread.js";
 import { collectGarbageSoon } from "../util/collect-garbage.js";
-import type { RetentionChanges } from "../snapshot/version-retention.js";
+import type { RetentionChanges } from "../serving/version-retention.js";
 import type { ServingThreadInit, ServingThreadMessage, SnapshotMessage, SupervisorMessage } from "./messages.js";
 
 interface ServingThread {
@@ -77,7 +77,10 @@ export class RestartStoppedError extends Error {
     readonly replaced: number,
     cause: unknown,
   ) {
-    super(`a replacement serving thread could not start (${cause instanceof Error ? cause.message : String(cause)}); ${replaced} thread${replaced === 1 ? "" : "s"} had been replaced, the others keep serving`, { cause });
+    super(
+      `a replacement serving thread could not start (${cause instanceof Error ? cause.message : String(cause)}); ${replaced} thread${replaced === 1 ? "" : "s"} had been replaced, the others keep serving`,
+      { cause },
+    );
   }
 }
 
@@ -108,7 +111,8 @@ export class Supervisor {
     private readonly metrics: GatewayMetrics,
     private readonly log: Logger,
   ) {
-    if (options.threads < 1 || options.threads >= MAX_SERVING_THREADS) throw new Error(`threads must be 1..${MAX_SERVING_THREADS - 1} (one slot stays free for rolling restarts)`);
+    if (options.threads < 1 || options.threads >= MAX_SERVING_THREADS)
+      throw new Error(`threads must be 1..${MAX_SERVING_THREADS - 1} (one slot stays free for rolling restarts)`);
     this.keys = { keys: options.init.keys, keySlots: options.init.keySlots };
     this.baskets = options.init.baskets;
     this.tls = options.tls ?? null;
@@ -260,7 +264,10 @@ export class Supervisor {
     if (n === this.listeningCount) return;
     this.listeningCount = n;
     this.metrics.servingThreads.set(n);
-    this.log.debug({ event: "serving-threads", listening: n, configured: this.options.threads }, `${n} serving threads listening (${this.options.threads} configured)`);
+    this.log.debug(
+      { event: "serving-threads", listening: n, configured: this.options.threads },
+      `${n} serving threads listening (${this.options.threads} configured)`,
+    );
   }
 
   private setTls(tls: ServingTls | null): void {
@@ -286,7 +293,14 @@ export class Supervisor {
   private spawn(slot: number): Promise<void> {
     const tls = this.tls;
     if (tls !== null) this.tlsUsers.set(tls, (this.tlsUsers.get(tls) ?? 0) + 1);
-    const data: ServingThreadData = { ...this.options.init, ...this.keys, baskets: this.baskets, tls: tls?.files ?? null, port: this.port, threadSlot: slot };
+    const data: ServingThreadData = {
+      ...this.options.init,
+      ...this.keys,
+      baskets: this.baskets,
+      tls: tls?.files ?? null,
+      port: this.port,
+      threadSlot: slot,
+    };
     const worker = new Worker(this.options.threadFile, { workerData: data });
     const thread: ServingThread = { slot, worker, stopping: false, listening: false, exited: false, tls };
     this.threads.set(slot, thread);
@@ -319,7 +333,10 @@ export class Supervisor {
             this.metrics
               .text()
               .then((text) => worker.postMessage({ type: "metrics-text", requestId: message.requestId, text } satisfies SupervisorMessage))
-              .catch((error: unknown) => this.log.error({ event: "metrics-failed", err: error }, "metrics rendering failed"));
+              .catch((error: unknown) => {
+                this.log.error({ event: "metrics-failed", err: error }, "metrics rendering failed");
+                worker.postMessage({ type: "metrics-failed", requestId: message.requestId } satisfies SupervisorMessage);
+              });
             break;
           case "drained":
             break;
@@ -388,7 +405,10 @@ export class Supervisor {
     } catch (error) {
       if (!this.stopping) {
         const delayMs = this.noteFailure();
-        this.log.error({ event: "serving-thread-replace-failed", slot, err: error, retryInMs: delayMs }, `could not start a replacement serving thread (${(error as Error).message}); trying again in ${delayMs} ms`);
+        this.log.error(
+          { event: "serving-thread-replace-failed", slot, err: error, retryInMs: delayMs },
+          `could not start a replacement serving thread (${(error as Error).message}); trying again in ${delayMs} ms`,
+        );
       }
     } finally {
       this.replacing = false;

@@ -59,7 +59,11 @@ export class FileSource implements ByteSource {
       if (n === 0) break;
       got += n;
     }
-    if (got < need) throw new SnapshotError("io", `${this.name}: the file ended early (${pos + got} of ${this.length} bytes): it changed while it was read`);
+    if (got < need)
+      throw new SnapshotError(
+        "io",
+        `${this.name}: the file ended early (${pos + got} of ${this.length} bytes): it changed while it was read`,
+      );
     this.start = pos;
     this.end = pos + got;
   }

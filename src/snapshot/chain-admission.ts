@@ -19,7 +19,12 @@ export interface AdmissionBounds {
   readonly minGeneratedAt: number | null;
 }
 
-export function admissionBounds(nowMs: number, maxFutureSkewSeconds: number, servedGeneratedAt: number | null, allowOlder: boolean): AdmissionBounds {
+export function admissionBounds(
+  nowMs: number,
+  maxFutureSkewSeconds: number,
+  servedGeneratedAt: number | null,
+  allowOlder: boolean,
+): AdmissionBounds {
   return { maxGeneratedAt: Math.floor(nowMs / 1000) + maxFutureSkewSeconds, minGeneratedAt: allowOlder ? null : servedGeneratedAt };
 }
 

@@ -5,12 +5,12 @@
  */
 import { CHAINS, NATIVE_ADDRESS, type ChainId } from "../chains/chains.js";
 import type { PoolToken, Protocol } from "../api/wire.js";
-import { encodeStringColumn, sharedArray, StringColumnBuilder, utf8 } from "../util/shared-columns.js";
-import type { ChainSnapshotInfo, ChainTokenColumns, CompiledChain } from "./compiled-chain.js";
+import { encodeStringColumn, sharedArray, StringColumnBuilder, utf8 } from "../tables/shared-columns.js";
+import type { ChainSnapshotInfo, ChainTokenColumns, CompiledChain } from "../tables/compiled-chain.js";
 import { PoolSearchIndexBuilder } from "./compile-pool-search.js";
 import { PoolJsonEncoder } from "./encode-pool.js";
 import { tokenLogoUrl, type NormalizedSnapshotToken } from "./normalize-token.js";
-import { buildPoolTable } from "./pool-table.js";
+import { buildPoolTable } from "../tables/pool-table.js";
 import type { NormalizedSnapshotFile } from "./read-snapshot-file.js";
 import { poolArray, type PoolSource } from "./pool-stream.js";
 
@@ -30,7 +30,11 @@ export interface CompileChainSource {
  * @param poolSource the snapshot's pools, taken one at a time (a streamed file's
  *   pools are decoded and validated as they are taken: see pool-stream.ts)
  */
-export function compileChain(snapshot: NormalizedSnapshotFile, source: CompileChainSource, poolSource: PoolSource = poolArray(snapshot.pools)): CompiledChain {
+export function compileChain(
+  snapshot: NormalizedSnapshotFile,
+  source: CompileChainSource,
+  poolSource: PoolSource = poolArray(snapshot.pools),
+): CompiledChain {
   const started = performance.now();
   const chainId = snapshot.chainId as ChainId;
 

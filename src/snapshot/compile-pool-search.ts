@@ -1,21 +1,15 @@
 /**
- * Builds a chain's pool-search index (src/query/pool-search-index.ts) while
+ * Builds a chain's pool-search index (src/tables/pool-search-index.ts) while
  * the chain compiles, in the build worker: one `add` per pool as its JSON is
  * encoded, then `finish`. The orders are stable radix sorts over the keys in
  * address order (so ties are by address), distributed into per-token lists by
  * a counting pass; no comparator runs over pools except the one address sort.
  */
 import type { ChainId } from "../chains/chains.js";
-import {
-  POOL_SORT_KEY_COUNT,
-  POOL_TIMEFRAMES,
-  POOL_TYPES,
-  TVL_KEY,
-  type PoolSearchIndexData,
-} from "../query/pool-search-index.js";
+import { POOL_SORT_KEY_COUNT, POOL_TIMEFRAMES, POOL_TYPES, TVL_KEY, type PoolSearchIndexData } from "../tables/pool-search-index.js";
 import { sortByFloatKey } from "../util/float-key-sort.js";
-import { sharedArray } from "../util/shared-columns.js";
-import type { PeriodStats, PoolType, SnapshotPool } from "./format.js";
+import { sharedArray } from "../tables/shared-columns.js";
+import type { PeriodStats, PoolType, SnapshotPool } from "../api/snapshot-format.js";
 
 const TYPE_INDEX = new Map<PoolType, number>(POOL_TYPES.map((t, i) => [t, i]));
 
@@ -186,11 +180,13 @@ function addressOrder(addresses: readonly string[]): Uint32Array {
   const prefix = new Float64Array(n);
   for (let i = 0; i < n; i++) prefix[i] = parseInt(addresses[i].slice(2, 15), 16);
   const order = sortByFloatKey(prefix, n, false);
-  for (let start = 0; start < n; ) {
+  for (let start = 0; start < n;) {
     let end = start + 1;
     while (end < n && prefix[order[end]] === prefix[order[start]]) end++;
     if (end - start > 1) {
-      const run = Array.from(order.subarray(start, end)).sort((a, b) => (addresses[a] < addresses[b] ? -1 : addresses[a] > addresses[b] ? 1 : 0));
+      const run = Array.from(order.subarray(start, end)).sort((a, b) =>
+        addresses[a] < addresses[b] ? -1 : addresses[a] > addresses[b] ? 1 : 0,
+      );
       order.set(run, start);
     }
     start = end;

@@ -4,8 +4,8 @@
  * with the instances that hold it, so that a search scans each distinct
  * string once instead of four strings per instance.
  */
-import { FIELD_NAME, FIELD_SYMBOL } from "../query/token-index.js";
-import { sharedArray } from "../util/shared-columns.js";
+import { FIELD_NAME, FIELD_SYMBOL } from "../tables/token-index.js";
+import { sharedArray } from "../tables/shared-columns.js";
 
 export interface SearchStrings {
   readonly searchText: Uint8Array;

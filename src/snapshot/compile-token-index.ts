@@ -8,17 +8,12 @@
  * per-instance objects; name features are computed once per distinct name.
  */
 import { CHAINS, SUPPORTED_CHAIN_IDS, type ChainId } from "../chains/chains.js";
-import { containsSymbol, initialsMatchSymbol, nameWords, type NameWords } from "../query/name-parity.js";
-import {
-  FLAG_INITIALS_MATCH_SYMBOL,
-  FLAG_NAME_CONTAINS_SYMBOL,
-  FLAG_WRAPPED_NATIVE,
-  type TokenIndexData,
-} from "../query/token-index.js";
-import { ADDRESS_BYTES } from "../query/token-index.js";
+import { containsSymbol, initialsMatchSymbol, nameWords, type NameWords } from "../tables/name-parity.js";
+import { FLAG_INITIALS_MATCH_SYMBOL, FLAG_NAME_CONTAINS_SYMBOL, FLAG_WRAPPED_NATIVE, type TokenIndexData } from "../tables/token-index.js";
+import { ADDRESS_BYTES } from "../tables/token-index.js";
 import { sortByFloatKey } from "../util/float-key-sort.js";
-import { columnStrings, encodeStringColumn, sharedArray, StringColumnBuilder, utf8, type StringColumn } from "../util/shared-columns.js";
-import type { ChainTokenColumns } from "./compiled-chain.js";
+import { columnStrings, encodeStringColumn, sharedArray, StringColumnBuilder, utf8, type StringColumn } from "../tables/shared-columns.js";
+import type { ChainTokenColumns } from "../tables/compiled-chain.js";
 import { SearchStringsBuilder } from "./compile-search-strings.js";
 import { compileAddressTable, compileChainOrders } from "./compile-token-lookups.js";
 
@@ -257,7 +252,8 @@ const SYMBOL_AFTER_KEY = utf8(',"symbol":');
 /** The 20 bytes of a lowercase `0x` + 40 hex address held in a string column. */
 function writeAddressBytes(out: Uint8Array, at: number, column: StringColumn, row: number): void {
   const from = column.offsets[row] + 2;
-  for (let k = 0; k < ADDRESS_BYTES; k++) out[at + k] = (hexValue(column.bytes[from + 2 * k]) << 4) | hexValue(column.bytes[from + 2 * k + 1]);
+  for (let k = 0; k < ADDRESS_BYTES; k++)
+    out[at + k] = (hexValue(column.bytes[from + 2 * k]) << 4) | hexValue(column.bytes[from + 2 * k + 1]);
 }
 
 function hexValue(c: number): number {

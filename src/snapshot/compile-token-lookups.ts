@@ -4,8 +4,9 @@
  * of token lookups, prices and baskets. Plain shared columns.
  */
 import { sortByFloatKey } from "../util/float-key-sort.js";
-import { sharedArray } from "../util/shared-columns.js";
-import { ADDRESS_BYTES } from "../query/token-index.js";
+import { sharedArray } from "../tables/shared-columns.js";
+import { ADDRESS_BYTES } from "../tables/token-index.js";
+import { hashAddressBytes, sameAddress } from "../tables/token-lookup.js";
 
 export interface ChainOrders {
   readonly chainStart: Uint32Array;
@@ -46,13 +47,6 @@ export function compileChainOrders(tvl: Float64Array, chainPos: Uint8Array, posi
   return { chainStart, chainByTvlDesc: desc.order, chainByTvlAsc: asc.order, chainRankDesc: desc.rank, chainRankAsc: asc.rank };
 }
 
-/** FNV-1a over 20 address bytes. */
-export function hashAddressBytes(bytes: Uint8Array, at: number): number {
-  let h = 0x811c9dc5;
-  for (let k = at; k < at + ADDRESS_BYTES; k++) h = Math.imul(h ^ bytes[k], 0x01000193);
-  return h >>> 0;
-}
-
 /** Open-addressing table over instance addresses; instances sharing an address are chained through `next`. */
 export function compileAddressTable(addressBytes: Uint8Array, n: number): { addressSlots: Uint32Array; addressNext: Uint32Array } {
   let size = 2;
@@ -77,9 +71,4 @@ export function compileAddressTable(addressBytes: Uint8Array, n: number): { addr
     }
   }
   return { addressSlots: slots, addressNext: next };
-}
-
-export function sameAddress(a: Uint8Array, aAt: number, b: Uint8Array, bAt: number): boolean {
-  for (let k = 0; k < ADDRESS_BYTES; k++) if (a[aAt + k] !== b[bAt + k]) return false;
-  return true;
 }

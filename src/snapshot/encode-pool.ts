@@ -12,8 +12,8 @@
  */
 import { CHAINS, type ChainId } from "../chains/chains.js";
 import type { PoolToken, Protocol } from "../api/wire.js";
-import { StringColumnBuilder, utf8, type StringColumn } from "../util/shared-columns.js";
-import type { PeriodStats, PoolType, SnapshotPool, SnapshotProtocol, SnapshotToken } from "./format.js";
+import { StringColumnBuilder, utf8, type StringColumn } from "../tables/shared-columns.js";
+import type { PeriodStats, PoolType, SnapshotPool, SnapshotProtocol, SnapshotToken } from "../api/snapshot-format.js";
 
 type TokenRecord = Pick<SnapshotToken, "address" | "decimals" | "name" | "symbol"> & { logoUrl: string };
 

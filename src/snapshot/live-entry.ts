@@ -29,7 +29,6 @@ export function describeNotAFile(what: NotAFileKind): string {
   return what === "symlink-loop" || what === "dangling-symlink" ? LINK_TEXT[what] : describeFileKind(what);
 }
 
-
 function signatureOf(stats: Stats): string {
   return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
 }
@@ -45,7 +44,9 @@ export function inspectLiveEntry(path: string): LiveEntry {
   }
   if (!link.isSymbolicLink()) {
     const kind = fileKind(link);
-    return kind === "file" ? { kind, signature: signatureOf(link), bytes: link.size } : { kind: "not-a-file", what: kind, signature: `${kind}:${signatureOf(link)}` };
+    return kind === "file"
+      ? { kind, signature: signatureOf(link), bytes: link.size }
+      : { kind: "not-a-file", what: kind, signature: `${kind}:${signatureOf(link)}` };
   }
   const linkSignature = `link:${signatureOf(link)}`;
   let target: Stats;

@@ -31,26 +31,31 @@ export function valueEnd(from: Uint8Array | ByteSource, at: number): number {
     if (p >= n) return -1;
     const b = bytes.byte(p);
     pending--;
-    if (b <= 0x7f || b >= 0xe0) p += 1; // positive or negative fixint
+    if (b <= 0x7f || b >= 0xe0)
+      p += 1; // positive or negative fixint
     else if (b <= 0x8f) {
       pending += 2 * (b & 0x0f); // fixmap
       p += 1;
     } else if (b <= 0x9f) {
       pending += b & 0x0f; // fixarray
       p += 1;
-    } else if (b <= 0xbf) p += 1 + (b & 0x1f); // fixstr
+    } else if (b <= 0xbf)
+      p += 1 + (b & 0x1f); // fixstr
     else {
       const size = FIXED_SIZE[b - 0xc0];
       if (size > 0) p += size;
-      else if (size === 0) return -1; // 0xc1, extensions
+      else if (size === 0)
+        return -1; // 0xc1, extensions
       else {
         // A length or count follows the type byte: 1, 2 or 4 bytes (big-endian).
         const width = LENGTH_WIDTH[b - 0xc0];
         if (p + 1 + width > n) return -1;
         const length = readLength(bytes, p + 1, width);
         p += 1 + width;
-        if (b === 0xdc || b === 0xdd) pending += length; // array16/32
-        else if (b === 0xde || b === 0xdf) pending += 2 * length; // map16/32
+        if (b === 0xdc || b === 0xdd)
+          pending += length; // array16/32
+        else if (b === 0xde || b === 0xdf)
+          pending += 2 * length; // map16/32
         else p += length; // bin, str
       }
     }
@@ -66,27 +71,74 @@ export function valueEnd(from: Uint8Array | ByteSource, at: number): number {
  * or count follows.
  */
 const FIXED_SIZE = new Int8Array([
-  1, 0, 1, 1, // c0 nil, c1 unused, c2 false, c3 true
-  -1, -1, -1, // c4-c6 bin8/16/32
-  0, 0, 0, // c7-c9 ext8/16/32
-  5, 9, // ca float32, cb float64
-  2, 3, 5, 9, // cc-cf uint8..uint64
-  2, 3, 5, 9, // d0-d3 int8..int64
-  0, 0, 0, 0, 0, // d4-d8 fixext1/2/4/8/16
-  -1, -1, -1, // d9-db str8/16/32
-  -1, -1, // dc-dd array16/32
-  -1, -1, // de-df map16/32
+  1,
+  0,
+  1,
+  1, // c0 nil, c1 unused, c2 false, c3 true
+  -1,
+  -1,
+  -1, // c4-c6 bin8/16/32
+  0,
+  0,
+  0, // c7-c9 ext8/16/32
+  5,
+  9, // ca float32, cb float64
+  2,
+  3,
+  5,
+  9, // cc-cf uint8..uint64
+  2,
+  3,
+  5,
+  9, // d0-d3 int8..int64
+  0,
+  0,
+  0,
+  0,
+  0, // d4-d8 fixext1/2/4/8/16
+  -1,
+  -1,
+  -1, // d9-db str8/16/32
+  -1,
+  -1, // dc-dd array16/32
+  -1,
+  -1, // de-df map16/32
 ]);
 
 /** Width of the length or count after type 0xc0 + i (where FIXED_SIZE is -1). */
 const LENGTH_WIDTH = new Uint8Array([
-  0, 0, 0, 0,
-  1, 2, 4, // bin
-  0, 0, 0, // ext (refused)
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-  1, 2, 4, // str
-  2, 4, // array
-  2, 4, // map
+  0,
+  0,
+  0,
+  0,
+  1,
+  2,
+  4, // bin
+  0,
+  0,
+  0, // ext (refused)
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  1,
+  2,
+  4, // str
+  2,
+  4, // array
+  2,
+  4, // map
 ]);
 
 /** A big-endian unsigned integer of 1, 2 or 4 bytes at `at`. */

@@ -4,10 +4,11 @@
  * `normalizedName` for grouping, and `logoUrl` from a URL template.
  */
 import anyAscii from "any-ascii";
-import type { SnapshotToken } from "./format.js";
+import type { SnapshotToken } from "../api/snapshot-format.js";
 
 export const DEFAULT_TOKEN_LOGO_TEMPLATE = "https://assets.smold.app/api/token/{chainId}/{address}/logo.svg";
 
+// eslint-disable-next-line no-control-regex -- every ASCII code, controls included
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
 
 /**

@@ -13,7 +13,7 @@
  */
 import type { ByteSource } from "./byte-source.js";
 import { decodeSnapshotRecord } from "./decode-snapshot.js";
-import type { SnapshotPool } from "./format.js";
+import type { SnapshotPool } from "../api/snapshot-format.js";
 import { arrayHeader, mapHeader, valueEnd } from "./msgpack-layout.js";
 import type { SnapshotChecker } from "./validate-snapshot.js";
 

@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
 import { basename } from "node:path";
 import { CHAINS, isSupportedChainId, NATIVE_ADDRESS, SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../chains/chains.js";
 import { decodeSnapshotBytes } from "./decode-snapshot.js";
-import { SNAPSHOT_FILE_PATTERN, snapshotFileName, type SnapshotFile } from "./format.js";
+import { SNAPSHOT_FILE_PATTERN, snapshotFileName, type SnapshotFile } from "../api/snapshot-format.js";
 import { DEFAULT_TOKEN_LOGO_TEMPLATE, fillTokenDefaultsInPlace, type NormalizedSnapshotToken } from "./normalize-token.js";
 import { SnapshotError } from "./snapshot-error.js";
 import { SnapshotChecker, validateSnapshot } from "./validate-snapshot.js";
@@ -145,7 +145,12 @@ export async function readSnapshotBytes(path: string, maxBytes: number = FILE_LI
   const file = openSnapshotFile(path, maxBytes);
   try {
     const whole = file.source.view(0, file.source.length);
-    return { chainId: file.chainId, bytes: Buffer.from(whole.buffer, whole.byteOffset, whole.length), sha256: file.sha256, mtimeMs: file.mtimeMs };
+    return {
+      chainId: file.chainId,
+      bytes: Buffer.from(whole.buffer, whole.byteOffset, whole.length),
+      sha256: file.sha256,
+      mtimeMs: file.mtimeMs,
+    };
   } finally {
     file.close();
   }
@@ -246,7 +251,9 @@ function hashFile(fd: number, path: string, limit: FileLimit): { sha256: string;
 function refusal(name: string, error: OperatorFileError): SnapshotError {
   switch (error.reason) {
     case "not-a-file":
-      return new SnapshotError("not-a-file", `${name}: ${describeFileKind(error.details.kind ?? "device")}, not a regular file`, { cause: error });
+      return new SnapshotError("not-a-file", `${name}: ${describeFileKind(error.details.kind ?? "device")}, not a regular file`, {
+        cause: error,
+      });
     case "too-large":
       return new SnapshotError("too-large", `${name}: ${error.problem}`, { cause: error });
     default:

@@ -32,16 +32,16 @@ import cron, { type ScheduledTask } from "node-cron";
 import { Piscina } from "piscina";
 import { isSupportedChainId, type ChainId } from "../chains/chains.js";
 import type { Logger } from "../log/logger.js";
-import type { TokenIndexData } from "../query/token-index.js";
-import type { ChainTask, ChainTaskResult, TokenIndexTask } from "../../workers/snapshot-worker.js";
+import type { TokenIndexData } from "../tables/token-index.js";
 import { AllowOlderMarkers } from "./allow-older-marker.js";
+import type { ChainTask, ChainTaskResult, TokenIndexTask } from "./build-tasks.js";
 import { admissionBounds } from "./chain-admission.js";
-import type { ChainSnapshotInfo, CompiledChain } from "./compiled-chain.js";
+import type { ChainSnapshotInfo, CompiledChain } from "../tables/compiled-chain.js";
 import { FileAttempts, type BuildDecision } from "./file-attempts.js";
-import { SNAPSHOT_FILE_PATTERN } from "./format.js";
+import { SNAPSHOT_FILE_PATTERN } from "../api/snapshot-format.js";
 import { describeNotAFile, inspectLiveEntry } from "./live-entry.js";
 import type { SnapshotErrorReason } from "./snapshot-error.js";
-import { snapshotContentKey, snapshotVersion, versionHex } from "./snapshot-version.js";
+import { snapshotContentKey, snapshotVersion, versionHex } from "../api/snapshot-version.js";
 import { FILE_LIMITS } from "../util/operator-file.js";
 
 /** Share of the served files' bytes that a re-push may build before serving what it built (see above). */
@@ -112,11 +112,17 @@ export class SnapshotLoader {
   async start(): Promise<void> {
     await this.scan("start");
     this.log.info(
-      { event: "initial-load-complete", chains: [...this.lastGood.keys()], version: this.lastVersion === null ? null : versionHex(this.lastVersion) },
+      {
+        event: "initial-load-complete",
+        chains: [...this.lastGood.keys()],
+        version: this.lastVersion === null ? null : versionHex(this.lastVersion),
+      },
       "initial snapshot load complete",
     );
     this.watcher = watch(this.options.snapshotDir, () => this.scheduleScan());
-    this.watcher.on("error", (error) => this.log.error({ event: "watch-error", err: error }, "snapshot directory watch failed; the cron schedule still rescans"));
+    this.watcher.on("error", (error) =>
+      this.log.error({ event: "watch-error", err: error }, "snapshot directory watch failed; the cron schedule still rescans"),
+    );
     this.schedule = cron.schedule(this.options.rebuildCron, () => void this.scan("tick"));
   }
 
@@ -184,7 +190,10 @@ export class SnapshotLoader {
         if (this.attempts.notAFile(name, entry.signature, entry.what)) {
           this.events.fileRejected("not-a-file");
           const message = `${name} is ${describeNotAFile(entry.what)}, not a regular file; the chain keeps its last good data`;
-          this.log.warn({ event: "snapshot-rejected", chainId, file: name, reason: "not-a-file", what: entry.what, error: message }, message);
+          this.log.warn(
+            { event: "snapshot-rejected", chainId, file: name, reason: "not-a-file", what: entry.what, error: message },
+            message,
+          );
         }
         continue;
       }
@@ -217,7 +226,14 @@ export class SnapshotLoader {
   }
 
   /** Builds one chain file; true when the chain's served data changed. */
-  private async buildChain(name: string, path: string, chainId: number, signature: string, decision: BuildDecision & { build: true }, allowOlder: boolean): Promise<boolean> {
+  private async buildChain(
+    name: string,
+    path: string,
+    chainId: number,
+    signature: string,
+    decision: BuildDecision & { build: true },
+    allowOlder: boolean,
+  ): Promise<boolean> {
     const served = isSupportedChainId(chainId) ? this.lastGood.get(chainId) : undefined;
     const known = [served?.info.sha256, decision.unchangedRejected].filter((s): s is string => typeof s === "string");
     const task: ChainTask = {
@@ -239,7 +255,10 @@ export class SnapshotLoader {
       // Retried on the next scheduled tick (or when the file changes), never on every scan:
       // a build that crashes its worker would otherwise loop on every directory event.
       this.attempts.record(name, signature, { kind: "failed" });
-      this.log.error({ event: "build-failed", chainId, file: name, err: error }, "snapshot build failed; serving the last good data (retried on the next REBUILD_CRON tick)");
+      this.log.error(
+        { event: "build-failed", chainId, file: name, err: error },
+        "snapshot build failed; serving the last good data (retried on the next REBUILD_CRON tick)",
+      );
       return false;
     }
     switch (result.status) {
@@ -253,8 +272,15 @@ export class SnapshotLoader {
       }
       case "rejected": {
         const outsideContent = result.reason === "io" || result.reason === "not-a-file";
-        const retryAtMs = result.reason === "future-generated-at" && result.generatedAt !== null ? (result.generatedAt - this.options.maxFutureSkewSeconds) * 1000 : null;
-        this.attempts.record(name, signature, outsideContent ? { kind: "failed" } : { kind: "rejected", reason: result.reason, sha256: result.sha256, retryAtMs });
+        const retryAtMs =
+          result.reason === "future-generated-at" && result.generatedAt !== null
+            ? (result.generatedAt - this.options.maxFutureSkewSeconds) * 1000
+            : null;
+        this.attempts.record(
+          name,
+          signature,
+          outsideContent ? { kind: "failed" } : { kind: "rejected", reason: result.reason, sha256: result.sha256, retryAtMs },
+        );
         this.events.fileRejected(result.reason);
         this.log.warn(
           { event: "snapshot-rejected", chainId, file: name, reason: result.reason, error: result.message, sha256: result.sha256 },
@@ -270,7 +296,16 @@ export class SnapshotLoader {
         this.removedNoticed.delete(info.chainId);
         this.events.chainAccepted(info);
         this.log.info(
-          { event: "snapshot-accepted", chainId, file: name, generatedAt: info.generatedAt, sha256: info.sha256, tokens: info.tokenCount, pools: info.poolCount, buildMs: info.buildMs },
+          {
+            event: "snapshot-accepted",
+            chainId,
+            file: name,
+            generatedAt: info.generatedAt,
+            sha256: info.sha256,
+            tokens: info.tokenCount,
+            pools: info.poolCount,
+            buildMs: info.buildMs,
+          },
           `accepted ${name}`,
         );
         if (allowOlder) this.consumeMarker(info.chainId, served?.info.generatedAt ?? null, info.generatedAt);
@@ -281,7 +316,10 @@ export class SnapshotLoader {
 
   private consumeMarker(chainId: ChainId, fromGeneratedAt: number | null, toGeneratedAt: number): void {
     const error = this.markers.consume(chainId);
-    this.log.info({ event: "snapshot-allow-older-used", chainId, fromGeneratedAt, toGeneratedAt }, `chain ${chainId}: allow-older marker used and removed`);
+    this.log.info(
+      { event: "snapshot-allow-older-used", chainId, fromGeneratedAt, toGeneratedAt },
+      `chain ${chainId}: allow-older marker used and removed`,
+    );
     if (error) {
       this.log.warn(
         { event: "allow-older-marker-not-removed", chainId, err: error },
@@ -313,7 +351,10 @@ export class SnapshotLoader {
     if (contentKey === this.lastContentKey) return; // the same contents again: nothing to serve anew
     let tokenIndex: TokenIndexData;
     try {
-      tokenIndex = await this.pool.run({ kind: "token-index", chains: chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })) } satisfies TokenIndexTask);
+      tokenIndex = await this.pool.run({
+        kind: "token-index",
+        chains: chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })),
+      } satisfies TokenIndexTask);
     } catch (error) {
       if (this.stopped) return;
       this.events.buildFailed();
@@ -328,7 +369,13 @@ export class SnapshotLoader {
     this.servedInfos = infos;
     this.events.snapshotBuilt(version, chains, tokenIndex);
     this.log.info(
-      { event: "snapshot-built", version: versionHex(version), chains: chains.map((c) => c.info.chainId), tokenInstances: tokenIndex.instanceCount, buildMs: Math.round(seconds * 1000) },
+      {
+        event: "snapshot-built",
+        version: versionHex(version),
+        chains: chains.map((c) => c.info.chainId),
+        tokenInstances: tokenIndex.instanceCount,
+        buildMs: Math.round(seconds * 1000),
+      },
       "new snapshot built",
     );
   }

@@ -1,7 +1,7 @@
 /**
  * Validation of one decoded snapshot file (shared/spec/snapshot-format.md).
  *
- * 1. Structure, by typia validators derived from the types in format.ts. Extra
+ * 1. Structure, by typia validators derived from the types in src/api/snapshot-format.ts. Extra
  *    unknown properties are allowed (forward compatibility). The fast path is
  *    `typia.createIs`; only when it fails is `typia.createValidate` run, on the
  *    one failing record, to name the first offending path.
@@ -15,8 +15,8 @@
  */
 import typia, { type IValidation } from "typia";
 import { isSupportedChainId, SUPPORTED_CHAIN_IDS_ASCENDING } from "../chains/chains.js";
-import type { PoolType, SnapshotFile, SnapshotPool, SnapshotProtocol, SnapshotToken } from "./format.js";
-import { snapshotFileName } from "./format.js";
+import type { PoolType, SnapshotFile, SnapshotPool, SnapshotProtocol, SnapshotToken } from "../api/snapshot-format.js";
+import { snapshotFileName } from "../api/snapshot-format.js";
 import { SnapshotError } from "./snapshot-error.js";
 
 type RecordArrays = "protocols" | "tokens" | "pools";
@@ -121,21 +121,17 @@ export class SnapshotChecker {
     if (first !== undefined) throw duplicateError(`pools[${i}].address`, `pools[${first}]`, pool.address);
     this.poolIndex.set(pool.address, i);
     if (!this.protocolIndex.has(pool.protocolId)) {
-      throw new SnapshotError(
-        "reference",
-        `pools[${i}].protocolId: not in protocols (${describeValue(pool.protocolId)})`,
-        { path: `pools[${i}].protocolId` },
-      );
+      throw new SnapshotError("reference", `pools[${i}].protocolId: not in protocols (${describeValue(pool.protocolId)})`, {
+        path: `pools[${i}].protocolId`,
+      });
     }
     const poolTokens = pool.tokens;
     for (let j = 0; j < poolTokens.length; j++) {
       const address = poolTokens[j].address;
       if (!this.tokenIndex.has(address)) {
-        throw new SnapshotError(
-          "reference",
-          `pools[${i}].tokens[${j}].address: not in tokens (${describeValue(address)})`,
-          { path: `pools[${i}].tokens[${j}].address` },
-        );
+        throw new SnapshotError("reference", `pools[${i}].tokens[${j}].address: not in tokens (${describeValue(address)})`, {
+          path: `pools[${i}].tokens[${j}].address`,
+        });
       }
     }
     return pool;
@@ -151,11 +147,9 @@ function checkChainId(chainId: number, fileChainId: number): void {
     );
   }
   if (chainId !== fileChainId) {
-    throw new SnapshotError(
-      "chain-mismatch",
-      `chainId: ${chainId} does not match the file name ${snapshotFileName(fileChainId)}`,
-      { path: "chainId" },
-    );
+    throw new SnapshotError("chain-mismatch", `chainId: ${chainId} does not match the file name ${snapshotFileName(fileChainId)}`, {
+      path: "chainId",
+    });
   }
 }
 
@@ -163,8 +157,7 @@ function arrayField(raw: object, key: RecordArrays): unknown[] {
   const value = (raw as Record<string, unknown>)[key];
   // The header check leaves the record arrays out; check them here.
   if (!Array.isArray(value)) {
-    const message =
-      value === undefined ? `${key}: missing, expected an array` : `${key}: expected an array, got ${describeValue(value)}`;
+    const message = value === undefined ? `${key}: missing, expected an array` : `${key}: expected an array, got ${describeValue(value)}`;
     throw new SnapshotError("structure", message, { path: key });
   }
   return value;

@@ -46,7 +46,12 @@ export class FileReloader<T> {
       if (this.timer) clearTimeout(this.timer);
       this.timer = setTimeout(() => this.reload(), this.debounceMs);
     });
-    this.watcher.on("error", (error) => this.log.error({ event: "file-watch-error", file: this.file, err: error }, `watching ${this.file} failed; the poll still rereads a changed file`));
+    this.watcher.on("error", (error) =>
+      this.log.error(
+        { event: "file-watch-error", file: this.file, err: error },
+        `watching ${this.file} failed; the poll still rereads a changed file`,
+      ),
+    );
     this.poll = setInterval(() => this.reload(), this.pollMs);
     this.poll.unref();
   }

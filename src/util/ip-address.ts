@@ -140,7 +140,8 @@ export class IpRanges {
       const slash = entry.indexOf("/");
       const addressText = slash < 0 ? entry : entry.slice(0, slash);
       const address = parseIp(addressText);
-      if (address === null) throw new RangeError(`"${entry}" is not an IPv4 or IPv6 address or CIDR range (e.g. 10.0.0.0/8, 2001:db8::/32)`);
+      if (address === null)
+        throw new RangeError(`"${entry}" is not an IPv4 or IPv6 address or CIDR range (e.g. 10.0.0.0/8, 2001:db8::/32)`);
       const ipv4 = !addressText.includes(":");
       const maxPrefix = ipv4 ? 32 : 128;
       let prefix = maxPrefix;
@@ -158,7 +159,9 @@ export class IpRanges {
         const mask = maskBits === 0 ? 0 : (0xffffffff << (32 - maskBits)) | 0;
         const word = wordAt(address, w);
         if ((word & ~mask) !== 0) {
-          throw new RangeError(`"${entry}" has address bits set past its /${prefix} prefix; write the range's first address (${suggestNetwork(address, prefix, ipv4)})`);
+          throw new RangeError(
+            `"${entry}" has address bits set past its /${prefix} prefix; write the range's first address (${suggestNetwork(address, prefix, ipv4)})`,
+          );
         }
         words[base + w] = word;
         words[base + 4 + w] = mask;
@@ -184,7 +187,12 @@ export class IpRanges {
     } else return false;
     const words = this.words;
     for (let base = 0; base < words.length; base += 8) {
-      if ((k0 & words[base + 4]) === words[base] && (k1 & words[base + 5]) === words[base + 1] && (k2 & words[base + 6]) === words[base + 2] && (k3 & words[base + 7]) === words[base + 3]) {
+      if (
+        (k0 & words[base + 4]) === words[base] &&
+        (k1 & words[base + 5]) === words[base + 1] &&
+        (k2 & words[base + 6]) === words[base + 2] &&
+        (k3 & words[base + 7]) === words[base + 3]
+      ) {
         return true;
       }
     }

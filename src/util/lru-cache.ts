@@ -27,7 +27,8 @@ export class LruCache<K, V> {
     this.map.set(key, { value, weight });
     this.weight += weight;
     // The newest entry always stays, even alone over the weight bound.
-    while (this.map.size > 1 && (this.map.size > this.capacity || this.weight > this.maxWeight)) this.delete(this.map.keys().next().value as K);
+    while (this.map.size > 1 && (this.map.size > this.capacity || this.weight > this.maxWeight))
+      this.delete(this.map.keys().next().value as K);
   }
 
   private delete(key: K): void {

@@ -206,7 +206,8 @@ function readAllBounded(fd: number, path: string, sizeHint: number, limit: FileL
 }
 
 function notAFile(path: string, kind: Exclude<FileKind, "file">): OperatorFileError {
-  if (kind === "directory" && !isSymbolicLink(path)) return new OperatorFileError("not-a-file", path, "the path is a directory, not a file (EISDIR)", { kind });
+  if (kind === "directory" && !isSymbolicLink(path))
+    return new OperatorFileError("not-a-file", path, "the path is a directory, not a file (EISDIR)", { kind });
   const via = isSymbolicLink(path) ? "a symbolic link to " : "";
   return new OperatorFileError("not-a-file", path, `the path is ${via}${describeFileKind(kind)}, not a regular file`, { kind });
 }
@@ -214,7 +215,8 @@ function notAFile(path: string, kind: Exclude<FileKind, "file">): OperatorFileEr
 /** The refusal of a file over its limit; `size` null: it grew past the limit while it was read. */
 export function tooLarge(path: string, size: number | null, limit: FileLimit): OperatorFileError {
   const allowed = `${limit.what === "" ? "the file" : `a ${limit.what}`} may have at most ${formatBytes(limit.maxBytes)}${limit.setting === undefined ? "" : ` (${limit.setting} raises it)`}`;
-  const problem = size === null ? `the file grew past the limit while it was read; ${allowed}` : `the file has ${formatBytes(size)}; ${allowed}`;
+  const problem =
+    size === null ? `the file grew past the limit while it was read; ${allowed}` : `the file has ${formatBytes(size)}; ${allowed}`;
   return new OperatorFileError("too-large", path, problem, { size });
 }
 
@@ -222,16 +224,30 @@ function ioError(path: string, error: unknown): OperatorFileError {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   switch (code) {
     case "ENOENT":
-      return new OperatorFileError("missing", path, isSymbolicLink(path) ? "a symbolic link to nothing (ENOENT)" : "no such file (ENOENT)", { code }, { cause: error });
+      return new OperatorFileError(
+        "missing",
+        path,
+        isSymbolicLink(path) ? "a symbolic link to nothing (ENOENT)" : "no such file (ENOENT)",
+        { code },
+        { cause: error },
+      );
     case "ENOTDIR":
-      return new OperatorFileError("missing", path, "no such file: a part of the path is not a directory (ENOTDIR)", { code }, { cause: error });
+      return new OperatorFileError(
+        "missing",
+        path,
+        "no such file: a part of the path is not a directory (ENOTDIR)",
+        { code },
+        { cause: error },
+      );
     case "EACCES":
     case "EPERM":
       return new OperatorFileError("io", path, `permission denied (${code})`, { code }, { cause: error });
     case "ELOOP":
       return new OperatorFileError("io", path, "a symbolic link that loops (ELOOP)", { code }, { cause: error });
     default:
-      return new OperatorFileError("io", path, error instanceof Error ? error.message : String(error), code === undefined ? {} : { code }, { cause: error });
+      return new OperatorFileError("io", path, error instanceof Error ? error.message : String(error), code === undefined ? {} : { code }, {
+        cause: error,
+      });
   }
 }
 

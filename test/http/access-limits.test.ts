@@ -46,8 +46,15 @@ describe("per-key quota with two serving threads", () => {
   let gw: Gateway;
 
   beforeAll(async () => {
-    const keys = [...standardKeys(), { id: "test-quota", key: QUOTA_KEY, status: "active" as const, rateLimit: { requests: QUOTA, windowSeconds: WINDOW_SECONDS } }];
-    gw = await startGateway({ snapshotDir: writeSnapshotDir(basicFixture()), keysFile: writeKeysFile(keys), env: { GATEWAY_THREADS: "2" } });
+    const keys = [
+      ...standardKeys(),
+      { id: "test-quota", key: QUOTA_KEY, status: "active" as const, rateLimit: { requests: QUOTA, windowSeconds: WINDOW_SECONDS } },
+    ];
+    gw = await startGateway({
+      snapshotDir: writeSnapshotDir(basicFixture()),
+      keysFile: writeKeysFile(keys),
+      env: { GATEWAY_THREADS: "2" },
+    });
   });
 
   afterAll(async () => {
@@ -65,7 +72,9 @@ describe("per-key quota with two serving threads", () => {
     expect(ok).toHaveLength(QUOTA);
     expect(limited).toHaveLength(3 * QUOTA);
     // Every remaining count from QUOTA-1 down to 0 was handed out exactly once.
-    expect(ok.map((a) => Number(a.headers["ratelimit-remaining"])).sort((a, b) => a - b)).toEqual(Array.from({ length: QUOTA }, (_, i) => i));
+    expect(ok.map((a) => Number(a.headers["ratelimit-remaining"])).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: QUOTA }, (_, i) => i),
+    );
 
     const windowEnd = (Math.floor(started / (WINDOW_SECONDS * 1000)) + 1) * WINDOW_SECONDS * 1000;
     for (const a of limited) {

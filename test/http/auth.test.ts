@@ -153,7 +153,10 @@ describe("restrictions", () => {
 describe("restrictions with chains that are not loaded", () => {
   it("a token list without chainIds covers the key's loaded allowed chains; naming an unloaded allowed chain → 503", async () => {
     // The basic fixture loads 1, 8453, 130, 143, 9745, 534352 (not 999).
-    const everything = { filters: { minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0, ignoreWrappedNative: false }, config: { limit: 500 } };
+    const everything = {
+      filters: { minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0, ignoreWrappedNative: false },
+      config: { limit: 500 },
+    };
     const data = expectSuccess(await postTokens(base, everything, { key: KEYS.chains1And999 }));
     expect(data.tokens.length).toBeGreaterThan(0);
     for (const entry of data.tokens) expect(entry.chainIds).toEqual([1]);
@@ -233,7 +236,10 @@ describe("keys file reload (keys-file.md)", () => {
   });
 
   it("disabling a key in the file takes effect without a restart", async () => {
-    writeKeysFile([...standardKeys(), { id: "test-added", key: NEW_KEY, status: "disabled", rateLimit: BIG_RATE_LIMIT }], path.dirname(gw.keysFile));
+    writeKeysFile(
+      [...standardKeys(), { id: "test-added", key: NEW_KEY, status: "disabled", rateLimit: BIG_RATE_LIMIT }],
+      path.dirname(gw.keysFile),
+    );
     await waitForStatus(NEW_KEY, 403);
     expectError(await getProtocols(base, { key: NEW_KEY }), 403, "API_KEY_DISABLED");
     expectSuccess(await getProtocols(base));

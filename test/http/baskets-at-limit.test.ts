@@ -21,11 +21,42 @@ import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHAINS, NATIVE_ADDRESS, type ChainId } from "../../src/chains/chains.js";
 import { MAX_BASKET_ADDRESSES, MAX_BASKETS, MAX_FILE_ADDRESSES } from "../../src/baskets/basket-file.js";
-import type { SnapshotFile, SnapshotPool, SnapshotToken } from "../../src/snapshot/format.js";
-import { addr, chainFile, KEYS, nativeToken, periodStats, poolToken, protocol, token, v2Pool, v3Pool, v4Pool, writeChainFile, wrappedNativeToken } from "../support/fixtures.js";
-import { expectError, getPool, postPoolSearch, request, startWithBaskets, waitFor, walkPoolPages, type Gateway } from "../support/gateway-process.js";
+import type { SnapshotFile, SnapshotPool, SnapshotToken } from "../../src/api/snapshot-format.js";
+import {
+  addr,
+  chainFile,
+  KEYS,
+  nativeToken,
+  periodStats,
+  poolToken,
+  protocol,
+  token,
+  v2Pool,
+  v3Pool,
+  v4Pool,
+  writeChainFile,
+  wrappedNativeToken,
+} from "../support/fixtures.js";
+import {
+  expectError,
+  getPool,
+  postPoolSearch,
+  request,
+  startWithBaskets,
+  waitFor,
+  walkPoolPages,
+  type Gateway,
+} from "../support/gateway-process.js";
 import { prng } from "../support/prng.js";
-import { dataText, detailsPoolText, effectiveFilters, expectedPoolText, referencePoolSearch, type BasketsJson, type SearchRequest } from "../support/reference-pool-search.js";
+import {
+  dataText,
+  detailsPoolText,
+  effectiveFilters,
+  expectedPoolText,
+  referencePoolSearch,
+  type BasketsJson,
+  type SearchRequest,
+} from "../support/reference-pool-search.js";
 import { referenceBasket, referenceBasketList } from "../support/reference-token-baskets.js";
 
 const CHAIN_IDS: ChainId[] = [1, 130, 8453];
@@ -43,7 +74,14 @@ function chainData(chainId: ChainId, seed: number, tokenCount = TOKENS[chainId]!
   if (chainId !== 130) tokens.push(nativeToken(chainId, { trackedTotalValuePooledUsd: r.pick(TVLS) }));
   tokens.push(wrappedNativeToken(chainId, { trackedTotalValuePooledUsd: r.pick(TVLS) }));
   for (let i = 0; i < tokenCount; i++) {
-    tokens.push(token(chainId, { address: tokenAddress(chainId, i), symbol: `T${i}`, trackedTotalValuePooledUsd: r.pick(TVLS), logoUrl: r.chance(0.2) ? undefined : `https://logos.test/${chainId}/${i}.png` }));
+    tokens.push(
+      token(chainId, {
+        address: tokenAddress(chainId, i),
+        symbol: `T${i}`,
+        trackedTotalValuePooledUsd: r.pick(TVLS),
+        logoUrl: r.chance(0.2) ? undefined : `https://logos.test/${chainId}/${i}.png`,
+      }),
+    );
   }
   const addresses = tokens.map((t) => t.address);
   // Skewed: the first tokens are in many pools (long per-token lists).
@@ -89,16 +127,33 @@ function bigBasket(r: ReturnType<typeof prng>, id: string, size: number): Basket
     else add(chain, tokenAddress(Number(chain), Math.floor(Math.exp(r.next() * Math.log(TOKENS[Number(chain)]! + 1)) - 1)));
   }
   const addresses: Record<string, string[]> = {};
-  for (const [chain, set] of Object.entries(perChain)) addresses[chain] = [...set].map((a) => (r.chance(0.2) ? "0x" + a.slice(2).toUpperCase() : a));
-  return { id, name: `Big basket ${id}`, description: `A basket of ${size} addresses.`, logoUrl: `https://logos.test/b/${id}.png`, addresses };
+  for (const [chain, set] of Object.entries(perChain))
+    addresses[chain] = [...set].map((a) => (r.chance(0.2) ? "0x" + a.slice(2).toUpperCase() : a));
+  return {
+    id,
+    name: `Big basket ${id}`,
+    description: `A basket of ${size} addresses.`,
+    logoUrl: `https://logos.test/b/${id}.png`,
+    addresses,
+  };
 }
 
 /** 100 baskets, 10,000 addresses: nine of 1,000, one of 910 and 90 of one address. */
 function basketsAtLimit(seed: number): BasketsJson {
   const r = prng(seed);
   const baskets: BasketsJson["baskets"] = [];
-  for (let b = 0; b < 10; b++) baskets.push(bigBasket(r, `big-${b}`, b < 9 ? MAX_BASKET_ADDRESSES : MAX_FILE_ADDRESSES - 9 * MAX_BASKET_ADDRESSES - (MAX_BASKETS - 10)));
-  for (let b = 10; b < MAX_BASKETS; b++) baskets.push({ id: `small-${b}`, name: `Small ${b}`, description: "One address.", logoUrl: "https://logos.test/b/small.png", addresses: { [r.pick(["1", "8453", "130"])]: [tokenAddress(1, b)] } });
+  for (let b = 0; b < 10; b++)
+    baskets.push(
+      bigBasket(r, `big-${b}`, b < 9 ? MAX_BASKET_ADDRESSES : MAX_FILE_ADDRESSES - 9 * MAX_BASKET_ADDRESSES - (MAX_BASKETS - 10)),
+    );
+  for (let b = 10; b < MAX_BASKETS; b++)
+    baskets.push({
+      id: `small-${b}`,
+      name: `Small ${b}`,
+      description: "One address.",
+      logoUrl: "https://logos.test/b/small.png",
+      addresses: { [r.pick(["1", "8453", "130"])]: [tokenAddress(1, b)] },
+    });
   return { baskets };
 }
 
@@ -130,7 +185,9 @@ async function expectListText(urlPath: string, expected: unknown, key?: string):
   if (text !== want) {
     let at = 0;
     while (at < text.length && text[at] === want[at]) at++;
-    expect(text.slice(Math.max(0, at - 200), at + 200), `${urlPath}: first difference at ${at}`).toBe(want.slice(Math.max(0, at - 200), at + 200));
+    expect(text.slice(Math.max(0, at - 200), at + 200), `${urlPath}: first difference at ${at}`).toBe(
+      want.slice(Math.max(0, at - 200), at + 200),
+    );
   }
   expect(text.length).toBe(want.length);
 }
@@ -138,7 +195,9 @@ async function expectListText(urlPath: string, expected: unknown, key?: string):
 async function expectBasketAnswers(): Promise<void> {
   await expectListText("/v1/tokens/baskets", { baskets: referenceBasketList(files, baskets, ALL_CHAINS) });
   await expectListText("/v1/tokens/baskets?chainIds=130,1", { baskets: referenceBasketList(files, baskets, [1, 130]) });
-  await expectListText("/v1/tokens/baskets?basketIds=big-3,small-40,big-0", { baskets: referenceBasketList(files, baskets, ALL_CHAINS, ["big-3", "small-40", "big-0"]) });
+  await expectListText("/v1/tokens/baskets?basketIds=big-3,small-40,big-0", {
+    baskets: referenceBasketList(files, baskets, ALL_CHAINS, ["big-3", "small-40", "big-0"]),
+  });
   await expectListText("/v1/tokens/baskets", { baskets: referenceBasketList(files, baskets, [1]) }, KEYS.chain1Only);
   for (const id of ["big-0", "big-9", "small-11", "small-12", "small-13"]) {
     await expectListText(`/v1/tokens/baskets/${id}`, { basket: referenceBasket(files, baskets, id, ALL_CHAINS) });
@@ -166,7 +225,9 @@ describe("baskets answers at the limit (L1)", () => {
   it("gzip answers (compressed once, then kept) decompress to the same bytes", async () => {
     const identity = (await get("/v1/tokens/baskets")).text;
     for (let i = 0; i < 2; i++) {
-      const res = await fetch(`${base}/v1/tokens/baskets`, { headers: { Authorization: `Bearer ${KEYS.active}`, "Accept-Encoding": "gzip" } });
+      const res = await fetch(`${base}/v1/tokens/baskets`, {
+        headers: { Authorization: `Bearer ${KEYS.active}`, "Accept-Encoding": "gzip" },
+      });
       expect(res.headers.get("content-encoding")).toBe("gzip");
       // fetch decompresses; the raw bytes are read below.
       const text = await res.text();
@@ -174,13 +235,21 @@ describe("baskets answers at the limit (L1)", () => {
     }
     const raw = await new Promise<Buffer>((resolve, reject) => {
       const url = new URL(`${base}/v1/tokens/baskets/big-2`);
-      httpGet({ host: url.hostname, port: url.port, path: url.pathname, headers: { Authorization: `Bearer ${KEYS.active}`, "Accept-Encoding": "gzip" } }, (res) => {
-        expect(res.headers["content-encoding"]).toBe("gzip");
-        const parts: Buffer[] = [];
-        res.on("data", (c: Buffer) => parts.push(c));
-        res.on("end", () => resolve(Buffer.concat(parts)));
-        res.on("error", reject);
-      }).on("error", reject);
+      httpGet(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          headers: { Authorization: `Bearer ${KEYS.active}`, "Accept-Encoding": "gzip" },
+        },
+        (res) => {
+          expect(res.headers["content-encoding"]).toBe("gzip");
+          const parts: Buffer[] = [];
+          res.on("data", (c: Buffer) => parts.push(c));
+          res.on("end", () => resolve(Buffer.concat(parts)));
+          res.on("error", reject);
+        },
+      ).on("error", reject);
     });
     expect(dataText(gunzipSync(raw).toString())).toBe(JSON.stringify({ basket: referenceBasket(files, baskets, "big-2", ALL_CHAINS) }));
   });
@@ -209,7 +278,14 @@ async function expectSearch(request: SearchRequest, keyChains: number[] | null =
   const first = await postPoolSearch(base, { ...request, config: { ...request.config, limit: 10 } }, key === undefined ? {} : { key });
   expect(first.status).toBe(200);
   const texts: string[] = [];
-  for (const p of expected.slice(0, 10)) texts.push(expectedPoolText(files.find((f) => f.chainId === p.chainId)!, await details(p.chainId, p.address), p.native));
+  for (const p of expected.slice(0, 10))
+    texts.push(
+      expectedPoolText(
+        files.find((f) => f.chainId === p.chainId)!,
+        await details(p.chainId, p.address),
+        p.native,
+      ),
+    );
   const prefix = `{"pools":[${texts.join(",")}],"filters":${JSON.stringify(effectiveFilters(request))},"nextCursor":`;
   expect(dataText(first.text).slice(0, prefix.length)).toBe(prefix);
   return expected.length;
@@ -220,21 +296,55 @@ const ALL_BIG = Array.from({ length: 10 }, (_, n) => big(n));
 
 const SEARCHES: { name: string; request: SearchRequest; key?: string; keyChains?: number[] }[] = [
   { name: "ten baskets of 1,000 as side A", request: { basketsA: ALL_BIG } },
-  { name: "ten baskets, yield 7d ascending, minimum TVL", request: { basketsA: ALL_BIG, filters: { minimumTotalValueLockedUsd: 500 }, config: { orderBy: { field: "yield", timeframe: "7d", direction: "asc" } } } },
-  { name: "baskets on chosen chains against baskets", request: { basketsA: [big(0, [1]), big(1, [130, 8453]), big(2)], basketsB: [big(3), big(4, [1])] } },
+  {
+    name: "ten baskets, yield 7d ascending, minimum TVL",
+    request: {
+      basketsA: ALL_BIG,
+      filters: { minimumTotalValueLockedUsd: 500 },
+      config: { orderBy: { field: "yield", timeframe: "7d", direction: "asc" } },
+    },
+  },
+  {
+    name: "baskets on chosen chains against baskets",
+    request: { basketsA: [big(0, [1]), big(1, [130, 8453]), big(2)], basketsB: [big(3), big(4, [1])] },
+  },
   {
     name: "tokens and baskets against ten baskets, wrapped never native, no wrapped for native",
-    request: { tokensA: [{ chainId: 1, address: tokenAddress(1, 0) }, { chainId: 8453, address: NATIVE_ADDRESS }], basketsA: [big(5)], basketsB: ALL_BIG, config: { useWrappedForNative: false, parseWrappedToNative: "NEVER" } },
+    request: {
+      tokensA: [
+        { chainId: 1, address: tokenAddress(1, 0) },
+        { chainId: 8453, address: NATIVE_ADDRESS },
+      ],
+      basketsA: [big(5)],
+      basketsB: ALL_BIG,
+      config: { useWrappedForNative: false, parseWrappedToNative: "NEVER" },
+    },
   },
-  { name: "always native, protocol filters", request: { basketsA: [big(6), big(7)], filters: { protocols: ["uni-v2", "uni-v3"], blockedPoolTypes: ["V3"] }, config: { parseWrappedToNative: "ALWAYS" } } },
-  { name: "a chain-restricted key: baskets without chains cover its chains", request: { basketsA: [big(8), big(9)], basketsB: [big(0)] }, key: KEYS.chain1Only, keyChains: [1] },
+  {
+    name: "always native, protocol filters",
+    request: {
+      basketsA: [big(6), big(7)],
+      filters: { protocols: ["uni-v2", "uni-v3"], blockedPoolTypes: ["V3"] },
+      config: { parseWrappedToNative: "ALWAYS" },
+    },
+  },
+  {
+    name: "a chain-restricted key: baskets without chains cover its chains",
+    request: { basketsA: [big(8), big(9)], basketsB: [big(0)] },
+    key: KEYS.chain1Only,
+    keyChains: [1],
+  },
 ];
 
 describe("pool search over baskets at the limit (L2)", () => {
-  it.each(SEARCHES)("$name", async ({ request, key, keyChains }) => {
-    const found = await expectSearch(request, keyChains ?? null, key);
-    expect(found).toBeGreaterThan(10);
-  }, 60_000);
+  it.each(SEARCHES)(
+    "$name",
+    async ({ request, key, keyChains }) => {
+      const found = await expectSearch(request, keyChains ?? null, key);
+      expect(found).toBeGreaterThan(10);
+    },
+    60_000,
+  );
 });
 
 // ------------------------------------------------------------------ the file
@@ -259,9 +369,25 @@ describe("over-limit files are rejected whole, the last good baskets stay (L3)",
         { baskets: baskets.baskets.map((b, i) => (i === 4 ? { ...b, addresses: { ...b.addresses, "143": [addr("143")] } } : b)) },
         /baskets\.json: baskets\[4\]\.addresses: 1,001 addresses, more than the 1,000 a basket may list/,
       ],
-      ["10,001 in the file", { baskets: baskets.baskets.map((b, i) => (i === 99 ? { ...b, addresses: { "1": [tokenAddress(1, 99), tokenAddress(1, 100)] } } : b)) }, /baskets\.json: baskets\[99\]\.addresses: the baskets up to this one list 10,001 addresses/],
-      ["101 baskets", { baskets: [...baskets.baskets, { ...baskets.baskets[99]!, id: "zz-extra", addresses: {} }] }, /baskets\.json: baskets: 101 baskets, more than the 100/],
-      ["a long name", { baskets: baskets.baskets.map((b, i) => (i === 0 ? { ...b, name: "n".repeat(257) } : b)) }, /baskets\.json: baskets\[0\]\.name: 257 characters, more than the 256 allowed/],
+      [
+        "10,001 in the file",
+        {
+          baskets: baskets.baskets.map((b, i) =>
+            i === 99 ? { ...b, addresses: { "1": [tokenAddress(1, 99), tokenAddress(1, 100)] } } : b,
+          ),
+        },
+        /baskets\.json: baskets\[99\]\.addresses: the baskets up to this one list 10,001 addresses/,
+      ],
+      [
+        "101 baskets",
+        { baskets: [...baskets.baskets, { ...baskets.baskets[99]!, id: "zz-extra", addresses: {} }] },
+        /baskets\.json: baskets: 101 baskets, more than the 100/,
+      ],
+      [
+        "a long name",
+        { baskets: baskets.baskets.map((b, i) => (i === 0 ? { ...b, name: "n".repeat(257) } : b)) },
+        /baskets\.json: baskets\[0\]\.name: 257 characters, more than the 256 allowed/,
+      ],
     ];
     for (const [what, json, message] of over) {
       const before = await rejections();

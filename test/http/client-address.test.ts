@@ -57,7 +57,9 @@ for (const host of ["127.0.0.1", "::"]) {
     afterAll(() => app?.close());
 
     it("from an untrusted peer, X-Forwarded-For and Forwarded are ignored: the peer is counted", async () => {
-      expect(await status(app, "127.0.0.20", request("/health", ["X-Forwarded-For: 198.51.100.1", "Forwarded: for=198.51.100.1"]))).toBe(200);
+      expect(await status(app, "127.0.0.20", request("/health", ["X-Forwarded-For: 198.51.100.1", "Forwarded: for=198.51.100.1"]))).toBe(
+        200,
+      );
       expect(await status(app, "127.0.0.20", request("/health", []))).toBe(429);
       expect(await viaProxy(app, "198.51.100.1")).toBe(200);
     });
@@ -74,7 +76,9 @@ for (const host of ["127.0.0.1", "::"]) {
     });
 
     it("two X-Forwarded-For fields are one list: the proxy's field after the client's is read first", async () => {
-      expect(await status(app, "127.0.0.1", request("/health", ["X-Forwarded-For: 198.51.100.7", "X-Forwarded-For: 198.51.100.8"]))).toBe(200);
+      expect(await status(app, "127.0.0.1", request("/health", ["X-Forwarded-For: 198.51.100.7", "X-Forwarded-For: 198.51.100.8"]))).toBe(
+        200,
+      );
       expect(await viaProxy(app, "198.51.100.8")).toBe(429);
       expect(await viaProxy(app, "198.51.100.7")).toBe(200);
     });
@@ -97,7 +101,9 @@ for (const host of ["127.0.0.1", "::"]) {
     });
 
     it("X-Forwarded-For and Forwarded that disagree count the proxy", async () => {
-      expect(await status(app, "127.0.1.8", request("/health", ["X-Forwarded-For: 198.51.100.16", "Forwarded: for=198.51.100.17"]))).toBe(200);
+      expect(await status(app, "127.0.1.8", request("/health", ["X-Forwarded-For: 198.51.100.16", "Forwarded: for=198.51.100.17"]))).toBe(
+        200,
+      );
       expect(await status(app, "127.0.1.8", request("/health", []))).toBe(429);
       expect(await viaProxy(app, "198.51.100.16")).toBe(200);
       expect(await viaProxy(app, "198.51.100.17")).toBe(200);
@@ -120,7 +126,10 @@ for (const host of ["127.0.0.1", "::"]) {
     });
 
     it("uWS reads a frame in front of every request of a connection (why a TCP pass-through must never be trusted: docs/reverse-proxy.md)", async () => {
-      const payload = Buffer.concat([request("/health", [], proxyV2([198, 51, 100, 40])), request("/health", [], proxyV2([198, 51, 100, 41]))]);
+      const payload = Buffer.concat([
+        request("/health", [], proxyV2([198, 51, 100, 40])),
+        request("/health", [], proxyV2([198, 51, 100, 41])),
+      ]);
       const { responses } = await rawExchange(app.port, payload, { responses: 2, methods: ["GET", "GET"], localAddress: "127.0.0.1" });
       expect(responses.map((r) => r.status)).toEqual([200, 200]);
       expect(await viaProxy(app, "198.51.100.40")).toBe(429);
@@ -145,7 +154,12 @@ describe("failed-authentication budget per resolved client address", () => {
   });
   afterAll(() => app?.close());
 
-  const badKey = (from: string, xff: string) => status(app, from, request("/v1/protocols", [`Authorization: Bearer lgw_wrong_${xff.replace(/\W/g, "")}_0123456789`, `X-Forwarded-For: ${xff}`]));
+  const badKey = (from: string, xff: string) =>
+    status(
+      app,
+      from,
+      request("/v1/protocols", [`Authorization: Bearer lgw_wrong_${xff.replace(/\W/g, "")}_0123456789`, `X-Forwarded-For: ${xff}`]),
+    );
 
   it("each client behind the proxy has its own budget; a locked-out client cannot move by naming another address", async () => {
     expect(await badKey("127.0.0.1", "198.51.100.30")).toBe(401);
@@ -154,7 +168,9 @@ describe("failed-authentication budget per resolved client address", () => {
     // A client that sends its own X-Forwarded-For through the proxy: the proxy appends what it saw.
     expect(await badKey("127.0.0.1", "198.51.100.31, 198.51.100.30")).toBe(429);
     // The valid key of a client whose address is not over its budget is served.
-    expect(await status(app, "127.0.0.1", request("/v1/protocols", [`Authorization: Bearer ${KEYS.active}`, "X-Forwarded-For: 198.51.100.32"]))).toBe(200);
+    expect(
+      await status(app, "127.0.0.1", request("/v1/protocols", [`Authorization: Bearer ${KEYS.active}`, "X-Forwarded-For: 198.51.100.32"])),
+    ).toBe(200);
   });
 
   it("the same bad keys straight from an untrusted peer count that peer, whatever it claims", async () => {
@@ -172,7 +188,13 @@ describe("without TRUSTED_PROXIES", () => {
   afterAll(() => app?.close());
 
   it("headers and PROXY v2 frames are ignored, from any peer: the peer is counted", async () => {
-    expect(await status(app, "127.0.0.1", request("/health", ["X-Forwarded-For: 198.51.100.50", "Forwarded: for=198.51.100.50"], proxyV2([198, 51, 100, 51])))).toBe(200);
+    expect(
+      await status(
+        app,
+        "127.0.0.1",
+        request("/health", ["X-Forwarded-For: 198.51.100.50", "Forwarded: for=198.51.100.50"], proxyV2([198, 51, 100, 51])),
+      ),
+    ).toBe(200);
     expect(await status(app, "127.0.0.1", request("/health", ["X-Forwarded-For: 198.51.100.52"]))).toBe(429);
     expect(await status(app, "127.0.0.50", request("/health", ["X-Forwarded-For: 198.51.100.50"]))).toBe(200);
   });

@@ -21,8 +21,18 @@ describe("invalid configuration → non-zero exit naming the setting", () => {
     ["MAX_HEADER_BYTES under 1024", { MAX_HEADER_BYTES: "512" }, [], /MAX_HEADER_BYTES must be an integer from 1024 to 65536/],
     ["MAX_HEADER_BYTES over 64 KiB", { MAX_HEADER_BYTES: "65537" }, [], /MAX_HEADER_BYTES/],
     ["unknown command-line flag", {}, ["--no-such-flag"], /no-such-flag/],
-    ["TRUSTED_PROXIES not an address", { TRUSTED_PROXIES: "10.0.0.0/8, nginx" }, [], /TRUSTED_PROXIES: "nginx" is not an IPv4 or IPv6 address/],
-    ["TRUSTED_PROXIES with bits past the prefix", { TRUSTED_PROXIES: "10.0.0.1/8" }, [], /TRUSTED_PROXIES: "10.0.0.1\/8" has address bits set past its \/8 prefix/],
+    [
+      "TRUSTED_PROXIES not an address",
+      { TRUSTED_PROXIES: "10.0.0.0/8, nginx" },
+      [],
+      /TRUSTED_PROXIES: "nginx" is not an IPv4 or IPv6 address/,
+    ],
+    [
+      "TRUSTED_PROXIES with bits past the prefix",
+      { TRUSTED_PROXIES: "10.0.0.1/8" },
+      [],
+      /TRUSTED_PROXIES: "10.0.0.1\/8" has address bits set past its \/8 prefix/,
+    ],
     ["--trusted-proxies prefix too long", {}, ["--trusted-proxies", "::/129"], /--trusted-proxies: "::\/129": the prefix length/],
   ];
   for (const [label, env, args, names] of cases) {
@@ -59,7 +69,10 @@ describe("lifecycle", () => {
     const gw = await startGateway({ snapshotDir, keysFile });
     await getProtocols(gw.baseUrl);
     await gw.stop();
-    const lines = gw.stdout().split("\n").filter((l) => l.trim() !== "");
+    const lines = gw
+      .stdout()
+      .split("\n")
+      .filter((l) => l.trim() !== "");
     expect(lines.length).toBeGreaterThan(1);
     for (const line of lines) {
       const parsed = JSON.parse(line);

@@ -9,7 +9,16 @@ import { renameSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KEYS, poolsFixture, tempDir, writeChainFile, writeKeysFile } from "../support/fixtures.js";
-import { expectError, expectValidation, postTokens, request, startGateway, startWithBaskets, waitFor, type Gateway } from "../support/gateway-process.js";
+import {
+  expectError,
+  expectValidation,
+  postTokens,
+  request,
+  startGateway,
+  startWithBaskets,
+  waitFor,
+  type Gateway,
+} from "../support/gateway-process.js";
 import { rawExchange, rawRequest } from "../support/raw-http.js";
 import { tokenSurfaceBaskets, tokenSurfaceFixture, TS } from "../support/token-surface-fixture.js";
 
@@ -20,7 +29,10 @@ describe("a gateway with data", () => {
   let gw: Gateway;
 
   beforeAll(async () => {
-    gw = await startWithBaskets(tokenSurfaceFixture(), tokenSurfaceBaskets(), undefined, { CORS_ORIGINS: ORIGIN, MAX_HEADER_BYTES: "65536" });
+    gw = await startWithBaskets(tokenSurfaceFixture(), tokenSurfaceBaskets(), undefined, {
+      CORS_ORIGINS: ORIGIN,
+      MAX_HEADER_BYTES: "65536",
+    });
   });
 
   afterAll(async () => {
@@ -118,7 +130,8 @@ describe("a gateway with data", () => {
 
   describe("valid JSON nested past the depth limit", () => {
     const arrays = (n: number) => "[".repeat(n) + "]".repeat(n);
-    const post = (body: string) => request(gw.baseUrl, "/v1/tokens", { method: "POST", body, headers: { "content-type": "application/json" } });
+    const post = (body: string) =>
+      request(gw.baseUrl, "/v1/tokens", { method: "POST", body, headers: { "content-type": "application/json" } });
 
     it("a top-level array is isObject on the body; a deep chain id item is that item's error; a deeper later fault loses to an earlier one", async () => {
       expectValidation(await post(arrays(5000)), "body", "isObject");
@@ -142,10 +155,18 @@ describe("a gateway with data", () => {
         ["/v1/pools/search", "tokensA"],
         ["/v1/tokens/prices", "tokens"],
       ]) {
-        const res = await request(gw.baseUrl, route, { method: "POST", body: `{"${list}":[{"chainId":1,"address":${arrays(1000)}}]}`, headers: { "content-type": "application/json" } });
+        const res = await request(gw.baseUrl, route, {
+          method: "POST",
+          body: `{"${list}":[{"chainId":1,"address":${arrays(1000)}}]}`,
+          headers: { "content-type": "application/json" },
+        });
         const error = expectError(res, 400, "INVALID_BLOCKCHAIN_ADDRESS");
         // As for a body within the limit whose address is an array too deep to echo: the list is summarised.
-        const within = await request(gw.baseUrl, route, { method: "POST", body: `{"${list}":[{"chainId":1,"address":${arrays(40)}}]}`, headers: { "content-type": "application/json" } });
+        const within = await request(gw.baseUrl, route, {
+          method: "POST",
+          body: `{"${list}":[{"chainId":1,"address":${arrays(40)}}]}`,
+          headers: { "content-type": "application/json" },
+        });
         expect(error.metadata, route).toEqual(expectError(within, 400, "INVALID_BLOCKCHAIN_ADDRESS").metadata);
         expect(error.metadata.receivedCount, route).toBe(1);
       }

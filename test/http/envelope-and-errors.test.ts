@@ -157,7 +157,10 @@ describe("405 METHOD_NOT_ALLOWED (routing before auth)", () => {
         expect(Array.isArray(err.metadata.allowed)).toBe(true);
         expect(err.metadata.allowed).toContain(allowed);
         expect(err.metadata.allowed).not.toContain(method);
-        const header = (res.headers.get("allow") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+        const header = (res.headers.get("allow") ?? "")
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean);
         expect(header).toContain(allowed);
         expect([...header].sort()).toEqual([...err.metadata.allowed].sort());
       }
@@ -165,7 +168,12 @@ describe("405 METHOD_NOT_ALLOWED (routing before auth)", () => {
   }
 
   it("405 on the pool route does not depend on the path parameters being valid", async () => {
-    const res = await request(base, "/v1/pools/abc/0x123", { method: "POST", key: null, body: "{}", headers: { "Content-Type": "application/json" } });
+    const res = await request(base, "/v1/pools/abc/0x123", {
+      method: "POST",
+      key: null,
+      body: "{}",
+      headers: { "Content-Type": "application/json" },
+    });
     expectError(res, 405, "METHOD_NOT_ALLOWED");
   });
 });
@@ -258,8 +266,16 @@ describe("errors never leak as 5xx for client mistakes", () => {
       request(base, "/v1/pools/1/%zz"),
       request(base, "/v1/tokens", { method: "POST", body: '{"config":{"limit":1e999}}', headers: { "Content-Type": "application/json" } }),
       request(base, "/v1/tokens", { method: "POST", body: '{"__proto__":{"x":1}}', headers: { "Content-Type": "application/json" } }),
-      request(base, "/v1/tokens", { method: "POST", body: '{"config":{"__proto__":{"limit":1}}}', headers: { "Content-Type": "application/json" } }),
-      request(base, "/v1/tokens", { method: "POST", body: '{"constructor":{"prototype":{}}}', headers: { "Content-Type": "application/json" } }),
+      request(base, "/v1/tokens", {
+        method: "POST",
+        body: '{"config":{"__proto__":{"limit":1}}}',
+        headers: { "Content-Type": "application/json" },
+      }),
+      request(base, "/v1/tokens", {
+        method: "POST",
+        body: '{"constructor":{"prototype":{}}}',
+        headers: { "Content-Type": "application/json" },
+      }),
     ];
     for (const res of await Promise.all(reqs)) {
       expect(res.status, res.text).toBeGreaterThanOrEqual(400);

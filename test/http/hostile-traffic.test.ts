@@ -19,16 +19,25 @@ const keys: TestKey[] = [...standardKeys(), { id: "test-quota", key: QUOTA_KEY, 
 
 function post(base: string, agent: http.Agent, body: string, key = KEYS.active): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${base}/v1/tokens`, { method: "POST", agent, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" } }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode!));
-    });
+    const req = http.request(
+      `${base}/v1/tokens`,
+      { method: "POST", agent, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" } },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode!));
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
 }
 
-function get(base: string, agent: http.Agent, path: string, key: string = KEYS.active): Promise<{ status: number; headers: http.IncomingHttpHeaders }> {
+function get(
+  base: string,
+  agent: http.Agent,
+  path: string,
+  key: string = KEYS.active,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     http
       .get(`${base}${path}`, { agent, headers: { authorization: `Bearer ${key}` } }, (res) => {
@@ -45,7 +54,11 @@ describe("hostile traffic against the real gateway", () => {
 
   beforeAll(async () => {
     keysFile = writeKeysFile(keys);
-    gw = await startGateway({ snapshotDir: writeSnapshotDir(basicFixture()), keysFile, env: { GATEWAY_THREADS: "2", MAX_API_KEYS: String(keys.length) } });
+    gw = await startGateway({
+      snapshotDir: writeSnapshotDir(basicFixture()),
+      keysFile,
+      env: { GATEWAY_THREADS: "2", MAX_API_KEYS: String(keys.length) },
+    });
   });
 
   afterAll(async () => {
@@ -80,7 +93,9 @@ describe("hostile traffic against the real gateway", () => {
     const publicBurst = Buffer.concat(Array.from({ length: 200 }, () => rawRequest("GET", "/v1/openapi.json")));
     const body = JSON.stringify({ config: { limit: 500 } });
     const tokenBurst = Buffer.concat(
-      Array.from({ length: 200 }, () => rawRequest("POST", "/v1/tokens", { authorization: `Bearer ${KEYS.active}`, "content-type": "application/json" }, body)),
+      Array.from({ length: 200 }, () =>
+        rawRequest("POST", "/v1/tokens", { authorization: `Bearer ${KEYS.active}`, "content-type": "application/json" }, body),
+      ),
     );
     for (let i = 0; i < 50; i++) {
       const socket = net.connect({ port: gw.port, host: "127.0.0.1" });
@@ -112,7 +127,10 @@ describe("hostile traffic against the real gateway", () => {
     const extra = "lgw_test_hostile_extra_0123456789";
     const tooMany = [...keys, { id: "extra-1", key: extra }, { id: "extra-2", key: `${extra}x` }];
     writeKeysFileAt(keysFile, tooMany);
-    await waitFor(async () => metricValue((await request(gw.baseUrl, "/metrics", { key: null })).text, "gateway_keys_file_rejections_total") > rejectionsBefore);
+    await waitFor(
+      async () =>
+        metricValue((await request(gw.baseUrl, "/metrics", { key: null })).text, "gateway_keys_file_rejections_total") > rejectionsBefore,
+    );
     expect(gw.logs().some((l) => l.event === "keys-file-rejected" && String(l.error).includes("MAX_API_KEYS"))).toBe(true);
 
     expect(await remaining(QUOTA_KEY)).toEqual({ status: 200, remaining: 45 });

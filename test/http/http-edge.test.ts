@@ -33,13 +33,19 @@ describe.concurrent("straight at the gateway", () => {
 describe("what the gateway's own handler answers", () => {
   it("an ambiguous body length is refused with the error envelope, Connection: close, before authentication", async () => {
     const body = "{}";
-    const result = await exchangeInPieces(gw.port, [`POST /v1/tokens HTTP/1.1\r\nHost: g\r\nContent-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n${body}`]);
+    const result = await exchangeInPieces(gw.port, [
+      `POST /v1/tokens HTTP/1.1\r\nHost: g\r\nContent-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n${body}`,
+    ]);
     expect(result.closed).toBe(true);
     const [res] = result.responses;
     expect(res.status).toBe(400);
     expect(res.header("connection")).toBe("close");
     const envelope = JSON.parse(res.body.toString("utf8"));
-    expect(envelope.error).toMatchObject({ code: "INVALID_REQUEST_FRAMING", title: "Bad Request", metadata: { header: "content-length", values: ["2", "3"] } });
+    expect(envelope.error).toMatchObject({
+      code: "INVALID_REQUEST_FRAMING",
+      title: "Bad Request",
+      metadata: { header: "content-length", values: ["2", "3"] },
+    });
     expect(envelope.path).toBe("/v1/tokens");
   });
 

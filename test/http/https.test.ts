@@ -20,14 +20,21 @@ import { makeCa, makeServerCertificate, type ServerCertificate, type TestCa } fr
 
 const run = promisify(execFile);
 
-function httpsGet(port: number, path: string, ca: string, agent?: https.Agent): Promise<{ status: number; body: any; headers: Record<string, unknown> }> {
+function httpsGet(
+  port: number,
+  path: string,
+  ca: string,
+  agent?: https.Agent,
+): Promise<{ status: number; body: any; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     https
       .get({ host: "127.0.0.1", port, path, ca, agent, headers: { authorization: `Bearer ${KEYS.active}` } }, (res) => {
         let text = "";
         res.setEncoding("utf8");
         res.on("data", (c: string) => (text += c));
-        res.on("end", () => resolve({ status: res.statusCode!, body: text.startsWith("{") ? JSON.parse(text) : text, headers: res.headers }));
+        res.on("end", () =>
+          resolve({ status: res.statusCode!, body: text.startsWith("{") ? JSON.parse(text) : text, headers: res.headers }),
+        );
       })
       .on("error", reject);
   });
@@ -87,7 +94,14 @@ describe("HTTPS", () => {
   });
 
   it("curl --cacert, fetch and the official SDK trusting the CA", async () => {
-    const curl = await run("curl", ["-sS", "--cacert", ca.certFile, "-H", `Authorization: Bearer ${KEYS.active}`, `https://127.0.0.1:${gw.port}/v1/protocols`]);
+    const curl = await run("curl", [
+      "-sS",
+      "--cacert",
+      ca.certFile,
+      "-H",
+      `Authorization: Bearer ${KEYS.active}`,
+      `https://127.0.0.1:${gw.port}/v1/protocols`,
+    ]);
     expect(JSON.parse(curl.stdout).data.protocols.length).toBeGreaterThan(0);
     const script = `
       import { HydricGateway } from "@hydric/gateway";
@@ -96,7 +110,10 @@ describe("HTTPS", () => {
       const sdk = new HydricGateway({ apiKey: "${KEYS.active}", baseUrl: base });
       const viaSdk = await sdk.multichainTokens.list();
       console.log(JSON.stringify({ raw: raw.data.tokens, sdk: viaSdk.tokens }));`;
-    const child = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: PROJECT_ROOT, env: { ...process.env, NODE_EXTRA_CA_CERTS: ca.certFile } });
+    const child = await run(process.execPath, ["--input-type=module", "-e", script], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, NODE_EXTRA_CA_CERTS: ca.certFile },
+    });
     const { raw, sdk } = JSON.parse(child.stdout);
     expect(sdk).toEqual(raw);
   });
@@ -177,14 +194,42 @@ describe("bad TLS settings stop start-up with a message naming the setting", () 
   });
 
   const cases: Array<[string, () => Record<string, string>, RegExp]> = [
-    ["a missing certificate file", () => ({ TLS_CERT_FILE: path.join(dir, "nope.pem"), TLS_KEY_FILE: good.keyFile }), /TLS_CERT_FILE: cannot read/],
-    ["a certificate file that is not PEM", () => ({ TLS_CERT_FILE: good.keyFile, TLS_KEY_FILE: good.keyFile }), /TLS_CERT_FILE: .* is not a PEM certificate/],
-    ["a key that is not the certificate's", () => ({ TLS_CERT_FILE: good.certFile, TLS_KEY_FILE: other.keyFile }), /TLS_KEY_FILE: the key .* does not belong to the certificate in TLS_CERT_FILE/],
-    ["an encrypted key without its passphrase", () => ({ TLS_CERT_FILE: locked.certFile, TLS_KEY_FILE: locked.keyFile }), /TLS_KEY_FILE: .*not a usable PEM private key/],
-    ["a wrong passphrase", () => ({ TLS_CERT_FILE: locked.certFile, TLS_KEY_FILE: locked.keyFile, TLS_KEY_PASSPHRASE: "wrong" }), /TLS_KEY_FILE: .*TLS_KEY_PASSPHRASE does not open it/],
+    [
+      "a missing certificate file",
+      () => ({ TLS_CERT_FILE: path.join(dir, "nope.pem"), TLS_KEY_FILE: good.keyFile }),
+      /TLS_CERT_FILE: cannot read/,
+    ],
+    [
+      "a certificate file that is not PEM",
+      () => ({ TLS_CERT_FILE: good.keyFile, TLS_KEY_FILE: good.keyFile }),
+      /TLS_CERT_FILE: .* is not a PEM certificate/,
+    ],
+    [
+      "a key that is not the certificate's",
+      () => ({ TLS_CERT_FILE: good.certFile, TLS_KEY_FILE: other.keyFile }),
+      /TLS_KEY_FILE: the key .* does not belong to the certificate in TLS_CERT_FILE/,
+    ],
+    [
+      "an encrypted key without its passphrase",
+      () => ({ TLS_CERT_FILE: locked.certFile, TLS_KEY_FILE: locked.keyFile }),
+      /TLS_KEY_FILE: .*not a usable PEM private key/,
+    ],
+    [
+      "a wrong passphrase",
+      () => ({ TLS_CERT_FILE: locked.certFile, TLS_KEY_FILE: locked.keyFile, TLS_KEY_PASSPHRASE: "wrong" }),
+      /TLS_KEY_FILE: .*TLS_KEY_PASSPHRASE does not open it/,
+    ],
     ["a certificate without a key", () => ({ TLS_CERT_FILE: good.certFile }), /TLS_KEY_FILE must be set too/],
-    ["a CA file that is not PEM", () => ({ TLS_CERT_FILE: good.certFile, TLS_KEY_FILE: good.keyFile, TLS_CA_FILE: good.keyFile }), /TLS_CA_FILE: .* is not a PEM certificate bundle/],
-    ["a passphrase without a certificate", () => ({ TLS_KEY_PASSPHRASE: "x" }), /TLS_KEY_PASSPHRASE is set but TLS_CERT_FILE and TLS_KEY_FILE are not/],
+    [
+      "a CA file that is not PEM",
+      () => ({ TLS_CERT_FILE: good.certFile, TLS_KEY_FILE: good.keyFile, TLS_CA_FILE: good.keyFile }),
+      /TLS_CA_FILE: .* is not a PEM certificate bundle/,
+    ],
+    [
+      "a passphrase without a certificate",
+      () => ({ TLS_KEY_PASSPHRASE: "x" }),
+      /TLS_KEY_PASSPHRASE is set but TLS_CERT_FILE and TLS_KEY_FILE are not/,
+    ],
   ];
   for (const [name, settings, message] of cases) {
     it(name, async () => {

@@ -86,9 +86,26 @@ const VALIDATION_CASES: Case[] = [
   ["chainIds duplicates", j({ filters: { chainIds: [1, 1] } }), "filters.chainIds", "uniqueItems"],
   ["chainIds duplicates apart", j({ filters: { chainIds: [8453, 1, 8453] } }), "filters.chainIds", "uniqueItems"],
   ["minimumTotalValuePooledUsd -1", j({ filters: { minimumTotalValuePooledUsd: -1 } }), "filters.minimumTotalValuePooledUsd", "min", -1],
-  ["minimumTotalValuePooledUsd '5'", j({ filters: { minimumTotalValuePooledUsd: "5" } }), "filters.minimumTotalValuePooledUsd", NUMBER_TYPE, "5"],
-  ["minimumTotalValuePooledUsd null", j({ filters: { minimumTotalValuePooledUsd: null } }), "filters.minimumTotalValuePooledUsd", NUMBER_TYPE, null],
-  ["minimumTotalValuePooledUsd Infinity", '{"filters":{"minimumTotalValuePooledUsd":1e400}}', "filters.minimumTotalValuePooledUsd", ["isNumber", "max"]],
+  [
+    "minimumTotalValuePooledUsd '5'",
+    j({ filters: { minimumTotalValuePooledUsd: "5" } }),
+    "filters.minimumTotalValuePooledUsd",
+    NUMBER_TYPE,
+    "5",
+  ],
+  [
+    "minimumTotalValuePooledUsd null",
+    j({ filters: { minimumTotalValuePooledUsd: null } }),
+    "filters.minimumTotalValuePooledUsd",
+    NUMBER_TYPE,
+    null,
+  ],
+  [
+    "minimumTotalValuePooledUsd Infinity",
+    '{"filters":{"minimumTotalValuePooledUsd":1e400}}',
+    "filters.minimumTotalValuePooledUsd",
+    ["isNumber", "max"],
+  ],
   ["minimumSwapVolumeUsd Infinity", '{"filters":{"minimumSwapVolumeUsd":1e400}}', "filters.minimumSwapVolumeUsd", ["isNumber", "max"]],
   ["minimumSwapsCount Infinity", '{"filters":{"minimumSwapsCount":1e400}}', "filters.minimumSwapsCount", ["isInt", "isNumber", "max"]],
   ["minimumSwapsCount 1.5", j({ filters: { minimumSwapsCount: 1.5 } }), "filters.minimumSwapsCount", "isInt", 1.5],
@@ -100,7 +117,12 @@ const VALIDATION_CASES: Case[] = [
   ["ignoreWrappedNative 0", j({ filters: { ignoreWrappedNative: 0 } }), "filters.ignoreWrappedNative", "isBoolean", 0],
   ["ignoreWrappedNative null", j({ filters: { ignoreWrappedNative: null } }), "filters.ignoreWrappedNative", "isBoolean", null],
   ["filters unknown property", j({ filters: { chainIds: [1], symbol: "ETH" } }), "filters.symbol", "whitelist", "ETH"],
-  ["unknown property nested deeper", j({ filters: { chainIds: [1] }, config: { orderBy: { direction: "asc", nested: { a: 1 } } } }), "config.orderBy.nested", "whitelist"],
+  [
+    "unknown property nested deeper",
+    j({ filters: { chainIds: [1] }, config: { orderBy: { direction: "asc", nested: { a: 1 } } } }),
+    "config.orderBy.nested",
+    "whitelist",
+  ],
 ];
 
 describe("VALIDATION_ERROR cases", () => {
@@ -202,7 +224,12 @@ describe("first failing property in document order", () => {
     ["first bad chainIds item", '{"filters":{"chainIds":[1,"a",1.5]}}', "filters.chainIds.1", INT_TYPE],
     ["direction before field", '{"config":{"orderBy":{"direction":"up","field":"x"}}}', "config.orderBy.direction", "isIn"],
     ["field before direction", '{"config":{"orderBy":{"field":"x","direction":"up"}}}', "config.orderBy.field", "isIn"],
-    ["ignoreWrappedNative before chainIds", '{"filters":{"ignoreWrappedNative":1,"chainIds":"x"}}', "filters.ignoreWrappedNative", "isBoolean"],
+    [
+      "ignoreWrappedNative before chainIds",
+      '{"filters":{"ignoreWrappedNative":1,"chainIds":"x"}}',
+      "filters.ignoreWrappedNative",
+      "isBoolean",
+    ],
     ["cursor before limit", '{"config":{"cursor":5,"limit":9999}}', "config.cursor", "isString"],
   ];
   for (const [label, raw, property, constraint] of cases) {
@@ -273,16 +300,20 @@ describe("no 5xx for arbitrary input", () => {
     anyValue,
     fc.record({
       config: fc.option(
-        fc.oneof(
-          fc.dictionary(fc.constantFrom("limit", "cursor", "matchAllSymbols", "orderBy", "y"), anyValue, { maxKeys: 4 }),
-          anyValue,
-        ),
+        fc.oneof(fc.dictionary(fc.constantFrom("limit", "cursor", "matchAllSymbols", "orderBy", "y"), anyValue, { maxKeys: 4 }), anyValue),
         { nil: undefined },
       ),
       filters: fc.option(
         fc.oneof(
           fc.dictionary(
-            fc.constantFrom("chainIds", "minimumTotalValuePooledUsd", "minimumSwapsCount", "minimumSwapVolumeUsd", "ignoreWrappedNative", "z"),
+            fc.constantFrom(
+              "chainIds",
+              "minimumTotalValuePooledUsd",
+              "minimumSwapsCount",
+              "minimumSwapVolumeUsd",
+              "ignoreWrappedNative",
+              "z",
+            ),
             fc.oneof(anyValue, fc.array(fc.oneof(fc.constantFrom(...SUPPORTED_CHAIN_IDS), fc.integer(), anyValue), { maxLength: 4 })),
             { maxKeys: 5 },
           ),
@@ -324,5 +355,4 @@ describe("no 5xx for arbitrary input", () => {
       { numRuns: 200, seed: 99 },
     );
   });
-
 });

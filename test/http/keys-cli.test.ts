@@ -8,7 +8,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runKeysCli } from "../../src/cli/keys-cli.js";
 import { basicFixture } from "../support/fixtures.js";
-import { expectError, expectSuccess, getProtocols, startWithFixtures, type Gateway, type HttpResponse } from "../support/gateway-process.js";
+import {
+  expectError,
+  expectSuccess,
+  getProtocols,
+  startWithFixtures,
+  type Gateway,
+  type HttpResponse,
+} from "../support/gateway-process.js";
 
 let gw: Gateway & { keysFile: string };
 
@@ -47,7 +54,17 @@ async function untilStatus(key: string, status: number, deadlineMs = 10_000): Pr
 
 describe("keys CLI against a running gateway", () => {
   it("create → 200, disable → 403, enable → 200, rotate → old 401 / new 200, delete → 401", async () => {
-    const created = await keys("create", "--id", "cli-roundtrip", "--name", "CLI round trip", "--rate", "100000/1m", "--routes", "protocols");
+    const created = await keys(
+      "create",
+      "--id",
+      "cli-roundtrip",
+      "--name",
+      "CLI round trip",
+      "--rate",
+      "100000/1m",
+      "--routes",
+      "protocols",
+    );
     const key = created.stdout.trim();
     expect(key).toMatch(/^lgw_[A-Za-z0-9_-]{43}$/);
     const first = await untilStatus(key, 200);

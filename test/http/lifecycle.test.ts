@@ -9,7 +9,7 @@ import { renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NATIVE_ADDRESS } from "../../src/chains/chains.js";
-import type { SnapshotFile } from "../../src/snapshot/format.js";
+import type { SnapshotFile } from "../../src/api/snapshot-format.js";
 import {
   addr,
   chainFile,
@@ -35,14 +35,25 @@ function chainAt(chainId: 1 | 8453 | 999, n: number, tokenCount = 40): SnapshotF
   const tokens = [
     nativeToken(chainId),
     ...Array.from({ length: tokenCount }, (_, i) =>
-      token(chainId, { address: addr(`${chainId}${i}`.padStart(4, "0")), symbol: `S${i}`, trackedTotalValuePooledUsd: 1_000_000 + ((i * 7919 + n * 104729) % 900_000) }),
+      token(chainId, {
+        address: addr(`${chainId}${i}`.padStart(4, "0")),
+        symbol: `S${i}`,
+        trackedTotalValuePooledUsd: 1_000_000 + ((i * 7919 + n * 104729) % 900_000),
+      }),
     ),
   ];
   return chainFile(chainId, {
     generatedAt: T0 + n,
     protocols: [protocol("swap-proto")],
     tokens,
-    pools: [v2Pool({ address: POOL, protocolId: "swap-proto", createdAtTimestamp: T0 + n, tokens: [poolToken(NATIVE_ADDRESS, 1, 2), poolToken(tokens[1]!.address, 3, 4)] })],
+    pools: [
+      v2Pool({
+        address: POOL,
+        protocolId: "swap-proto",
+        createdAtTimestamp: T0 + n,
+        tokens: [poolToken(NATIVE_ADDRESS, 1, 2), poolToken(tokens[1]!.address, 3, 4)],
+      }),
+    ],
   });
 }
 
@@ -78,7 +89,10 @@ function startLoad(base: string, connections: number): { stop: () => Promise<Loa
   const loop = async (c: number) => {
     for (let i = 0; running; i++) {
       try {
-        const res = i % 2 === 0 ? await getPool(base, 1, POOL, { key: KEYS.active }) : await postTokens(base, { config: { limit: 5 } }, { key: KEYS.active });
+        const res =
+          i % 2 === 0
+            ? await getPool(base, 1, POOL, { key: KEYS.active })
+            : await postTokens(base, { config: { limit: 5 } }, { key: KEYS.active });
         if (res.status === 200) result.ok++;
         else result.failures.push(`connection ${c}: HTTP ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
       } catch (error) {
@@ -116,7 +130,11 @@ describe("two serving threads, pushes under load", () => {
     const visibleAfter: number[] = [];
     for (let n = 1; n <= 8; n++) {
       push(dir, chainAt(1, n));
-      const { value, ms } = await waitFor(() => poolCreatedAt(gw.baseUrl, 1), (v) => v === T0 + n, 2000);
+      const { value, ms } = await waitFor(
+        () => poolCreatedAt(gw.baseUrl, 1),
+        (v) => v === T0 + n,
+        2000,
+      );
       expect(value).toBe(T0 + n);
       visibleAfter.push(ms);
     }
@@ -161,7 +179,15 @@ describe("two serving threads, pushes under load", () => {
     await waitForRejection("decode", 1);
     expect(await poolCreatedAt(gw.baseUrl, 1)).toBe(served);
     writeFileSync(path.join(dir, "chain-1.msgpack"), full);
-    expect((await waitFor(() => poolCreatedAt(gw.baseUrl, 1), (v) => v === T0 + 300, 3000)).value).toBe(T0 + 300);
+    expect(
+      (
+        await waitFor(
+          () => poolCreatedAt(gw.baseUrl, 1),
+          (v) => v === T0 + 300,
+          3000,
+        )
+      ).value,
+    ).toBe(T0 + 300);
 
     // A delete: the chain keeps its last good data.
     rmSync(path.join(dir, "chain-8453.msgpack"));
@@ -173,7 +199,15 @@ describe("two serving threads, pushes under load", () => {
     push(dir, chainAt(8453, 400));
     push(dir, chainAt(999, 400));
     for (const chainId of [1, 8453, 999]) {
-      expect((await waitFor(() => poolCreatedAt(gw.baseUrl, chainId), (v) => v === T0 + 400, 3000)).value).toBe(T0 + 400);
+      expect(
+        (
+          await waitFor(
+            () => poolCreatedAt(gw.baseUrl, chainId),
+            (v) => v === T0 + 400,
+            3000,
+          )
+        ).value,
+      ).toBe(T0 + 400);
     }
 
     expect(logCount() - startLogs).toBeGreaterThanOrEqual(4);
@@ -203,7 +237,11 @@ describe("two serving threads, pushes under load", () => {
       if (page % 3 === 0) {
         // A new snapshot with other TVLs (so another order) while the walk goes on.
         push(dir, chainAt(1, 500 + page));
-        await waitFor(() => poolCreatedAt(gw.baseUrl, 1), (v) => v === T0 + 500 + page, 3000);
+        await waitFor(
+          () => poolCreatedAt(gw.baseUrl, 1),
+          (v) => v === T0 + 500 + page,
+          3000,
+        );
       }
       page++;
     } while (cursor !== null);
@@ -253,7 +291,11 @@ describe("a build worker that crashes", () => {
     try {
       expect(await poolCreatedAt(gw.baseUrl, 1)).toBe(T0);
       push(dir, chainAt(1, 1, 150_000));
-      const { value: failed } = await waitFor(async () => gw.logs().filter((l) => l.event === "build-failed").length, (n) => n > 0, 20_000);
+      const { value: failed } = await waitFor(
+        async () => gw.logs().filter((l) => l.event === "build-failed").length,
+        (n) => n > 0,
+        20_000,
+      );
       expect(failed).toBe(1);
       expect(await poolCreatedAt(gw.baseUrl, 1)).toBe(T0);
       const metrics = (await request(gw.baseUrl, "/metrics")).text;
@@ -265,7 +307,15 @@ describe("a build worker that crashes", () => {
       expect(gw.logs().filter((l) => l.event === "build-failed").length).toBe(1);
       // A good push afterwards is taken.
       push(dir, chainAt(1, 2));
-      expect((await waitFor(() => poolCreatedAt(gw.baseUrl, 1), (v) => v === T0 + 2, 5000)).value).toBe(T0 + 2);
+      expect(
+        (
+          await waitFor(
+            () => poolCreatedAt(gw.baseUrl, 1),
+            (v) => v === T0 + 2,
+            5000,
+          )
+        ).value,
+      ).toBe(T0 + 2);
     } finally {
       await gw.stop();
     }

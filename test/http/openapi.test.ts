@@ -13,7 +13,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import ajvFormats from "ajv-formats";
 import { unpack } from "msgpackr";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ERROR_CATALOGUE, type ErrorCode } from "../../src/http/errors.js";
+import { ERROR_CATALOGUE, type ErrorCode } from "../../src/api/errors.js";
 import { ROUTES } from "../../src/http/route-table.js";
 import { addr, basicFixture, KEYS, NATIVE_ADDRESS, P, poolId } from "../support/fixtures.js";
 import {
@@ -43,8 +43,20 @@ const DOC_ID = "https://gateway.test/openapi.json";
 /** Baskets over basicFixture's tokens (chains 1, 8453, 130, 143, 9745, 534352 loaded; 999 not). */
 const BASKETS = {
   baskets: [
-    { id: "usd-stablecoins", name: "USD Stablecoins", description: "Dollars.", logoUrl: "https://logos.test/usd.png", addresses: { "1": [P.usdc1], "8453": [P.usdcBase] } },
-    { id: "ghost-basket", name: "Ghost", description: "Nothing on 8453.", logoUrl: "https://logos.test/ghost.png", addresses: { "1": [addr("e0e0")] } },
+    {
+      id: "usd-stablecoins",
+      name: "USD Stablecoins",
+      description: "Dollars.",
+      logoUrl: "https://logos.test/usd.png",
+      addresses: { "1": [P.usdc1], "8453": [P.usdcBase] },
+    },
+    {
+      id: "ghost-basket",
+      name: "Ghost",
+      description: "Nothing on 8453.",
+      logoUrl: "https://logos.test/ghost.png",
+      addresses: { "1": [addr("e0e0")] },
+    },
   ],
 };
 
@@ -66,7 +78,9 @@ afterAll(async () => {
 
 /** A copy of `schema` whose local refs point into the registered document. */
 function anchored(schema: unknown): unknown {
-  return JSON.parse(JSON.stringify(schema), (key, value) => (key === "$ref" && typeof value === "string" && value.startsWith("#/") ? DOC_ID + value : value));
+  return JSON.parse(JSON.stringify(schema), (key, value) =>
+    key === "$ref" && typeof value === "string" && value.startsWith("#/") ? DOC_ID + value : value,
+  );
 }
 
 const compiled = new Map<string, ReturnType<Ajv2020["compile"]>>();
@@ -150,7 +164,8 @@ function expectResponseMatches(response: Json, res: HttpResponse, what: string):
     if (value !== null) expectMatches(header.schema, headerValue(value, header.schema), `${what}: header ${name}=${value}`);
   }
   for (const name of documentedHeaderNames()) {
-    if (res.headers.get(name) !== null) expect(documented.has(name), `${what}: header ${name} is sent but not documented for this response`).toBe(true);
+    if (res.headers.get(name) !== null)
+      expect(documented.has(name), `${what}: header ${name} is sent but not documented for this response`).toBe(true);
   }
   if (res.status !== 200 && res.body?.error !== undefined) expect(res.headers.get("x-error-code")).toBe(res.body.error.code);
 }
@@ -177,7 +192,15 @@ describe("the document", () => {
   it("documents every route; the /v1 data routes need the bearer key, the others are public", () => {
     const routes = operations().map(({ method, template }) => `${method.toUpperCase()} ${template}`);
     expect(routes.sort()).toEqual(ROUTES.map((r) => `${r.method} ${r.path}`).sort());
-    for (const core of ["POST /v1/tokens", "GET /v1/pools/{chainId}/{poolAddress}", "GET /v1/protocols", "GET /health", "GET /ready", "GET /metrics", "GET /v1/openapi.json"]) {
+    for (const core of [
+      "POST /v1/tokens",
+      "GET /v1/pools/{chainId}/{poolAddress}",
+      "GET /v1/protocols",
+      "GET /health",
+      "GET /ready",
+      "GET /metrics",
+      "GET /v1/openapi.json",
+    ]) {
       expect(routes).toContain(core);
     }
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
@@ -194,9 +217,11 @@ describe("the document", () => {
   it("has an envelope schema for every error code, with the catalogue's status and title", () => {
     const listed = new Set<string>();
     for (const { operation } of operations()) {
-      for (const response of Object.values<Json>(operation.responses)) for (const code of response.headers?.["x-error-code"]?.schema.enum ?? []) listed.add(code);
+      for (const response of Object.values<Json>(operation.responses))
+        for (const code of response.headers?.["x-error-code"]?.schema.enum ?? []) listed.add(code);
     }
-    for (const response of Object.values<Json>(doc.components.responses)) for (const code of response.headers["x-error-code"].schema.enum) listed.add(code);
+    for (const response of Object.values<Json>(doc.components.responses))
+      for (const code of response.headers["x-error-code"].schema.enum) listed.add(code);
     for (const [code, { status, title }] of Object.entries(ERROR_CATALOGUE)) {
       expect(listed.has(code), `${code} is answered by some operation`).toBe(true);
       const envelope = Object.values<Json>(doc.components.schemas).find((s) => s.properties?.error?.properties?.code?.const === code);
@@ -215,7 +240,10 @@ describe("the document", () => {
         headers: method === "post" ? { "Content-Type": "application/json" } : {},
         body: method === "post" ? "{}" : undefined,
       });
-      expect([404, 405].includes(res.status) && ["ROUTE_NOT_FOUND", "METHOD_NOT_ALLOWED"].includes(res.body?.error?.code), `${method} ${url}: ${res.text.slice(0, 300)}`).toBe(false);
+      expect(
+        [404, 405].includes(res.status) && ["ROUTE_NOT_FOUND", "METHOD_NOT_ALLOWED"].includes(res.body?.error?.code),
+        `${method} ${url}: ${res.text.slice(0, 300)}`,
+      ).toBe(false);
     }
   });
 
@@ -224,7 +252,15 @@ describe("the document", () => {
       {},
       { config: { limit: 500, matchAllSymbols: true, cursor: null, orderBy: { field: "tvl", direction: "asc" } } },
       { config: { cursor: "" } },
-      { filters: { chainIds: [1, 8453], minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0.5, ignoreWrappedNative: false } },
+      {
+        filters: {
+          chainIds: [1, 8453],
+          minimumTotalValuePooledUsd: 0,
+          minimumSwapsCount: 0,
+          minimumSwapVolumeUsd: 0.5,
+          ignoreWrappedNative: false,
+        },
+      },
       { filters: { chainIds: [] } },
       { config: { limit: 501 } },
       { config: { limit: 0 } },
@@ -252,7 +288,10 @@ describe("the document", () => {
     for (const body of bodies) {
       const res = await postTokens(base, JSON.stringify(body));
       const documentedValid = schemaErrors(schema, body) === null;
-      expect(res.status === 200, `${JSON.stringify(body)}: schema says ${documentedValid ? "valid" : "invalid"}, server ${res.status} ${res.text.slice(0, 300)}`).toBe(documentedValid);
+      expect(
+        res.status === 200,
+        `${JSON.stringify(body)}: schema says ${documentedValid ? "valid" : "invalid"}, server ${res.status} ${res.text.slice(0, 300)}`,
+      ).toBe(documentedValid);
     }
   });
 
@@ -260,13 +299,28 @@ describe("the document", () => {
     const usdc = { chainId: 1, address: P.usdc1 };
     const bodies: unknown[] = [
       { tokensA: [usdc] },
-      { tokensA: [{ chainId: 8453, address: P.usdcBase.toUpperCase().replace("0X", "0x") }], tokensB: [{ chainId: 8453, address: NATIVE_ADDRESS }] },
+      {
+        tokensA: [{ chainId: 8453, address: P.usdcBase.toUpperCase().replace("0X", "0x") }],
+        tokensB: [{ chainId: 8453, address: NATIVE_ADDRESS }],
+      },
       {
         tokensA: [usdc],
         tokensB: [],
         basketsB: [],
-        filters: { minimumTotalValueLockedUsd: 0.5, protocols: ["uniswap-v3"], blockedProtocols: ["nope"], poolTypes: ["V3", "V4"], blockedPoolTypes: ["V2"] },
-        config: { limit: 500, cursor: null, orderBy: { field: "fees", direction: "asc", timeframe: "90d" }, parseWrappedToNative: "NEVER", useWrappedForNative: false },
+        filters: {
+          minimumTotalValueLockedUsd: 0.5,
+          protocols: ["uniswap-v3"],
+          blockedProtocols: ["nope"],
+          poolTypes: ["V3", "V4"],
+          blockedPoolTypes: ["V2"],
+        },
+        config: {
+          limit: 500,
+          cursor: null,
+          orderBy: { field: "fees", direction: "asc", timeframe: "90d" },
+          parseWrappedToNative: "NEVER",
+          useWrappedForNative: false,
+        },
       },
       { tokensA: [usdc], config: { cursor: "" } },
       { tokensA: [{ chainId: 1, address: "0x1234" }] },
@@ -296,7 +350,10 @@ describe("the document", () => {
     for (const body of bodies) {
       const res = await postPoolSearch(base, JSON.stringify(body));
       const documentedValid = schemaErrors(schema, body) === null;
-      expect(res.status === 200, `${JSON.stringify(body).slice(0, 200)}: schema says ${documentedValid ? "valid" : "invalid"}, server ${res.status} ${res.text.slice(0, 300)}`).toBe(documentedValid);
+      expect(
+        res.status === 200,
+        `${JSON.stringify(body).slice(0, 200)}: schema says ${documentedValid ? "valid" : "invalid"}, server ${res.status} ${res.text.slice(0, 300)}`,
+      ).toBe(documentedValid);
     }
   });
 
@@ -329,7 +386,13 @@ describe("the document", () => {
     expect(spelledOut.filters).toEqual(implicit.filters);
     expect(implicit.pools.length).toBeGreaterThan(1);
     // and the defaults matter: flipping one changes the answer
-    const flipped = expectSuccessData(await postPoolSearch(base, { ...sides, ...explicit, config: { ...explicit.config, useWrappedForNative: !explicit.config.useWrappedForNative } }));
+    const flipped = expectSuccessData(
+      await postPoolSearch(base, {
+        ...sides,
+        ...explicit,
+        config: { ...explicit.config, useWrappedForNative: !explicit.config.useWrappedForNative },
+      }),
+    );
     expect(flipped.pools).not.toEqual(implicit.pools);
   });
 
@@ -340,8 +403,21 @@ describe("the document", () => {
         "/v1/tokens/search",
         [
           { search: "usd" },
-          { search: "usd", config: { limit: 500, matchAllSymbols: true, cursor: null, orderBy: { field: "relevance", direction: "desc" } } },
-          { search: "usd", config: { orderBy: { field: "tvl", direction: "asc" } }, filters: { chainIds: [1], minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0, ignoreWrappedNative: true } },
+          {
+            search: "usd",
+            config: { limit: 500, matchAllSymbols: true, cursor: null, orderBy: { field: "relevance", direction: "desc" } },
+          },
+          {
+            search: "usd",
+            config: { orderBy: { field: "tvl", direction: "asc" } },
+            filters: {
+              chainIds: [1],
+              minimumTotalValuePooledUsd: 0,
+              minimumSwapsCount: 0,
+              minimumSwapVolumeUsd: 0,
+              ignoreWrappedNative: true,
+            },
+          },
           {},
           { search: 5 },
           { search: "usd", config: { limit: 0 } },
@@ -356,7 +432,10 @@ describe("the document", () => {
         "/v1/tokens/1",
         [
           {},
-          { config: { limit: 3, cursor: "", orderBy: { field: "tvl", direction: "asc" } }, filters: { minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0, ignoreWrappedNative: false } },
+          {
+            config: { limit: 3, cursor: "", orderBy: { field: "tvl", direction: "asc" } },
+            filters: { minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0, ignoreWrappedNative: false },
+          },
           { config: { matchAllSymbols: true } },
           { config: { orderBy: { field: "relevance" } } },
           { filters: { chainIds: [1] } },
@@ -381,7 +460,12 @@ describe("the document", () => {
         "/v1/tokens/prices",
         [
           { tokens: [{ chainId: 1, address: P.usdc1 }] },
-          { tokens: [{ chainId: 1, address: P.usdc1.toUpperCase().replace("0X", "0x") }, { chainId: 8453, address: NATIVE_ADDRESS }] },
+          {
+            tokens: [
+              { chainId: 1, address: P.usdc1.toUpperCase().replace("0X", "0x") },
+              { chainId: 8453, address: NATIVE_ADDRESS },
+            ],
+          },
           { tokens: [] },
           { tokens: [{ chainId: 1, address: "0x12" }] },
           { tokens: [{ chainId: 5, address: P.usdc1 }] },
@@ -396,7 +480,10 @@ describe("the document", () => {
       for (const body of bodies) {
         const res = await postJson(base, url, body);
         const documentedValid = schemaErrors(schema, body) === null;
-        expect(res.status === 200, `${url} ${JSON.stringify(body).slice(0, 200)}: schema says ${documentedValid ? "valid" : "invalid"}, server ${res.status} ${res.text.slice(0, 300)}`).toBe(documentedValid);
+        expect(
+          res.status === 200,
+          `${url} ${JSON.stringify(body).slice(0, 200)}: schema says ${documentedValid ? "valid" : "invalid"}, server ${res.status} ${res.text.slice(0, 300)}`,
+        ).toBe(documentedValid);
       }
     }
   });
@@ -409,20 +496,39 @@ describe("the document", () => {
     ];
     for (const [name, url, minimal] of cases) {
       const defaults = defaultsOf(component(name));
-      expect(Object.keys(defaults.filters ?? {}).sort(), name).toEqual(["ignoreWrappedNative", "minimumSwapVolumeUsd", "minimumSwapsCount", "minimumTotalValuePooledUsd"]);
+      expect(Object.keys(defaults.filters ?? {}).sort(), name).toEqual([
+        "ignoreWrappedNative",
+        "minimumSwapVolumeUsd",
+        "minimumSwapsCount",
+        "minimumTotalValuePooledUsd",
+      ]);
       expect(defaults.config?.limit, name).toBe(10);
       const implicit = (await postJson(base, url, minimal)).body.data;
       const spelledOut = (await postJson(base, url, { ...minimal, ...defaults })).body.data;
       expect(spelledOut, name).toEqual(implicit);
     }
-    expect(defaultsOf(component("TokenSearchRequest")).filters).toEqual({ minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0, ignoreWrappedNative: false });
-    expect(defaultsOf(component("SingleChainTokenListRequest")).filters).toEqual({ minimumTotalValuePooledUsd: 10_000, minimumSwapsCount: 1_000, minimumSwapVolumeUsd: 100_000, ignoreWrappedNative: true });
+    expect(defaultsOf(component("TokenSearchRequest")).filters).toEqual({
+      minimumTotalValuePooledUsd: 0,
+      minimumSwapsCount: 0,
+      minimumSwapVolumeUsd: 0,
+      ignoreWrappedNative: false,
+    });
+    expect(defaultsOf(component("SingleChainTokenListRequest")).filters).toEqual({
+      minimumTotalValuePooledUsd: 10_000,
+      minimumSwapsCount: 1_000,
+      minimumSwapVolumeUsd: 100_000,
+      ignoreWrappedNative: true,
+    });
   });
 
   it("the documented defaults are the ones the server applies", async () => {
     const explicit = defaultsOf(component("TokenListRequest"));
     expect(explicit).toEqual({
-      config: { matchAllSymbols: expect.any(Boolean), limit: expect.any(Number), orderBy: { field: expect.any(String), direction: expect.any(String) } },
+      config: {
+        matchAllSymbols: expect.any(Boolean),
+        limit: expect.any(Number),
+        orderBy: { field: expect.any(String), direction: expect.any(String) },
+      },
       filters: {
         minimumTotalValuePooledUsd: expect.any(Number),
         minimumSwapsCount: expect.any(Number),
@@ -436,7 +542,10 @@ describe("the document", () => {
     expect(spelledOut.body.data.tokens).toEqual(implicit.body.data.tokens);
     expect(spelledOut.body.data.nextCursor === null).toBe(implicit.body.data.nextCursor === null);
     // and the defaults matter: flipping one changes the list
-    const flipped = await postTokens(base, { ...explicit, filters: { ...explicit.filters, ignoreWrappedNative: !explicit.filters.ignoreWrappedNative } });
+    const flipped = await postTokens(base, {
+      ...explicit,
+      filters: { ...explicit.filters, ignoreWrappedNative: !explicit.filters.ignoreWrappedNative },
+    });
     expect(flipped.body.data.tokens).not.toEqual(implicit.body.data.tokens);
   });
 
@@ -473,7 +582,16 @@ describe("the document", () => {
     const params: Json[] = doc.paths["/v1/tokens/{chainId}/{tokenAddress}"].get.parameters;
     const tokenAddress = params.find((p) => p.name === "tokenAddress")!;
     const chainId = params.find((p) => p.name === "chainId")!;
-    for (const address of [P.usdc1, P.usdc1.toUpperCase().replace("0X", "0x"), "0X" + P.usdc1.slice(2), P.usdc1.slice(0, -1), P.usdc1 + "0", P.usdc1.slice(2), "0x" + "g".repeat(40), "0x" + "a".repeat(64)]) {
+    for (const address of [
+      P.usdc1,
+      P.usdc1.toUpperCase().replace("0X", "0x"),
+      "0X" + P.usdc1.slice(2),
+      P.usdc1.slice(0, -1),
+      P.usdc1 + "0",
+      P.usdc1.slice(2),
+      "0x" + "g".repeat(40),
+      "0x" + "a".repeat(64),
+    ]) {
       const res = await request(base, `/v1/tokens/1/${address}`);
       const rejected = res.status === 400 && res.body.error.code === "VALIDATION_ERROR";
       expect(rejected, `tokenAddress ${address}: ${res.text.slice(0, 200)}`).toBe(schemaErrors(tokenAddress.schema, address) !== null);
@@ -487,7 +605,12 @@ describe("the document", () => {
 
   it("a pool's metadata must have exactly the shape of its type", () => {
     const pool = component("Pool");
-    const concentrated = { latestSqrtPriceX96: "79228162514264337593543950336", tickSpacing: 60, latestTick: "-12", positionManagerAddress: `0x${"1".repeat(40)}` };
+    const concentrated = {
+      latestSqrtPriceX96: "79228162514264337593543950336",
+      tickSpacing: 60,
+      latestTick: "-12",
+      positionManagerAddress: `0x${"1".repeat(40)}`,
+    };
     const base = {
       chainId: 1,
       address: `0x${"a".repeat(40)}`,
@@ -495,13 +618,22 @@ describe("the document", () => {
       feeTier: { feeTierPercentage: 0.3, isDynamic: false },
       tokens: [],
       protocol: { id: "p", name: "P", logoUrl: "https://l", url: "https://u" },
-      stats: Object.fromEntries(["stats24h", "stats7d", "stats30d", "stats90d"].map((k) => [k, { feesUsd: 0, swapVolumeUsd: 0, yield: 0, netInflowUsd: 0, liquidityVolumeUsd: 0 }])),
+      stats: Object.fromEntries(
+        ["stats24h", "stats7d", "stats30d", "stats90d"].map((k) => [
+          k,
+          { feesUsd: 0, swapVolumeUsd: 0, yield: 0, netInflowUsd: 0, liquidityVolumeUsd: 0 },
+        ]),
+      ),
       balance: { totalValueLockedUsd: 0, tokens: [] },
     };
     expect(schemaErrors(pool, { ...base, type: "V3", metadata: concentrated })).toBeNull();
-    expect(schemaErrors(pool, { ...base, type: "V2", metadata: { positionManagerAddress: concentrated.positionManagerAddress } })).toBeNull();
+    expect(
+      schemaErrors(pool, { ...base, type: "V2", metadata: { positionManagerAddress: concentrated.positionManagerAddress } }),
+    ).toBeNull();
     // A V3 pool with only the V2 router field, or a V4 pool without its V4 fields, is not a valid pool.
-    expect(schemaErrors(pool, { ...base, type: "V3", metadata: { positionManagerAddress: concentrated.positionManagerAddress } })).not.toBeNull();
+    expect(
+      schemaErrors(pool, { ...base, type: "V3", metadata: { positionManagerAddress: concentrated.positionManagerAddress } }),
+    ).not.toBeNull();
     expect(schemaErrors(pool, { ...base, type: "V4", metadata: concentrated })).not.toBeNull();
     expect(schemaErrors(pool, { ...base, type: "V5", metadata: concentrated })).not.toBeNull();
   });
@@ -509,7 +641,10 @@ describe("the document", () => {
   it("every example matches its schema", () => {
     let checked = 0;
     for (const { template, method, operation } of operations()) {
-      const contents: [string, Json][] = Object.entries<Json>(operation.responses).map(([status, r]) => [`${status}`, r.content?.["application/json"]]);
+      const contents: [string, Json][] = Object.entries<Json>(operation.responses).map(([status, r]) => [
+        `${status}`,
+        r.content?.["application/json"],
+      ]);
       if (operation.requestBody) contents.push(["request body", operation.requestBody.content["application/json"]]);
       for (const [where, content] of contents) {
         for (const [name, example] of Object.entries<Json>(content?.examples ?? {})) {
@@ -541,11 +676,16 @@ describe("the document", () => {
       const record = chain(anchor.chainId).tokens.find((t: Json) => t.address === anchor.address);
       expect(record, `token ${anchor.chainId}/${anchor.address}`).toBeDefined();
       expect([entry.symbol, entry.name, entry.logoUrl]).toEqual([record.symbol, record.name, record.logoUrl]);
-      for (const other of others) expect(chain(other.chainId).tokens.some((t: Json) => t.address === other.address), `token ${other.chainId}/${other.address}`).toBe(true);
+      for (const other of others)
+        expect(
+          chain(other.chainId).tokens.some((t: Json) => t.address === other.address),
+          `token ${other.chainId}/${other.address}`,
+        ).toBe(true);
       for (const id of entry.chainIds) expect(requestExample.filters.chainIds).toContain(id);
     }
 
-    const pool = doc.paths["/v1/pools/{chainId}/{poolAddress}"].get.responses["200"].content["application/json"].examples.sample.value.data.pool;
+    const pool =
+      doc.paths["/v1/pools/{chainId}/{poolAddress}"].get.responses["200"].content["application/json"].examples.sample.value.data.pool;
     const file = chain(pool.chainId);
     const record = file.pools.find((p: Json) => p.address === pool.address);
     expect(record, `pool ${pool.chainId}/${pool.address}`).toBeDefined();
@@ -556,7 +696,9 @@ describe("the document", () => {
     expect(pool.metadata).toEqual(record.metadata);
     expect(pool.protocol).toEqual(file.protocols.find((p: Json) => p.id === record.protocolId));
     expect(pool.balance.totalValueLockedUsd).toBe(record.totalValueLockedUsd);
-    expect(pool.balance.tokens.map((t: Json) => [t.token.address, t.amount, t.amountUsd])).toEqual(record.tokens.map((t: Json) => [t.address, t.amount, t.amountUsd]));
+    expect(pool.balance.tokens.map((t: Json) => [t.token.address, t.amount, t.amountUsd])).toEqual(
+      record.tokens.map((t: Json) => [t.address, t.amount, t.amountUsd]),
+    );
     for (const token of pool.tokens) {
       const t = file.tokens.find((r: Json) => r.address === token.address);
       expect([token.symbol, token.name, token.decimals, token.logoUrl]).toEqual([t.symbol, t.name, t.decimals, t.logoUrl]);
@@ -566,12 +708,18 @@ describe("the document", () => {
     const search = doc.paths["/v1/pools/search"].post;
     const searchRequest = search.requestBody.content["application/json"].examples.sample.value;
     for (const t of [...searchRequest.tokensA, ...searchRequest.tokensB]) {
-      expect(t.address === "0x0000000000000000000000000000000000000000" || chain(t.chainId).tokens.some((r: Json) => r.address === t.address), `token ${t.chainId}/${t.address}`).toBe(true);
+      expect(
+        t.address === "0x0000000000000000000000000000000000000000" || chain(t.chainId).tokens.some((r: Json) => r.address === t.address),
+        `token ${t.chainId}/${t.address}`,
+      ).toBe(true);
     }
     const [found] = search.responses["200"].content["application/json"].examples.sample.value.data.pools;
     const wrapped = "0x4200000000000000000000000000000000000006";
     const native = chain(8453).tokens.find((r: Json) => r.address === "0x0000000000000000000000000000000000000000");
-    const asNative = (t: Json) => (t.address === wrapped ? { chainId: 8453, address: native.address, decimals: 18, name: "Ether", symbol: "ETH", logoUrl: native.logoUrl } : t);
+    const asNative = (t: Json) =>
+      t.address === wrapped
+        ? { chainId: 8453, address: native.address, decimals: 18, name: "Ether", symbol: "ETH", logoUrl: native.logoUrl }
+        : t;
     expect(found).toEqual({
       ...pool,
       tokens: pool.tokens.map(asNative),
@@ -581,7 +729,10 @@ describe("the document", () => {
     const protocols = doc.paths["/v1/protocols"].get.responses["200"].content["application/json"].examples.sample.value.data.protocols;
     const sampleChains = [1, 130, 143, 999, 8453, 9745, 534352];
     for (const protocol of protocols) {
-      expect(sampleChains.some((id) => chain(id).protocols.some((p: Json) => JSON.stringify(p) === JSON.stringify(protocol))), `protocol ${protocol.id}`).toBe(true);
+      expect(
+        sampleChains.some((id) => chain(id).protocols.some((p: Json) => JSON.stringify(p) === JSON.stringify(protocol))),
+        `protocol ${protocol.id}`,
+      ).toBe(true);
     }
   });
 });
@@ -594,7 +745,8 @@ describe("the token surface's examples", () => {
       return sample.get(id)!;
     };
     const baskets: Json[] = JSON.parse(readFileSync(path.join(PROJECT_ROOT, "snapshots", "baskets.json"), "utf8")).baskets;
-    const example = (template: string, method = "get"): Json => doc.paths[template][method].responses["200"].content["application/json"].examples.sample.value.data;
+    const example = (template: string, method = "get"): Json =>
+      doc.paths[template][method].responses["200"].content["application/json"].examples.sample.value.data;
     /** A SingleChainTokenMetadata of an example equals the sample's record. */
     const expectSampleToken = (t: Json) => {
       const record = chain(t.chainId).tokens.find((r: Json) => r.address === t.address);
@@ -621,14 +773,23 @@ describe("the token surface's examples", () => {
       expect(entry.price).toBe(chain(entry.chainId).tokens.find((r: Json) => r.address === entry.address).trackedUsdPrice);
     }
     for (const entry of example("/v1/tokens/search", "post").tokens) {
-      for (const a of entry.addresses) expect(chain(a.chainId).tokens.some((r: Json) => r.address === a.address), `${a.chainId}/${a.address}`).toBe(true);
+      for (const a of entry.addresses)
+        expect(
+          chain(a.chainId).tokens.some((r: Json) => r.address === a.address),
+          `${a.chainId}/${a.address}`,
+        ).toBe(true);
     }
-    const examples = [...example("/v1/tokens/baskets").baskets, example("/v1/tokens/baskets/{basketId}").basket, example("/v1/tokens/baskets/{chainId}/{basketId}").basket];
+    const examples = [
+      ...example("/v1/tokens/baskets").baskets,
+      example("/v1/tokens/baskets/{basketId}").basket,
+      example("/v1/tokens/baskets/{chainId}/{basketId}").basket,
+    ];
     for (const basket of examples) {
       const record = baskets.find((b) => b.id === basket.id);
       expect(record, `basket ${basket.id}`).toBeDefined();
       expect([basket.name, basket.description, basket.logoUrl]).toEqual([record.name, record.description, record.logoUrl]);
-      for (const a of basket.addresses) expect(record.addresses[String(a.chainId)], `${basket.id} ${a.chainId}/${a.address}`).toContain(a.address);
+      for (const a of basket.addresses)
+        expect(record.addresses[String(a.chainId)], `${basket.id} ${a.chainId}/${a.address}`).toContain(a.address);
       for (const t of basket.tokens) {
         expectSampleToken(t);
         tokens++;
@@ -654,7 +815,6 @@ interface LiveCase {
   send: () => Promise<HttpResponse>;
 }
 
-const json = { "Content-Type": "application/json" };
 const POOLS = "/v1/pools/{chainId}/{poolAddress}";
 const POOL_SEARCH = "/v1/pools/search";
 const USDC1 = { chainId: 1, address: P.usdc1 };
@@ -671,7 +831,13 @@ const liveCases: LiveCase[] = [
     send: () =>
       postTokens(base, {
         config: { limit: 3, matchAllSymbols: true, orderBy: { field: "tvl", direction: "asc" } },
-        filters: { chainIds: [1, 8453], minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0, ignoreWrappedNative: false },
+        filters: {
+          chainIds: [1, 8453],
+          minimumTotalValuePooledUsd: 0,
+          minimumSwapsCount: 0,
+          minimumSwapVolumeUsd: 0,
+          ignoreWrappedNative: false,
+        },
       }),
   },
   ...(
@@ -687,9 +853,28 @@ const liveCases: LiveCase[] = [
       ["V4 on Unichain", 130, P.v4Unichain],
       ["upper-case address", 1, P.v3.toUpperCase()],
     ] as const
-  ).map(([name, chainId, address]): LiveCase => ({ name: `pool ${name}`, method: "GET", template: POOLS, status: 200, send: () => getPool(base, chainId, address) })),
-  { name: "pool search, one token", method: "POST", template: POOL_SEARCH, status: 200, send: () => postPoolSearch(base, { tokensA: [USDC1] }) },
-  { name: "pool search, baskets", method: "POST", template: POOL_SEARCH, status: 200, send: () => postPoolSearch(base, { basketsA: [{ basketId: "usd-stablecoins" }], basketsB: [{ basketId: "ghost-basket", chainIds: [1] }] }) },
+  ).map(([name, chainId, address]): LiveCase => ({
+    name: `pool ${name}`,
+    method: "GET",
+    template: POOLS,
+    status: 200,
+    send: () => getPool(base, chainId, address),
+  })),
+  {
+    name: "pool search, one token",
+    method: "POST",
+    template: POOL_SEARCH,
+    status: 200,
+    send: () => postPoolSearch(base, { tokensA: [USDC1] }),
+  },
+  {
+    name: "pool search, baskets",
+    method: "POST",
+    template: POOL_SEARCH,
+    status: 200,
+    send: () =>
+      postPoolSearch(base, { basketsA: [{ basketId: "usd-stablecoins" }], basketsB: [{ basketId: "ghost-basket", chainIds: [1] }] }),
+  },
   {
     name: "pool search, a pair with the native rewrite and every option",
     method: "POST",
@@ -699,34 +884,132 @@ const liveCases: LiveCase[] = [
       postPoolSearch(base, {
         tokensA: [USDC1],
         tokensB: [{ chainId: 1, address: NATIVE_ADDRESS }],
-        filters: { minimumTotalValueLockedUsd: 0, protocols: ["uniswap-v3", "uniswap-v4", "9lives"], blockedProtocols: ["uniswap-v2"], poolTypes: ["V3", "V4", "ALGEBRA"], blockedPoolTypes: ["SLIPSTREAM"] },
-        config: { limit: 2, orderBy: { field: "yield", direction: "asc", timeframe: "7d" }, parseWrappedToNative: "ALWAYS", useWrappedForNative: true },
+        filters: {
+          minimumTotalValueLockedUsd: 0,
+          protocols: ["uniswap-v3", "uniswap-v4", "9lives"],
+          blockedProtocols: ["uniswap-v2"],
+          poolTypes: ["V3", "V4", "ALGEBRA"],
+          blockedPoolTypes: ["SLIPSTREAM"],
+        },
+        config: {
+          limit: 2,
+          orderBy: { field: "yield", direction: "asc", timeframe: "7d" },
+          parseWrappedToNative: "ALWAYS",
+          useWrappedForNative: true,
+        },
       }),
   },
   { name: "protocols", method: "GET", template: "/v1/protocols", status: 200, send: () => request(base, "/v1/protocols") },
-  { name: "pool, gzip", method: "GET", template: POOLS, status: 200, send: () => getPool(base, 1, P.v3, { headers: { "accept-encoding": "gzip" } }) },
-  { name: "pool, br", method: "GET", template: POOLS, status: 200, send: () => getPool(base, 1, P.v3, { headers: { "accept-encoding": "br" } }) },
-  { name: "token list, gzip", method: "POST", template: "/v1/tokens", status: 200, send: () => postTokens(base, { config: { limit: 100 } }, { headers: { "accept-encoding": "gzip" } }) },
-  { name: "pool, unchanged (If-None-Match)", method: "GET", template: POOLS, status: 304, send: async () => getPool(base, 1, P.v3, { headers: { "if-none-match": (await getPool(base, 1, P.v3)).headers.get("etag")! } }) },
-  { name: "protocols, unchanged (*)", method: "GET", template: "/v1/protocols", status: 304, send: () => request(base, "/v1/protocols", { headers: { "if-none-match": "*" } }) },
+  {
+    name: "pool, gzip",
+    method: "GET",
+    template: POOLS,
+    status: 200,
+    send: () => getPool(base, 1, P.v3, { headers: { "accept-encoding": "gzip" } }),
+  },
+  {
+    name: "pool, br",
+    method: "GET",
+    template: POOLS,
+    status: 200,
+    send: () => getPool(base, 1, P.v3, { headers: { "accept-encoding": "br" } }),
+  },
+  {
+    name: "token list, gzip",
+    method: "POST",
+    template: "/v1/tokens",
+    status: 200,
+    send: () => postTokens(base, { config: { limit: 100 } }, { headers: { "accept-encoding": "gzip" } }),
+  },
+  {
+    name: "pool, unchanged (If-None-Match)",
+    method: "GET",
+    template: POOLS,
+    status: 304,
+    send: async () => getPool(base, 1, P.v3, { headers: { "if-none-match": (await getPool(base, 1, P.v3)).headers.get("etag")! } }),
+  },
+  {
+    name: "protocols, unchanged (*)",
+    method: "GET",
+    template: "/v1/protocols",
+    status: 304,
+    send: () => request(base, "/v1/protocols", { headers: { "if-none-match": "*" } }),
+  },
   {
     name: "document, unchanged",
     method: "GET",
     template: "/v1/openapi.json",
     status: 304,
-    send: async () => request(base, "/v1/openapi.json", { key: null, headers: { "if-none-match": (await request(base, "/v1/openapi.json", { key: null })).headers.get("etag")! } }),
+    send: async () =>
+      request(base, "/v1/openapi.json", {
+        key: null,
+        headers: { "if-none-match": (await request(base, "/v1/openapi.json", { key: null })).headers.get("etag")! },
+      }),
   },
-  { name: "health, unchanged", method: "GET", template: "/health", status: 304, send: () => request(base, "/health", { key: null, headers: { "if-none-match": "*" } }) },
-  { name: "pool from an allowed origin (CORS)", method: "GET", template: POOLS, status: 200, send: () => getPool(base, 1, P.v3, { headers: { origin: "https://app.example.com" } }) },
+  {
+    name: "health, unchanged",
+    method: "GET",
+    template: "/health",
+    status: 304,
+    send: () => request(base, "/health", { key: null, headers: { "if-none-match": "*" } }),
+  },
+  {
+    name: "pool from an allowed origin (CORS)",
+    method: "GET",
+    template: POOLS,
+    status: 200,
+    send: () => getPool(base, 1, P.v3, { headers: { origin: "https://app.example.com" } }),
+  },
   { name: "health", method: "GET", template: "/health", status: 200, send: () => request(base, "/health", { key: null }) },
   { name: "ready", method: "GET", template: "/ready", status: 200, send: () => request(base, "/ready", { key: null }) },
-  { name: "openapi", method: "GET", template: "/v1/openapi.json", status: 200, send: () => request(base, "/v1/openapi.json", { key: null }) },
+  {
+    name: "openapi",
+    method: "GET",
+    template: "/v1/openapi.json",
+    status: 200,
+    send: () => request(base, "/v1/openapi.json", { key: null }),
+  },
 
-  { name: "limit over 500", method: "POST", template: "/v1/tokens", status: 400, code: "VALIDATION_ERROR", send: () => postTokens(base, { config: { limit: 501 } }) },
-  { name: "unknown property", method: "POST", template: "/v1/tokens", status: 400, code: "VALIDATION_ERROR", send: () => postTokens(base, { config: { foo: 1 } }) },
-  { name: "body not an object", method: "POST", template: "/v1/tokens", status: 400, code: "VALIDATION_ERROR", send: () => postTokens(base, "[1]") },
-  { name: "path chainId with a leading zero", method: "GET", template: POOLS, status: 400, code: "VALIDATION_ERROR", send: () => getPool(base, "01", P.v3) },
-  { name: "pool search without side A", method: "POST", template: POOL_SEARCH, status: 400, code: "VALIDATION_ERROR", send: () => postPoolSearch(base, { tokensB: [USDC1] }) },
+  {
+    name: "limit over 500",
+    method: "POST",
+    template: "/v1/tokens",
+    status: 400,
+    code: "VALIDATION_ERROR",
+    send: () => postTokens(base, { config: { limit: 501 } }),
+  },
+  {
+    name: "unknown property",
+    method: "POST",
+    template: "/v1/tokens",
+    status: 400,
+    code: "VALIDATION_ERROR",
+    send: () => postTokens(base, { config: { foo: 1 } }),
+  },
+  {
+    name: "body not an object",
+    method: "POST",
+    template: "/v1/tokens",
+    status: 400,
+    code: "VALIDATION_ERROR",
+    send: () => postTokens(base, "[1]"),
+  },
+  {
+    name: "path chainId with a leading zero",
+    method: "GET",
+    template: POOLS,
+    status: 400,
+    code: "VALIDATION_ERROR",
+    send: () => getPool(base, "01", P.v3),
+  },
+  {
+    name: "pool search without side A",
+    method: "POST",
+    template: POOL_SEARCH,
+    status: 400,
+    code: "VALIDATION_ERROR",
+    send: () => postPoolSearch(base, { tokensB: [USDC1] }),
+  },
   {
     name: "pool search, malformed addresses",
     method: "POST",
@@ -735,17 +1018,87 @@ const liveCases: LiveCase[] = [
     code: "INVALID_BLOCKCHAIN_ADDRESS",
     send: () => postPoolSearch(base, { tokensA: [USDC1, { chainId: 1, address: "0x12" }, { chainId: 1, address: 12 }] }),
   },
-  { name: "pool search, a bad protocol id", method: "POST", template: POOL_SEARCH, status: 400, code: "INVALID_PROTOCOL_ID", send: () => postPoolSearch(base, { tokensA: [USDC1], filters: { protocols: ["Uniswap V3"] } }) },
-  { name: "pool search, an unknown basket", method: "POST", template: POOL_SEARCH, status: 400, code: "INVALID_BASKET_ID", send: () => postPoolSearch(base, { basketsA: [{ basketId: "no-such-basket" }] }) },
-  { name: "pool search, an unsupported chain", method: "POST", template: POOL_SEARCH, status: 400, code: "UNSUPPORTED_CHAIN_ID", send: () => postPoolSearch(base, { tokensA: [{ chainId: 10, address: P.usdc1 }] }) },
-  { name: "pool search, a garbage cursor", method: "POST", template: POOL_SEARCH, status: 400, code: "INVALID_PAGINATION_CURSOR", send: () => postPoolSearch(base, { tokensA: [USDC1], config: { cursor: "bm90LWEtY3Vyc29y" } }) },
-  { name: "pool search, a chain outside the key's chains", method: "POST", template: POOL_SEARCH, status: 403, code: "API_KEY_FORBIDDEN", send: () => postPoolSearch(base, { tokensA: [{ chainId: 8453, address: P.usdcBase }] }, { key: KEYS.chain1Only }) },
-  { name: "pool search, an unloaded chain", method: "POST", template: POOL_SEARCH, status: 503, code: "CHAIN_DATA_UNAVAILABLE", send: () => postPoolSearch(base, { tokensA: [{ chainId: 999, address: P.usdc1 }] }) },
-  { name: "syntax error", method: "POST", template: "/v1/tokens", status: 400, code: "MALFORMED_JSON", send: () => postTokens(base, '{"config":') },
+  {
+    name: "pool search, a bad protocol id",
+    method: "POST",
+    template: POOL_SEARCH,
+    status: 400,
+    code: "INVALID_PROTOCOL_ID",
+    send: () => postPoolSearch(base, { tokensA: [USDC1], filters: { protocols: ["Uniswap V3"] } }),
+  },
+  {
+    name: "pool search, an unknown basket",
+    method: "POST",
+    template: POOL_SEARCH,
+    status: 400,
+    code: "INVALID_BASKET_ID",
+    send: () => postPoolSearch(base, { basketsA: [{ basketId: "no-such-basket" }] }),
+  },
+  {
+    name: "pool search, an unsupported chain",
+    method: "POST",
+    template: POOL_SEARCH,
+    status: 400,
+    code: "UNSUPPORTED_CHAIN_ID",
+    send: () => postPoolSearch(base, { tokensA: [{ chainId: 10, address: P.usdc1 }] }),
+  },
+  {
+    name: "pool search, a garbage cursor",
+    method: "POST",
+    template: POOL_SEARCH,
+    status: 400,
+    code: "INVALID_PAGINATION_CURSOR",
+    send: () => postPoolSearch(base, { tokensA: [USDC1], config: { cursor: "bm90LWEtY3Vyc29y" } }),
+  },
+  {
+    name: "pool search, a chain outside the key's chains",
+    method: "POST",
+    template: POOL_SEARCH,
+    status: 403,
+    code: "API_KEY_FORBIDDEN",
+    send: () => postPoolSearch(base, { tokensA: [{ chainId: 8453, address: P.usdcBase }] }, { key: KEYS.chain1Only }),
+  },
+  {
+    name: "pool search, an unloaded chain",
+    method: "POST",
+    template: POOL_SEARCH,
+    status: 503,
+    code: "CHAIN_DATA_UNAVAILABLE",
+    send: () => postPoolSearch(base, { tokensA: [{ chainId: 999, address: P.usdc1 }] }),
+  },
+  {
+    name: "syntax error",
+    method: "POST",
+    template: "/v1/tokens",
+    status: 400,
+    code: "MALFORMED_JSON",
+    send: () => postTokens(base, '{"config":'),
+  },
   { name: "empty body", method: "POST", template: "/v1/tokens", status: 400, code: "MALFORMED_JSON", send: () => postTokens(base, "") },
-  { name: "unsupported chain in filters", method: "POST", template: "/v1/tokens", status: 400, code: "UNSUPPORTED_CHAIN_ID", send: () => postTokens(base, { filters: { chainIds: [1, 5] } }) },
-  { name: "unsupported chain in the path", method: "GET", template: POOLS, status: 400, code: "UNSUPPORTED_CHAIN_ID", send: () => getPool(base, 5, P.v3) },
-  { name: "invalid pool address", method: "GET", template: POOLS, status: 400, code: "INVALID_POOL_ADDRESS", send: () => getPool(base, 1, "0x1234") },
+  {
+    name: "unsupported chain in filters",
+    method: "POST",
+    template: "/v1/tokens",
+    status: 400,
+    code: "UNSUPPORTED_CHAIN_ID",
+    send: () => postTokens(base, { filters: { chainIds: [1, 5] } }),
+  },
+  {
+    name: "unsupported chain in the path",
+    method: "GET",
+    template: POOLS,
+    status: 400,
+    code: "UNSUPPORTED_CHAIN_ID",
+    send: () => getPool(base, 5, P.v3),
+  },
+  {
+    name: "invalid pool address",
+    method: "GET",
+    template: POOLS,
+    status: 400,
+    code: "INVALID_POOL_ADDRESS",
+    send: () => getPool(base, 1, "0x1234"),
+  },
   {
     name: "garbage cursor",
     method: "POST",
@@ -755,7 +1108,14 @@ const liveCases: LiveCase[] = [
     send: () => postTokens(base, { config: { cursor: "bm90LWEtY3Vyc29y" } }),
   },
 
-  { name: "no key", method: "GET", template: "/v1/protocols", status: 401, code: "API_KEY_MISSING", send: () => request(base, "/v1/protocols", { key: null }) },
+  {
+    name: "no key",
+    method: "GET",
+    template: "/v1/protocols",
+    status: 401,
+    code: "API_KEY_MISSING",
+    send: () => request(base, "/v1/protocols", { key: null }),
+  },
   {
     name: "no key, from an allowed origin (CORS)",
     method: "GET",
@@ -772,11 +1132,46 @@ const liveCases: LiveCase[] = [
     code: "API_KEY_INVALID",
     send: () => postTokens(base, {}, { headers: { Authorization: `Basic ${KEYS.active}` } }),
   },
-  { name: "unknown key", method: "GET", template: POOLS, status: 401, code: "API_KEY_NOT_FOUND", send: () => getPool(base, 1, P.v3, { key: "lgw_nobody_0123456789abcdef" }) },
-  { name: "disabled key", method: "GET", template: "/v1/protocols", status: 403, code: "API_KEY_DISABLED", send: () => request(base, "/v1/protocols", { key: KEYS.disabled }) },
-  { name: "expired key", method: "POST", template: "/v1/tokens", status: 403, code: "API_KEY_EXPIRED", send: () => postTokens(base, {}, { key: KEYS.expired }) },
-  { name: "route outside the key's routes", method: "POST", template: "/v1/tokens", status: 403, code: "API_KEY_FORBIDDEN", send: () => postTokens(base, {}, { key: KEYS.poolsOnly }) },
-  { name: "chain outside the key's chains", method: "GET", template: POOLS, status: 403, code: "API_KEY_FORBIDDEN", send: () => getPool(base, 8453, P.slipstream, { key: KEYS.chain1Only }) },
+  {
+    name: "unknown key",
+    method: "GET",
+    template: POOLS,
+    status: 401,
+    code: "API_KEY_NOT_FOUND",
+    send: () => getPool(base, 1, P.v3, { key: "lgw_nobody_0123456789abcdef" }),
+  },
+  {
+    name: "disabled key",
+    method: "GET",
+    template: "/v1/protocols",
+    status: 403,
+    code: "API_KEY_DISABLED",
+    send: () => request(base, "/v1/protocols", { key: KEYS.disabled }),
+  },
+  {
+    name: "expired key",
+    method: "POST",
+    template: "/v1/tokens",
+    status: 403,
+    code: "API_KEY_EXPIRED",
+    send: () => postTokens(base, {}, { key: KEYS.expired }),
+  },
+  {
+    name: "route outside the key's routes",
+    method: "POST",
+    template: "/v1/tokens",
+    status: 403,
+    code: "API_KEY_FORBIDDEN",
+    send: () => postTokens(base, {}, { key: KEYS.poolsOnly }),
+  },
+  {
+    name: "chain outside the key's chains",
+    method: "GET",
+    template: POOLS,
+    status: 403,
+    code: "API_KEY_FORBIDDEN",
+    send: () => getPool(base, 8453, P.slipstream, { key: KEYS.chain1Only }),
+  },
   {
     name: "chain outside the key's chains (token list)",
     method: "POST",
@@ -786,13 +1181,62 @@ const liveCases: LiveCase[] = [
     send: () => postTokens(base, { filters: { chainIds: [8453] } }, { key: KEYS.chain1Only }),
   },
 
-  { name: "unknown pool", method: "GET", template: POOLS, status: 404, code: "LIQUIDITY_POOL_NOT_FOUND", send: () => getPool(base, 1, NO_POOL) },
-  { name: "POST on protocols", method: "POST", template: "/v1/protocols", status: 405, code: "METHOD_NOT_ALLOWED", send: () => request(base, "/v1/protocols", { method: "POST" }) },
-  { name: "GET on tokens", method: "GET", template: "/v1/tokens", status: 405, code: "METHOD_NOT_ALLOWED", send: () => request(base, "/v1/tokens", { key: null }) },
-  { name: "DELETE on a pool", method: "DELETE", template: POOLS, status: 405, code: "METHOD_NOT_ALLOWED", send: () => request(base, `/v1/pools/1/${P.v3}`, { method: "DELETE" }) },
-  { name: "POST on health", method: "POST", template: "/health", status: 405, code: "METHOD_NOT_ALLOWED", send: () => request(base, "/health", { method: "POST", key: null }) },
-  { name: "PUT on ready", method: "PUT", template: "/ready", status: 405, code: "METHOD_NOT_ALLOWED", send: () => request(base, "/ready", { method: "PUT", key: null }) },
-  { name: "POST on the document", method: "POST", template: "/v1/openapi.json", status: 405, code: "METHOD_NOT_ALLOWED", send: () => request(base, "/v1/openapi.json", { method: "POST", key: null }) },
+  {
+    name: "unknown pool",
+    method: "GET",
+    template: POOLS,
+    status: 404,
+    code: "LIQUIDITY_POOL_NOT_FOUND",
+    send: () => getPool(base, 1, NO_POOL),
+  },
+  {
+    name: "POST on protocols",
+    method: "POST",
+    template: "/v1/protocols",
+    status: 405,
+    code: "METHOD_NOT_ALLOWED",
+    send: () => request(base, "/v1/protocols", { method: "POST" }),
+  },
+  {
+    name: "GET on tokens",
+    method: "GET",
+    template: "/v1/tokens",
+    status: 405,
+    code: "METHOD_NOT_ALLOWED",
+    send: () => request(base, "/v1/tokens", { key: null }),
+  },
+  {
+    name: "DELETE on a pool",
+    method: "DELETE",
+    template: POOLS,
+    status: 405,
+    code: "METHOD_NOT_ALLOWED",
+    send: () => request(base, `/v1/pools/1/${P.v3}`, { method: "DELETE" }),
+  },
+  {
+    name: "POST on health",
+    method: "POST",
+    template: "/health",
+    status: 405,
+    code: "METHOD_NOT_ALLOWED",
+    send: () => request(base, "/health", { method: "POST", key: null }),
+  },
+  {
+    name: "PUT on ready",
+    method: "PUT",
+    template: "/ready",
+    status: 405,
+    code: "METHOD_NOT_ALLOWED",
+    send: () => request(base, "/ready", { method: "PUT", key: null }),
+  },
+  {
+    name: "POST on the document",
+    method: "POST",
+    template: "/v1/openapi.json",
+    status: 405,
+    code: "METHOD_NOT_ALLOWED",
+    send: () => request(base, "/v1/openapi.json", { method: "POST", key: null }),
+  },
   {
     name: "body over 64 KiB",
     method: "POST",
@@ -817,9 +1261,23 @@ const liveCases: LiveCase[] = [
     code: "UNSUPPORTED_MEDIA_TYPE",
     send: () => request(base, "/v1/tokens", { method: "POST", body: new TextEncoder().encode("{}") }),
   },
-  { name: "unloaded chain (token list)", method: "POST", template: "/v1/tokens", status: 503, code: "CHAIN_DATA_UNAVAILABLE", send: () => postTokens(base, { filters: { chainIds: [999] } }) },
+  {
+    name: "unloaded chain (token list)",
+    method: "POST",
+    template: "/v1/tokens",
+    status: 503,
+    code: "CHAIN_DATA_UNAVAILABLE",
+    send: () => postTokens(base, { filters: { chainIds: [999] } }),
+  },
   ...tokenSurfaceCases(),
-  { name: "unloaded chain (pool)", method: "GET", template: POOLS, status: 503, code: "CHAIN_DATA_UNAVAILABLE", send: () => getPool(base, 999, NO_POOL) },
+  {
+    name: "unloaded chain (pool)",
+    method: "GET",
+    template: POOLS,
+    status: 503,
+    code: "CHAIN_DATA_UNAVAILABLE",
+    send: () => getPool(base, 999, NO_POOL),
+  },
 ];
 
 /** Every route of api-extended.md §8-§9: its successes and each error code HTTP can provoke. */
@@ -836,32 +1294,152 @@ function tokenSurfaceCases(): LiveCase[] {
   const CHAIN_BASKET = "/v1/tokens/baskets/{chainId}/{basketId}";
   const get = (url: string, key?: string) => () => request(base, url, key === undefined ? {} : { key });
   const post = (url: string, body: unknown, key?: string) => () => postJson(base, url, body, key === undefined ? {} : { key });
-  const ok = (name: string, method: string, template: string, send: () => Promise<HttpResponse>): LiveCase => ({ name, method, template, status: 200, send });
-  const fail = (name: string, method: string, template: string, status: number, code: ErrorCode, send: () => Promise<HttpResponse>): LiveCase => ({ name, method, template, status, code, send });
+  const ok = (name: string, method: string, template: string, send: () => Promise<HttpResponse>): LiveCase => ({
+    name,
+    method,
+    template,
+    status: 200,
+    send,
+  });
+  const fail = (
+    name: string,
+    method: string,
+    template: string,
+    status: number,
+    code: ErrorCode,
+    send: () => Promise<HttpResponse>,
+  ): LiveCase => ({ name, method, template, status, code, send });
   return [
     ok("search", "POST", SEARCH, post("/v1/tokens/search", { search: "usd" })),
-    ok("search by relevance, every option", "POST", SEARCH, post("/v1/tokens/search", { search: "US", config: { limit: 1, matchAllSymbols: true, orderBy: { field: "relevance", direction: "desc" } }, filters: { chainIds: [1, 8453], minimumTotalValuePooledUsd: 0, ignoreWrappedNative: true } })),
+    ok(
+      "search by relevance, every option",
+      "POST",
+      SEARCH,
+      post("/v1/tokens/search", {
+        search: "US",
+        config: { limit: 1, matchAllSymbols: true, orderBy: { field: "relevance", direction: "desc" } },
+        filters: { chainIds: [1, 8453], minimumTotalValuePooledUsd: 0, ignoreWrappedNative: true },
+      }),
+    ),
     ok("search matching nothing", "POST", SEARCH, post("/v1/tokens/search", { search: "zzzz" })),
     fail("search: empty term", "POST", SEARCH, 400, "VALIDATION_ERROR", post("/v1/tokens/search", { search: " " })),
-    fail("search: unsupported chain", "POST", SEARCH, 400, "UNSUPPORTED_CHAIN_ID", post("/v1/tokens/search", { search: "u", filters: { chainIds: [5] } })),
-    fail("search: foreign cursor", "POST", SEARCH, 400, "INVALID_PAGINATION_CURSOR", post("/v1/tokens/search", { search: "u", config: { cursor: "bm90LWEtY3Vyc29y" } })),
-    fail("search: chain outside the key's chains", "POST", SEARCH, 403, "API_KEY_FORBIDDEN", post("/v1/tokens/search", { search: "u", filters: { chainIds: [8453] } }, KEYS.chain1Only)),
-    fail("search: unloaded chain", "POST", SEARCH, 503, "CHAIN_DATA_UNAVAILABLE", post("/v1/tokens/search", { search: "u", filters: { chainIds: [999] } })),
+    fail(
+      "search: unsupported chain",
+      "POST",
+      SEARCH,
+      400,
+      "UNSUPPORTED_CHAIN_ID",
+      post("/v1/tokens/search", { search: "u", filters: { chainIds: [5] } }),
+    ),
+    fail(
+      "search: foreign cursor",
+      "POST",
+      SEARCH,
+      400,
+      "INVALID_PAGINATION_CURSOR",
+      post("/v1/tokens/search", { search: "u", config: { cursor: "bm90LWEtY3Vyc29y" } }),
+    ),
+    fail(
+      "search: chain outside the key's chains",
+      "POST",
+      SEARCH,
+      403,
+      "API_KEY_FORBIDDEN",
+      post("/v1/tokens/search", { search: "u", filters: { chainIds: [8453] } }, KEYS.chain1Only),
+    ),
+    fail(
+      "search: unloaded chain",
+      "POST",
+      SEARCH,
+      503,
+      "CHAIN_DATA_UNAVAILABLE",
+      post("/v1/tokens/search", { search: "u", filters: { chainIds: [999] } }),
+    ),
     fail("search: GET", "GET", SEARCH, 405, "METHOD_NOT_ALLOWED", get("/v1/tokens/search")),
-    ok("prices", "POST", PRICES, post("/v1/tokens/prices", { tokens: [{ chainId: 1, address: P.usdc1 }, { chainId: 8453, address: addr("e0e0") }] })),
+    ok(
+      "prices",
+      "POST",
+      PRICES,
+      post("/v1/tokens/prices", {
+        tokens: [
+          { chainId: 1, address: P.usdc1 },
+          { chainId: 8453, address: addr("e0e0") },
+        ],
+      }),
+    ),
     fail("prices: empty list", "POST", PRICES, 400, "VALIDATION_ERROR", post("/v1/tokens/prices", { tokens: [] })),
-    fail("prices: malformed addresses", "POST", PRICES, 400, "INVALID_BLOCKCHAIN_ADDRESS", post("/v1/tokens/prices", { tokens: [{ chainId: 1, address: "0x12" }, { chainId: 1, address: 7 }] })),
-    fail("prices: unsupported chain", "POST", PRICES, 400, "UNSUPPORTED_CHAIN_ID", post("/v1/tokens/prices", { tokens: [{ chainId: 5, address: P.usdc1 }] })),
-    fail("prices: unloaded chain", "POST", PRICES, 503, "CHAIN_DATA_UNAVAILABLE", post("/v1/tokens/prices", { tokens: [{ chainId: 999, address: P.usdc1 }] })),
+    fail(
+      "prices: malformed addresses",
+      "POST",
+      PRICES,
+      400,
+      "INVALID_BLOCKCHAIN_ADDRESS",
+      post("/v1/tokens/prices", {
+        tokens: [
+          { chainId: 1, address: "0x12" },
+          { chainId: 1, address: 7 },
+        ],
+      }),
+    ),
+    fail(
+      "prices: unsupported chain",
+      "POST",
+      PRICES,
+      400,
+      "UNSUPPORTED_CHAIN_ID",
+      post("/v1/tokens/prices", { tokens: [{ chainId: 5, address: P.usdc1 }] }),
+    ),
+    fail(
+      "prices: unloaded chain",
+      "POST",
+      PRICES,
+      503,
+      "CHAIN_DATA_UNAVAILABLE",
+      post("/v1/tokens/prices", { tokens: [{ chainId: 999, address: P.usdc1 }] }),
+    ),
     ok("single-chain list", "POST", LIST, post("/v1/tokens/1", {})),
-    ok("single-chain list, every option", "POST", LIST, post("/v1/tokens/8453", { config: { limit: 1, orderBy: { field: "tvl", direction: "asc" } }, filters: { minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0, ignoreWrappedNative: false } })),
-    fail("single-chain list: unknown property", "POST", LIST, 400, "VALIDATION_ERROR", post("/v1/tokens/1", { config: { matchAllSymbols: true } })),
+    ok(
+      "single-chain list, every option",
+      "POST",
+      LIST,
+      post("/v1/tokens/8453", {
+        config: { limit: 1, orderBy: { field: "tvl", direction: "asc" } },
+        filters: { minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0, ignoreWrappedNative: false },
+      }),
+    ),
+    fail(
+      "single-chain list: unknown property",
+      "POST",
+      LIST,
+      400,
+      "VALIDATION_ERROR",
+      post("/v1/tokens/1", { config: { matchAllSymbols: true } }),
+    ),
     fail("single-chain list: unsupported chain", "POST", LIST, 400, "UNSUPPORTED_CHAIN_ID", post("/v1/tokens/5", {})),
-    fail("single-chain list: foreign cursor", "POST", LIST, 400, "INVALID_PAGINATION_CURSOR", post("/v1/tokens/1", { config: { cursor: "bm90LWEtY3Vyc29y" } })),
+    fail(
+      "single-chain list: foreign cursor",
+      "POST",
+      LIST,
+      400,
+      "INVALID_PAGINATION_CURSOR",
+      post("/v1/tokens/1", { config: { cursor: "bm90LWEtY3Vyc29y" } }),
+    ),
     fail("single-chain list: unloaded chain", "POST", LIST, 503, "CHAIN_DATA_UNAVAILABLE", post("/v1/tokens/999", {})),
-    ok("single-chain search", "POST", CHAIN_SEARCH, post("/v1/tokens/1/search", { search: "usd", config: { orderBy: { field: "relevance" } } })),
+    ok(
+      "single-chain search",
+      "POST",
+      CHAIN_SEARCH,
+      post("/v1/tokens/1/search", { search: "usd", config: { orderBy: { field: "relevance" } } }),
+    ),
     fail("single-chain search: no term", "POST", CHAIN_SEARCH, 400, "VALIDATION_ERROR", post("/v1/tokens/1/search", {})),
-    fail("single-chain search: unloaded chain", "POST", CHAIN_SEARCH, 503, "CHAIN_DATA_UNAVAILABLE", post("/v1/tokens/999/search", { search: "u" })),
+    fail(
+      "single-chain search: unloaded chain",
+      "POST",
+      CHAIN_SEARCH,
+      503,
+      "CHAIN_DATA_UNAVAILABLE",
+      post("/v1/tokens/999/search", { search: "u" }),
+    ),
     ok("by address", "GET", BY_ADDRESS, get(`/v1/tokens/${P.usdc1}`)),
     ok("by address, chains listed, none holding it", "GET", BY_ADDRESS, get(`/v1/tokens/${P.usdc1}?chainIds[]=8453&chainIds[]=130`)),
     fail("by address: malformed", "GET", BY_ADDRESS, 400, "VALIDATION_ERROR", get("/v1/tokens/0x12")),
@@ -872,7 +1450,14 @@ function tokenSurfaceCases(): LiveCase[] {
     fail("token on a chain: unknown query parameter", "GET", TOKEN, 400, "VALIDATION_ERROR", get(`/v1/tokens/1/${P.usdc1}?chainIds=1`)),
     fail("token on a chain: unsupported chain", "GET", TOKEN, 400, "UNSUPPORTED_CHAIN_ID", get(`/v1/tokens/5/${P.usdc1}`)),
     fail("token on a chain: unloaded chain", "GET", TOKEN, 503, "CHAIN_DATA_UNAVAILABLE", get(`/v1/tokens/999/${P.usdc1}`)),
-    fail("token on a chain: key restricted to pools", "GET", TOKEN, 403, "API_KEY_FORBIDDEN", get(`/v1/tokens/1/${P.usdc1}`, KEYS.poolsOnly)),
+    fail(
+      "token on a chain: key restricted to pools",
+      "GET",
+      TOKEN,
+      403,
+      "API_KEY_FORBIDDEN",
+      get(`/v1/tokens/1/${P.usdc1}`, KEYS.poolsOnly),
+    ),
     ok("price", "GET", PRICE, get(`/v1/tokens/prices/1/${P.usdc1}/usd`)),
     ok("price of the zero address", "GET", PRICE, get(`/v1/tokens/prices/1/${NATIVE_ADDRESS}/usd`)),
     fail("price: unknown", "GET", PRICE, 404, "TOKEN_NOT_FOUND", get(`/v1/tokens/prices/1/${addr("e0e0")}/usd`)),
@@ -891,10 +1476,38 @@ function tokenSurfaceCases(): LiveCase[] {
     fail("basket: nothing in scope", "GET", BASKET, 404, "TOKEN_BASKET_NOT_FOUND", get("/v1/tokens/baskets/ghost-basket?chainIds=8453")),
     fail("basket: unloaded chain", "GET", BASKET, 503, "CHAIN_DATA_UNAVAILABLE", get("/v1/tokens/baskets/usd-stablecoins?chainIds=999")),
     ok("basket on a chain", "GET", CHAIN_BASKET, get("/v1/tokens/baskets/8453/usd-stablecoins")),
-    fail("basket on a chain: nothing there", "GET", CHAIN_BASKET, 404, "TOKEN_BASKET_NOT_FOUND", get("/v1/tokens/baskets/8453/ghost-basket")),
-    fail("basket on a chain: chain id with a leading zero", "GET", CHAIN_BASKET, 400, "VALIDATION_ERROR", get("/v1/tokens/baskets/01/usd-stablecoins")),
-    fail("basket on a chain: unsupported chain", "GET", CHAIN_BASKET, 400, "UNSUPPORTED_CHAIN_ID", get("/v1/tokens/baskets/5/usd-stablecoins")),
-    fail("basket on a chain: unloaded chain", "GET", CHAIN_BASKET, 503, "CHAIN_DATA_UNAVAILABLE", get("/v1/tokens/baskets/999/usd-stablecoins")),
+    fail(
+      "basket on a chain: nothing there",
+      "GET",
+      CHAIN_BASKET,
+      404,
+      "TOKEN_BASKET_NOT_FOUND",
+      get("/v1/tokens/baskets/8453/ghost-basket"),
+    ),
+    fail(
+      "basket on a chain: chain id with a leading zero",
+      "GET",
+      CHAIN_BASKET,
+      400,
+      "VALIDATION_ERROR",
+      get("/v1/tokens/baskets/01/usd-stablecoins"),
+    ),
+    fail(
+      "basket on a chain: unsupported chain",
+      "GET",
+      CHAIN_BASKET,
+      400,
+      "UNSUPPORTED_CHAIN_ID",
+      get("/v1/tokens/baskets/5/usd-stablecoins"),
+    ),
+    fail(
+      "basket on a chain: unloaded chain",
+      "GET",
+      CHAIN_BASKET,
+      503,
+      "CHAIN_DATA_UNAVAILABLE",
+      get("/v1/tokens/baskets/999/usd-stablecoins"),
+    ),
   ];
 }
 
@@ -910,7 +1523,14 @@ describe("live responses match the document", () => {
 
   it("the new transport headers are sent as documented: ETag, Cache-Control, Vary, Content-Encoding, CORS", async () => {
     const res = await getPool(base, 1, P.v3, { headers: { origin: "https://app.example.com", "accept-encoding": "gzip" } });
-    for (const name of ["etag", "cache-control", "vary", "content-encoding", "access-control-allow-origin", "access-control-expose-headers"]) {
+    for (const name of [
+      "etag",
+      "cache-control",
+      "vary",
+      "content-encoding",
+      "access-control-allow-origin",
+      "access-control-expose-headers",
+    ]) {
       expect(res.headers.get(name), name).not.toBeNull();
     }
     expectDocumented("GET", POOLS, res);
@@ -952,7 +1572,11 @@ describe("live responses of a gateway whose shared quota store cannot be reached
   let closed: Gateway;
   beforeAll(async () => {
     // Port 1 on the loopback: nothing listens there, so every connection attempt is refused.
-    closed = await startWithFixtures(basicFixture(), undefined, { QUOTA_STORE: "redis", REDIS_URL: "redis://127.0.0.1:1", QUOTA_FAILURE: "closed" });
+    closed = await startWithFixtures(basicFixture(), undefined, {
+      QUOTA_STORE: "redis",
+      REDIS_URL: "redis://127.0.0.1:1",
+      QUOTA_FAILURE: "closed",
+    });
   });
   afterAll(async () => {
     await closed?.stop();

@@ -40,7 +40,8 @@ const PROBLEM: Record<Hostile, RegExp> = {
   "link to /dev/zero": /the path is a symbolic link to a device, not a regular file/,
   FIFO: /the path is a FIFO \(named pipe\), not a regular file/,
   directory: /the path is a directory, not a file/,
-  "oversized file": /the file has 1\.1 MiB \(\d+ bytes\); a (keys|baskets) file may have at most 1 MiB \((KEYS|BASKETS)_FILE_MAX_MB raises it\)/,
+  "oversized file":
+    /the file has 1\.1 MiB \(\d+ bytes\); a (keys|baskets) file may have at most 1 MiB \((KEYS|BASKETS)_FILE_MAX_MB raises it\)/,
 };
 
 /** Puts `what` at `target` (replacing what is there, as a rename would). */
@@ -148,7 +149,9 @@ describe("bad operator files at start", () => {
       expect(byFile["chain-8453.msgpack"]).toMatchObject({ reason: "not-a-file", what: "device" });
       expect(byFile["chain-130.msgpack"]).toMatchObject({ reason: "not-a-file", what: "fifo" });
       expect(byFile["chain-999.msgpack"]).toMatchObject({ reason: "too-large" });
-      expect(String(byFile["chain-999.msgpack"]!.error)).toMatch(/^chain-999\.msgpack: the file has 1\.5 MiB \(\d+ bytes\); a snapshot file may have at most 1 MiB \(SNAPSHOT_FILE_MAX_MB raises it\)$/);
+      expect(String(byFile["chain-999.msgpack"]!.error)).toMatch(
+        /^chain-999\.msgpack: the file has 1\.5 MiB \(\d+ bytes\); a snapshot file may have at most 1 MiB \(SNAPSHOT_FILE_MAX_MB raises it\)$/,
+      );
       const metrics = (await request(gw.baseUrl, "/metrics", { key: null })).text;
       expect(metricValue(metrics, "gateway_snapshot_rejected_files_total", { reason: "too-large" })).toBe(1);
       expect(metricValue(metrics, "gateway_snapshot_rejected_files_total", { reason: "not-a-file" })).toBe(2);
@@ -163,7 +166,8 @@ describe("bad operator files while running: rejected, the last good stays, nothi
   let gw: Gateway & { snapshotDir: string; keysFile: string };
   let base: string;
   const GOOD_BASKETS = JSON.stringify(tokenSurfaceBaskets());
-  const listed = async () => (expectSuccess(await request(base, "/v1/tokens/baskets")).baskets as { id: string }[]).map((b) => b.id).join(",");
+  const listed = async () =>
+    (expectSuccess(await request(base, "/v1/tokens/baskets")).baskets as { id: string }[]).map((b) => b.id).join(",");
   let goodList: string;
   let goodKeysText: string;
   let generatedAt = 1_750_000_000;
@@ -222,7 +226,9 @@ describe("bad operator files while running: rejected, the last good stays, nothi
       const logged = count("baskets-file-rejected");
       const rss = rssBytes(gw.process.pid!);
       place(what, target);
-      await waitFor(`the ${what} to be rejected`, async () => (metricValue(await metrics(), "gateway_baskets_file_rejections_total") === before + 1 ? true : undefined));
+      await waitFor(`the ${what} to be rejected`, async () =>
+        metricValue(await metrics(), "gateway_baskets_file_rejections_total") === before + 1 ? true : undefined,
+      );
       const line = gw.logs().filter((l) => l.event === "baskets-file-rejected")[logged];
       expect(String(line?.error)).toContain(`${target}: cannot read the baskets file: `);
       expect(String(line?.error)).toMatch(PROBLEM[what]);
@@ -244,7 +250,9 @@ describe("bad operator files while running: rejected, the last good stays, nothi
       const logged = count("keys-file-rejected");
       const rss = rssBytes(gw.process.pid!);
       place(what, gw.keysFile);
-      await waitFor(`the ${what} to be rejected`, async () => (metricValue(await metrics(), "gateway_keys_file_rejections_total") === before + 1 ? true : undefined));
+      await waitFor(`the ${what} to be rejected`, async () =>
+        metricValue(await metrics(), "gateway_keys_file_rejections_total") === before + 1 ? true : undefined,
+      );
       const line = gw.logs().filter((l) => l.event === "keys-file-rejected")[logged];
       expect(String(line?.error)).toContain(`${gw.keysFile}: cannot read the keys file: `);
       expect(String(line?.error)).toMatch(PROBLEM[what]);
@@ -266,7 +274,9 @@ describe("bad operator files while running: rejected, the last good stays, nothi
     const keysRejected = count("keys-file-rejected");
     place("FIFO", baskets);
     place("FIFO", gw.keysFile);
-    await waitFor("both FIFOs to be rejected", () => (count("baskets-file-rejected") > basketsRejected && count("keys-file-rejected") > keysRejected ? true : undefined));
+    await waitFor("both FIFOs to be rejected", () =>
+      count("baskets-file-rejected") > basketsRejected && count("keys-file-rejected") > keysRejected ? true : undefined,
+    );
     await expectNewSnapshotTaken();
     await expectResponsive();
     restore(baskets, GOOD_BASKETS);
@@ -293,10 +303,18 @@ describe("bad operator files while running: rejected, the last good stays, nothi
     for (const [what, put, reason] of cases) {
       const before = metricValue(await metrics(), "gateway_snapshot_rejected_files_total", { reason });
       put();
-      await waitFor(`the ${what} to be rejected`, async () => (metricValue(await metrics(), "gateway_snapshot_rejected_files_total", { reason }) > before ? true : undefined));
-      const line = gw.logs().filter((l) => l.event === "snapshot-rejected" && l.file === "chain-8453.msgpack").at(-1);
+      await waitFor(`the ${what} to be rejected`, async () =>
+        metricValue(await metrics(), "gateway_snapshot_rejected_files_total", { reason }) > before ? true : undefined,
+      );
+      const line = gw
+        .logs()
+        .filter((l) => l.event === "snapshot-rejected" && l.file === "chain-8453.msgpack")
+        .at(-1);
       expect(line, what).toMatchObject({ reason });
-      if (reason === "too-large") expect(String(line?.error)).toMatch(/^chain-8453\.msgpack: the file has 1\.2 MiB \(\d+ bytes\); a snapshot file may have at most 1 MiB \(SNAPSHOT_FILE_MAX_MB raises it\)$/);
+      if (reason === "too-large")
+        expect(String(line?.error)).toMatch(
+          /^chain-8453\.msgpack: the file has 1\.2 MiB \(\d+ bytes\); a snapshot file may have at most 1 MiB \(SNAPSHOT_FILE_MAX_MB raises it\)$/,
+        );
       expect(metricValue(await metrics(), "gateway_snapshot_generated_at_seconds", { chain_id: "8453" }), what).toBe(served);
       await expectResponsive();
     }

@@ -12,7 +12,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHAINS, NATIVE_ADDRESS, type ChainId } from "../../src/chains/chains.js";
-import type { SnapshotFile, SnapshotPool, SnapshotToken } from "../../src/snapshot/format.js";
+import type { SnapshotFile, SnapshotPool, SnapshotToken } from "../../src/api/snapshot-format.js";
 import {
   addr,
   algebraPool,
@@ -60,7 +60,8 @@ function generate(seed: number): SnapshotFile[] {
   return CHAIN_IDS.map((chainId) => {
     const tokens: SnapshotToken[] = [];
     // Chain 130 has no native record: its native asset shows the template's logo.
-    if (chainId !== 130) tokens.push(nativeToken(chainId, { logoUrl: chainId === 8453 ? undefined : `https://logos.test/native/${chainId}.png` }));
+    if (chainId !== 130)
+      tokens.push(nativeToken(chainId, { logoUrl: chainId === 8453 ? undefined : `https://logos.test/native/${chainId}.png` }));
     tokens.push(wrappedNativeToken(chainId));
     for (let i = 0; i < 10; i++) tokens.push(token(chainId, { address: addr(`${chainId.toString(16)}0${i}`), symbol: `T${i}` }));
     for (const shared of SHARED) tokens.push(token(chainId, { address: shared, symbol: "SHR" }));
@@ -80,7 +81,10 @@ function generate(seed: number): SnapshotFile[] {
         s.feesUsd = Math.abs(r.pick(KEYS));
       }
       const base = {
-        address: r.next() < 0.15 ? `0x${(p * 7919 + chainId).toString(16).padStart(64, "a")}` : `0x${(p * 104729 + chainId * 31).toString(16).padStart(40, "c")}`,
+        address:
+          r.next() < 0.15
+            ? `0x${(p * 7919 + chainId).toString(16).padStart(64, "a")}`
+            : `0x${(p * 104729 + chainId * 31).toString(16).padStart(40, "c")}`,
         protocolId: r.pick(PROTOCOL_IDS),
         tokens: members.map((m) => poolToken(m, r.int(0, 100), r.int(0, 1000))),
         totalValueLockedUsd: Math.abs(r.pick(KEYS)),
@@ -110,9 +114,20 @@ const BASKETS: BasketsJson = {
       name: "ETH",
       description: "d",
       logoUrl: "https://logos.test/b/eth.png",
-      addresses: { "1": [NATIVE_ADDRESS, CHAINS[1].wrappedNative], "8453": [CHAINS[8453].wrappedNative], "130": [NATIVE_ADDRESS], "999": [addr("999")] },
+      addresses: {
+        "1": [NATIVE_ADDRESS, CHAINS[1].wrappedNative],
+        "8453": [CHAINS[8453].wrappedNative],
+        "130": [NATIVE_ADDRESS],
+        "999": [addr("999")],
+      },
     },
-    { id: "sparse", name: "Sparse", description: "d", logoUrl: "https://logos.test/b/s.png", addresses: { "1": [addr("dead"), t(1, 9)], "8453": [SHARED[0]!] } },
+    {
+      id: "sparse",
+      name: "Sparse",
+      description: "d",
+      logoUrl: "https://logos.test/b/s.png",
+      addresses: { "1": [addr("dead"), t(1, 9)], "8453": [SHARED[0]!] },
+    },
   ],
 };
 
@@ -143,7 +158,11 @@ const fileOf = (chainId: number) => FILES.find((f) => f.chainId === chainId)!;
 
 /** Mostly the first tokens of a chain (the ones most pools hold), sometimes any, the all-zero address or an unknown one. */
 const tokenArb = fc
-  .tuple(fc.constantFrom(...CHAIN_IDS), fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 0, max: 5 }) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 16 }) }), fc.boolean())
+  .tuple(
+    fc.constantFrom(...CHAIN_IDS),
+    fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 0, max: 5 }) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 16 }) }),
+    fc.boolean(),
+  )
   .map(([chainId, i, upper]) => {
     const list = TOKENS[chainId];
     const address = i < list.length ? list[i]! : i === list.length ? NATIVE_ADDRESS : addr(`beef${i}`);
@@ -173,7 +192,11 @@ const requestArb: fc.Arbitrary<SearchRequest> = fc
     ),
     config: fc.record({
       orderBy: rarely(
-        fc.record({ field: rarely(fc.constantFrom("tvl", "yield", "volume", "fees")), direction: rarely(fc.constantFrom("asc", "desc")), timeframe: rarely(fc.constantFrom("24h", "7d", "30d", "90d")) }),
+        fc.record({
+          field: rarely(fc.constantFrom("tvl", "yield", "volume", "fees")),
+          direction: rarely(fc.constantFrom("asc", "desc")),
+          timeframe: rarely(fc.constantFrom("24h", "7d", "30d", "90d")),
+        }),
       ),
       parseWrappedToNative: rarely(fc.constantFrom("ALWAYS", "AUTO", "NEVER")),
       useWrappedForNative: rarely(fc.boolean()),
@@ -202,32 +225,28 @@ describe("pool search property: paged answers equal a full scan", () => {
     expect(all.length).toBeGreaterThan(60);
   });
 
-  it(
-    "random searches walked at limits 3, 10 and 500 and at varying limits; every page of the limit-10 walk byte for byte",
-    async () => {
-      await fc.assert(
-        fc.asyncProperty(requestArb, fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 6 }), async (request, varying) => {
-          const expected = referencePoolSearch(FILES, BASKETS, request);
-          const ids = expected.map(identity);
-          for (const limit of [3, 10, 500]) {
-            const { pools, pages } = await walkPoolPages(base, request as never, limit);
-            expect(pools.map(identity), `limit ${limit}, request ${JSON.stringify(request)}`).toEqual(ids);
-            expect(pages.length).toBe(Math.max(1, Math.ceil(expected.length / limit)));
-            if (limit !== 10) continue;
-            pages.forEach((page, i) => {
-              const text = dataText(page.response.text);
-              const prefix = expectedPageText(request, expected.slice(i * limit, (i + 1) * limit));
-              expect(text.slice(0, prefix.length), `page ${i} of ${JSON.stringify(request)}`).toBe(prefix);
-              expect(text.slice(prefix.length)).toBe(page.nextCursor === null ? "null}" : `${JSON.stringify(page.nextCursor)}}`);
-              expect(page.nextCursor === null).toBe(i === pages.length - 1);
-            });
-          }
-          const { pools } = await walkPoolPages(base, request as never, (i) => varying[i % varying.length]!);
-          expect(pools.map(identity), `varying limits ${varying}`).toEqual(ids);
-        }),
-        { numRuns: NUM_RUNS, seed: FC_SEED, endOnFailure: true },
-      );
-    },
-    120_000,
-  );
+  it("random searches walked at limits 3, 10 and 500 and at varying limits; every page of the limit-10 walk byte for byte", async () => {
+    await fc.assert(
+      fc.asyncProperty(requestArb, fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 6 }), async (request, varying) => {
+        const expected = referencePoolSearch(FILES, BASKETS, request);
+        const ids = expected.map(identity);
+        for (const limit of [3, 10, 500]) {
+          const { pools, pages } = await walkPoolPages(base, request as never, limit);
+          expect(pools.map(identity), `limit ${limit}, request ${JSON.stringify(request)}`).toEqual(ids);
+          expect(pages.length).toBe(Math.max(1, Math.ceil(expected.length / limit)));
+          if (limit !== 10) continue;
+          pages.forEach((page, i) => {
+            const text = dataText(page.response.text);
+            const prefix = expectedPageText(request, expected.slice(i * limit, (i + 1) * limit));
+            expect(text.slice(0, prefix.length), `page ${i} of ${JSON.stringify(request)}`).toBe(prefix);
+            expect(text.slice(prefix.length)).toBe(page.nextCursor === null ? "null}" : `${JSON.stringify(page.nextCursor)}}`);
+            expect(page.nextCursor === null).toBe(i === pages.length - 1);
+          });
+        }
+        const { pools } = await walkPoolPages(base, request as never, (i) => varying[i % varying.length]!);
+        expect(pools.map(identity), `varying limits ${varying}`).toEqual(ids);
+      }),
+      { numRuns: NUM_RUNS, seed: FC_SEED, endOnFailure: true },
+    );
+  }, 120_000);
 });

@@ -31,8 +31,8 @@ import { renameSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NATIVE_ADDRESS, SUPPORTED_CHAIN_IDS_ASCENDING } from "../../src/chains/chains.js";
-import type { SnapshotFile } from "../../src/snapshot/format.js";
-import { GRACE_MS } from "../../src/snapshot/version-retention.js";
+import type { SnapshotFile } from "../../src/api/snapshot-format.js";
+import { GRACE_MS } from "../../src/serving/version-retention.js";
 import {
   addr,
   BIG_RATE_LIMIT,
@@ -96,7 +96,8 @@ async function search(body: SearchRequest, key?: string): Promise<string[]> {
   return ids(data.pools);
 }
 
-const reference = (body: SearchRequest, keyChains: number[] | null = null) => referencePoolSearch(FILES, POOL_SEARCH_BASKETS, body, keyChains).map(id);
+const reference = (body: SearchRequest, keyChains: number[] | null = null) =>
+  referencePoolSearch(FILES, POOL_SEARCH_BASKETS, body, keyChains).map(id);
 
 describe("matching", () => {
   it("without side B, every pool holding a token of A (V2, n-token and a token twice included), by TVL desc", async () => {
@@ -141,7 +142,10 @@ describe("sides", () => {
     expect(stables).toEqual(reference({ basketsA: [{ basketId: "stables" }] }));
     expect(stables).toContain(`1/${PS.usdcDai}`); // DAI is upper-case in the file
     expect(stables).toContain(`130/${PS.uniWethUsdc}`);
-    expect(await search({ basketsA: [{ basketId: "stables", chainIds: [8453] }] })).toEqual([`8453/${PS.baseNativeUsdc}`, `8453/${PS.baseWethUsdc}`]);
+    expect(await search({ basketsA: [{ basketId: "stables", chainIds: [8453] }] })).toEqual([
+      `8453/${PS.baseNativeUsdc}`,
+      `8453/${PS.baseWethUsdc}`,
+    ]);
     const union = await search({ tokensA: [at(1, PT.x)], basketsA: [{ basketId: "stables", chainIds: [8453] }] });
     expect(union).toEqual(reference({ tokensA: [at(1, PT.x)], basketsA: [{ basketId: "stables", chainIds: [8453] }] }));
     expect(union).toContain(`1/${PS.xy}`);
@@ -169,8 +173,12 @@ describe("native and wrapped", () => {
     expect(withWrapped).toContain(`1/${PS.wethUsdc}`);
     expect(await search({ ...nativeA, config: { useWrappedForNative: true } })).toEqual(withWrapped);
     expect(await search({ ...nativeA, config: { useWrappedForNative: false } })).toEqual([`1/${PS.nativeUsdc}`, `1/${PS.nativeWeth}`]);
-    expect(await search({ tokensA: [at(1, PT.usdc1)], tokensB: [at(1, NATIVE_ADDRESS)] })).toEqual([PS.wethUsdc, PS.usdcWeth, PS.threeToken, PS.nativeUsdc].map((a) => `1/${a}`));
-    expect(await search({ tokensA: [at(1, PT.usdc1)], tokensB: [at(1, NATIVE_ADDRESS)], config: { useWrappedForNative: false } })).toEqual([`1/${PS.nativeUsdc}`]);
+    expect(await search({ tokensA: [at(1, PT.usdc1)], tokensB: [at(1, NATIVE_ADDRESS)] })).toEqual(
+      [PS.wethUsdc, PS.usdcWeth, PS.threeToken, PS.nativeUsdc].map((a) => `1/${a}`),
+    );
+    expect(await search({ tokensA: [at(1, PT.usdc1)], tokensB: [at(1, NATIVE_ADDRESS)], config: { useWrappedForNative: false } })).toEqual([
+      `1/${PS.nativeUsdc}`,
+    ]);
   });
 
   const tokensOf = (pool: { tokens: { address: string; symbol: string }[] }) => pool.tokens.map((t) => t.symbol);
@@ -182,9 +190,13 @@ describe("native and wrapped", () => {
   it("AUTO (default) shows the wrapped native token as the native asset on chains whose zero address is in A or B", async () => {
     expect(tokensOf(await first({ tokensA: [at(1, PT.usdc1)] }))).toEqual(["WETH", "USDC"]);
     expect(tokensOf(await first({ tokensA: [at(1, PT.usdc1)], tokensB: [at(1, NATIVE_ADDRESS)] }))).toEqual(["ETH", "USDC"]);
-    expect(tokensOf(await first({ tokensA: [at(1, NATIVE_ADDRESS)], tokensB: [at(1, PT.usdc1)], config: { parseWrappedToNative: "AUTO" } }))).toEqual(["ETH", "USDC"]);
+    expect(
+      tokensOf(await first({ tokensA: [at(1, NATIVE_ADDRESS)], tokensB: [at(1, PT.usdc1)], config: { parseWrappedToNative: "AUTO" } })),
+    ).toEqual(["ETH", "USDC"]);
     // through a basket: eth holds chain 1's zero address, not chain 8453's
-    const both = expectSuccess(await postPoolSearch(base, { basketsA: [{ basketId: "stables" }], basketsB: [{ basketId: "eth" }], config: { limit: 500 } })).pools;
+    const both = expectSuccess(
+      await postPoolSearch(base, { basketsA: [{ basketId: "stables" }], basketsB: [{ basketId: "eth" }], config: { limit: 500 } }),
+    ).pools;
     const chain1 = both.find((p: { chainId: number; address: string }) => p.chainId === 1 && p.address === PS.usdcWeth);
     const chain8453 = both.find((p: { chainId: number; address: string }) => p.chainId === 8453 && p.address === PS.baseWethUsdc);
     expect(tokensOf(chain1)).toEqual(["USDC", "ETH"]);
@@ -192,12 +204,27 @@ describe("native and wrapped", () => {
   });
 
   it("ALWAYS and NEVER; the native asset's logo is its record's, else the template's", async () => {
-    const always = await first({ tokensA: [at(8453, PT.usdcBase)], tokensB: [at(8453, PT.w8453)], config: { parseWrappedToNative: "ALWAYS" } });
-    expect(always.tokens[0]).toEqual({ chainId: 8453, address: NATIVE_ADDRESS, decimals: 18, name: "Ether", symbol: "ETH", logoUrl: templateLogo(8453, NATIVE_ADDRESS) });
+    const always = await first({
+      tokensA: [at(8453, PT.usdcBase)],
+      tokensB: [at(8453, PT.w8453)],
+      config: { parseWrappedToNative: "ALWAYS" },
+    });
+    expect(always.tokens[0]).toEqual({
+      chainId: 8453,
+      address: NATIVE_ADDRESS,
+      decimals: 18,
+      name: "Ether",
+      symbol: "ETH",
+      logoUrl: templateLogo(8453, NATIVE_ADDRESS),
+    });
     expect(always.balance.tokens[0].token).toEqual(always.tokens[0]);
     const never = await first({ tokensA: [at(1, PT.usdc1)], tokensB: [at(1, NATIVE_ADDRESS)], config: { parseWrappedToNative: "NEVER" } });
     expect(tokensOf(never)).toEqual(["WETH", "USDC"]);
-    const ethWeth = await first({ tokensA: [at(1, PT.w1)], tokensB: [at(1, NATIVE_ADDRESS)], config: { parseWrappedToNative: "ALWAYS", useWrappedForNative: false } });
+    const ethWeth = await first({
+      tokensA: [at(1, PT.w1)],
+      tokensB: [at(1, NATIVE_ADDRESS)],
+      config: { parseWrappedToNative: "ALWAYS", useWrappedForNative: false },
+    });
     expect(ethWeth.address).toBe(PS.nativeWeth);
     expect(ethWeth.tokens).toEqual([
       { chainId: 1, address: NATIVE_ADDRESS, decimals: 18, name: "Ether", symbol: "ETH", logoUrl: "https://logos.test/native-eth.png" },
@@ -205,7 +232,14 @@ describe("native and wrapped", () => {
     ]);
     // chain 130 has no native record: the template's logo
     const uni = await first({ tokensA: [at(130, PT.usdc130)], config: { parseWrappedToNative: "ALWAYS" } });
-    expect(uni.tokens[0]).toEqual({ chainId: 130, address: NATIVE_ADDRESS, decimals: 18, name: "Ether", symbol: "ETH", logoUrl: templateLogo(130, NATIVE_ADDRESS) });
+    expect(uni.tokens[0]).toEqual({
+      chainId: 130,
+      address: NATIVE_ADDRESS,
+      decimals: 18,
+      name: "Ether",
+      symbol: "ETH",
+      logoUrl: templateLogo(130, NATIVE_ADDRESS),
+    });
   });
 });
 
@@ -218,7 +252,13 @@ describe("pool bytes", () => {
       const texts = [];
       for (const p of expected) {
         const details = await getPool(base, p.chainId, p.address);
-        texts.push(expectedPoolText(FILES.find((f) => f.chainId === p.chainId)!, detailsPoolText(details.text), p.native));
+        texts.push(
+          expectedPoolText(
+            FILES.find((f) => f.chainId === p.chainId)!,
+            detailsPoolText(details.text),
+            p.native,
+          ),
+        );
       }
       if (mode === "NEVER") expect(expected.every((p) => !p.native)).toBe(true);
       else expect(expected.some((p) => p.native)).toBe(true);
@@ -242,10 +282,18 @@ describe("filters", () => {
   });
 
   it("protocol and pool-type allow-lists and block-lists all apply", async () => {
-    expect(await search({ ...usdc, filters: { protocols: ["uniswap-v3"] } })).toEqual([PS.wethUsdc, PS.usdcUsdt, PS.usdcUsdc, PS.trackedZero].map((a) => `1/${a}`));
-    expect(await search({ ...usdc, filters: { protocols: ["uniswap-v3", "uniswap-v2"], blockedProtocols: ["uniswap-v3"] } })).toEqual([`1/${PS.usdcWeth}`]);
-    expect(await search({ ...usdc, filters: { blockedProtocols: ["uniswap-v3", "algebra-one"] } })).toEqual([PS.usdcWeth, PS.nativeUsdc, PS.usdcDai].map((a) => `1/${a}`));
-    expect(await search({ ...usdc, filters: { poolTypes: ["V2", "V4"] } })).toEqual([PS.usdcWeth, PS.nativeUsdc, PS.usdcDai].map((a) => `1/${a}`));
+    expect(await search({ ...usdc, filters: { protocols: ["uniswap-v3"] } })).toEqual(
+      [PS.wethUsdc, PS.usdcUsdt, PS.usdcUsdc, PS.trackedZero].map((a) => `1/${a}`),
+    );
+    expect(await search({ ...usdc, filters: { protocols: ["uniswap-v3", "uniswap-v2"], blockedProtocols: ["uniswap-v3"] } })).toEqual([
+      `1/${PS.usdcWeth}`,
+    ]);
+    expect(await search({ ...usdc, filters: { blockedProtocols: ["uniswap-v3", "algebra-one"] } })).toEqual(
+      [PS.usdcWeth, PS.nativeUsdc, PS.usdcDai].map((a) => `1/${a}`),
+    );
+    expect(await search({ ...usdc, filters: { poolTypes: ["V2", "V4"] } })).toEqual(
+      [PS.usdcWeth, PS.nativeUsdc, PS.usdcDai].map((a) => `1/${a}`),
+    );
     expect(await search({ ...usdc, filters: { poolTypes: ["V2", "V4"], blockedPoolTypes: ["V2"] } })).toEqual([`1/${PS.nativeUsdc}`]);
     expect(await search({ ...usdc, filters: { blockedPoolTypes: ["V3", "V4", "V2"] } })).toEqual([`1/${PS.threeToken}`]);
     expect(await search({ ...usdc, filters: { protocols: ["uniswap-v3"], poolTypes: ["V2"] } })).toEqual([]);
@@ -253,7 +301,9 @@ describe("filters", () => {
 
   it("a well-formed unknown protocol id matches nothing; empty lists restrict nothing", async () => {
     expect(await search({ ...usdc, filters: { protocols: ["not-a-protocol"] } })).toEqual([]);
-    expect(await search({ ...usdc, filters: { protocols: [], poolTypes: [], blockedProtocols: [], blockedPoolTypes: [] } })).toEqual(await search(usdc));
+    expect(await search({ ...usdc, filters: { protocols: [], poolTypes: [], blockedProtocols: [], blockedPoolTypes: [] } })).toEqual(
+      await search(usdc),
+    );
   });
 
   it("protocol ids must be lowercase slugs: INVALID_PROTOCOL_ID with the list as sent and the bad items", async () => {
@@ -269,17 +319,36 @@ describe("filters", () => {
   it("lists are arrays, never scalars; pool types are the five types", async () => {
     expectValidation(await postPoolSearch(base, { ...usdc, filters: { protocols: "uniswap-v3" } }), "filters.protocols", "isArray");
     expectValidation(await postPoolSearch(base, { ...usdc, filters: { poolTypes: "V3" } }), "filters.poolTypes", "isArray");
-    expectValidation(await postPoolSearch(base, { ...usdc, filters: { blockedPoolTypes: ["V5"] } }), "filters.blockedPoolTypes.0", "isIn", "V5");
-    expectValidation(await postPoolSearch(base, { ...usdc, filters: { minimumTotalValueLockedUsd: -1 } }), "filters.minimumTotalValueLockedUsd", "min", -1);
-    expectValidation(await postPoolSearch(base, { ...usdc, filters: { minimumTotalValueLockedUsd: "5" } }), "filters.minimumTotalValueLockedUsd", "isNumber", "5");
+    expectValidation(
+      await postPoolSearch(base, { ...usdc, filters: { blockedPoolTypes: ["V5"] } }),
+      "filters.blockedPoolTypes.0",
+      "isIn",
+      "V5",
+    );
+    expectValidation(
+      await postPoolSearch(base, { ...usdc, filters: { minimumTotalValueLockedUsd: -1 } }),
+      "filters.minimumTotalValueLockedUsd",
+      "min",
+      -1,
+    );
+    expectValidation(
+      await postPoolSearch(base, { ...usdc, filters: { minimumTotalValueLockedUsd: "5" } }),
+      "filters.minimumTotalValueLockedUsd",
+      "isNumber",
+      "5",
+    );
   });
 
   it("the effective filters are echoed, defaults included, in the documented key order", async () => {
     const defaults = expectSuccess(await postPoolSearch(base, usdc)).filters;
-    expect(JSON.stringify(defaults)).toBe('{"minimumTotalValueLockedUsd":0,"protocols":[],"blockedProtocols":[],"poolTypes":[],"blockedPoolTypes":[]}');
+    expect(JSON.stringify(defaults)).toBe(
+      '{"minimumTotalValueLockedUsd":0,"protocols":[],"blockedProtocols":[],"poolTypes":[],"blockedPoolTypes":[]}',
+    );
     const sent = { blockedPoolTypes: ["V2"], poolTypes: ["V3", "V2"], protocols: ["uniswap-v3"], minimumTotalValueLockedUsd: 12.5 };
     const echoed = expectSuccess(await postPoolSearch(base, { ...usdc, filters: sent })).filters;
-    expect(JSON.stringify(echoed)).toBe('{"minimumTotalValueLockedUsd":12.5,"protocols":["uniswap-v3"],"blockedProtocols":[],"poolTypes":["V3","V2"],"blockedPoolTypes":["V2"]}');
+    expect(JSON.stringify(echoed)).toBe(
+      '{"minimumTotalValueLockedUsd":12.5,"protocols":["uniswap-v3"],"blockedProtocols":[],"poolTypes":["V3","V2"],"blockedPoolTypes":["V2"]}',
+    );
   });
 });
 
@@ -299,7 +368,9 @@ describe("order", () => {
 
   it("yield: the stats of the timeframe", async () => {
     // poolStats(seed): yield 12.5 + seed × (1, 7, 30, 90) by timeframe; ties (seed 3) by address
-    const byYield = [PS.trackedZero, PS.nativeUsdc, PS.usdcDai, PS.usdcWeth, PS.usdcUsdt, PS.threeToken, PS.wethUsdc, PS.usdcUsdc].map((a) => `1/${a}`);
+    const byYield = [PS.trackedZero, PS.nativeUsdc, PS.usdcDai, PS.usdcWeth, PS.usdcUsdt, PS.threeToken, PS.wethUsdc, PS.usdcUsdc].map(
+      (a) => `1/${a}`,
+    );
     expect(await search({ ...usdc, config: { orderBy: { field: "yield", timeframe: "7d" } } })).toEqual(byYield);
     expect(await search({ ...usdc, config: { orderBy: { field: "yield", timeframe: "90d", direction: "asc" } } })).toEqual(
       [PS.usdcUsdc, PS.wethUsdc, PS.usdcUsdt, PS.threeToken, PS.usdcWeth, PS.usdcDai, PS.nativeUsdc, PS.trackedZero].map((a) => `1/${a}`),
@@ -324,8 +395,18 @@ describe("order", () => {
 
   it("an unknown field, direction or timeframe is a VALIDATION_ERROR", async () => {
     expectValidation(await postPoolSearch(base, { ...usdc, config: { orderBy: { field: "apr" } } }), "config.orderBy.field", "isIn", "apr");
-    expectValidation(await postPoolSearch(base, { ...usdc, config: { orderBy: { direction: "up" } } }), "config.orderBy.direction", "isIn", "up");
-    expectValidation(await postPoolSearch(base, { ...usdc, config: { orderBy: { timeframe: "1y" } } }), "config.orderBy.timeframe", "isIn", "1y");
+    expectValidation(
+      await postPoolSearch(base, { ...usdc, config: { orderBy: { direction: "up" } } }),
+      "config.orderBy.direction",
+      "isIn",
+      "up",
+    );
+    expectValidation(
+      await postPoolSearch(base, { ...usdc, config: { orderBy: { timeframe: "1y" } } }),
+      "config.orderBy.timeframe",
+      "isIn",
+      "1y",
+    );
   });
 });
 
@@ -354,7 +435,7 @@ describe("paging", () => {
     expect(ids(varying.pools)).toEqual(all);
   });
 
-  it("cursor null and \"\" start from the beginning; a non-string cursor is a VALIDATION_ERROR", async () => {
+  it('cursor null and "" start from the beginning; a non-string cursor is a VALIDATION_ERROR', async () => {
     const firstPage = ids(expectSuccess(await postPoolSearch(base, { ...wide, config: { limit: 2 } })).pools);
     expect(ids(expectSuccess(await postPoolSearch(base, { ...wide, config: { limit: 2, cursor: null } })).pools)).toEqual(firstPage);
     expect(ids(expectSuccess(await postPoolSearch(base, { ...wide, config: { limit: 2, cursor: "" } })).pools)).toEqual(firstPage);
@@ -364,7 +445,11 @@ describe("paging", () => {
   it("a cursor is bound to the effective query: sets as sets, addresses in any case; anything else changed is INVALID_PAGINATION_CURSOR", async () => {
     const body = { tokensA: [at(1, PT.usdc1), at(1, PT.w1)], config: { limit: 2 } };
     const cursor = expectSuccess(await postPoolSearch(base, body)).nextCursor as string;
-    const same = { tokensA: [at(1, PT.w1.toUpperCase().replace("0X", "0x")), at(1, PT.usdc1), at(1, PT.usdc1)], config: { limit: 5, cursor, orderBy: { field: "tvl", timeframe: "24h" } }, filters: { minimumTotalValueLockedUsd: 0 } };
+    const same = {
+      tokensA: [at(1, PT.w1.toUpperCase().replace("0X", "0x")), at(1, PT.usdc1), at(1, PT.usdc1)],
+      config: { limit: 5, cursor, orderBy: { field: "tvl", timeframe: "24h" } },
+      filters: { minimumTotalValueLockedUsd: 0 },
+    };
     expectSuccess(await postPoolSearch(base, same));
     for (const changed of [
       { ...body, tokensA: [at(1, PT.usdc1)] },
@@ -385,7 +470,12 @@ describe("paging", () => {
   });
 
   it("cursors are foreign across routes, and tampered cursors are refused", async () => {
-    const tokenCursor = expectSuccess(await postTokens(base, { config: { limit: 1 }, filters: { minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0 } })).nextCursor as string;
+    const tokenCursor = expectSuccess(
+      await postTokens(base, {
+        config: { limit: 1 },
+        filters: { minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0 },
+      }),
+    ).nextCursor as string;
     expectError(await postPoolSearch(base, { ...wide, config: { cursor: tokenCursor } }), 400, "INVALID_PAGINATION_CURSOR");
     const cursor = expectSuccess(await postPoolSearch(base, { ...wide, config: { limit: 2 } })).nextCursor as string;
     expectError(await postTokens(base, { config: { cursor } }), 400, "INVALID_PAGINATION_CURSOR");
@@ -404,12 +494,29 @@ describe("paging", () => {
 
 describe("input errors", () => {
   it("malformed addresses: INVALID_BLOCKCHAIN_ADDRESS listing every bad item as sent, with the list's length", async () => {
-    const tokensA = [at(1, PT.usdc1), at(1, "0x1234"), at(1, PT.usdc1 + "0"), { chainId: 1, address: 42 }, at(1, "usdc"), at(1, "0x" + "g".repeat(40))];
+    const tokensA = [
+      at(1, PT.usdc1),
+      at(1, "0x1234"),
+      at(1, PT.usdc1 + "0"),
+      { chainId: 1, address: 42 },
+      at(1, "usdc"),
+      at(1, "0x" + "g".repeat(40)),
+    ];
     const err = expectError(await postPoolSearch(base, { tokensA }), 400, "INVALID_BLOCKCHAIN_ADDRESS");
     expect(err.metadata.receivedCount).toBe(6);
-    expect(err.metadata.invalidAddresses.map((x: { address: unknown }) => x.address)).toEqual(["0x1234", PT.usdc1 + "0", 42, "usdc", "0x" + "g".repeat(40)]);
+    expect(err.metadata.invalidAddresses.map((x: { address: unknown }) => x.address)).toEqual([
+      "0x1234",
+      PT.usdc1 + "0",
+      42,
+      "usdc",
+      "0x" + "g".repeat(40),
+    ]);
     for (const item of err.metadata.invalidAddresses) expect(item.reason).toEqual(expect.any(String));
-    const inB = expectError(await postPoolSearch(base, { tokensA: [at(1, PT.usdc1)], tokensB: [at(1, "0xnope")] }), 400, "INVALID_BLOCKCHAIN_ADDRESS");
+    const inB = expectError(
+      await postPoolSearch(base, { tokensA: [at(1, PT.usdc1)], tokensB: [at(1, "0xnope")] }),
+      400,
+      "INVALID_BLOCKCHAIN_ADDRESS",
+    );
     expect(inB.metadata).toEqual({ invalidAddresses: [{ address: "0xnope", reason: expect.any(String) }], receivedCount: 1 });
   });
 
@@ -433,17 +540,33 @@ describe("input errors", () => {
   });
 
   it("unsupported chain ids: UNSUPPORTED_CHAIN_ID; non-integer ones: VALIDATION_ERROR", async () => {
-    const token = expectError(await postPoolSearch(base, { tokensA: [at(1, PT.usdc1), at(5, PT.usdc1), at(10, PT.usdc1)] }), 400, "UNSUPPORTED_CHAIN_ID");
+    const token = expectError(
+      await postPoolSearch(base, { tokensA: [at(1, PT.usdc1), at(5, PT.usdc1), at(10, PT.usdc1)] }),
+      400,
+      "UNSUPPORTED_CHAIN_ID",
+    );
     expect(token.metadata).toEqual({ chainId: 5, unsupportedIds: [5, 10], supportedIds: SUPPORTED_CHAIN_IDS_ASCENDING });
-    const basket = expectError(await postPoolSearch(base, { basketsA: [{ basketId: "eth", chainIds: [1, 10] }] }), 400, "UNSUPPORTED_CHAIN_ID");
+    const basket = expectError(
+      await postPoolSearch(base, { basketsA: [{ basketId: "eth", chainIds: [1, 10] }] }),
+      400,
+      "UNSUPPORTED_CHAIN_ID",
+    );
     expect(basket.metadata).toEqual({ chainId: 10, unsupportedIds: [10], supportedIds: SUPPORTED_CHAIN_IDS_ASCENDING });
     expectValidation(await postPoolSearch(base, { tokensA: [at(1.5, PT.usdc1)] }), "tokensA.0.chainId", "isInt", 1.5);
     expectValidation(await postPoolSearch(base, { tokensA: [{ chainId: "1", address: PT.usdc1 }] }), "tokensA.0.chainId", "isNumber", "1");
-    expectValidation(await postPoolSearch(base, { basketsA: [{ basketId: "eth", chainIds: [1, 1] }] }), "basketsA.0.chainIds", "uniqueItems");
+    expectValidation(
+      await postPoolSearch(base, { basketsA: [{ basketId: "eth", chainIds: [1, 1] }] }),
+      "basketsA.0.chainIds",
+      "uniqueItems",
+    );
   });
 
   it("an unknown basket id: INVALID_BASKET_ID with the id as sent and the file's ids", async () => {
-    const err = expectError(await postPoolSearch(base, { tokensA: [at(1, PT.usdc1)], basketsB: [{ basketId: "Stables" }] }), 400, "INVALID_BASKET_ID");
+    const err = expectError(
+      await postPoolSearch(base, { tokensA: [at(1, PT.usdc1)], basketsB: [{ basketId: "Stables" }] }),
+      400,
+      "INVALID_BASKET_ID",
+    );
     expect(err.metadata).toEqual({ basketId: "Stables", supportedIds: ["elsewhere", "eth", "stables"] });
     expectValidation(await postPoolSearch(base, { basketsA: [{ basketId: 7 }] }), "basketsA.0.basketId", "isString", 7);
   });
@@ -452,17 +575,37 @@ describe("input errors", () => {
     expectValidation(await postPoolSearch(base, { tokensA: [at(1, PT.usdc1)], tokensC: [] }), "tokensC", "whitelist");
     expectValidation(await postPoolSearch(base, { tokensA: [{ ...at(1, PT.usdc1), symbol: "USDC" }] }), "tokensA.0.symbol", "whitelist");
     expectValidation(await postPoolSearch(base, { basketsA: [{ basketId: "eth", chains: [1] }] }), "basketsA.0.chains", "whitelist");
-    expectValidation(await postPoolSearch(base, { tokensA: [at(1, PT.usdc1)], config: { orderBy: { field: "tvl", by: 1 } } }), "config.orderBy.by", "whitelist");
-    expectValidation(await postPoolSearch(base, { tokensA: [at(1, PT.usdc1)], config: { parseWrappedToNative: "SOMETIMES" } }), "config.parseWrappedToNative", "isIn");
-    expectValidation(await postPoolSearch(base, { tokensA: [at(1, PT.usdc1)], config: { useWrappedForNative: "true" } }), "config.useWrappedForNative", "isBoolean");
+    expectValidation(
+      await postPoolSearch(base, { tokensA: [at(1, PT.usdc1)], config: { orderBy: { field: "tvl", by: 1 } } }),
+      "config.orderBy.by",
+      "whitelist",
+    );
+    expectValidation(
+      await postPoolSearch(base, { tokensA: [at(1, PT.usdc1)], config: { parseWrappedToNative: "SOMETIMES" } }),
+      "config.parseWrappedToNative",
+      "isIn",
+    );
+    expectValidation(
+      await postPoolSearch(base, { tokensA: [at(1, PT.usdc1)], config: { useWrappedForNative: "true" } }),
+      "config.useWrappedForNative",
+      "isBoolean",
+    );
   });
 });
 
 describe("access", () => {
   it("a chain the key may not read is 403 API_KEY_FORBIDDEN, from a token or a basket's chainIds", async () => {
-    const token = expectError(await postPoolSearch(base, { tokensA: [at(1, PT.usdc1)], tokensB: [at(8453, PT.w8453)] }, { key: KEYS.chain1Only }), 403, "API_KEY_FORBIDDEN");
+    const token = expectError(
+      await postPoolSearch(base, { tokensA: [at(1, PT.usdc1)], tokensB: [at(8453, PT.w8453)] }, { key: KEYS.chain1Only }),
+      403,
+      "API_KEY_FORBIDDEN",
+    );
     expect(token.metadata).toEqual({ chainId: 8453, allowedChainIds: [1] });
-    expectError(await postPoolSearch(base, { basketsA: [{ basketId: "stables", chainIds: [1, 130] }] }, { key: KEYS.chain1Only }), 403, "API_KEY_FORBIDDEN");
+    expectError(
+      await postPoolSearch(base, { basketsA: [{ basketId: "stables", chainIds: [1, 130] }] }, { key: KEYS.chain1Only }),
+      403,
+      "API_KEY_FORBIDDEN",
+    );
   });
 
   it("a basket without chainIds covers the key's chains", async () => {
@@ -479,7 +622,11 @@ describe("access", () => {
   });
 
   it("a named chain without a loaded snapshot is 503 CHAIN_DATA_UNAVAILABLE", async () => {
-    const err = expectError(await postPoolSearch(base, { tokensA: [at(1, PT.usdc1)], tokensB: [at(999, PT.usdc1)] }), 503, "CHAIN_DATA_UNAVAILABLE");
+    const err = expectError(
+      await postPoolSearch(base, { tokensA: [at(1, PT.usdc1)], tokensB: [at(999, PT.usdc1)] }),
+      503,
+      "CHAIN_DATA_UNAVAILABLE",
+    );
     expect(err.metadata).toEqual({ chainId: 999 });
     expectError(await postPoolSearch(base, { basketsA: [{ basketId: "eth", chainIds: [999] }] }), 503, "CHAIN_DATA_UNAVAILABLE");
   });
@@ -497,7 +644,13 @@ function swapChain(generatedAt: number, tvl: (i: number) => number, count = 10):
     protocols: [protocol("swap-proto")],
     tokens: [token(1, { address: SWAP_TOKEN, symbol: "SWP" }), token(1, { address: addr("5e2"), symbol: "OTH" })],
     pools: Array.from({ length: count }, (_, i) =>
-      v3Pool({ address: addr(`5f${i.toString(16).padStart(2, "0")}`), protocolId: "swap-proto", tokens: [poolToken(SWAP_TOKEN, 1, 1), poolToken(addr("5e2"), 1, 1)], totalValueLockedUsd: tvl(i), stats: poolStats(i + 1) }),
+      v3Pool({
+        address: addr(`5f${i.toString(16).padStart(2, "0")}`),
+        protocolId: "swap-proto",
+        tokens: [poolToken(SWAP_TOKEN, 1, 1), poolToken(addr("5e2"), 1, 1)],
+        totalValueLockedUsd: tvl(i),
+        stats: poolStats(i + 1),
+      }),
     ),
   });
 }
@@ -520,7 +673,8 @@ describe("snapshot swaps", () => {
   const V1 = swapChain(T0, (i) => 1_000 * (i + 1)); // pool 9 first
   const V2 = swapChain(T0 + 100, (i) => 1_000 * (12 - i), 12); // pool 0 first, two more pools
   const V3 = swapChain(T0 + 200, (i) => (i % 2 === 0 ? 5_000 : 1_000 * i), 12);
-  const firstPool = async (gwBase: string) => expectSuccess(await postPoolSearch(gwBase, { ...body, config: { limit: 1 } })).pools[0]?.address as string;
+  const firstPool = async (gwBase: string) =>
+    expectSuccess(await postPoolSearch(gwBase, { ...body, config: { limit: 1 } })).pools[0]?.address as string;
 
   it("while the walk's snapshot is kept, the walk continues on it: every pool of it once", async () => {
     const dir = tempDir("lgw-pool-swap-");
@@ -554,7 +708,11 @@ describe("snapshot swaps", () => {
   it("once the walk's snapshot is retired, the walk continues on the current one after the last (key, chainId, address)", async () => {
     const dir = tempDir("lgw-pool-retire-");
     writeChainFile(dir, V1);
-    const swapGw = await startGateway({ snapshotDir: dir, keysFile: writeKeysFile(), env: { SNAPSHOT_MAX_VERSIONS: "1", GATEWAY_THREADS: "1" } });
+    const swapGw = await startGateway({
+      snapshotDir: dir,
+      keysFile: writeKeysFile(),
+      env: { SNAPSHOT_MAX_VERSIONS: "1", GATEWAY_THREADS: "1" },
+    });
     try {
       const first = expectSuccess(await postPoolSearch(swapGw.baseUrl, { ...body, config: { limit: 4 } }));
       // V1 by TVL desc: pools 9, 8, 7, 6 (TVL 10k..7k)

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHAINS, NATIVE_ADDRESS } from "../../src/chains/chains.js";
-import type { SnapshotFile, SnapshotPool } from "../../src/snapshot/format.js";
+import type { SnapshotFile, SnapshotPool } from "../../src/api/snapshot-format.js";
 import { P, poolsFixture, templateLogo, testLogo } from "../support/fixtures.js";
 import { expectError, expectSuccess, getPool, startWithFixtures, type Gateway } from "../support/gateway-process.js";
 
@@ -91,14 +91,25 @@ describe("the V3 pool, written out in full by hand", () => {
       symbol: "WETH",
       logoUrl: testLogo(1, "0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2"),
     };
-    const period = (s: number) => ({ feesUsd: 1234.5 * s, swapVolumeUsd: 987654.25 * s, yield: 12.5 + s, netInflowUsd: -4321.75 * s, liquidityVolumeUsd: 55555.5 * s });
+    const period = (s: number) => ({
+      feesUsd: 1234.5 * s,
+      swapVolumeUsd: 987654.25 * s,
+      yield: 12.5 + s,
+      netInflowUsd: -4321.75 * s,
+      liquidityVolumeUsd: 55555.5 * s,
+    });
     expect(pool).toEqual({
       chainId: 1,
       address: "0x88e6a0c2ddd26feeb64f039a2c41296fcb3f5640",
       createdAtTimestamp: 1_620_250_931,
       feeTier: { feeTierPercentage: 0.05, isDynamic: false },
       tokens: [usdc, weth],
-      protocol: { id: "uniswap-v3", name: "Uniswap V3", logoUrl: "https://logos.test/protocols/uniswap-v3.png", url: "https://app.uniswap.org" },
+      protocol: {
+        id: "uniswap-v3",
+        name: "Uniswap V3",
+        logoUrl: "https://logos.test/protocols/uniswap-v3.png",
+        url: "https://app.uniswap.org",
+      },
       type: "V3",
       stats: { stats24h: period(3), stats7d: period(21), stats30d: period(90), stats90d: period(270) },
       balance: {
@@ -150,7 +161,8 @@ describe("every pool type", () => {
   }
 
   it("metadata fields per type", async () => {
-    const keysOf = async (chainId: number, address: string) => Object.keys(expectSuccess(await getPool(base, chainId, address)).pool.metadata);
+    const keysOf = async (chainId: number, address: string) =>
+      Object.keys(expectSuccess(await getPool(base, chainId, address)).pool.metadata);
     const cl = ["latestSqrtPriceX96", "tickSpacing", "latestTick", "positionManagerAddress"];
     expect(await keysOf(1, P.v2)).toEqual(["positionManagerAddress"]);
     expect(await keysOf(1, P.v3)).toEqual(cl);
@@ -169,16 +181,32 @@ describe("every pool type", () => {
     expect(hooked.feeTier).toEqual({ feeTierPercentage: 0, isDynamic: true });
     const alg = expectSuccess(await getPool(base, 1, P.algebraNoPlugin)).pool;
     expect(alg.metadata.plugin).toBeNull();
-    expect(expectSuccess(await getPool(base, 1, P.algebra)).pool.metadata.plugin).toEqual({ address: "0x1f1a2b3c4d5e6f708192a3b4c5d6e7f801234567", config: 195 });
+    expect(expectSuccess(await getPool(base, 1, P.algebra)).pool.metadata.plugin).toEqual({
+      address: "0x1f1a2b3c4d5e6f708192a3b4c5d6e7f801234567",
+      config: 195,
+    });
   });
 });
 
 describe("tokens inside a pool", () => {
   it("the native asset: all-zero address, chain's native symbol and name, 18 decimals", async () => {
     const pool = expectSuccess(await getPool(base, 1, P.v4Native)).pool;
-    expect(pool.tokens[0]).toEqual({ chainId: 1, address: NATIVE_ADDRESS, decimals: 18, name: "Ether", symbol: "ETH", logoUrl: testLogo(1, NATIVE_ADDRESS) });
+    expect(pool.tokens[0]).toEqual({
+      chainId: 1,
+      address: NATIVE_ADDRESS,
+      decimals: 18,
+      name: "Ether",
+      symbol: "ETH",
+      logoUrl: testLogo(1, NATIVE_ADDRESS),
+    });
     const hyper = expectSuccess(await getPool(base, 143, P.v2Monad)).pool;
-    expect(hyper.tokens[0]).toMatchObject({ chainId: 143, address: NATIVE_ADDRESS, decimals: 18, name: CHAINS[143].nativeName, symbol: CHAINS[143].nativeSymbol });
+    expect(hyper.tokens[0]).toMatchObject({
+      chainId: 143,
+      address: NATIVE_ADDRESS,
+      decimals: 18,
+      name: CHAINS[143].nativeName,
+      symbol: CHAINS[143].nativeSymbol,
+    });
   });
 
   it("a token without logoUrl gets the template", async () => {
@@ -188,7 +216,14 @@ describe("tokens inside a pool", () => {
 
   it("name and symbol are the on-chain ones, not the normalized ones", async () => {
     const pool = expectSuccess(await getPool(base, 1, P.v3Usdt0)).pool;
-    expect(pool.tokens[0]).toEqual({ chainId: 1, address: P.usdt01, decimals: 6, name: "USD₮0", symbol: "USD₮0", logoUrl: templateLogo(1, P.usdt01) });
+    expect(pool.tokens[0]).toEqual({
+      chainId: 1,
+      address: P.usdt01,
+      decimals: 6,
+      name: "USD₮0",
+      symbol: "USD₮0",
+      logoUrl: templateLogo(1, P.usdt01),
+    });
   });
 
   it("balance.tokens[i].token deep-equals tokens[i] and amounts are as stored", async () => {
@@ -210,13 +245,21 @@ describe("tokens inside a pool", () => {
 
   it("the protocol is the pool's own chain's protocol record", async () => {
     const pool = expectSuccess(await getPool(base, 8453, P.v3Base)).pool;
-    expect(pool.protocol).toEqual({ id: "uniswap-v3", name: "Uniswap V3 on Base", logoUrl: "https://logos.test/protocols/uniswap-v3-base.png", url: "https://base.uniswap.org" });
+    expect(pool.protocol).toEqual({
+      id: "uniswap-v3",
+      name: "Uniswap V3 on Base",
+      logoUrl: "https://logos.test/protocols/uniswap-v3-base.png",
+      url: "https://base.uniswap.org",
+    });
   });
 });
 
 describe("address matching", () => {
   it("upper- and mixed-case addresses match and the answer is lowercase", async () => {
-    for (const variant of [P.v3.toUpperCase().replace("0X", "0x"), "0x" + P.v3.slice(2).replace(/[a-f]/g, (c, i) => (i % 2 ? c.toUpperCase() : c))]) {
+    for (const variant of [
+      P.v3.toUpperCase().replace("0X", "0x"),
+      "0x" + P.v3.slice(2).replace(/[a-f]/g, (c, i) => (i % 2 ? c.toUpperCase() : c)),
+    ]) {
       const res = await getPool(base, 1, variant);
       const pool = expectSuccess(res, `/v1/pools/1/${variant}`).pool;
       expect(pool.address).toBe(P.v3);

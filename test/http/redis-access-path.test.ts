@@ -23,7 +23,15 @@ const FAILED_AUTH = { requests: 3, windowSeconds: 60 };
 const SMALL_KEY = "lgw_test_small_quota_0123456789abc";
 
 function redisStore(url: string, failure: "open" | "closed", uncounted: { n: number }): (local: LocalQuotaStore) => RedisQuotaStore {
-  const options: RedisQuotaOptions = { url, keyPrefix: "inproc", timeoutMs: 250, failure, failedAuthLimit: FAILED_AUTH, defaultRateLimit: { requests: 1000, windowSeconds: 60 }, maxKeys: 64 };
+  const options: RedisQuotaOptions = {
+    url,
+    keyPrefix: "inproc",
+    timeoutMs: 250,
+    failure,
+    failedAuthLimit: FAILED_AUTH,
+    defaultRateLimit: { requests: 1000, windowSeconds: 60 },
+    maxKeys: 64,
+  };
   return (local) => new RedisQuotaStore(options, local, pino({ level: "silent" }), () => uncounted.n++);
 }
 
@@ -33,16 +41,23 @@ interface Answer {
   body: any;
 }
 
-function call(app: InProcessApp, path: string, opts: { key?: string; method?: string; body?: string; contentType?: string; localAddress?: string } = {}): Promise<Answer> {
+function call(
+  app: InProcessApp,
+  path: string,
+  opts: { key?: string; method?: string; body?: string; contentType?: string; localAddress?: string } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { authorization: `Bearer ${opts.key ?? KEYS.active}` };
   if (opts.contentType !== undefined) headers["content-type"] = opts.contentType;
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: "127.0.0.1", port: app.port, path, method: opts.method ?? "GET", headers, agent: false, localAddress: opts.localAddress }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (c: string) => (text += c));
-      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: JSON.parse(text) }));
-    });
+    const req = http.request(
+      { host: "127.0.0.1", port: app.port, path, method: opts.method ?? "GET", headers, agent: false, localAddress: opts.localAddress },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (c: string) => (text += c));
+        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: JSON.parse(text) }));
+      },
+    );
     req.on("error", reject);
     req.end(opts.body);
   });
@@ -57,8 +72,15 @@ describe("the access step waiting for Redis", () => {
 
   beforeAll(async () => {
     redis = await startRedisServer();
-    const keys: TestKey[] = [...standardKeys(), { id: "test-small", key: SMALL_KEY, status: "active", rateLimit: { requests: 2, windowSeconds: 3600 } }];
-    app = await startInProcess(basicFixture(), { keys, failedAuthLimit: FAILED_AUTH, quotaStore: redisStore(redis.url, "open", uncounted) });
+    const keys: TestKey[] = [
+      ...standardKeys(),
+      { id: "test-small", key: SMALL_KEY, status: "active", rateLimit: { requests: 2, windowSeconds: 3600 } },
+    ];
+    app = await startInProcess(basicFixture(), {
+      keys,
+      failedAuthLimit: FAILED_AUTH,
+      quotaStore: redisStore(redis.url, "open", uncounted),
+    });
     // The client connects right after start.
     for (let i = 0; i < 100 && app.ctx.quotas.status(Date.now()).state !== "connected"; i++) await sleep(20);
   });
@@ -78,7 +100,11 @@ describe("the access step waiting for Redis", () => {
     const plain = await call(app, "/v1/tokens", { method: "POST", body: "{}", contentType: "text/plain" });
     expect(plain.status).toBe(415);
     expect(Number(plain.headers["ratelimit-remaining"])).toBe(remaining - 1);
-    const big = await call(app, "/v1/tokens", { method: "POST", body: `{"config":{}}${" ".repeat(70_000)}`, contentType: "application/json" });
+    const big = await call(app, "/v1/tokens", {
+      method: "POST",
+      body: `{"config":{}}${" ".repeat(70_000)}`,
+      contentType: "application/json",
+    });
     expect(big.status).toBe(413);
     const broken = await call(app, "/v1/tokens", { method: "POST", body: '{"config":', contentType: "application/json" });
     expect(broken.body.error.code).toBe("MALFORMED_JSON");
@@ -160,7 +186,8 @@ describe("the access step waiting for Redis", () => {
 
   it("failed authentications are counted in Redis: over the budget the address gets 429, also with a valid key not confirmed yet; others are served", async () => {
     const from = "127.0.0.9";
-    for (let i = 0; i < FAILED_AUTH.requests; i++) expect((await call(app, "/v1/protocols", { key: `lgw_wrong_${i}_0123456789abcdef`, localAddress: from })).status).toBe(401);
+    for (let i = 0; i < FAILED_AUTH.requests; i++)
+      expect((await call(app, "/v1/protocols", { key: `lgw_wrong_${i}_0123456789abcdef`, localAddress: from })).status).toBe(401);
     const before = await scriptCalls(redis);
     const blocked = await call(app, "/v1/protocols", { key: "lgw_wrong_x_0123456789abcdef", localAddress: from });
     expect(blocked.status).toBe(429);
@@ -187,7 +214,10 @@ describe("a Redis that cannot be reached at all", () => {
   for (const failure of ["open", "closed"] as const) {
     it(`QUOTA_FAILURE=${failure}: ${failure === "open" ? "counted on local counters" : "503 QUOTA_STORE_UNAVAILABLE with Retry-After"}, never a crash; /ready says so`, async () => {
       const uncounted = { n: 0 };
-      const app = await startInProcess(basicFixture(), { failedAuthLimit: FAILED_AUTH, quotaStore: redisStore(`redis://127.0.0.1:${deadPort}`, failure, uncounted) });
+      const app = await startInProcess(basicFixture(), {
+        failedAuthLimit: FAILED_AUTH,
+        quotaStore: redisStore(`redis://127.0.0.1:${deadPort}`, failure, uncounted),
+      });
       try {
         await sleep(300); // a few reconnection attempts fail meanwhile
         const answers = [];

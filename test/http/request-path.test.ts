@@ -9,8 +9,8 @@
 import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiError } from "../../src/http/errors.js";
-import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from "../../src/http/limits.js";
+import { ApiError } from "../../src/api/errors.js";
+import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from "../../src/api/limits.js";
 import { dataReply, rawJson } from "../../src/http/reply.js";
 import type { RouteSpec } from "../../src/http/route.js";
 import { ROUTES } from "../../src/http/route-table.js";
@@ -19,7 +19,7 @@ import { expectError, expectValidation, request, type HttpResponse } from "../su
 import { startInProcess, type InProcessApp } from "../support/in-process-app.js";
 import { rawExchange, rawRequest } from "../support/raw-http.js";
 
-/** A UTF-8 key with letters outside ASCII (the key ends in ASCII: see README on keys). */
+/** A UTF-8 key with letters outside ASCII (the key ends in ASCII: see docs/operators.md, "API keys"). */
 const UNICODE_KEY = "clé-partenaire-Ω-über-0123456789";
 
 function post(app: InProcessApp, path: string, body: string, key: string | null = KEYS.active): Promise<HttpResponse> {
@@ -27,7 +27,12 @@ function post(app: InProcessApp, path: string, body: string, key: string | null 
 }
 
 /** GET from a chosen local address (127.0.0.0/8 is all loopback on Linux). */
-function getFrom(app: InProcessApp, path: string, localAddress: string, headers: Record<string, string> = {}): Promise<{ status: number; body: any; headers: http.IncomingHttpHeaders }> {
+function getFrom(
+  app: InProcessApp,
+  path: string,
+  localAddress: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     http
       .get({ host: "127.0.0.1", port: app.port, path, localAddress, headers, agent: false }, (res) => {
@@ -123,7 +128,9 @@ describe("HEAD, pipelining and framing", () => {
   let concrete: Record<string, string>;
   beforeAll(async () => {
     const files = poolsFixture();
-    app = await startInProcess(files, { baskets: { baskets: [{ id: "usd", name: "USD", description: "Dollars", logoUrl: "https://l", addresses: { "1": [P.usdc1] } }] } });
+    app = await startInProcess(files, {
+      baskets: { baskets: [{ id: "usd", name: "USD", description: "Dollars", logoUrl: "https://l", addresses: { "1": [P.usdc1] } }] },
+    });
     concrete = {
       "pools.get": `/v1/pools/${files[0].chainId}/${files[0].pools[0].address}`,
       "tokens.basket": "/v1/tokens/baskets/usd",
@@ -155,9 +162,11 @@ describe("HEAD, pipelining and framing", () => {
       expect(head.status, path).toBe(get.status);
       expect(head.body.length, path).toBe(0);
       // An unknown path's 404 names the method it was asked with (message and metadata), so its length differs from GET's by that.
-      if (path === "/no/such/route") expect(Number(head.header("content-length")) - get.body.length).toBe(2 * ("HEAD".length - "GET".length));
+      if (path === "/no/such/route")
+        expect(Number(head.header("content-length")) - get.body.length).toBe(2 * ("HEAD".length - "GET".length));
       else expect(Number(head.header("content-length")), path).toBe(get.body.length);
-      for (const name of ["content-type", "x-snapshot-version", "x-error-code", "ratelimit-limit"]) expect(head.header(name) !== undefined, `${path} ${name}`).toBe(get.header(name) !== undefined);
+      for (const name of ["content-type", "x-snapshot-version", "x-error-code", "ratelimit-limit"])
+        expect(head.header(name) !== undefined, `${path} ${name}`).toBe(get.header(name) !== undefined);
       if (get.header("content-type")?.startsWith("application/json")) expect(() => JSON.parse(get.body.toString()), path).not.toThrow();
       expect(health.status).toBe(200);
       expect(JSON.parse(health.body.toString())).toEqual({ status: "ok" });
@@ -167,7 +176,9 @@ describe("HEAD, pipelining and framing", () => {
 
   it("many pipelined requests in one write are answered in order", async () => {
     const paths = Array.from({ length: 40 }, (_, i) => (i % 3 === 0 ? "/health" : i % 3 === 1 ? concrete["pools.get"] : "/v1/protocols"));
-    const payload = Buffer.concat(paths.map((p) => rawRequest("GET", p, { authorization: `Bearer ${KEYS.active}`, "x-trace-id": `trace-${p.length}` })));
+    const payload = Buffer.concat(
+      paths.map((p) => rawRequest("GET", p, { authorization: `Bearer ${KEYS.active}`, "x-trace-id": `trace-${p.length}` })),
+    );
     const { responses } = await rawExchange(app.port, payload, { responses: paths.length, methods: paths.map(() => "GET") });
     expect(responses.map((r) => r.status)).toEqual(paths.map(() => 200));
     responses.forEach((r, i) => {
@@ -180,7 +191,11 @@ describe("HEAD, pipelining and framing", () => {
   it("pipelined POST bodies are each read as their own request", async () => {
     const body = JSON.stringify({ config: { limit: 1 } });
     const headers = { authorization: `Bearer ${KEYS.active}`, "content-type": "application/json" };
-    const payload = Buffer.concat([rawRequest("POST", "/v1/tokens", headers, body), rawRequest("POST", "/v1/tokens", headers, "{bad"), rawRequest("POST", "/v1/tokens", headers, body)]);
+    const payload = Buffer.concat([
+      rawRequest("POST", "/v1/tokens", headers, body),
+      rawRequest("POST", "/v1/tokens", headers, "{bad"),
+      rawRequest("POST", "/v1/tokens", headers, body),
+    ]);
     const { responses } = await rawExchange(app.port, payload, { responses: 3, methods: ["POST", "POST", "POST"] });
     expect(responses.map((r) => r.status)).toEqual([200, 400, 200]);
     expect(JSON.parse(responses[1].body.toString()).error.code).toBe("MALFORMED_JSON");
@@ -217,16 +232,25 @@ describe("Authorization headers and key bytes", () => {
     ["a 3,000-byte key", latin1(`Bearer ${"k".repeat(3000)}`), 401, "API_KEY_NOT_FOUND"],
     ["trailing spaces around a valid key", latin1(`Bearer ${KEYS.active}   `), 200, undefined],
     ["a UTF-8 key sent as UTF-8 bytes", Buffer.concat([latin1("Bearer "), Buffer.from(UNICODE_KEY, "utf8")]), 200, undefined],
-    ["the same key sent as latin1 bytes", Buffer.concat([latin1("Bearer "), Buffer.from(UNICODE_KEY.replace("Ω", "O"), "latin1")]), 401, "API_KEY_NOT_FOUND"],
+    [
+      "the same key sent as latin1 bytes",
+      Buffer.concat([latin1("Bearer "), Buffer.from(UNICODE_KEY.replace("Ω", "O"), "latin1")]),
+      401,
+      "API_KEY_NOT_FOUND",
+    ],
   ] as const)("%s → %s %s", async (_name, value, status, code) => {
     expect(await withAuthorization(value as Buffer | null)).toEqual({ status, code });
   });
 
   it("the UTF-8 key is counted under its own quota", async () => {
-    const { responses } = await rawExchange(app.port, rawRequest("GET", "/v1/protocols", { authorization: Buffer.concat([latin1("Bearer "), Buffer.from(UNICODE_KEY, "utf8")]) }), {
-      responses: 1,
-      methods: ["GET"],
-    });
+    const { responses } = await rawExchange(
+      app.port,
+      rawRequest("GET", "/v1/protocols", { authorization: Buffer.concat([latin1("Bearer "), Buffer.from(UNICODE_KEY, "utf8")]) }),
+      {
+        responses: 1,
+        methods: ["GET"],
+      },
+    );
     expect(responses[0].header("ratelimit-limit")).toBe("1000");
   });
 });
@@ -234,12 +258,16 @@ describe("Authorization headers and key bytes", () => {
 describe("limits per client address", () => {
   let app: InProcessApp;
   beforeAll(async () => {
-    app = await startInProcess(basicFixture(), { failedAuthLimit: { requests: 5, windowSeconds: 60 }, publicRateLimit: { requests: 3, windowSeconds: 60 } });
+    app = await startInProcess(basicFixture(), {
+      failedAuthLimit: { requests: 5, windowSeconds: 60 },
+      publicRateLimit: { requests: 3, windowSeconds: 60 },
+    });
   });
   afterAll(() => app.close());
 
   it("wrong keys from one address lock out that address only: another address's valid key is served", async () => {
-    for (let i = 0; i < 5; i++) expect((await getFrom(app, "/v1/protocols", "127.0.0.2", { authorization: `Bearer wrong-key-${i}` })).status).toBe(401);
+    for (let i = 0; i < 5; i++)
+      expect((await getFrom(app, "/v1/protocols", "127.0.0.2", { authorization: `Bearer wrong-key-${i}` })).status).toBe(401);
     const blocked = await getFrom(app, "/v1/protocols", "127.0.0.2", { authorization: "Bearer wrong-key-x" });
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers["retry-after"])).toBeGreaterThanOrEqual(1);
@@ -273,11 +301,63 @@ describe("handlers that fail", () => {
   cyclic.self = cyclic;
   const doc = { operationId: "x", summary: "x", success: { description: "x", schema: "x", snapshotVersion: "never" as const }, errors: [] };
   const routes: RouteSpec[] = [
-    { name: "throws", method: "GET", path: "/throws", access: "public", body: false, handler: () => { throw new TypeError("boom"); }, doc },
-    { name: "rejects", method: "GET", path: "/rejects", access: "public", body: false, handler: async () => { await new Promise((r) => setTimeout(r, 5)); throw new RangeError("late boom"); }, doc },
-    { name: "cyclic", method: "GET", path: "/cyclic", access: "public", body: false, handler: () => { throw new ApiError("VALIDATION_ERROR", "bad", "bad", { property: "x", value: cyclic, constraints: {} }); }, doc },
-    { name: "bigint", method: "GET", path: "/bigint", access: "public", body: false, handler: () => { throw new ApiError("VALIDATION_ERROR", "bad", "bad", { property: "x", value: 10n ** 30n, constraints: {} }); }, doc },
-    { name: "slow", method: "GET", path: "/slow", access: "public", body: false, handler: async () => { await new Promise((r) => setTimeout(r, 200)); return dataReply(['"late"']); }, doc },
+    {
+      name: "throws",
+      method: "GET",
+      path: "/throws",
+      access: "public",
+      body: false,
+      handler: () => {
+        throw new TypeError("boom");
+      },
+      doc,
+    },
+    {
+      name: "rejects",
+      method: "GET",
+      path: "/rejects",
+      access: "public",
+      body: false,
+      handler: async () => {
+        await new Promise((r) => setTimeout(r, 5));
+        throw new RangeError("late boom");
+      },
+      doc,
+    },
+    {
+      name: "cyclic",
+      method: "GET",
+      path: "/cyclic",
+      access: "public",
+      body: false,
+      handler: () => {
+        throw new ApiError("VALIDATION_ERROR", "bad", "bad", { property: "x", value: cyclic, constraints: {} });
+      },
+      doc,
+    },
+    {
+      name: "bigint",
+      method: "GET",
+      path: "/bigint",
+      access: "public",
+      body: false,
+      handler: () => {
+        throw new ApiError("VALIDATION_ERROR", "bad", "bad", { property: "x", value: 10n ** 30n, constraints: {} });
+      },
+      doc,
+    },
+    {
+      name: "slow",
+      method: "GET",
+      path: "/slow",
+      access: "public",
+      body: false,
+      handler: async () => {
+        await new Promise((r) => setTimeout(r, 200));
+        return dataReply(['"late"']);
+      },
+      doc,
+    },
     { name: "ok", method: "GET", path: "/ok", access: "public", body: false, handler: () => rawJson(200, '{"ok":true}'), doc },
   ];
   beforeAll(async () => {
@@ -321,7 +401,15 @@ describe("clients that never read", () => {
   const doc = { operationId: "x", summary: "x", success: { description: "x", schema: "x", snapshotVersion: "never" as const }, errors: [] };
   const routes: RouteSpec[] = [
     ...ROUTES,
-    { name: "big", method: "GET", path: "/big", access: "public", body: false, handler: () => ({ kind: "raw", status: 200, contentType: "text/plain", body: big }), doc },
+    {
+      name: "big",
+      method: "GET",
+      path: "/big",
+      access: "public",
+      body: false,
+      handler: () => ({ kind: "raw", status: 200, contentType: "text/plain", body: big }),
+      doc,
+    },
   ];
 
   it("a pipelining client that never reads makes the app read no further requests from it", async () => {

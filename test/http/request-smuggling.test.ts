@@ -36,13 +36,29 @@ interface SmugglingCase {
 const H = HIDDEN.length;
 
 const CASES: readonly SmugglingCase[] = [
-  { name: "Content-Length 2 then Content-Length covering the hidden request", framing: `Content-Length: 2\r\nContent-Length: ${2 + H}\r\n`, body: "{}" },
-  { name: "Content-Length 0 then Content-Length covering the hidden request", framing: `Content-Length: 0\r\nContent-Length: ${H}\r\n`, body: "" },
+  {
+    name: "Content-Length 2 then Content-Length covering the hidden request",
+    framing: `Content-Length: 2\r\nContent-Length: ${2 + H}\r\n`,
+    body: "{}",
+  },
+  {
+    name: "Content-Length 0 then Content-Length covering the hidden request",
+    framing: `Content-Length: 0\r\nContent-Length: ${H}\r\n`,
+    body: "",
+  },
   { name: "the same Content-Length twice", framing: "Content-Length: 2\r\nContent-Length: 2\r\n", body: "{}" },
   { name: "an empty Content-Length", framing: "Content-Length:\r\n", body: "" },
   { name: "a Content-Length of blanks", framing: "Content-Length:   \t\r\n", body: "" },
-  { name: "an empty Content-Length, then one covering the hidden request", framing: `Content-Length:\r\nContent-Length: ${H}\r\n`, body: "" },
-  { name: "an empty Content-Length with Transfer-Encoding: chunked", framing: "Content-Length:\r\nTransfer-Encoding: chunked\r\n", body: CHUNKED },
+  {
+    name: "an empty Content-Length, then one covering the hidden request",
+    framing: `Content-Length:\r\nContent-Length: ${H}\r\n`,
+    body: "",
+  },
+  {
+    name: "an empty Content-Length with Transfer-Encoding: chunked",
+    framing: "Content-Length:\r\nTransfer-Encoding: chunked\r\n",
+    body: CHUNKED,
+  },
   { name: "an empty Transfer-Encoding with Content-Length", framing: "Transfer-Encoding:\r\nContent-Length: 2\r\n", body: "{}" },
   { name: "an empty Transfer-Encoding alone", framing: "Transfer-Encoding:\r\n", body: "" },
   { name: "Transfer-Encoding: identity, chunked", framing: "Transfer-Encoding: identity, chunked\r\n", body: CHUNKED },
@@ -51,10 +67,32 @@ const CASES: readonly SmugglingCase[] = [
   { name: "Transfer-Encoding: chunked, identity", framing: "Transfer-Encoding: chunked, identity\r\n", body: CHUNKED },
   { name: "Transfer-Encoding: identity", framing: "Transfer-Encoding: identity\r\n", body: CHUNKED },
   { name: "Transfer-Encoding: chunked, chunked", framing: "Transfer-Encoding: chunked, chunked\r\n", body: CHUNKED },
-  { name: "Transfer-Encoding: chunked in two fields", framing: "Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n", body: CHUNKED },
-  { name: "GET with two Content-Length fields", method: "GET", path: "/health", framing: `Content-Length: 0\r\nContent-Length: ${H}\r\n`, body: "" },
-  { name: "HEAD with Transfer-Encoding: xchunked", method: "HEAD", path: "/health", framing: "Transfer-Encoding: xchunked\r\n", body: CHUNKED },
-  { name: "GET with an empty Content-Length, then a second one", method: "GET", path: "/health", framing: `Content-Length:\r\nContent-Length: ${H}\r\n`, body: "" },
+  {
+    name: "Transfer-Encoding: chunked in two fields",
+    framing: "Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n",
+    body: CHUNKED,
+  },
+  {
+    name: "GET with two Content-Length fields",
+    method: "GET",
+    path: "/health",
+    framing: `Content-Length: 0\r\nContent-Length: ${H}\r\n`,
+    body: "",
+  },
+  {
+    name: "HEAD with Transfer-Encoding: xchunked",
+    method: "HEAD",
+    path: "/health",
+    framing: "Transfer-Encoding: xchunked\r\n",
+    body: CHUNKED,
+  },
+  {
+    name: "GET with an empty Content-Length, then a second one",
+    method: "GET",
+    path: "/health",
+    framing: `Content-Length:\r\nContent-Length: ${H}\r\n`,
+    body: "",
+  },
   { name: "GET with an empty Content-Length", method: "GET", path: "/health", framing: "Content-Length:\r\n", body: "" },
   { name: "HEAD with an empty Transfer-Encoding", method: "HEAD", path: "/health", framing: "Transfer-Encoding:\r\n", body: "" },
   { name: "DELETE with an empty Content-Length", method: "DELETE", path: "/health", framing: "Content-Length:\r\n", body: "" },
@@ -77,7 +115,12 @@ const MODES: ReadonlyArray<{ name: string; parts: (request: string) => string[];
 
 /** The refusal: the GETs before it answered, then exactly one 400 envelope with Connection: close, then the close; nothing of the hidden request. */
 function expectRefused(result: PiecesExchange, before: number, label: string): void {
-  const seen = `${label}: got ${JSON.stringify(result.raw.toString("latin1").replace(/ {64,}/g, "<padding>").slice(0, 900))}`;
+  const seen = `${label}: got ${JSON.stringify(
+    result.raw
+      .toString("latin1")
+      .replace(/ {64,}/g, "<padding>")
+      .slice(0, 900),
+  )}`;
   expect(result.raw.includes("smuggled-request"), seen).toBe(false);
   expect(
     result.responses.map((r) => r.status),
@@ -100,7 +143,8 @@ function expectRefused(result: PiecesExchange, before: number, label: string): v
 async function openapiAnswered(gw: Gateway): Promise<number> {
   const text = await fetch(`${gw.baseUrl}/metrics`).then((r) => r.text());
   let total = 0;
-  for (const status of ["200", "304", "400", "404", "429", "500"]) total += metricValue(text, "gateway_http_requests_total", { route: "openapi", status });
+  for (const status of ["200", "304", "400", "404", "429", "500"])
+    total += metricValue(text, "gateway_http_requests_total", { route: "openapi", status });
   return total;
 }
 
@@ -135,13 +179,20 @@ describe("plain HTTP", () => {
     const count = Math.ceil((3 * wmemMax) / 250);
     const counts = async () => {
       const text = await fetch(`${gw.baseUrl}/metrics`).then((r) => r.text());
-      return { heads: metricValue(text, "gateway_http_requests_total", { route: "health", status: "200" }), refused: metricValue(text, "gateway_http_requests_total", { route: "unmatched", status: "400" }) };
+      return {
+        heads: metricValue(text, "gateway_http_requests_total", { route: "health", status: "200" }),
+        refused: metricValue(text, "gateway_http_requests_total", { route: "unmatched", status: "400" }),
+      };
     };
     const before = await counts();
-    const processed = waitFor("the gateway to answer every HEAD and refuse the request", async () => {
-      const now = await counts();
-      return now.heads >= before.heads + count && now.refused > before.refused ? true : undefined;
-    }, 60_000);
+    const processed = waitFor(
+      "the gateway to answer every HEAD and refuse the request",
+      async () => {
+        const now = await counts();
+        return now.heads >= before.heads + count && now.refused > before.refused ? true : undefined;
+      },
+      60_000,
+    );
     const result = await exchangeInPieces(gw.port, [head.repeat(count) + requestOf(CASES[0]) + HIDDEN], {
       readAfter: processed,
       timeoutMs: 90_000,
@@ -170,7 +221,9 @@ describe("plain HTTP", () => {
     const metrics = await fetch(`${gw.baseUrl}/metrics`).then((r) => r.text());
     expect(metrics).toMatch(/^gateway_serving_thread_restarts_total 0$/m);
     // The request counter sees the refusals (so it would see a dispatched hidden request).
-    expect(metricValue(metrics, "gateway_http_requests_total", { route: "unmatched", status: "400" })).toBeGreaterThanOrEqual(CASES.length * MODES.length);
+    expect(metricValue(metrics, "gateway_http_requests_total", { route: "unmatched", status: "400" })).toBeGreaterThanOrEqual(
+      CASES.length * MODES.length,
+    );
   });
 });
 
@@ -182,7 +235,11 @@ describe("HTTPS", () => {
     const dir = tempDir("lgw-smuggle-tls-");
     ca = makeCa(dir);
     const cert = makeServerCertificate(ca, dir, "server");
-    gw = await startWithFixtures(basicFixture(), undefined, { GATEWAY_THREADS: "1", TLS_CERT_FILE: cert.certFile, TLS_KEY_FILE: cert.keyFile });
+    gw = await startWithFixtures(basicFixture(), undefined, {
+      GATEWAY_THREADS: "1",
+      TLS_CERT_FILE: cert.certFile,
+      TLS_KEY_FILE: cert.keyFile,
+    });
   });
 
   afterAll(async () => {
@@ -203,6 +260,7 @@ describe("HTTPS", () => {
   it("no hidden request was ever dispatched", async () => {
     const metrics = await exchangeInPieces(gw.port, [`GET /metrics HTTP/1.1\r\n${HOST}\r\n`], { tlsCa: ca.pem, expectResponses: 1 });
     const body = metrics.responses[0].body.toString("utf8");
-    for (const status of ["200", "304", "400", "404", "429", "500"]) expect(metricValue(body, "gateway_http_requests_total", { route: "openapi", status })).toBe(0);
+    for (const status of ["200", "304", "400", "404", "429", "500"])
+      expect(metricValue(body, "gateway_http_requests_total", { route: "openapi", status })).toBe(0);
   });
 });

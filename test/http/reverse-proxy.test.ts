@@ -2,7 +2,7 @@
  * The documented mitigation (docs/reverse-proxy.md): Debian's nginx with the
  * repository's config/nginx.conf.example in front of the real gateway. Every
  * raw-socket edge case of issue 10 items 6-9, the parser limitations
- * included, gets a correct answer through it. nginx must be installed (.ci/run
+ * included, gets a correct answer through it. nginx must be installed (npm test
  * installs it); without it this suite fails, it does not skip.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -39,7 +39,9 @@ describe("what reaches the gateway through nginx", () => {
     const chunked = `${body.length.toString(16)};ext=1\r\n${body}\r\n0\r\n\r\n`;
     const result = await exchangeInPieces(
       nginx.port,
-      [`POST /v1/tokens HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer ${KEYS.active}\r\nContent-Type: application/json\r\nX-Trace-Id: edge-proxy-1\r\nTransfer-Encoding: chunked\r\n\r\n${chunked}`],
+      [
+        `POST /v1/tokens HTTP/1.1\r\nHost: g\r\nAuthorization: Bearer ${KEYS.active}\r\nContent-Type: application/json\r\nX-Trace-Id: edge-proxy-1\r\nTransfer-Encoding: chunked\r\n\r\n${chunked}`,
+      ],
       { expectResponses: 1 },
     );
     const [res] = result.responses;

@@ -30,11 +30,21 @@ const post = async (path: string, body: unknown) => expectSuccess(await postJson
 
 describe("multichainTokens.search()", () => {
   it("returns what POST /v1/tokens/search returns, filters included", async () => {
-    const params = { search: "usd", config: { limit: 3 }, filters: { chainIds: [1, 8453] as (1 | 8453)[], minimumTotalValuePooledUsd: 1_000 } };
+    const params = {
+      search: "usd",
+      config: { limit: 3 },
+      filters: { chainIds: [1, 8453] as (1 | 8453)[], minimumTotalValuePooledUsd: 1_000 },
+    };
     const viaSdk = await sdk.multichainTokens.search(params);
     expect(viaSdk).toEqual(await post("/v1/tokens/search", params));
     expect(viaSdk.tokens.length).toBe(3);
-    expect(viaSdk.filters).toEqual({ chainIds: [1, 8453], minimumTotalValuePooledUsd: 1_000, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0, ignoreWrappedNative: false });
+    expect(viaSdk.filters).toEqual({
+      chainIds: [1, 8453],
+      minimumTotalValuePooledUsd: 1_000,
+      minimumSwapsCount: 0,
+      minimumSwapVolumeUsd: 0,
+      ignoreWrappedNative: false,
+    });
   });
 
   it("a cursor walk through the SDK visits every entry once, like a raw walk (relevance order too)", async () => {
@@ -66,7 +76,10 @@ describe("multichainTokens.search()", () => {
 describe("singleChainTokens", () => {
   it("list() returns what POST /v1/tokens/{chainId} returns, with and without parameters", async () => {
     expect(await sdk.singleChainTokens.list(1)).toEqual(await post("/v1/tokens/1", {}));
-    const params = { config: { limit: 4, orderBy: { field: "tvl" as const, direction: "asc" as const } }, filters: { minimumTotalValuePooledUsd: 15_000, ignoreWrappedNative: false } };
+    const params = {
+      config: { limit: 4, orderBy: { field: "tvl" as const, direction: "asc" as const } },
+      filters: { minimumTotalValuePooledUsd: 15_000, ignoreWrappedNative: false },
+    };
     const viaSdk = await sdk.singleChainTokens.list(8453, params);
     expect(viaSdk).toEqual(await post("/v1/tokens/8453", params));
     expect(viaSdk.tokens.length).toBe(4);
@@ -76,13 +89,21 @@ describe("singleChainTokens", () => {
     const params = { search: "usd", config: { limit: 5 } };
     const viaSdk = await sdk.singleChainTokens.search(1, params);
     expect(viaSdk).toEqual(await post("/v1/tokens/1/search", params));
-    expect(viaSdk.filters).toEqual({ minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0, ignoreWrappedNative: false });
+    expect(viaSdk.filters).toEqual({
+      minimumTotalValuePooledUsd: 0,
+      minimumSwapsCount: 0,
+      minimumSwapVolumeUsd: 0,
+      ignoreWrappedNative: false,
+    });
   });
 
   it("cursor walks through the SDK (list and search) visit every token once", async () => {
     const walks: [string, (cursor: string | null) => Promise<{ tokens: unknown[]; nextCursor: unknown }>][] = [
       ["/v1/tokens/1", (cursor) => sdk.singleChainTokens.list(1, { config: { limit: 3, ...(cursor === null ? {} : { cursor }) } })],
-      ["/v1/tokens/1/search", (cursor) => sdk.singleChainTokens.search(1, { search: "u", config: { limit: 3, ...(cursor === null ? {} : { cursor }) } })],
+      [
+        "/v1/tokens/1/search",
+        (cursor) => sdk.singleChainTokens.search(1, { search: "u", config: { limit: 3, ...(cursor === null ? {} : { cursor }) } }),
+      ],
     ];
     for (const [path, next] of walks) {
       const seen: unknown[] = [];
@@ -114,7 +135,9 @@ describe("tokenBaskets", () => {
   });
 
   it("getMultiChainById() returns what GET /v1/tokens/baskets/{basketId} returns", async () => {
-    expect(await sdk.tokenBaskets.getMultiChainById({ basketId: "usd-stablecoins" })).toEqual(await get("/v1/tokens/baskets/usd-stablecoins"));
+    expect(await sdk.tokenBaskets.getMultiChainById({ basketId: "usd-stablecoins" })).toEqual(
+      await get("/v1/tokens/baskets/usd-stablecoins"),
+    );
     const viaSdk = await sdk.tokenBaskets.getMultiChainById({ basketId: "usd-stablecoins", chainIds: [130, 1] });
     expect(viaSdk).toEqual(await get("/v1/tokens/baskets/usd-stablecoins?chainIds[]=1&chainIds[]=130"));
     expect(viaSdk.basket.chainIds).toEqual([1, 130]);

@@ -6,7 +6,16 @@
 import { HydricGateway, HydricInvalidParamsError, HydricRateLimitError, HydricUnauthorizedError } from "@hydric/gateway";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { KEYS, tokenListFixture, writeBasketsFile, writeKeysFile, writeSnapshotDir } from "../support/fixtures.js";
-import { expectSuccess, postPoolSearch, postTokens, startGateway, startWithFixtures, walkPoolPages, walkTokenPages, type Gateway } from "../support/gateway-process.js";
+import {
+  expectSuccess,
+  postPoolSearch,
+  postTokens,
+  startGateway,
+  startWithFixtures,
+  walkPoolPages,
+  walkTokenPages,
+  type Gateway,
+} from "../support/gateway-process.js";
 import { POOL_SEARCH_BASKETS, PT, poolSearchFixture } from "../support/pool-search-fixture.js";
 
 let gw: Gateway;
@@ -44,7 +53,12 @@ describe("multichainTokens.list()", () => {
   it("with config and filters returns what raw HTTP returns for the same body", async () => {
     const params = {
       config: { limit: 7, matchAllSymbols: true, orderBy: { field: "tvl" as const, direction: "asc" as const } },
-      filters: { chainIds: [1, 8453, 999] as (1 | 8453 | 999)[], minimumTotalValuePooledUsd: 20_000, minimumSwapsCount: 10, ignoreWrappedNative: false },
+      filters: {
+        chainIds: [1, 8453, 999] as (1 | 8453 | 999)[],
+        minimumTotalValuePooledUsd: 20_000,
+        minimumSwapsCount: 10,
+        ignoreWrappedNative: false,
+      },
     };
     const viaSdk = await sdk.multichainTokens.list(params);
     const raw = expectSuccess(await postTokens(base, params));
@@ -143,13 +157,23 @@ describe("liquidityPools.search()", () => {
       tokensB: [{ chainId: 1 as const, address: PT.native }],
       basketsB: [{ basketId: "eth" as "eth-pegged-tokens" }],
       filters: { minimumTotalValueLockedUsd: 10, blockedPoolTypes: ["SLIPSTREAM" as const] },
-      config: { limit: 3, orderBy: { field: "yield" as const, direction: "asc" as const, timeframe: "30d" as const }, parseWrappedToNative: "ALWAYS" as const },
+      config: {
+        limit: 3,
+        orderBy: { field: "yield" as const, direction: "asc" as const, timeframe: "30d" as const },
+        parseWrappedToNative: "ALWAYS" as const,
+      },
     };
     const viaSdk = await poolsSdk.liquidityPools.search(params);
     const raw = expectSuccess(await postPoolSearch(poolsBase, params));
     expect(viaSdk).toEqual(raw);
     expect(viaSdk.pools.length).toBe(3);
-    expect(viaSdk.filters).toEqual({ minimumTotalValueLockedUsd: 10, protocols: [], blockedProtocols: [], poolTypes: [], blockedPoolTypes: ["SLIPSTREAM"] });
+    expect(viaSdk.filters).toEqual({
+      minimumTotalValueLockedUsd: 10,
+      protocols: [],
+      blockedProtocols: [],
+      poolTypes: [],
+      blockedPoolTypes: ["SLIPSTREAM"],
+    });
   });
 
   it("walking nextCursor returns every pool once, like a raw walk", async () => {

@@ -11,7 +11,15 @@
  */
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIG_RATE_LIMIT, KEYS, standardKeys, tokenListFixture, writeKeysFile, writeSnapshotDir, type TestKey } from "../support/fixtures.js";
+import {
+  BIG_RATE_LIMIT,
+  KEYS,
+  standardKeys,
+  tokenListFixture,
+  writeKeysFile,
+  writeSnapshotDir,
+  type TestKey,
+} from "../support/fixtures.js";
 import { expectError, metricValue, startGateway, type Gateway } from "../support/gateway-process.js";
 import { scriptCalls, startRedisServer, type RedisServer } from "../support/redis-server.js";
 
@@ -31,7 +39,11 @@ interface Answer {
 }
 
 /** One request on a fresh connection (so the kernel spreads them over both serving threads). */
-function send(base: string, path: string, opts: { key?: string | null; method?: string; body?: unknown; localAddress?: string } = {}): Promise<Answer> {
+function send(
+  base: string,
+  path: string,
+  opts: { key?: string | null; method?: string; body?: unknown; localAddress?: string } = {},
+): Promise<Answer> {
   const started = performance.now();
   const key = opts.key === undefined ? KEYS.active : opts.key;
   const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body);
@@ -39,12 +51,23 @@ function send(base: string, path: string, opts: { key?: string | null; method?: 
   if (key !== null) headers.authorization = `Bearer ${key}`;
   if (payload !== undefined) headers["content-type"] = "application/json";
   return new Promise((resolve, reject) => {
-    const req = http.request(`${base}${path}`, { method: opts.method ?? "GET", agent: false, headers, localAddress: opts.localAddress ?? "127.0.0.1" }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk) => (text += chunk));
-      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: text ? JSON.parse(text) : undefined, ms: performance.now() - started }));
-    });
+    const req = http.request(
+      `${base}${path}`,
+      { method: opts.method ?? "GET", agent: false, headers, localAddress: opts.localAddress ?? "127.0.0.1" },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk) => (text += chunk));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode!,
+            headers: res.headers,
+            body: text ? JSON.parse(text) : undefined,
+            ms: performance.now() - started,
+          }),
+        );
+      },
+    );
     req.on("error", reject);
     req.end(payload);
   });
@@ -90,9 +113,17 @@ describe("two instances sharing one Redis", () => {
       CURSOR_SECRET,
       FAILED_AUTH_LIMIT: `${FAILED_AUTH}/60`,
     });
-    [a, b] = await Promise.all([startGateway({ snapshotDir, keysFile, env: env("open") }), startGateway({ snapshotDir, keysFile, env: env("closed") })]);
+    [a, b] = await Promise.all([
+      startGateway({ snapshotDir, keysFile, env: env("open") }),
+      startGateway({ snapshotDir, keysFile, env: env("closed") }),
+    ]);
     // Both instances' threads connect to Redis right after start: wait until B (closed) admits keyed requests.
-    expect(await eventually(async () => (await Promise.all([1, 2, 3, 4].map(() => send(b.baseUrl, "/v1/protocols")))).every((r) => r.status === 200), 10_000)).toBe(true);
+    expect(
+      await eventually(
+        async () => (await Promise.all([1, 2, 3, 4].map(() => send(b.baseUrl, "/v1/protocols")))).every((r) => r.status === 200),
+        10_000,
+      ),
+    ).toBe(true);
   });
 
   afterAll(async () => {
@@ -112,12 +143,16 @@ describe("two instances sharing one Redis", () => {
   it("240 concurrent requests over both instances, quota 60: exactly 60 succeed, each remaining count once, the rest 429 with a true Retry-After; once refused, a thread answers without asking Redis", async () => {
     await atWindowStart(WINDOW_SECONDS);
     const started = Date.now();
-    const answers = await Promise.all(Array.from({ length: 4 * QUOTA }, (_, i) => send(i % 2 === 0 ? a.baseUrl : b.baseUrl, "/v1/protocols", { key: QUOTA_KEY })));
+    const answers = await Promise.all(
+      Array.from({ length: 4 * QUOTA }, (_, i) => send(i % 2 === 0 ? a.baseUrl : b.baseUrl, "/v1/protocols", { key: QUOTA_KEY })),
+    );
     const ok = answers.filter((r) => r.status === 200);
     const limited = answers.filter((r) => r.status === 429);
     expect(ok).toHaveLength(QUOTA);
     expect(limited).toHaveLength(3 * QUOTA);
-    expect(ok.map((r) => Number(r.headers["ratelimit-remaining"])).sort((x, y) => x - y)).toEqual(Array.from({ length: QUOTA }, (_, i) => i));
+    expect(ok.map((r) => Number(r.headers["ratelimit-remaining"])).sort((x, y) => x - y)).toEqual(
+      Array.from({ length: QUOTA }, (_, i) => i),
+    );
     const windowEnd = (Math.floor(started / (WINDOW_SECONDS * 1000)) + 1) * WINDOW_SECONDS * 1000;
     for (const r of limited) {
       expect(r.body.error.code).toBe("RATE_LIMIT_EXCEEDED");
@@ -133,7 +168,9 @@ describe("two instances sharing one Redis", () => {
     // Every serving thread that has seen the key refused answers it locally until the window turns:
     // at most one more script call per thread (4) for 40 more requests.
     const before = await scriptCalls(redis);
-    const more = await Promise.all(Array.from({ length: 40 }, (_, i) => send(i % 2 === 0 ? a.baseUrl : b.baseUrl, "/v1/protocols", { key: QUOTA_KEY })));
+    const more = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => send(i % 2 === 0 ? a.baseUrl : b.baseUrl, "/v1/protocols", { key: QUOTA_KEY })),
+    );
     expect(Date.now(), "the burst and the check must fit in one window").toBeLessThan(windowEnd - 200);
     expect(more.every((r) => r.status === 429)).toBe(true);
     expect((await scriptCalls(redis)) - before).toBeLessThanOrEqual(4);
@@ -148,11 +185,21 @@ describe("two instances sharing one Redis", () => {
   it("failed authentications of one address are counted across both instances; once over, a key not yet confirmed is refused there (a confirmed one is served)", async () => {
     const attacker = "127.0.0.7";
     const guesses: Answer[] = [];
-    for (let i = 0; i < FAILED_AUTH; i++) guesses.push(await send(i % 2 === 0 ? a.baseUrl : b.baseUrl, "/v1/protocols", { key: `lgw_guess_${i}_0123456789abcdef`, localAddress: attacker }));
+    for (let i = 0; i < FAILED_AUTH; i++)
+      guesses.push(
+        await send(i % 2 === 0 ? a.baseUrl : b.baseUrl, "/v1/protocols", {
+          key: `lgw_guess_${i}_0123456789abcdef`,
+          localAddress: attacker,
+        }),
+      );
     expect(guesses.map((g) => g.status)).toEqual(Array(FAILED_AUTH).fill(401));
     for (const gw of [a, b]) {
       const blocked = await send(gw.baseUrl, "/v1/protocols", { key: "lgw_guess_next_0123456789abcdef", localAddress: attacker });
-      expectError({ ...blocked, headers: new Headers(blocked.headers as Record<string, string>), text: JSON.stringify(blocked.body) }, 429, "RATE_LIMIT_EXCEEDED");
+      expectError(
+        { ...blocked, headers: new Headers(blocked.headers as Record<string, string>), text: JSON.stringify(blocked.body) },
+        429,
+        "RATE_LIMIT_EXCEEDED",
+      );
       expect(Number(blocked.headers["retry-after"])).toBe(blocked.body.error.metadata.retryAfterSeconds);
       expect((await send(gw.baseUrl, "/v1/protocols", { key: KEYS.activeFuture, localAddress: attacker })).status).toBe(429);
       // Served from another address, the key is confirmed on this instance; then it is served from the attacker's too.
@@ -193,7 +240,11 @@ describe("two instances sharing one Redis", () => {
     expect(duringA.every((r) => r.headers["ratelimit-limit"] === String(BIG_RATE_LIMIT.requests))).toBe(true);
     const duringB = await Promise.all(Array.from({ length: 10 }, () => send(b.baseUrl, "/v1/protocols")));
     for (const r of duringB) {
-      const err = expectError({ ...r, headers: new Headers(r.headers as Record<string, string>), text: JSON.stringify(r.body) }, 503, "QUOTA_STORE_UNAVAILABLE");
+      const err = expectError(
+        { ...r, headers: new Headers(r.headers as Record<string, string>), text: JSON.stringify(r.body) },
+        503,
+        "QUOTA_STORE_UNAVAILABLE",
+      );
       expect(Number(r.headers["retry-after"])).toBe(err.metadata.retryAfterSeconds);
       expect(r.headers["ratelimit-limit"]).toBeUndefined();
     }
@@ -212,12 +263,22 @@ describe("two instances sharing one Redis", () => {
     await redis.restart();
     const outageMs = Date.now() - outageStarted;
     // Both of B's threads admit again once their clients have reconnected.
-    expect(await eventually(async () => (await Promise.all(Array.from({ length: 6 }, () => send(b.baseUrl, "/v1/protocols")))).every((r) => r.status === 200), 15_000)).toBe(true);
-    expect(await eventually(async () => (await send(a.baseUrl, "/ready", { key: null })).body.quotaStore.state === "connected", 5000)).toBe(true);
+    expect(
+      await eventually(
+        async () => (await Promise.all(Array.from({ length: 6 }, () => send(b.baseUrl, "/v1/protocols")))).every((r) => r.status === 200),
+        15_000,
+      ),
+    ).toBe(true);
+    expect(await eventually(async () => (await send(a.baseUrl, "/ready", { key: null })).body.quotaStore.state === "connected", 5000)).toBe(
+      true,
+    );
     // A key nobody used: its count now runs across both instances (8 requests, 8 successive counts).
     const fresh = FRESH[0].key;
     const remaining: number[] = [];
-    for (let i = 0; i < 8; i++) remaining.push(Number((await send(i % 2 === 0 ? a.baseUrl : b.baseUrl, "/v1/protocols", { key: fresh })).headers["ratelimit-remaining"]));
+    for (let i = 0; i < 8; i++)
+      remaining.push(
+        Number((await send(i % 2 === 0 ? a.baseUrl : b.baseUrl, "/v1/protocols", { key: fresh })).headers["ratelimit-remaining"]),
+      );
     expect(remaining).toEqual([999, 998, 997, 996, 995, 994, 993, 992]);
 
     // Reported in the log at most once per 10 s per thread, not once per request; and nothing crashed.
@@ -236,7 +297,10 @@ describe("two instances sharing one Redis", () => {
   it("Redis stalled: no request waits for it past REDIS_TIMEOUT_MS (250 ms); A answers from its counters, B 503", async () => {
     const stall = redis.command(["DEBUG", "SLEEP", "2"]);
     await sleep(50);
-    const [ra, rb] = await Promise.all([send(a.baseUrl, "/v1/protocols", { key: FRESH[1].key }), send(b.baseUrl, "/v1/protocols", { key: FRESH[1].key })]);
+    const [ra, rb] = await Promise.all([
+      send(a.baseUrl, "/v1/protocols", { key: FRESH[1].key }),
+      send(b.baseUrl, "/v1/protocols", { key: FRESH[1].key }),
+    ]);
     expect(ra.status).toBe(200);
     expect(rb.status).toBe(503);
     expect(rb.body.error.code).toBe("QUOTA_STORE_UNAVAILABLE");
@@ -244,6 +308,11 @@ describe("two instances sharing one Redis", () => {
     expect(ra.ms).toBeLessThan(1500);
     expect(rb.ms).toBeLessThan(1500);
     await stall;
-    expect(await eventually(async () => (await Promise.all(Array.from({ length: 6 }, () => send(b.baseUrl, "/v1/protocols")))).every((r) => r.status === 200), 10_000)).toBe(true);
+    expect(
+      await eventually(
+        async () => (await Promise.all(Array.from({ length: 6 }, () => send(b.baseUrl, "/v1/protocols")))).every((r) => r.status === 200),
+        10_000,
+      ),
+    ).toBe(true);
   });
 });

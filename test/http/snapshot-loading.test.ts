@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NATIVE_ADDRESS } from "../../src/chains/chains.js";
-import type { SnapshotFile } from "../../src/snapshot/format.js";
+import type { SnapshotFile } from "../../src/api/snapshot-format.js";
 import {
   addr,
   chainFile,
@@ -19,7 +19,16 @@ import {
   writeKeysFile,
   writeRawFile,
 } from "../support/fixtures.js";
-import { expectError, expectSuccess, getPool, getProtocols, postTokens, startGateway, walkTokenPages, type Gateway } from "../support/gateway-process.js";
+import {
+  expectError,
+  expectSuccess,
+  getPool,
+  getProtocols,
+  postTokens,
+  startGateway,
+  walkTokenPages,
+  type Gateway,
+} from "../support/gateway-process.js";
 import { referenceTokenList } from "../support/reference-token-list.js";
 
 const POOL = addr("abc1");
@@ -28,7 +37,9 @@ function goodFile(chainId: 1 | 9745 | 8453 | 130 | 143 | 534352 | 999, symbol: s
   return chainFile(chainId, {
     protocols: [protocol(`proto-${chainId}`)],
     tokens: [nativeToken(chainId, { trackedTotalValuePooledUsd: 70_000 }), token(chainId, { address: addr("1001"), symbol })],
-    pools: [v2Pool({ address: POOL, protocolId: `proto-${chainId}`, tokens: [poolToken(NATIVE_ADDRESS, 1, 2), poolToken(addr("1001"), 3, 4)] })],
+    pools: [
+      v2Pool({ address: POOL, protocolId: `proto-${chainId}`, tokens: [poolToken(NATIVE_ADDRESS, 1, 2), poolToken(addr("1001"), 3, 4)] }),
+    ],
   });
 }
 

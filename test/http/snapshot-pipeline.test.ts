@@ -15,8 +15,19 @@ import { chmodSync, chownSync, existsSync, mkdirSync, renameSync, statSync, syml
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NATIVE_ADDRESS, type ChainId } from "../../src/chains/chains.js";
-import type { SnapshotFile } from "../../src/snapshot/format.js";
-import { addr, chainFile, nativeToken, packSnapshot, poolToken, protocol, tempDir, token, v2Pool, writeKeysFile } from "../support/fixtures.js";
+import type { SnapshotFile } from "../../src/api/snapshot-format.js";
+import {
+  addr,
+  chainFile,
+  nativeToken,
+  packSnapshot,
+  poolToken,
+  protocol,
+  tempDir,
+  token,
+  v2Pool,
+  writeKeysFile,
+} from "../support/fixtures.js";
 import { expectSuccess, getPool, MAIN_JS, postTokens, request, startGateway, type Gateway } from "../support/gateway-process.js";
 
 const POOL = addr("abc1");

@@ -8,7 +8,7 @@ import { renameSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NATIVE_ADDRESS } from "../../src/chains/chains.js";
-import type { SnapshotFile } from "../../src/snapshot/format.js";
+import type { SnapshotFile } from "../../src/api/snapshot-format.js";
 import {
   addr,
   chainFile,
@@ -23,7 +23,17 @@ import {
   writeKeysFile,
   writeRawFile,
 } from "../support/fixtures.js";
-import { expectError, expectSuccess, getPool, postTokens, request, startGateway, waitFor, walkTokenPages, type Gateway } from "../support/gateway-process.js";
+import {
+  expectError,
+  expectSuccess,
+  getPool,
+  postTokens,
+  request,
+  startGateway,
+  waitFor,
+  walkTokenPages,
+  type Gateway,
+} from "../support/gateway-process.js";
 import { referenceTokenList } from "../support/reference-token-list.js";
 
 const POOL = addr("5a5a");
@@ -40,7 +50,9 @@ function chain1(generatedAt: number, extra: { symbol: string; tvl: number }[], d
     generatedAt,
     protocols: [protocol("swap-proto")],
     tokens,
-    pools: [v2Pool({ address: POOL, protocolId: "swap-proto", tokens: [poolToken(NATIVE_ADDRESS, 1, 2), poolToken(tokens[1]!.address, 3, 4)] })],
+    pools: [
+      v2Pool({ address: POOL, protocolId: "swap-proto", tokens: [poolToken(NATIVE_ADDRESS, 1, 2), poolToken(tokens[1]!.address, 3, 4)] }),
+    ],
   });
 }
 
@@ -63,7 +75,14 @@ let gw: Gateway;
 let base: string;
 let dir: string;
 const V1 = chain1(T0, []);
-const V2 = chain1(T0 + 100, [{ symbol: "NEWTOP", tvl: 5_000_000 }, { symbol: "MIDDLE", tvl: 550_000 }], ["CCC"]);
+const V2 = chain1(
+  T0 + 100,
+  [
+    { symbol: "NEWTOP", tvl: 5_000_000 },
+    { symbol: "MIDDLE", tvl: 550_000 },
+  ],
+  ["CCC"],
+);
 const Q = { filters: { chainIds: [1] } };
 
 beforeAll(async () => {
@@ -79,7 +98,8 @@ afterAll(async () => {
 });
 
 const rejectionsFor = (chainId: number) => gw.logs().filter((l) => l.event === "snapshot-rejected" && l.chainId === chainId).length;
-const firstSymbol = async () => expectSuccess(await postTokens(base, { ...Q, config: { limit: 1 } })).tokens[0]?.symbol as string | undefined;
+const firstSymbol = async () =>
+  expectSuccess(await postTokens(base, { ...Q, config: { limit: 1 } })).tokens[0]?.symbol as string | undefined;
 
 describe("live snapshot swaps", () => {
   it("a cursor walk started before a swap yields its snapshot's entries exactly once", async () => {
@@ -153,7 +173,9 @@ describe("live snapshot swaps", () => {
   it("an earlier version nobody paged through is released seconds after a swap; a token-list cursor keeps only its token lists", async () => {
     const released = () => gw.logs().filter((l) => l.event === "snapshot-versions-released");
     const liveVersions = async () =>
-      new Set([...(await request(base, "/metrics")).text.matchAll(/^gateway_snapshot_live_versions\{version="([0-9a-f]+)"/gm)].map((m) => m[1]));
+      new Set(
+        [...(await request(base, "/metrics")).text.matchAll(/^gateway_snapshot_live_versions\{version="([0-9a-f]+)"/gm)].map((m) => m[1]),
+      );
     const versionNow = async () => (await postTokens(base, Q)).headers.get("x-snapshot-version")!;
     const swapTo = async (file: SnapshotFile) => {
       const from = await versionNow();
@@ -164,14 +186,22 @@ describe("live snapshot swaps", () => {
     // 1. No cursor on a version (every request below fits one page): released whole.
     await swapTo(simpleChain(8453, T0 + 500, "BASEV5"));
     const unused = await swapTo(simpleChain(8453, T0 + 550, "BASEV5B"));
-    await waitFor("the unused version's release", () => (released().some((l) => (l.retired as string[]).includes(unused)) ? true : undefined), 10_000);
+    await waitFor(
+      "the unused version's release",
+      () => (released().some((l) => (l.retired as string[]).includes(unused)) ? true : undefined),
+      10_000,
+    );
     expect((await liveVersions()).has(unused)).toBe(false);
 
     // 2. A token-list walk started on it: its pool tables go, its token lists stay for the walk.
     const list = referenceTokenList([V2], Q);
     const first = expectSuccess(await postTokens(base, { ...Q, config: { limit: 2 } }));
     const walked = await swapTo(simpleChain(8453, T0 + 600, "BASEV6"));
-    await waitFor("the walked version's pool tables to be released", () => (released().some((l) => (l.poolsReleased as string[]).includes(walked)) ? true : undefined), 10_000);
+    await waitFor(
+      "the walked version's pool tables to be released",
+      () => (released().some((l) => (l.poolsReleased as string[]).includes(walked)) ? true : undefined),
+      10_000,
+    );
     expect(released().some((l) => (l.retired as string[]).includes(walked))).toBe(false);
     expect((await liveVersions()).has(walked)).toBe(true);
     const rest = [];

@@ -97,12 +97,22 @@ describe("a serving thread that dies", () => {
     const file = poolsFixture()[0]!;
     poolAddress = file.pools[0]!.address;
     const snapshot: NormalizedSnapshotFile = parseSnapshotBytes(packSnapshot(file), file.chainId as ChainId);
-    const chain = compileChain(snapshot, { file: "chain.msgpack", fileBytes: 1, sha256: "0".repeat(64), fileMtimeMs: 0, logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE });
+    const chain = compileChain(snapshot, {
+      file: "chain.msgpack",
+      fileBytes: 1,
+      sha256: "0".repeat(64),
+      fileMtimeMs: 0,
+      logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE,
+    });
     const tokenIndex = compileTokenIndex([{ chainId: chain.info.chainId, tokens: chain.tokens }]);
-    supervisor.publishSnapshot({ type: "snapshot", version: 42, slot: 0, chainIds: [chain.info.chainId], chains: [chain], tokenIndex }, { retired: [], poolsReleased: [] });
+    supervisor.publishSnapshot(
+      { type: "snapshot", version: 42, slot: 0, chainIds: [chain.info.chainId], chains: [chain], tokenIndex },
+      { retired: [], poolsReleased: [] },
+    );
     supervisor.markReady();
     const deadline = Date.now() + 5000;
-    while ((await getPool(base, file.chainId, poolAddress, { key: KEYS.active })).status !== 200 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while ((await getPool(base, file.chainId, poolAddress, { key: KEYS.active })).status !== 200 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
   });
 
   afterAll(async () => {

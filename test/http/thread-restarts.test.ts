@@ -155,10 +155,16 @@ async function expectThreadCount(h: Harness): Promise<void> {
     await new Promise((r) => setTimeout(r, 100));
   }
   expect(h.supervisor.listening()).toBe(THREADS);
-  expect(await h.metrics.registry.getSingleMetricAsString("gateway_serving_threads")).toMatch(new RegExp(`^gateway_serving_threads ${THREADS}$`, "m"));
+  expect(await h.metrics.registry.getSingleMetricAsString("gateway_serving_threads")).toMatch(
+    new RegExp(`^gateway_serving_threads ${THREADS}$`, "m"),
+  );
 }
 
-const threadIds = (h: Harness) => h.supervisor.serving().map((t) => t.threadId).sort();
+const threadIds = (h: Harness) =>
+  h.supervisor
+    .serving()
+    .map((t) => t.threadId)
+    .sort();
 
 /** TLS files handed to the threads by path (as where /proc cannot name descriptors): uWS reads whatever is at the path when a thread starts. */
 function byPath(cert: ServerCertificate, name: string): ServingTls & { released: () => number } {
@@ -181,7 +187,10 @@ describe("TLS files a serving thread cannot load", () => {
     // Files that pass no check, as if they had changed between the check and uWS's read.
     writeFileSync(path.join(dir, "garbage.pem"), GARBAGE_PEM);
     let released = 0;
-    const outcome = await h.supervisor.replaceTls({ files: { certFile: path.join(dir, "garbage.pem"), keyFile: first.keyFile }, release: () => void released++ });
+    const outcome = await h.supervisor.replaceTls({
+      files: { certFile: path.join(dir, "garbage.pem"), keyFile: first.keyFile },
+      release: () => void released++,
+    });
     expect(outcome.applied).toBe(false);
     expect(outcome.applied === false && outcome.reason).toMatch(/exited with code 1 before listening/);
     expect(released).toBe(1);
@@ -209,7 +218,10 @@ describe("TLS files a serving thread cannot load", () => {
     const before = threadIds(h);
 
     writeFileSync(files.files.certFile, GARBAGE_PEM);
-    const error = await h.supervisor.restartThreads().then(() => null, (e: unknown) => e);
+    const error = await h.supervisor.restartThreads().then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(RestartStoppedError);
     expect((error as RestartStoppedError).replaced).toBe(0);
     // Several restarts asked for: each stops the same way.
@@ -242,7 +254,10 @@ describe("a thread that crashes again and again", () => {
     await expectThreadCount(h);
 
     // A real fault every thread meets: a snapshot message without data (each new thread is given it too).
-    h.supervisor.publishSnapshot({ type: "snapshot", version: 43, slot: 1, chainIds: null, chains: null, tokenIndex: null } as never, { retired: [], poolsReleased: [] });
+    h.supervisor.publishSnapshot({ type: "snapshot", version: 43, slot: 1, chainIds: null, chains: null, tokenIndex: null } as never, {
+      retired: [],
+      poolsReleased: [],
+    });
     const watchMs = 6000;
     await new Promise((r) => setTimeout(r, watchMs));
     const exits = h.events("serving-thread-exited");
@@ -256,9 +271,18 @@ describe("a thread that crashes again and again", () => {
 
     // The cause goes: the bad version is retired and a good one published. The pending replacement then holds.
     const file = poolsFixture()[0]!;
-    const chain = compileChain(parseSnapshotBytes(packSnapshot(file), file.chainId as ChainId), { file: "chain.msgpack", fileBytes: 1, sha256: "0".repeat(64), fileMtimeMs: 0, logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE });
+    const chain = compileChain(parseSnapshotBytes(packSnapshot(file), file.chainId as ChainId), {
+      file: "chain.msgpack",
+      fileBytes: 1,
+      sha256: "0".repeat(64),
+      fileMtimeMs: 0,
+      logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE,
+    });
     const tokenIndex = compileTokenIndex([{ chainId: chain.info.chainId, tokens: chain.tokens }]);
-    h.supervisor.publishSnapshot({ type: "snapshot", version: 44, slot: 2, chainIds: [chain.info.chainId], chains: [chain], tokenIndex }, { retired: [43], poolsReleased: [] });
+    h.supervisor.publishSnapshot(
+      { type: "snapshot", version: 44, slot: 2, chainIds: [chain.info.chainId], chains: [chain], tokenIndex },
+      { retired: [43], poolsReleased: [] },
+    );
     h.supervisor.markReady();
     const deadline = Date.now() + 40_000;
     while (h.supervisor.listening() < THREADS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));

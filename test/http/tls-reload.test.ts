@@ -16,7 +16,15 @@ import path from "node:path";
 import tls from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KEYS, poolsFixture, tempDir, writeKeysFile, writeSnapshotDir } from "../support/fixtures.js";
-import { cpuSeconds, listeningSockets, metricValue, runGatewayExpectingExit, startGateway, waitFor, type Gateway } from "../support/gateway-process.js";
+import {
+  cpuSeconds,
+  listeningSockets,
+  metricValue,
+  runGatewayExpectingExit,
+  startGateway,
+  waitFor,
+  type Gateway,
+} from "../support/gateway-process.js";
 import { makeCa, makeServerCertificate, type ServerCertificate, type TestCa } from "../support/tls-certificates.js";
 
 const THREADS = 2;
@@ -101,7 +109,10 @@ describe("TLS files that are no file, or too large, stop start-up naming the set
       it(`${setting} naming ${what === "oversized file" ? "an" : "a"} ${what}`, async () => {
         const bad = path.join(dir, `${setting}-${what.replace(/\W+/g, "-")}`);
         place(what, bad);
-        const files = setting === "TLS_CERT_FILE" ? { TLS_CERT_FILE: bad, TLS_KEY_FILE: good.keyFile } : { TLS_CERT_FILE: good.certFile, TLS_KEY_FILE: bad };
+        const files =
+          setting === "TLS_CERT_FILE"
+            ? { TLS_CERT_FILE: bad, TLS_KEY_FILE: good.keyFile }
+            : { TLS_CERT_FILE: good.certFile, TLS_KEY_FILE: bad };
         const result = await runGatewayExpectingExit({ ...env, ...files });
         expect(result.timedOut, result.stderr).toBe(false);
         expect(result.code, result.stderr).toBe(2);
@@ -194,7 +205,9 @@ describe("TLS reloads and thread restarts", () => {
     }
     gw.process.kill("SIGHUP");
     await waitFor("the SIGHUP check to be rejected", () => (count("tls-reload-rejected") > rejected ? true : undefined));
-    await waitFor("every restart to finish", () => (count("restarting-threads") >= asked + 2 && count("threads-restarted") === count("restarting-threads") ? true : undefined));
+    await waitFor("every restart to finish", () =>
+      count("restarting-threads") >= asked + 2 && count("threads-restarted") === count("restarting-threads") ? true : undefined,
+    );
     expect(count("restart-failed")).toBe(0);
     expect(threadFailures()).toBe(0);
     expect(await servedFingerprint(gw.port, ca.pem)).toBe(fingerprintOf(first.certFile));

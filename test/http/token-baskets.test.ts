@@ -22,7 +22,16 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHAINS, NATIVE_ADDRESS } from "../../src/chains/chains.js";
 import { KEYS, testLogo } from "../support/fixtures.js";
-import { expectError, expectSuccess, expectValidation, request, startWithBaskets, startWithFixtures, waitFor, type Gateway } from "../support/gateway-process.js";
+import {
+  expectError,
+  expectSuccess,
+  expectValidation,
+  request,
+  startWithBaskets,
+  startWithFixtures,
+  waitFor,
+  type Gateway,
+} from "../support/gateway-process.js";
 import { TS, tokenSurfaceBaskets, tokenSurfaceFixture } from "../support/token-surface-fixture.js";
 
 let gw: Gateway & { snapshotDir: string };
@@ -39,7 +48,14 @@ afterAll(async () => {
 
 const get = (urlPath: string, key?: string) => request(base, urlPath, key === undefined ? {} : { key });
 const ids = (baskets: { id: string }[]) => baskets.map((b) => b.id);
-const meta = (chainId: number, address: string, decimals: number, name: string, symbol: string) => ({ chainId, address, decimals, name, symbol, logoUrl: testLogo(chainId, address) });
+const meta = (chainId: number, address: string, decimals: number, name: string, symbol: string) => ({
+  chainId,
+  address,
+  decimals,
+  name,
+  symbol,
+  logoUrl: testLogo(chainId, address),
+});
 
 const USD_ALL = {
   id: "usd-stablecoins",
@@ -54,7 +70,12 @@ const USD_ALL = {
     { chainId: 130, address: TS.usdc130 },
     { chainId: 8453, address: TS.usdc8453 },
   ],
-  tokens: [meta(1, TS.usdc1, 6, "USD Coin", "USDC"), meta(1, TS.usdt1, 6, "Tether USD", "USDT"), meta(8453, TS.usdc8453, 6, "USD Coin", "USDC"), meta(130, TS.usdc130, 6, "USD Coin", "USDC")],
+  tokens: [
+    meta(1, TS.usdc1, 6, "USD Coin", "USDC"),
+    meta(1, TS.usdt1, 6, "Tether USD", "USDT"),
+    meta(8453, TS.usdc8453, 6, "USD Coin", "USDC"),
+    meta(130, TS.usdc130, 6, "USD Coin", "USDC"),
+  ],
 };
 
 describe("a basket (B1)", () => {
@@ -101,12 +122,20 @@ describe("the list (B2, B6)", () => {
     for (const query of ["chainIds=8453", "chainIds[]=8453"]) {
       const { baskets } = expectSuccess(await get(`/v1/tokens/baskets?${query}`));
       expect(ids(baskets), query).toEqual(["eth-pegged-tokens", "usd-stablecoins"]);
-      expect(baskets[1]).toMatchObject({ chainIds: [8453], addresses: [{ chainId: 8453, address: TS.usdc8453 }], tokens: [meta(8453, TS.usdc8453, 6, "USD Coin", "USDC")] });
+      expect(baskets[1]).toMatchObject({
+        chainIds: [8453],
+        addresses: [{ chainId: 8453, address: TS.usdc8453 }],
+        tokens: [meta(8453, TS.usdc8453, 6, "USD Coin", "USDC")],
+      });
     }
   });
 
   it("basketIds choose baskets, in any list form; the answer stays by id", async () => {
-    for (const query of ["basketIds=usd-stablecoins,ghost-basket", "basketIds=usd-stablecoins&basketIds=ghost-basket", "basketIds[]=usd-stablecoins&basketIds[]=ghost-basket"]) {
+    for (const query of [
+      "basketIds=usd-stablecoins,ghost-basket",
+      "basketIds=usd-stablecoins&basketIds=ghost-basket",
+      "basketIds[]=usd-stablecoins&basketIds[]=ghost-basket",
+    ]) {
       expect(ids(expectSuccess(await get(`/v1/tokens/baskets?${query}`)).baskets), query).toEqual(["ghost-basket", "usd-stablecoins"]);
     }
     expect(ids(expectSuccess(await get("/v1/tokens/baskets?basketIds=ghost-basket&chainIds=8453")).baskets)).toEqual([]);
@@ -114,20 +143,30 @@ describe("the list (B2, B6)", () => {
 
   it("unknown basket ids → 400 INVALID_BASKET_ID listing them", async () => {
     const err = expectError(await get("/v1/tokens/baskets?basketIds=nope,usd-stablecoins,Usd-Stablecoins"), 400, "INVALID_BASKET_ID");
-    expect(err.metadata).toEqual({ basketId: ["nope", "Usd-Stablecoins"], supportedIds: ["eth-pegged-tokens", "ghost-basket", "hype-pegged-tokens", "usd-stablecoins"] });
+    expect(err.metadata).toEqual({
+      basketId: ["nope", "Usd-Stablecoins"],
+      supportedIds: ["eth-pegged-tokens", "ghost-basket", "hype-pegged-tokens", "usd-stablecoins"],
+    });
     expectValidation(await get("/v1/tokens/baskets?basketIds=a,a"), "basketIds", "uniqueItems");
   });
 
   it("/v1/tokens/baskets is never a token address", async () => {
     expectSuccess(await get("/v1/tokens/baskets"));
-    expectError(await request(base, "/v1/tokens/baskets", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" }), 405, "METHOD_NOT_ALLOWED");
+    expectError(
+      await request(base, "/v1/tokens/baskets", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" }),
+      405,
+      "METHOD_NOT_ALLOWED",
+    );
   });
 });
 
 describe("one basket (B3)", () => {
   it("unknown id → 400 INVALID_BASKET_ID with the id as sent", async () => {
     const err = expectError(await get("/v1/tokens/baskets/USD-Stablecoins"), 400, "INVALID_BASKET_ID");
-    expect(err.metadata).toEqual({ basketId: "USD-Stablecoins", supportedIds: ["eth-pegged-tokens", "ghost-basket", "hype-pegged-tokens", "usd-stablecoins"] });
+    expect(err.metadata).toEqual({
+      basketId: "USD-Stablecoins",
+      supportedIds: ["eth-pegged-tokens", "ghost-basket", "hype-pegged-tokens", "usd-stablecoins"],
+    });
   });
 
   it("nothing in scope → 404 TOKEN_BASKET_NOT_FOUND {basketId, chainIds}", async () => {
@@ -158,7 +197,10 @@ describe("one basket on one chain (B4)", () => {
   });
 
   it("nothing on that chain → 404 {basketId, chainId}; unknown id → 400", async () => {
-    expect(expectError(await get("/v1/tokens/baskets/8453/ghost-basket"), 404, "TOKEN_BASKET_NOT_FOUND").metadata).toEqual({ basketId: "ghost-basket", chainId: 8453 });
+    expect(expectError(await get("/v1/tokens/baskets/8453/ghost-basket"), 404, "TOKEN_BASKET_NOT_FOUND").metadata).toEqual({
+      basketId: "ghost-basket",
+      chainId: 8453,
+    });
     expect(expectError(await get("/v1/tokens/baskets/8453/nope"), 400, "INVALID_BASKET_ID").metadata).toMatchObject({ basketId: "nope" });
     expectError(await get("/v1/tokens/baskets/5/usd-stablecoins"), 400, "UNSUPPORTED_CHAIN_ID");
     expectValidation(await get("/v1/tokens/baskets/01/usd-stablecoins"), "chainId", "isInt", "01");
@@ -229,13 +271,23 @@ describe("the baskets file (B7)", () => {
     pushBaskets(gw.snapshotDir, JSON.stringify(next));
     await waitFor("the new baskets", async () => ((await listed()) === "ether" ? true : undefined));
     expect(expectSuccess(await get("/v1/tokens/baskets/ether")).basket.tokens).toEqual([
-      { chainId: 130, address: NATIVE_ADDRESS, decimals: 18, name: CHAINS[130].nativeName, symbol: CHAINS[130].nativeSymbol, logoUrl: testLogo(130, NATIVE_ADDRESS) },
+      {
+        chainId: 130,
+        address: NATIVE_ADDRESS,
+        decimals: 18,
+        name: CHAINS[130].nativeName,
+        symbol: CHAINS[130].nativeSymbol,
+        logoUrl: testLogo(130, NATIVE_ADDRESS),
+      },
     ]);
     expect((await request(base, "/metrics", { key: null })).text).toMatch(/^gateway_baskets 1$/m);
 
     rmSync(path.join(gw.snapshotDir, "baskets.json"));
     await waitFor("no baskets", async () => ((await listed()) === "" ? true : undefined));
-    expect(expectError(await get("/v1/tokens/baskets/ether"), 400, "INVALID_BASKET_ID").metadata).toEqual({ basketId: "ether", supportedIds: [] });
+    expect(expectError(await get("/v1/tokens/baskets/ether"), 400, "INVALID_BASKET_ID").metadata).toEqual({
+      basketId: "ether",
+      supportedIds: [],
+    });
 
     pushBaskets(gw.snapshotDir, JSON.stringify(tokenSurfaceBaskets()));
     await waitFor("the baskets again", async () => ((await listed()) === GOOD ? true : undefined));
@@ -245,7 +297,9 @@ describe("the baskets file (B7)", () => {
     const bare = await startWithFixtures(tokenSurfaceFixture());
     try {
       expect(expectSuccess(await request(bare.baseUrl, "/v1/tokens/baskets"))).toEqual({ baskets: [] });
-      expect(expectError(await request(bare.baseUrl, "/v1/tokens/baskets/usd-stablecoins"), 400, "INVALID_BASKET_ID").metadata.supportedIds).toEqual([]);
+      expect(
+        expectError(await request(bare.baseUrl, "/v1/tokens/baskets/usd-stablecoins"), 400, "INVALID_BASKET_ID").metadata.supportedIds,
+      ).toEqual([]);
       expect(bare.logs().some((l) => l.event === "baskets-file-absent")).toBe(true);
     } finally {
       await bare.stop();

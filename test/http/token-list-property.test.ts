@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHAINS, NATIVE_ADDRESS, SUPPORTED_CHAIN_IDS, type ChainId } from "../../src/chains/chains.js";
-import type { SnapshotFile, SnapshotToken } from "../../src/snapshot/format.js";
+import type { SnapshotFile, SnapshotToken } from "../../src/api/snapshot-format.js";
 import { chainFile, token } from "../support/fixtures.js";
 import { startWithFixtures, walkTokenPages, type Gateway } from "../support/gateway-process.js";
 import { prng, type Prng } from "../support/prng.js";
@@ -51,10 +51,34 @@ const SYMBOLS: SymbolSpec[] = [
 ];
 
 const LETTER_WORDS: Record<string, string> = {
-  a: "Apple", b: "Bravo", c: "Cobalt", d: "Delta", e: "Echo", f: "Fox", g: "Golf", h: "Hotel", i: "India",
-  j: "Juliet", k: "Kilo", l: "Lima", m: "Mike", n: "November", o: "Oscar", p: "Papa", q: "Quebec", r: "Romeo",
-  s: "Sierra", t: "Tango", u: "Uniform", v: "Victor", w: "Whiskey", x: "Xray", y: "Yankee", z: "Zulu",
-  "0": "Zero", "1": "One",
+  a: "Apple",
+  b: "Bravo",
+  c: "Cobalt",
+  d: "Delta",
+  e: "Echo",
+  f: "Fox",
+  g: "Golf",
+  h: "Hotel",
+  i: "India",
+  j: "Juliet",
+  k: "Kilo",
+  l: "Lima",
+  m: "Mike",
+  n: "November",
+  o: "Oscar",
+  p: "Papa",
+  q: "Quebec",
+  r: "Romeo",
+  s: "Sierra",
+  t: "Tango",
+  u: "Uniform",
+  v: "Victor",
+  w: "Whiskey",
+  x: "Xray",
+  y: "Yankee",
+  z: "Zulu",
+  "0": "Zero",
+  "1": "One",
 };
 
 /** Name variants aimed at each parity branch (and at failing them). No double spaces. */
@@ -122,7 +146,15 @@ function generateDataSet(seed: number): SnapshotFile[] {
     // the native asset and the wrapped native token
     const nativeSpec = SYMBOLS.find((s) => s.symbol === chain.nativeSymbol);
     const nativePrice = nativeSpec?.price ?? 1;
-    add(token(chainId, { address: NATIVE_ADDRESS, symbol: chain.nativeSymbol, name: chain.nativeName, trackedUsdPrice: nativePrice, ...numbers() }));
+    add(
+      token(chainId, {
+        address: NATIVE_ADDRESS,
+        symbol: chain.nativeSymbol,
+        name: chain.nativeName,
+        trackedUsdPrice: nativePrice,
+        ...numbers(),
+      }),
+    );
     add(
       token(chainId, {
         address: chain.wrappedNative,
@@ -177,7 +209,10 @@ const queryArb: fc.Arbitrary<ReferenceRequest> = fc.record(
     config: fc.record(
       {
         matchAllSymbols: fc.boolean(),
-        orderBy: fc.record({ field: fc.constant("tvl" as const), direction: fc.constantFrom("asc" as const, "desc" as const) }, { requiredKeys: [] }),
+        orderBy: fc.record(
+          { field: fc.constant("tvl" as const), direction: fc.constantFrom("asc" as const, "desc" as const) },
+          { requiredKeys: [] },
+        ),
       },
       { requiredKeys: [] },
     ),
@@ -211,25 +246,21 @@ describe("token list property: paged answers equal the reference", () => {
     expect(tokens).toEqual(referenceTokenList(DATA));
   });
 
-  it(
-    "random queries walked at limits 1, 3, 10, 500 and at varying limits",
-    async () => {
-      await fc.assert(
-        fc.asyncProperty(queryArb, fc.array(fc.integer({ min: 1, max: 12 }), { minLength: 1, maxLength: 8 }), async (query, varying) => {
-          const expected = referenceTokenList(DATA, query);
-          const q = query as { config?: Record<string, unknown>; filters?: Record<string, unknown> };
-          for (const limit of [1, 3, 10, 500]) {
-            const { tokens, pages } = await walkTokenPages(base, q, limit);
-            expect(tokens, `limit ${limit}, query ${JSON.stringify(query)}`).toEqual(expected);
-            for (const p of pages.slice(0, -1)) expect(p.tokens.length).toBe(limit);
-            expect(pages.length).toBe(Math.max(1, Math.ceil(expected.length / limit)));
-          }
-          const { tokens } = await walkTokenPages(base, q, (i) => varying[i % varying.length]!);
-          expect(tokens, `varying limits ${varying}, query ${JSON.stringify(query)}`).toEqual(expected);
-        }),
-        { numRuns: NUM_RUNS, seed: FC_SEED, endOnFailure: true },
-      );
-    },
-    180_000,
-  );
+  it("random queries walked at limits 1, 3, 10, 500 and at varying limits", async () => {
+    await fc.assert(
+      fc.asyncProperty(queryArb, fc.array(fc.integer({ min: 1, max: 12 }), { minLength: 1, maxLength: 8 }), async (query, varying) => {
+        const expected = referenceTokenList(DATA, query);
+        const q = query as { config?: Record<string, unknown>; filters?: Record<string, unknown> };
+        for (const limit of [1, 3, 10, 500]) {
+          const { tokens, pages } = await walkTokenPages(base, q, limit);
+          expect(tokens, `limit ${limit}, query ${JSON.stringify(query)}`).toEqual(expected);
+          for (const p of pages.slice(0, -1)) expect(p.tokens.length).toBe(limit);
+          expect(pages.length).toBe(Math.max(1, Math.ceil(expected.length / limit)));
+        }
+        const { tokens } = await walkTokenPages(base, q, (i) => varying[i % varying.length]!);
+        expect(tokens, `varying limits ${varying}, query ${JSON.stringify(query)}`).toEqual(expected);
+      }),
+      { numRuns: NUM_RUNS, seed: FC_SEED, endOnFailure: true },
+    );
+  }, 180_000);
 });

@@ -53,14 +53,73 @@ const Z = NATIVE_ADDRESS;
 const at = (chainId: number, address: string) => ({ chainId, address });
 
 const MATCH_ALL_ORDER = [
-  "ETH", "HYPE", "WETH", "PRC", "USDT0", "TIE", "TOP", "ZP", "eth", "MID", "ZQ", "CNT",
-  "ABC", "CNU", "EQL", "JAC", "XYZ", "TA", "TB", "tA", "FAIL", "JAB", "JAW",
-  "MON", "MIXD", "NOLOGO", "SWPUP", "VOLUP", "XPL", "LOW", "TVLUP",
+  "ETH",
+  "HYPE",
+  "WETH",
+  "PRC",
+  "USDT0",
+  "TIE",
+  "TOP",
+  "ZP",
+  "eth",
+  "MID",
+  "ZQ",
+  "CNT",
+  "ABC",
+  "CNU",
+  "EQL",
+  "JAC",
+  "XYZ",
+  "TA",
+  "TB",
+  "tA",
+  "FAIL",
+  "JAB",
+  "JAW",
+  "MON",
+  "MIXD",
+  "NOLOGO",
+  "SWPUP",
+  "VOLUP",
+  "XPL",
+  "LOW",
+  "TVLUP",
 ];
 const WITH_WRAPPED_ORDER = [
-  "WETH", "ETH", "HYPE", "WHYPE", "PRC", "USDT0", "TOP", "ZP", "eth", "TIE", "MID", "ZQ", "CNT",
-  "ABC", "CNU", "EQL", "JAC", "XYZ", "TA", "TB", "tA", "FAIL", "JAB", "JAW",
-  "WMON", "MON", "MIXD", "NOLOGO", "SWPUP", "WXPL", "VOLUP", "XPL", "LOW", "TVLUP",
+  "WETH",
+  "ETH",
+  "HYPE",
+  "WHYPE",
+  "PRC",
+  "USDT0",
+  "TOP",
+  "ZP",
+  "eth",
+  "TIE",
+  "MID",
+  "ZQ",
+  "CNT",
+  "ABC",
+  "CNU",
+  "EQL",
+  "JAC",
+  "XYZ",
+  "TA",
+  "TB",
+  "tA",
+  "FAIL",
+  "JAB",
+  "JAW",
+  "WMON",
+  "MON",
+  "MIXD",
+  "NOLOGO",
+  "SWPUP",
+  "WXPL",
+  "VOLUP",
+  "XPL",
+  "LOW",
+  "TVLUP",
 ];
 
 describe("whole lists", () => {
@@ -107,16 +166,40 @@ describe("step 1: eligibility", () => {
 
   it("all thresholds 0: a zero-TVL token is still out (strictly greater than 0)", async () => {
     const got = await list({
-      filters: { chainIds: [143], minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0, ignoreWrappedNative: false },
+      filters: {
+        chainIds: [143],
+        minimumTotalValuePooledUsd: 0,
+        minimumSwapsCount: 0,
+        minimumSwapVolumeUsd: 0,
+        ignoreWrappedNative: false,
+      },
     });
     expect(symbols(got)).toEqual(TL_THRESHOLDS_ZERO);
   });
 
   it("custom thresholds are strict too", async () => {
     expect(symbols(await list({ filters: { chainIds: [143], minimumTotalValuePooledUsd: 40_000 } }))).toEqual(["MON"]);
-    expect(symbols(await list({ filters: { chainIds: [143], minimumSwapsCount: 999 } }))).toEqual(["MON", "SWPEQ", "SWPUP", "VOLUP", "TVLUP"]);
-    expect(symbols(await list({ filters: { chainIds: [143], minimumSwapVolumeUsd: 99_999.99 } }))).toEqual(["MON", "SWPUP", "VOLEQ", "VOLUP", "TVLUP"]);
-    expect(symbols(await list({ filters: { chainIds: [143], minimumTotalValuePooledUsd: 9_999.99 } }))).toEqual(["MON", "SWPUP", "VOLUP", "TVLUP", "TVLEQ"]);
+    expect(symbols(await list({ filters: { chainIds: [143], minimumSwapsCount: 999 } }))).toEqual([
+      "MON",
+      "SWPEQ",
+      "SWPUP",
+      "VOLUP",
+      "TVLUP",
+    ]);
+    expect(symbols(await list({ filters: { chainIds: [143], minimumSwapVolumeUsd: 99_999.99 } }))).toEqual([
+      "MON",
+      "SWPUP",
+      "VOLEQ",
+      "VOLUP",
+      "TVLUP",
+    ]);
+    expect(symbols(await list({ filters: { chainIds: [143], minimumTotalValuePooledUsd: 9_999.99 } }))).toEqual([
+      "MON",
+      "SWPUP",
+      "VOLUP",
+      "TVLUP",
+      "TVLEQ",
+    ]);
     expect(symbols(await list({ filters: { chainIds: [143], minimumTotalValuePooledUsd: 60_000 } }))).toEqual([]);
   });
 
@@ -144,14 +227,23 @@ describe("step 1: eligibility", () => {
   it("filters.chainIds restricts instances (and the anchor is chosen among them)", async () => {
     const base8453 = bySymbol(await list({ filters: { chainIds: [8453] } }));
     expect(base8453.ETH).toEqual({ addresses: [at(8453, Z)], symbol: "ETH", name: "Ether", logoUrl: testLogo(8453, Z), chainIds: [8453] });
-    expect(base8453.PRC).toEqual({ addresses: [at(8453, TL.prc8453)], symbol: "PRC", name: "Price Token", logoUrl: testLogo(8453, TL.prc8453), chainIds: [8453] });
+    expect(base8453.PRC).toEqual({
+      addresses: [at(8453, TL.prc8453)],
+      symbol: "PRC",
+      name: "Price Token",
+      logoUrl: testLogo(8453, TL.prc8453),
+      chainIds: [8453],
+    });
     expect(base8453.HYPE).toBeUndefined();
 
     // without chain 1, the 20.01%-off PRC on 130 is the anchor and everything near it passes
     const two = bySymbol(await list({ filters: { chainIds: [8453, 130] } }));
     expect(two.PRC).toEqual({
       addresses: [at(130, TL.prc130fail), at(8453, TL.prc8453)],
-      symbol: "PRC", name: "Price Token", logoUrl: testLogo(130, TL.prc130fail), chainIds: [130, 8453],
+      symbol: "PRC",
+      name: "Price Token",
+      logoUrl: testLogo(130, TL.prc130fail),
+      chainIds: [130, 8453],
     });
     const twoAll = bySymbol(await list({ filters: { chainIds: [8453, 130] }, config: { matchAllSymbols: true } }));
     expect(twoAll.PRC!.addresses).toEqual([at(130, TL.prc130fail), at(8453, TL.prc8453), at(8453, TL.prc8453b), at(130, TL.prc130)]);
@@ -185,7 +277,13 @@ describe("step 2: grouping and ranking", () => {
     // on chain 1 alone the USD₮0 token (no normalized fields) is the anchor
     const only1 = await list({ filters: { chainIds: [1] } });
     const e = only1.find((x) => x.addresses.some((a) => a.address === TL.usdt0Unicode1));
-    expect(e).toEqual({ addresses: [at(1, TL.usdt0Unicode1)], symbol: "USD₮0", name: "USD₮0", logoUrl: testLogo(1, TL.usdt0Unicode1), chainIds: [1] });
+    expect(e).toEqual({
+      addresses: [at(1, TL.usdt0Unicode1)],
+      symbol: "USD₮0",
+      name: "USD₮0",
+      logoUrl: testLogo(1, TL.usdt0Unicode1),
+      chainIds: [1],
+    });
   });
 });
 
@@ -269,11 +367,15 @@ describe("step 5: ordering", () => {
   });
 
   it("asc keeps the same tie order", async () => {
-    expect(symbols(await list({ filters: { chainIds: [9745, 534352] }, config: { orderBy: { direction: "asc" } } }))).toEqual(TL_ORDERING_ASC);
+    expect(symbols(await list({ filters: { chainIds: [9745, 534352] }, config: { orderBy: { direction: "asc" } } }))).toEqual(
+      TL_ORDERING_ASC,
+    );
   });
 
   it("desc with the wrapped native included", async () => {
-    expect(symbols(await list({ filters: { chainIds: [534352, 9745], ignoreWrappedNative: false } }))).toEqual(TL_ORDERING_DESC_WITH_WRAPPED);
+    expect(symbols(await list({ filters: { chainIds: [534352, 9745], ignoreWrappedNative: false } }))).toEqual(
+      TL_ORDERING_DESC_WITH_WRAPPED,
+    );
   });
 
   it("'ZP' sorts before 'eth' on equal TVL (uppercase before lowercase)", async () => {
@@ -343,7 +445,10 @@ describe("pagination", () => {
   });
 
   describe("a cursor used with a different query → INVALID_PAGINATION_CURSOR", () => {
-    const original = { filters: { chainIds: [1, 8453], minimumSwapsCount: 10 }, config: { matchAllSymbols: false, orderBy: { direction: "desc" } } };
+    const original = {
+      filters: { chainIds: [1, 8453], minimumSwapsCount: 10 },
+      config: { matchAllSymbols: false, orderBy: { direction: "desc" } },
+    };
     const variants: [string, Query][] = [
       ["different chainIds", { ...original, filters: { ...original.filters, chainIds: [1] } }],
       ["chainIds absent", { ...original, filters: { minimumSwapsCount: 10 } }],
@@ -397,7 +502,9 @@ describe("concurrency", () => {
     ];
     const expected = await Promise.all(queries.map((q) => list(q)));
     const results = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => postTokens(base, { ...queries[i % queries.length]!, config: { ...(queries[i % queries.length]!.config ?? {}), limit: 500 } })),
+      Array.from({ length: 200 }, (_, i) =>
+        postTokens(base, { ...queries[i % queries.length]!, config: { ...(queries[i % queries.length]!.config ?? {}), limit: 500 } }),
+      ),
     );
     results.forEach((res, i) => expect(expectSuccess(res).tokens).toEqual(expected[i % queries.length]));
   });

@@ -19,7 +19,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NATIVE_ADDRESS } from "../../src/chains/chains.js";
 import { testLogo } from "../support/fixtures.js";
-import { expectError, expectSuccess, expectValidation, postJson, request, startWithFixtures, type Gateway } from "../support/gateway-process.js";
+import {
+  expectError,
+  expectSuccess,
+  expectValidation,
+  postJson,
+  request,
+  startWithFixtures,
+  type Gateway,
+} from "../support/gateway-process.js";
 import { TS, tokenSurfaceFixture } from "../support/token-surface-fixture.js";
 
 let gw: Gateway;
@@ -36,7 +44,14 @@ afterAll(async () => {
 
 const get = (path: string) => request(base, path);
 const upper = (address: string) => "0x" + address.slice(2).toUpperCase();
-const shared = (chainId: number) => ({ chainId, address: TS.shared, decimals: 18, name: "Shared", symbol: "SHR", logoUrl: testLogo(chainId, TS.shared) });
+const shared = (chainId: number) => ({
+  chainId,
+  address: TS.shared,
+  decimals: 18,
+  name: "Shared",
+  symbol: "SHR",
+  logoUrl: testLogo(chainId, TS.shared),
+});
 
 describe("by address (A1)", () => {
   it("every loaded chain holding the address, by TVL desc then chain id (any letter case)", async () => {
@@ -46,7 +61,13 @@ describe("by address (A1)", () => {
   });
 
   it("only the listed chains, in each list form", async () => {
-    for (const query of ["chainIds=8453", "chainIds=8453,130", "chainIds=8453&chainIds=130", "chainIds[]=8453&chainIds[]=130", "chainIds[]=8453,130"]) {
+    for (const query of [
+      "chainIds=8453",
+      "chainIds=8453,130",
+      "chainIds=8453&chainIds=130",
+      "chainIds[]=8453&chainIds[]=130",
+      "chainIds[]=8453,130",
+    ]) {
       const tokens = expectSuccess(await get(`/v1/tokens/${TS.shared}?${query}`)).tokens;
       expect(tokens, query).toEqual([shared(8453)]);
     }
@@ -73,7 +94,15 @@ describe("by chain and address (A2)", () => {
   it("the metadata, then totalValuePooledUsd (the tracked TVL) last", async () => {
     const res = await get(`/v1/tokens/1/${upper(TS.usdc1)}`);
     const { token } = expectSuccess(res);
-    expect(token).toEqual({ chainId: 1, address: TS.usdc1, decimals: 6, name: "USD Coin", symbol: "USDC", logoUrl: testLogo(1, TS.usdc1), totalValuePooledUsd: 700_000 });
+    expect(token).toEqual({
+      chainId: 1,
+      address: TS.usdc1,
+      decimals: 6,
+      name: "USD Coin",
+      symbol: "USDC",
+      logoUrl: testLogo(1, TS.usdc1),
+      totalValuePooledUsd: 700_000,
+    });
     expect(Object.keys(token)).toEqual(["chainId", "address", "decimals", "name", "symbol", "logoUrl", "totalValuePooledUsd"]);
     expect(expectSuccess(await get(`/v1/tokens/1/${TS.nil1}`)).token.totalValuePooledUsd).toBe(0);
   });
@@ -83,11 +112,18 @@ describe("by chain and address (A2)", () => {
     const err = expectError(await get(`/v1/tokens/1/${sent}`), 404, "TOKEN_NOT_FOUND");
     expect(err.metadata).toEqual({ tokenAddress: sent, chainId: 1 });
     // the token exists on chain 1 only
-    expect(expectError(await get(`/v1/tokens/8453/${TS.usdc1}`), 404, "TOKEN_NOT_FOUND").metadata).toEqual({ tokenAddress: TS.usdc1, chainId: 8453 });
+    expect(expectError(await get(`/v1/tokens/8453/${TS.usdc1}`), 404, "TOKEN_NOT_FOUND").metadata).toEqual({
+      tokenAddress: TS.usdc1,
+      chainId: 8453,
+    });
   });
 
   it("the zero address is the native record; a chain without one answers 404", async () => {
-    expect(expectSuccess(await get(`/v1/tokens/1/${NATIVE_ADDRESS}`)).token).toMatchObject({ address: NATIVE_ADDRESS, symbol: "ETH", totalValuePooledUsd: 900_000 });
+    expect(expectSuccess(await get(`/v1/tokens/1/${NATIVE_ADDRESS}`)).token).toMatchObject({
+      address: NATIVE_ADDRESS,
+      symbol: "ETH",
+      totalValuePooledUsd: 900_000,
+    });
     expectError(await get(`/v1/tokens/8453/${NATIVE_ADDRESS}`), 404, "TOKEN_NOT_FOUND");
   });
 });
@@ -170,9 +206,28 @@ describe("batch prices (P2)", () => {
   });
 
   it("an unsupported chain is UNSUPPORTED_CHAIN_ID naming every unsupported id; after the addresses", async () => {
-    const err = expectError(await prices({ tokens: [{ chainId: 1, address: TS.usdc1 }, { chainId: 5, address: TS.usdc1 }, { chainId: 7, address: TS.usdc1 }] }), 400, "UNSUPPORTED_CHAIN_ID");
+    const err = expectError(
+      await prices({
+        tokens: [
+          { chainId: 1, address: TS.usdc1 },
+          { chainId: 5, address: TS.usdc1 },
+          { chainId: 7, address: TS.usdc1 },
+        ],
+      }),
+      400,
+      "UNSUPPORTED_CHAIN_ID",
+    );
     expect(err.metadata).toMatchObject({ chainId: 5, unsupportedIds: [5, 7] });
-    expectError(await prices({ tokens: [{ chainId: 5, address: TS.usdc1 }, { chainId: 1, address: "0x1" }] }), 400, "INVALID_BLOCKCHAIN_ADDRESS");
+    expectError(
+      await prices({
+        tokens: [
+          { chainId: 5, address: TS.usdc1 },
+          { chainId: 1, address: "0x1" },
+        ],
+      }),
+      400,
+      "INVALID_BLOCKCHAIN_ADDRESS",
+    );
   });
 
   it("the body's shape is checked first (VALIDATION_ERROR in document order)", async () => {

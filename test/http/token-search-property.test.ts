@@ -11,7 +11,12 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SUPPORTED_CHAIN_IDS } from "../../src/chains/chains.js";
 import { startWithFixtures, walkPages, type Gateway } from "../support/gateway-process.js";
-import { referenceChainTokens, referenceSearch, type ReferenceChainRequest, type ReferenceSearchRequest } from "../support/reference-token-search.js";
+import {
+  referenceChainTokens,
+  referenceSearch,
+  type ReferenceChainRequest,
+  type ReferenceSearchRequest,
+} from "../support/reference-token-search.js";
 import { prng } from "../support/prng.js";
 import { generateSearchData, randomTerm } from "../support/search-data.js";
 
@@ -35,7 +40,10 @@ afterAll(async () => {
 });
 
 /** A term from the data set (from one chain's tokens when given), chosen by fast-check's seed. */
-const termArb = (chainId?: number) => fc.integer({ min: 0, max: 2 ** 31 - 1 }).map((seed) => randomTerm(prng(seed), chainId === undefined ? DATA : DATA.filter((f) => f.chainId === chainId)));
+const termArb = (chainId?: number) =>
+  fc
+    .integer({ min: 0, max: 2 ** 31 - 1 })
+    .map((seed) => randomTerm(prng(seed), chainId === undefined ? DATA : DATA.filter((f) => f.chainId === chainId)));
 
 const orderArb = fc.oneof(
   fc.record({ field: fc.constantFrom("tvl" as const), direction: fc.constantFrom("asc" as const, "desc" as const) }, { requiredKeys: [] }),
@@ -63,21 +71,39 @@ const chainRequestArb = (chainId: number, searching: boolean): fc.Arbitrary<Refe
   fc.record(
     {
       ...(searching ? { search: termArb(chainId) } : {}),
-      config: fc.record({ orderBy: searching ? orderArb : fc.record({ field: fc.constant("tvl" as const), direction: fc.constantFrom("asc" as const, "desc" as const) }, { requiredKeys: [] }) }, { requiredKeys: [] }),
+      config: fc.record(
+        {
+          orderBy: searching
+            ? orderArb
+            : fc.record(
+                { field: fc.constant("tvl" as const), direction: fc.constantFrom("asc" as const, "desc" as const) },
+                { requiredKeys: [] },
+              ),
+        },
+        { requiredKeys: [] },
+      ),
       filters: fc.record(thresholds, { requiredKeys: [] }),
     },
     { requiredKeys: searching ? ["search"] : [] },
   ) as fc.Arbitrary<ReferenceChainRequest>;
 
 const chainAndRequest = (searching: boolean) =>
-  fc.constantFrom(...SUPPORTED_CHAIN_IDS).chain((chainId) => chainRequestArb(chainId, searching).map((request) => [chainId, request] as const));
+  fc
+    .constantFrom(...SUPPORTED_CHAIN_IDS)
+    .chain((chainId) => chainRequestArb(chainId, searching).map((request) => [chainId, request] as const));
 
 const varyingArb = fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 6 });
 
 /** Lengths of the expected lists, per property (the properties must not pass on empty lists). */
 const walked: Record<string, number[]> = {};
 
-async function expectWalks(kind: string, path: string, body: Record<string, unknown>, expected: unknown[], varying: number[]): Promise<void> {
+async function expectWalks(
+  kind: string,
+  path: string,
+  body: Record<string, unknown>,
+  expected: unknown[],
+  varying: number[],
+): Promise<void> {
   (walked[kind] ??= []).push(expected.length);
   for (const limit of LIMITS) {
     const { tokens, pages } = await walkPages(base, path, body, limit);
@@ -93,7 +119,10 @@ async function expectWalks(kind: string, path: string, body: Record<string, unkn
 function expectNonTrivial(kind: string): void {
   const lengths = walked[kind] ?? [];
   expect(lengths.filter((n) => n > 0).length, `${kind}: non-empty lists among ${lengths}`).toBeGreaterThanOrEqual(lengths.length / 2);
-  expect(lengths.some((n) => n > 4), `${kind}: a list longer than one page of 4 among ${lengths}`).toBe(true);
+  expect(
+    lengths.some((n) => n > 4),
+    `${kind}: a list longer than one page of 4 among ${lengths}`,
+  ).toBe(true);
 }
 
 describe("search and single-chain lists: paged answers equal the reference", () => {
@@ -110,45 +139,51 @@ describe("search and single-chain lists: paged answers equal the reference", () 
     expect(referenceChainTokens(DATA, 1, {}).length).toBeGreaterThan(5);
   });
 
-  it(
-    "random multi-chain searches walked at limits 1, 4, 500 and at varying limits",
-    async () => {
-      await fc.assert(
-        fc.asyncProperty(searchArb, varyingArb, async (request, varying) => {
-          await expectWalks("search", "/v1/tokens/search", request as unknown as Record<string, unknown>, referenceSearch(DATA, request), varying);
-        }),
-        { numRuns: NUM_RUNS, seed: FC_SEED, endOnFailure: true },
-      );
-      expectNonTrivial("search");
-    },
-    240_000,
-  );
+  it("random multi-chain searches walked at limits 1, 4, 500 and at varying limits", async () => {
+    await fc.assert(
+      fc.asyncProperty(searchArb, varyingArb, async (request, varying) => {
+        await expectWalks(
+          "search",
+          "/v1/tokens/search",
+          request as unknown as Record<string, unknown>,
+          referenceSearch(DATA, request),
+          varying,
+        );
+      }),
+      { numRuns: NUM_RUNS, seed: FC_SEED, endOnFailure: true },
+    );
+    expectNonTrivial("search");
+  }, 240_000);
 
-  it(
-    "random single-chain lists walked at limits 1, 4, 500 and at varying limits",
-    async () => {
-      await fc.assert(
-        fc.asyncProperty(chainAndRequest(false), varyingArb, async ([chainId, request], varying) => {
-          await expectWalks("list", `/v1/tokens/${chainId}`, request as Record<string, unknown>, referenceChainTokens(DATA, chainId, request), varying);
-        }),
-        { numRuns: NUM_RUNS, seed: FC_SEED + 1, endOnFailure: true },
-      );
-      expectNonTrivial("list");
-    },
-    240_000,
-  );
+  it("random single-chain lists walked at limits 1, 4, 500 and at varying limits", async () => {
+    await fc.assert(
+      fc.asyncProperty(chainAndRequest(false), varyingArb, async ([chainId, request], varying) => {
+        await expectWalks(
+          "list",
+          `/v1/tokens/${chainId}`,
+          request as Record<string, unknown>,
+          referenceChainTokens(DATA, chainId, request),
+          varying,
+        );
+      }),
+      { numRuns: NUM_RUNS, seed: FC_SEED + 1, endOnFailure: true },
+    );
+    expectNonTrivial("list");
+  }, 240_000);
 
-  it(
-    "random single-chain searches walked at limits 1, 4, 500 and at varying limits",
-    async () => {
-      await fc.assert(
-        fc.asyncProperty(chainAndRequest(true), varyingArb, async ([chainId, request], varying) => {
-          await expectWalks("chain-search", `/v1/tokens/${chainId}/search`, request as Record<string, unknown>, referenceChainTokens(DATA, chainId, request), varying);
-        }),
-        { numRuns: NUM_RUNS, seed: FC_SEED + 2, endOnFailure: true },
-      );
-      expectNonTrivial("chain-search");
-    },
-    240_000,
-  );
+  it("random single-chain searches walked at limits 1, 4, 500 and at varying limits", async () => {
+    await fc.assert(
+      fc.asyncProperty(chainAndRequest(true), varyingArb, async ([chainId, request], varying) => {
+        await expectWalks(
+          "chain-search",
+          `/v1/tokens/${chainId}/search`,
+          request as Record<string, unknown>,
+          referenceChainTokens(DATA, chainId, request),
+          varying,
+        );
+      }),
+      { numRuns: NUM_RUNS, seed: FC_SEED + 2, endOnFailure: true },
+    );
+    expectNonTrivial("chain-search");
+  }, 240_000);
 });

@@ -28,7 +28,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHAINS, NATIVE_ADDRESS } from "../../src/chains/chains.js";
 import { KEYS, templateLogo, testLogo } from "../support/fixtures.js";
-import { expectError, expectSuccess, expectValidation, postJson, startWithFixtures, walkPages, type Gateway } from "../support/gateway-process.js";
+import {
+  expectError,
+  expectSuccess,
+  expectValidation,
+  postJson,
+  startWithFixtures,
+  walkPages,
+  type Gateway,
+} from "../support/gateway-process.js";
 import { referenceChainTokens, referenceSearch } from "../support/reference-token-search.js";
 import { TS, tokenSurfaceFixture } from "../support/token-surface-fixture.js";
 
@@ -88,10 +96,18 @@ describe("search: defaults and shape (S2)", () => {
     const all = symbols(data.tokens);
     expect(all).toContain("LOW"); // 5,000 of TVL: under the token list's default, over the search's
     expect(all).not.toContain("NIL"); // zero TVL: not > 0
-    expect(data.filters).toEqual({ chainIds: [1, 130, 8453], minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0, ignoreWrappedNative: false });
+    expect(data.filters).toEqual({
+      chainIds: [1, 130, 8453],
+      minimumTotalValuePooledUsd: 0,
+      minimumSwapsCount: 0,
+      minimumSwapVolumeUsd: 0,
+      ignoreWrappedNative: false,
+    });
     expect(symbols((await searchData({ search: "weth" })).tokens)).toEqual(["WETH"]);
     expect((await searchData({ search: "weth", filters: { ignoreWrappedNative: true } })).tokens).toEqual([]);
-    expect(symbols((await searchData({ search: "o", config: { limit: 500 }, filters: { minimumTotalValuePooledUsd: 5_000 } })).tokens)).not.toContain("LOW");
+    expect(
+      symbols((await searchData({ search: "o", config: { limit: 500 }, filters: { minimumTotalValuePooledUsd: 5_000 } })).tokens),
+    ).not.toContain("LOW");
   });
 
   it("config and filters follow §3's rules (limit 1..500, unknown keys, chainIds)", async () => {
@@ -127,7 +143,8 @@ describe("search: what matches (S3)", () => {
       }),
     ]);
     try {
-      const find = async (term: string) => symbols(expectSuccess(await postJson(other.baseUrl, "/v1/tokens/search", { search: term })).tokens);
+      const find = async (term: string) =>
+        symbols(expectSuccess(await postJson(other.baseUrl, "/v1/tokens/search", { search: term })).tokens);
       expect(await find("usdt0")).toEqual(["USD₮0"]); // normalizedSymbol
       expect(await find("₮")).toEqual(["USD₮0"]); // raw symbol
       expect(await find("zero")).toEqual(["USD₮0"]); // normalizedName
@@ -148,7 +165,16 @@ describe("search: what matches (S3)", () => {
   it("an exact 0x + 40 hex address matches that address (any case), on every chain", async () => {
     const data = await searchData({ search: TS.shared.toUpperCase().replace("0X", "0x") });
     expect(data.tokens).toEqual([
-      { addresses: [{ chainId: 1, address: TS.shared }, { chainId: 8453, address: TS.shared }], symbol: "SHR", name: "Shared", logoUrl: testLogo(1, TS.shared), chainIds: [1, 8453] },
+      {
+        addresses: [
+          { chainId: 1, address: TS.shared },
+          { chainId: 8453, address: TS.shared },
+        ],
+        symbol: "SHR",
+        name: "Shared",
+        logoUrl: testLogo(1, TS.shared),
+        chainIds: [1, 8453],
+      },
     ]);
     expect((await searchData({ search: TS.shared.slice(0, 30) })).tokens).toEqual([]);
     expect((await searchData({ search: "0x" + "9".repeat(40) })).tokens).toEqual([]);
@@ -203,14 +229,18 @@ describe("search: groups (S4)", () => {
       { search: "usd", filters: { chainIds: [8453, 1], ignoreWrappedNative: true } },
       { search: "t", config: { orderBy: { field: "relevance" as const } } },
     ]) {
-      expect((await walkPages(base, "/v1/tokens/search", request, 3)).tokens, JSON.stringify(request)).toEqual(referenceSearch(DATA, request));
+      expect((await walkPages(base, "/v1/tokens/search", request, 3)).tokens, JSON.stringify(request)).toEqual(
+        referenceSearch(DATA, request),
+      );
     }
   });
 });
 
 describe("search: order (S5)", () => {
   it("tvl: group TVL desc or asc, ties by normalized symbol", async () => {
-    expect(symbols((await searchData({ search: "usd", config: { limit: 500, orderBy: { field: "tvl", direction: "asc" } } })).tokens)).toEqual(["USD", "XUSD", "SUSD", "usd+", "USDT", "USDC"]);
+    expect(
+      symbols((await searchData({ search: "usd", config: { limit: 500, orderBy: { field: "tvl", direction: "asc" } } })).tokens),
+    ).toEqual(["USD", "XUSD", "SUSD", "usd+", "USDT", "USDC"]);
     // TIEA and TIEB: 20,000 each
     expect(symbols((await searchData({ search: "tie" })).tokens)).toEqual(["TIEA", "TIEB"]);
     expect(symbols((await searchData({ search: "tie", config: { orderBy: { direction: "asc" } } })).tokens)).toEqual(["TIEA", "TIEB"]);
@@ -231,21 +261,42 @@ describe("search: order (S5)", () => {
     // (tier 3), UNIBOT inside its symbol and name (tier 4)
     const relevance = { orderBy: { field: "relevance" as const } };
     expect(symbols((await searchData({ search: "b", config: { matchAllSymbols: true } })).tokens)).toEqual(["USDC", "UNIBOT", "TIEB"]);
-    expect(symbols((await searchData({ search: "b", config: { matchAllSymbols: true, ...relevance } })).tokens)).toEqual(["USDC", "TIEB", "UNIBOT"]);
+    expect(symbols((await searchData({ search: "b", config: { matchAllSymbols: true, ...relevance } })).tokens)).toEqual([
+      "USDC",
+      "TIEB",
+      "UNIBOT",
+    ]);
     expect(symbols((await searchData({ search: "b", config: relevance })).tokens)).toEqual(["TIEB", "UNIBOT"]);
   });
 
   it("relevance orders descending only", async () => {
     expectSuccess(await search({ search: "usd", config: { orderBy: { field: "relevance", direction: "desc" } } }));
-    expectValidation(await search({ search: "usd", config: { orderBy: { field: "relevance", direction: "asc" } } }), "config.orderBy.direction", "isIn", "asc");
+    expectValidation(
+      await search({ search: "usd", config: { orderBy: { field: "relevance", direction: "asc" } } }),
+      "config.orderBy.direction",
+      "isIn",
+      "asc",
+    );
   });
 });
 
 describe("search: filters echo (S6)", () => {
   it("has the five keys in order; chainIds are the chains searched, ascending", async () => {
     const named = await searchData({ search: "usd", filters: { chainIds: [8453, 1], minimumSwapsCount: 7 } });
-    expect(Object.keys(named.filters)).toEqual(["chainIds", "minimumTotalValuePooledUsd", "minimumSwapsCount", "minimumSwapVolumeUsd", "ignoreWrappedNative"]);
-    expect(named.filters).toEqual({ chainIds: [1, 8453], minimumTotalValuePooledUsd: 0, minimumSwapsCount: 7, minimumSwapVolumeUsd: 0, ignoreWrappedNative: false });
+    expect(Object.keys(named.filters)).toEqual([
+      "chainIds",
+      "minimumTotalValuePooledUsd",
+      "minimumSwapsCount",
+      "minimumSwapVolumeUsd",
+      "ignoreWrappedNative",
+    ]);
+    expect(named.filters).toEqual({
+      chainIds: [1, 8453],
+      minimumTotalValuePooledUsd: 0,
+      minimumSwapsCount: 7,
+      minimumSwapVolumeUsd: 0,
+      ignoreWrappedNative: false,
+    });
     expect((await searchData({ search: "usd", filters: { chainIds: [] } })).filters.chainIds).toEqual([1, 130, 8453]);
   });
 
@@ -261,7 +312,11 @@ describe("search: cursors (S7)", () => {
     const first = await searchData({ search: "usd", config: { limit: 2 } });
     expect(first.nextCursor).toEqual(expect.any(String));
     // same effective query: trimmed term, defaults spelled out, another limit
-    const next = await searchData({ search: "  usd ", config: { limit: 3, cursor: first.nextCursor, matchAllSymbols: false, orderBy: { field: "tvl", direction: "desc" } }, filters: { minimumSwapsCount: 0, ignoreWrappedNative: false } });
+    const next = await searchData({
+      search: "  usd ",
+      config: { limit: 3, cursor: first.nextCursor, matchAllSymbols: false, orderBy: { field: "tvl", direction: "desc" } },
+      filters: { minimumSwapsCount: 0, ignoreWrappedNative: false },
+    });
     expect(symbols([...first.tokens, ...next.tokens])).toEqual(["USDC", "USDT", "usd+", "SUSD", "XUSD"]);
   });
 
@@ -284,7 +339,9 @@ describe("search: cursors (S7)", () => {
 
   it("relevance pages carry the tier: walking at limit 1 equals one page", async () => {
     const body = { search: "usd", config: { orderBy: { field: "relevance" as const } } };
-    expect((await walkPages(base, "/v1/tokens/search", body, 1)).tokens).toEqual((await walkPages(base, "/v1/tokens/search", body, 500)).tokens);
+    expect((await walkPages(base, "/v1/tokens/search", body, 1)).tokens).toEqual(
+      (await walkPages(base, "/v1/tokens/search", body, 500)).tokens,
+    );
   });
 });
 
@@ -301,22 +358,68 @@ describe("single-chain list (L1, L4)", () => {
 
   it("asc: tracked TVL ascending, ties still by address ascending", async () => {
     const { tokens } = await walkPages(base, "/v1/tokens/1", { config: { orderBy: { direction: "asc" } } }, 4);
-    expect(symbols(tokens)).toEqual(["USD", "USDC", "NOLOGO", "ZP", "TIEA", "TIEB", "XUSD", "UND", "SUSD", "PCT", "usd+", "SHR", "USDT", "USDC", "ETH"]);
+    expect(symbols(tokens)).toEqual([
+      "USD",
+      "USDC",
+      "NOLOGO",
+      "ZP",
+      "TIEA",
+      "TIEB",
+      "XUSD",
+      "UND",
+      "SUSD",
+      "PCT",
+      "usd+",
+      "SHR",
+      "USDT",
+      "USDC",
+      "ETH",
+    ]);
   });
 
   it("answers SingleChainTokenMetadata, keys in order, the logo from the template when the record has none", async () => {
     const data = expectSuccess(await chainList(1, { config: { limit: 500 } }));
     expect(Object.keys(data)).toEqual(["tokens", "nextCursor"]);
-    expect(data.tokens[1]).toEqual({ chainId: 1, address: TS.usdc1, decimals: 6, name: "USD Coin", symbol: "USDC", logoUrl: testLogo(1, TS.usdc1) });
+    expect(data.tokens[1]).toEqual({
+      chainId: 1,
+      address: TS.usdc1,
+      decimals: 6,
+      name: "USD Coin",
+      symbol: "USDC",
+      logoUrl: testLogo(1, TS.usdc1),
+    });
     expect(Object.keys(data.tokens[1])).toEqual(["chainId", "address", "decimals", "name", "symbol", "logoUrl"]);
     expect(data.tokens.find((t: { address: string }) => t.address === TS.noLogo1).logoUrl).toBe(templateLogo(1, TS.noLogo1));
-    expect(data.tokens[0]).toMatchObject({ address: NATIVE_ADDRESS, symbol: CHAINS[1].nativeSymbol, name: CHAINS[1].nativeName, decimals: 18 });
+    expect(data.tokens[0]).toMatchObject({
+      address: NATIVE_ADDRESS,
+      symbol: CHAINS[1].nativeSymbol,
+      name: CHAINS[1].nativeName,
+      decimals: 18,
+    });
   });
 
   it("filters: each threshold strictly greater; the wrapped native on request", async () => {
     const all = async (body: object) => symbols((await walkPages(base, "/v1/tokens/1", body, 500)).tokens);
-    expect(await all({ filters: { minimumTotalValuePooledUsd: 20_000 } })).toEqual(["ETH", "USDC", "USDT", "SHR", "usd+", "PCT", "SUSD", "UND", "XUSD"]);
-    expect(await all({ filters: { minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0, ignoreWrappedNative: false } })).toEqual(symbols(referenceChainTokens(DATA, 1, { filters: { minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0, ignoreWrappedNative: false } })));
+    expect(await all({ filters: { minimumTotalValuePooledUsd: 20_000 } })).toEqual([
+      "ETH",
+      "USDC",
+      "USDT",
+      "SHR",
+      "usd+",
+      "PCT",
+      "SUSD",
+      "UND",
+      "XUSD",
+    ]);
+    expect(
+      await all({ filters: { minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0, ignoreWrappedNative: false } }),
+    ).toEqual(
+      symbols(
+        referenceChainTokens(DATA, 1, {
+          filters: { minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0, ignoreWrappedNative: false },
+        }),
+      ),
+    );
     expect(await all({ filters: { ignoreWrappedNative: false } })).toContain("WETH");
     expect(await all({ filters: { minimumSwapsCount: 5_000 } })).toEqual([]);
   });
@@ -342,7 +445,11 @@ describe("single-chain list: strict input (L2)", () => {
     expect(expectSuccess(await chainList(1, { config: { limit: 2, cursor: nextCursor } })).tokens.length).toBe(2);
     expectError(await chainList(8453, { config: { cursor: nextCursor } }), 400, "INVALID_PAGINATION_CURSOR");
     expectError(await chainList(1, { config: { cursor: nextCursor, orderBy: { direction: "asc" } } }), 400, "INVALID_PAGINATION_CURSOR");
-    expectError(await chainList(1, { config: { cursor: nextCursor }, filters: { minimumSwapsCount: 1 } }), 400, "INVALID_PAGINATION_CURSOR");
+    expectError(
+      await chainList(1, { config: { cursor: nextCursor }, filters: { minimumSwapsCount: 1 } }),
+      400,
+      "INVALID_PAGINATION_CURSOR",
+    );
   });
 });
 
@@ -350,7 +457,12 @@ describe("single-chain search (L3)", () => {
   it("search defaults (0/0/0/false) and the four filters echoed, in order", async () => {
     const data = expectSuccess(await chainSearch(1, { search: "o", config: { limit: 500 } }));
     expect(Object.keys(data)).toEqual(["tokens", "filters", "nextCursor"]);
-    expect(data.filters).toEqual({ minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0, ignoreWrappedNative: false });
+    expect(data.filters).toEqual({
+      minimumTotalValuePooledUsd: 0,
+      minimumSwapsCount: 0,
+      minimumSwapVolumeUsd: 0,
+      ignoreWrappedNative: false,
+    });
     expect(symbols(data.tokens)).toContain("LOW");
     expect(symbols(data.tokens)).not.toContain("NIL");
     expectValidation(await chainSearch(1, { search: "o", filters: { chainIds: [1] } }), "filters.chainIds", "whitelist");
@@ -368,11 +480,17 @@ describe("single-chain search (L3)", () => {
     const uni = expectSuccess(await chainSearch(8453, { search: "uni", config: { orderBy: { field: "relevance" } } }));
     expect(symbols(uni.tokens)).toEqual(["UNI", "UNIBOT"]);
     expect(symbols(expectSuccess(await chainSearch(8453, { search: "uni" })).tokens)).toEqual(["UNIBOT", "UNI"]);
-    expectValidation(await chainSearch(8453, { search: "uni", config: { orderBy: { field: "relevance", direction: "asc" } } }), "config.orderBy.direction", "isIn");
+    expectValidation(
+      await chainSearch(8453, { search: "uni", config: { orderBy: { field: "relevance", direction: "asc" } } }),
+      "config.orderBy.direction",
+      "isIn",
+    );
   });
 
   it("an address term finds the chain's token; the term rules of the multi-chain search hold", async () => {
-    expect(symbols(expectSuccess(await chainSearch(8453, { search: TS.shared.toUpperCase().replace("0X", "0x") })).tokens)).toEqual(["SHR"]);
+    expect(symbols(expectSuccess(await chainSearch(8453, { search: TS.shared.toUpperCase().replace("0X", "0x") })).tokens)).toEqual([
+      "SHR",
+    ]);
     expect(symbols(expectSuccess(await chainSearch(1, { search: "%" })).tokens)).toEqual(["PCT"]);
     expectValidation(await chainSearch(1, { search: "  " }), "search", "isNotEmpty");
     expectValidation(await chainSearch(1, {}), "search", "isString");

@@ -19,7 +19,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROUTES } from "../../src/http/route-table.js";
 import { KEYS } from "../support/fixtures.js";
-import { expectError, expectSuccess, expectValidation, request, startWithBaskets, type Gateway, type HttpResponse } from "../support/gateway-process.js";
+import {
+  expectError,
+  expectSuccess,
+  expectValidation,
+  request,
+  startWithBaskets,
+  type Gateway,
+  type HttpResponse,
+} from "../support/gateway-process.js";
 import { TS, tokenSurfaceBaskets, tokenSurfaceFixture } from "../support/token-surface-fixture.js";
 
 let gw: Gateway;
@@ -67,7 +75,11 @@ const CALLS: Call[] = [
 
 describe("route restrictions (C1)", () => {
   it("the calls cover every route of the route table under /v1/tokens", () => {
-    expect(CALLS.map((c) => c.route).sort()).toEqual(ROUTES.filter((r) => r.path.startsWith("/v1/tokens")).map((r) => r.name).sort());
+    expect(CALLS.map((c) => c.route).sort()).toEqual(
+      ROUTES.filter((r) => r.path.startsWith("/v1/tokens"))
+        .map((r) => r.name)
+        .sort(),
+    );
     expect(ROUTES.filter((r) => r.path.startsWith("/v1/tokens")).every((r) => r.access === "tokens")).toBe(true);
   });
 
@@ -84,7 +96,17 @@ describe("chain restrictions (C2)", () => {
   const forbidden: Call[] = [
     { route: "tokens.list", method: "POST", path: "/v1/tokens", body: { filters: { chainIds: [8453] } } },
     { route: "tokens.search", method: "POST", path: "/v1/tokens/search", body: { search: "usd", filters: { chainIds: [1, 8453] } } },
-    { route: "tokens.prices", method: "POST", path: "/v1/tokens/prices", body: { tokens: [{ chainId: 1, address: TS.usdc1 }, { chainId: 8453, address: TS.usdc8453 }] } },
+    {
+      route: "tokens.prices",
+      method: "POST",
+      path: "/v1/tokens/prices",
+      body: {
+        tokens: [
+          { chainId: 1, address: TS.usdc1 },
+          { chainId: 8453, address: TS.usdc8453 },
+        ],
+      },
+    },
     { route: "tokens.baskets", method: "GET", path: "/v1/tokens/baskets?chainIds=8453" },
     { route: "tokens.basket", method: "GET", path: "/v1/tokens/baskets/usd-stablecoins?chainIds=1,8453" },
     { route: "tokens.chainBasket", method: "GET", path: "/v1/tokens/baskets/8453/usd-stablecoins" },
@@ -112,9 +134,19 @@ describe("chain restrictions (C2)", () => {
     const searched = expectSuccess(await send({ route: "", method: "POST", path: "/v1/tokens/search", body: { search: "usdc" } }, key));
     expect(searched.filters.chainIds).toEqual([1]);
     expect(searched.tokens[0].chainIds).toEqual([1]);
-    expect(expectSuccess(await send({ route: "", method: "POST", path: "/v1/tokens", body: { config: { limit: 500 } } }, key)).tokens.every((t: { chainIds: number[] }) => t.chainIds.join() === "1")).toBe(true);
-    expect(expectSuccess(await send({ route: "", method: "GET", path: `/v1/tokens/${TS.shared}` }, key)).tokens.map((t: { chainId: number }) => t.chainId)).toEqual([1]);
-    expect(expectSuccess(await send({ route: "", method: "GET", path: "/v1/tokens/baskets/usd-stablecoins" }, key)).basket.chainIds).toEqual([1]);
+    expect(
+      expectSuccess(await send({ route: "", method: "POST", path: "/v1/tokens", body: { config: { limit: 500 } } }, key)).tokens.every(
+        (t: { chainIds: number[] }) => t.chainIds.join() === "1",
+      ),
+    ).toBe(true);
+    expect(
+      expectSuccess(await send({ route: "", method: "GET", path: `/v1/tokens/${TS.shared}` }, key)).tokens.map(
+        (t: { chainId: number }) => t.chainId,
+      ),
+    ).toEqual([1]);
+    expect(
+      expectSuccess(await send({ route: "", method: "GET", path: "/v1/tokens/baskets/usd-stablecoins" }, key)).basket.chainIds,
+    ).toEqual([1]);
   });
 });
 
@@ -128,11 +160,13 @@ describe("path chainId (C3)", () => {
   ];
 
   it("a leading zero or a sign is a VALIDATION_ERROR on chainId", async () => {
-    for (const text of ["01", "+1", "1.0"]) for (const call of withChain(text)) expectValidation(await send(call), "chainId", "isInt", text);
+    for (const text of ["01", "+1", "1.0"])
+      for (const call of withChain(text)) expectValidation(await send(call), "chainId", "isInt", text);
   });
 
   it("an unsupported chain is UNSUPPORTED_CHAIN_ID; a supported one never loaded is 503", async () => {
-    for (const call of withChain("5")) expect(expectError(await send(call), 400, "UNSUPPORTED_CHAIN_ID").metadata).toMatchObject({ chainId: 5, unsupportedIds: [5] });
+    for (const call of withChain("5"))
+      expect(expectError(await send(call), 400, "UNSUPPORTED_CHAIN_ID").metadata).toMatchObject({ chainId: 5, unsupportedIds: [5] });
     for (const call of withChain("999")) expectError(await send(call), 503, "CHAIN_DATA_UNAVAILABLE");
   });
 });
@@ -145,7 +179,14 @@ describe("path tokenAddress (C4)", () => {
   ];
 
   it("malformed addresses are a VALIDATION_ERROR on tokenAddress (isEthereumAddress), the value as sent", async () => {
-    for (const address of ["0x1234", TS.usdc1.slice(0, -1), TS.usdc1 + "0", TS.usdc1.slice(2) + "00", "0x" + "g".repeat(40), "0x" + "a".repeat(64)]) {
+    for (const address of [
+      "0x1234",
+      TS.usdc1.slice(0, -1),
+      TS.usdc1 + "0",
+      TS.usdc1.slice(2) + "00",
+      "0x" + "g".repeat(40),
+      "0x" + "a".repeat(64),
+    ]) {
       for (const call of withAddress(address)) expectValidation(await send(call), "tokenAddress", "isEthereumAddress", address);
     }
   });
@@ -187,7 +228,13 @@ describe("query parameters (C5)", () => {
   it("list forms a=1,2 / a=1&a=2 / a[]=1&a[]=2 (and mixed) are the same request", async () => {
     for (const call of GETS.filter((c) => ["tokens.baskets", "tokens.basket", "tokens.byAddress"].includes(c.route))) {
       const answers = [];
-      for (const query of ["chainIds=1,8453", "chainIds=1&chainIds=8453", "chainIds[]=1&chainIds[]=8453", "chainIds[]=1&chainIds=8453", "chainIds=8453,1"]) {
+      for (const query of [
+        "chainIds=1,8453",
+        "chainIds=1&chainIds=8453",
+        "chainIds[]=1&chainIds[]=8453",
+        "chainIds[]=1&chainIds=8453",
+        "chainIds=8453,1",
+      ]) {
         answers.push(expectSuccess(await send({ ...call, path: `${call.path}?${query}` })));
       }
       for (const answer of answers) expect(answer, call.route).toEqual(answers[0]);
@@ -202,7 +249,15 @@ describe("query parameters (C5)", () => {
 
 describe("cursors across routes (C6)", () => {
   const paged: Call[] = [
-    { route: "tokens.list", method: "POST", path: "/v1/tokens", body: { config: { limit: 1 }, filters: { minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0, ignoreWrappedNative: false } } },
+    {
+      route: "tokens.list",
+      method: "POST",
+      path: "/v1/tokens",
+      body: {
+        config: { limit: 1 },
+        filters: { minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0, ignoreWrappedNative: false },
+      },
+    },
     { route: "tokens.search", method: "POST", path: "/v1/tokens/search", body: { search: "u", config: { limit: 1 } } },
     { route: "tokens.chainList", method: "POST", path: "/v1/tokens/1", body: { config: { limit: 1 } } },
     { route: "tokens.chainSearch", method: "POST", path: "/v1/tokens/1/search", body: { search: "u", config: { limit: 1 } } },
@@ -221,12 +276,15 @@ describe("cursors across routes (C6)", () => {
         const body = paged[to].body as { config: Record<string, unknown> };
         const res = await send({ ...paged[to], body: { ...body, config: { ...body.config, cursor: cursors[from] } } });
         if (from === to) expectSuccess(res);
-        else expect(expectError(res, 400, "INVALID_PAGINATION_CURSOR").metadata, `${paged[from].path} → ${paged[to].path}`).toEqual({ receivedCursor: cursors[from] });
+        else
+          expect(expectError(res, 400, "INVALID_PAGINATION_CURSOR").metadata, `${paged[from].path} → ${paged[to].path}`).toEqual({
+            receivedCursor: cursors[from],
+          });
       }
     }
   });
 
-  it("a cursor that is not a string is a VALIDATION_ERROR; null and \"\" start from the beginning", async () => {
+  it('a cursor that is not a string is a VALIDATION_ERROR; null and "" start from the beginning', async () => {
     for (const call of paged.slice(1)) {
       const body = call.body as { config: Record<string, unknown> };
       expectValidation(await send({ ...call, body: { ...body, config: { ...body.config, cursor: 5 } } }), "config.cursor", "isString");

@@ -7,15 +7,31 @@
 import { renameSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SnapshotFile } from "../../src/snapshot/format.js";
+import type { SnapshotFile } from "../../src/api/snapshot-format.js";
 import { addr, chainFile, tempDir, token, writeChainFile, writeKeysFile } from "../support/fixtures.js";
 import { expectSuccess, postJson, startGateway, waitFor, type Gateway } from "../support/gateway-process.js";
 
 const T0 = 1_760_000_000;
-const NAMES: Record<string, string> = { USDA: "Alpha", USDB: "Bravo", USDC: "Charlie", USDD: "Delta", USDE: "Echo", USDF: "Foxtrot", USDG: "Golf", USDZ: "Zulu" };
+const NAMES: Record<string, string> = {
+  USDA: "Alpha",
+  USDB: "Bravo",
+  USDC: "Charlie",
+  USDD: "Delta",
+  USDE: "Echo",
+  USDF: "Foxtrot",
+  USDG: "Golf",
+  USDZ: "Zulu",
+};
 
 function version(generatedAt: number, tvls: Record<string, number>): SnapshotFile {
-  const tokens = Object.entries(tvls).map(([symbol, tvl]) => token(1, { address: addr("700" + symbol.charCodeAt(3).toString(16)), symbol, name: `USD ${NAMES[symbol]}`, trackedTotalValuePooledUsd: tvl }));
+  const tokens = Object.entries(tvls).map(([symbol, tvl]) =>
+    token(1, {
+      address: addr("700" + symbol.charCodeAt(3).toString(16)),
+      symbol,
+      name: `USD ${NAMES[symbol]}`,
+      trackedTotalValuePooledUsd: tvl,
+    }),
+  );
   return chainFile(1, { generatedAt, tokens });
 }
 
@@ -53,7 +69,11 @@ function push(file: SnapshotFile): void {
 
 const symbolsOf = (tokens: { symbol: string }[]) => tokens.map((t) => t.symbol);
 
-async function page(walk: (typeof WALKS)[number], limit: number, cursor?: string): Promise<{ symbols: string[]; nextCursor: string | null }> {
+async function page(
+  walk: (typeof WALKS)[number],
+  limit: number,
+  cursor?: string,
+): Promise<{ symbols: string[]; nextCursor: string | null }> {
   const body = walk.body as { config?: Record<string, unknown> };
   const config = { ...(body.config ?? {}), limit, ...(cursor === undefined ? {} : { cursor }) };
   const data = expectSuccess(await postJson(gw.baseUrl, walk.path, { ...walk.body, config }));
@@ -72,7 +92,13 @@ async function rest(walk: (typeof WALKS)[number], cursor: string | null): Promis
 
 async function served(symbols: string[]): Promise<void> {
   const want = [...symbols].sort().join();
-  await waitFor(`chain 1 to serve ${want}`, async () => (symbolsOf(expectSuccess(await postJson(gw.baseUrl, "/v1/tokens/1", { config: { limit: 500 } })).tokens).sort().join() === want ? true : undefined));
+  await waitFor(`chain 1 to serve ${want}`, async () =>
+    symbolsOf(expectSuccess(await postJson(gw.baseUrl, "/v1/tokens/1", { config: { limit: 500 } })).tokens)
+      .sort()
+      .join() === want
+      ? true
+      : undefined,
+  );
 }
 
 describe("cursor walks across snapshot swaps", () => {
@@ -81,7 +107,8 @@ describe("cursor walks across snapshot swaps", () => {
     for (const first of firsts) expect(first.symbols).toEqual(["USDA", "USDB"]);
     push(V2);
     await served(Object.keys(V2_TVLS));
-    for (let w = 0; w < WALKS.length; w++) expect(await rest(WALKS[w], firsts[w].nextCursor), WALKS[w].path).toEqual(["USDC", "USDD", "USDE", "USDF"]);
+    for (let w = 0; w < WALKS.length; w++)
+      expect(await rest(WALKS[w], firsts[w].nextCursor), WALKS[w].path).toEqual(["USDC", "USDD", "USDE", "USDF"]);
     // a fresh walk sees the new snapshot
     for (const walk of WALKS) expect([...(await page(walk, 500)).symbols]).toEqual(["USDZ", "USDA", "USDE", "USDC", "USDD", "USDF"]);
   });
@@ -97,6 +124,7 @@ describe("cursor walks across snapshot swaps", () => {
     push(V4);
     await served(["USDZ", "USDC", "USDD", "USDE", "USDF", "USDG"]);
     expect(gw.logs().filter((l) => l.event === "snapshot-swapped").length).toBeGreaterThanOrEqual(4);
-    for (let w = 0; w < WALKS.length; w++) expect(await rest(WALKS[w], firsts[w].nextCursor), WALKS[w].path).toEqual(["USDE", "USDC", "USDG", "USDD", "USDF"]);
+    for (let w = 0; w < WALKS.length; w++)
+      expect(await rest(WALKS[w], firsts[w].nextCursor), WALKS[w].path).toEqual(["USDE", "USDC", "USDG", "USDD", "USDF"]);
   });
 });

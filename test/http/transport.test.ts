@@ -14,7 +14,13 @@ import { rawExchange, rawRequest, type RawResponse } from "../support/raw-http.j
 
 const auth = { authorization: `Bearer ${KEYS.active}` };
 
-async function one(app: InProcessApp, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<RawResponse> {
+async function one(
+  app: InProcessApp,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<RawResponse> {
   const { responses } = await rawExchange(app.port, rawRequest(method, path, headers, body), { responses: 1, methods: [method] });
   expect(responses.length, `${method} ${path} answered`).toBe(1);
   return responses[0];
@@ -42,7 +48,10 @@ describe("compression", () => {
   });
   afterAll(() => app.close());
 
-  const tokenPage = JSON.stringify({ config: { limit: 500 }, filters: { minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0 } });
+  const tokenPage = JSON.stringify({
+    config: { limit: 500 },
+    filters: { minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0 },
+  });
   const requests = () => [
     { method: "GET", path: poolPath, body: undefined },
     { method: "POST", path: "/v1/tokens", body: tokenPage },
@@ -93,7 +102,13 @@ describe("compression", () => {
   });
 
   it("errors are never compressed and never stored", async () => {
-    const r = await one(app, "POST", "/v1/tokens", { ...auth, "content-type": "application/json", "accept-encoding": "gzip" }, JSON.stringify({ zzz: "x".repeat(5000) }));
+    const r = await one(
+      app,
+      "POST",
+      "/v1/tokens",
+      { ...auth, "content-type": "application/json", "accept-encoding": "gzip" },
+      JSON.stringify({ zzz: "x".repeat(5000) }),
+    );
     expect(r.status).toBe(400);
     expect(r.header("content-encoding")).toBeUndefined();
     expect(r.header("cache-control")).toBe("no-store");
@@ -152,7 +167,11 @@ describe("conditional requests", () => {
     const missing = await one(app, "GET", `/v1/pools/1/0x${"ab".repeat(20)}`, { ...auth, "if-none-match": "*" });
     expect(missing.status).toBe(404);
     const before = await one(app, "GET", poolPath, auth);
-    const changed = poolsFixture().map((f) => ({ ...f, generatedAt: f.generatedAt + 60, pools: f.pools.map((p, i) => (i === 0 ? { ...p, totalValueLockedUsd: p.totalValueLockedUsd + 1 } : p)) }));
+    const changed = poolsFixture().map((f) => ({
+      ...f,
+      generatedAt: f.generatedAt + 60,
+      pools: f.pools.map((p, i) => (i === 0 ? { ...p, totalValueLockedUsd: p.totalValueLockedUsd + 1 } : p)),
+    }));
     app.swap(changed);
     const after = await one(app, "GET", poolPath, { ...auth, "if-none-match": before.header("etag")! });
     expect(after.status).toBe(200);
@@ -167,7 +186,10 @@ describe("CORS", () => {
     try {
       const r = await one(app, "GET", "/v1/protocols", { ...auth, origin: "https://app.example.com" });
       expect(r.header("access-control-allow-origin")).toBeUndefined();
-      const preflight = await one(app, "OPTIONS", "/v1/protocols", { origin: "https://app.example.com", "access-control-request-method": "GET" });
+      const preflight = await one(app, "OPTIONS", "/v1/protocols", {
+        origin: "https://app.example.com",
+        "access-control-request-method": "GET",
+      });
       expect(preflight.status).toBe(405);
     } finally {
       app.close();
@@ -175,7 +197,9 @@ describe("CORS", () => {
   });
 
   it("a listed origin gets the CORS headers on every answer (errors and 304 too); another origin none; preflights 204 without a key", async () => {
-    const app = await startInProcess(poolsFixture(), { transport: { ...DEFAULT_TRANSPORT, cors: CorsPolicy.parse("https://app.example.com") } });
+    const app = await startInProcess(poolsFixture(), {
+      transport: { ...DEFAULT_TRANSPORT, cors: CorsPolicy.parse("https://app.example.com") },
+    });
     try {
       const origin = { origin: "https://app.example.com" };
       const ok = await one(app, "GET", "/v1/protocols", { ...auth, ...origin });
@@ -188,20 +212,32 @@ describe("CORS", () => {
       const notModified = await one(app, "GET", "/v1/protocols", { ...auth, ...origin, "if-none-match": ok.header("etag")! });
       expect(notModified.status).toBe(304);
       expect(notModified.header("access-control-allow-origin")).toBe("https://app.example.com");
-      expect((await one(app, "GET", "/v1/protocols", { ...auth, origin: "https://evil.example" })).header("access-control-allow-origin")).toBeUndefined();
+      expect(
+        (await one(app, "GET", "/v1/protocols", { ...auth, origin: "https://evil.example" })).header("access-control-allow-origin"),
+      ).toBeUndefined();
 
-      const preflight = await one(app, "OPTIONS", "/v1/tokens", { ...origin, "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" });
+      const preflight = await one(app, "OPTIONS", "/v1/tokens", {
+        ...origin,
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization, content-type",
+      });
       expect(preflight.status).toBe(204);
       expect(preflight.header("access-control-allow-origin")).toBe("https://app.example.com");
       expect(preflight.header("access-control-allow-methods")).toBe("POST");
       expect(preflight.header("access-control-allow-headers")).toMatch(/Authorization.*Content-Type.*x-trace-id/);
       expect(Number(preflight.header("access-control-max-age"))).toBeGreaterThan(0);
       expect(preflight.body.length).toBe(0);
-      expect((await one(app, "OPTIONS", "/v1/pools/1/0xabc", { ...origin, "access-control-request-method": "GET" })).header("access-control-allow-methods")).toBe("GET, HEAD");
+      expect(
+        (await one(app, "OPTIONS", "/v1/pools/1/0xabc", { ...origin, "access-control-request-method": "GET" })).header(
+          "access-control-allow-methods",
+        ),
+      ).toBe("GET, HEAD");
       expect((await one(app, "OPTIONS", "/no/such/path", { ...origin, "access-control-request-method": "GET" })).status).toBe(404);
       // Not a preflight (no Access-Control-Request-Method), or from another origin: OPTIONS is routed like any method.
       expect((await one(app, "OPTIONS", "/v1/tokens", origin)).status).toBe(405);
-      expect((await one(app, "OPTIONS", "/v1/tokens", { origin: "https://evil.example", "access-control-request-method": "POST" })).status).toBe(405);
+      expect(
+        (await one(app, "OPTIONS", "/v1/tokens", { origin: "https://evil.example", "access-control-request-method": "POST" })).status,
+      ).toBe(405);
     } finally {
       app.close();
     }

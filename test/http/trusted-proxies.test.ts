@@ -4,7 +4,7 @@
  * loopback source addresses (Linux routes all of 127/8 to the loopback).
  * nginx reaches the gateway from 127.0.0.1, the only trusted address. Before
  * TRUSTED_PROXIES every client behind nginx shared 127.0.0.1's budgets.
- * nginx must be installed (.ci/run installs it); without it this suite fails.
+ * nginx must be installed (npm test installs it when missing); without it this suite fails.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { basicFixture, KEYS, standardKeys } from "../support/fixtures.js";
@@ -38,23 +38,37 @@ afterAll(async () => {
 let badKeys = 0;
 
 /** One GET on a new connection from `from` to `port`, with these extra header lines (before them, an optional PROXY v2 frame). */
-async function get(port: number, from: string, path: string, lines: string[] = [], frame?: Buffer): Promise<{ status: number; code: string | undefined }> {
+async function get(
+  port: number,
+  from: string,
+  path: string,
+  lines: string[] = [],
+  frame?: Buffer,
+): Promise<{ status: number; code: string | undefined }> {
   const head = Buffer.from(`GET ${path} HTTP/1.1\r\nHost: gateway\r\n${lines.map((l) => `${l}\r\n`).join("")}\r\n`, "latin1");
-  const { responses } = await rawExchange(port, frame === undefined ? head : Buffer.concat([frame, head]), { responses: 1, methods: ["GET"], localAddress: from });
+  const { responses } = await rawExchange(port, frame === undefined ? head : Buffer.concat([frame, head]), {
+    responses: 1,
+    methods: ["GET"],
+    localAddress: from,
+  });
   expect(responses.length, `no answer to ${from} ${path}`).toBe(1);
   const body = responses[0].body.toString("utf8");
   return { status: responses[0].status, code: body.startsWith("{") ? JSON.parse(body).error?.code : undefined };
 }
 
 /** A wrong key (a different one each time, so nothing is cached) from `from`. */
-const wrongKey = (port: number, from: string, extra: string[] = []) => get(port, from, "/v1/protocols", [`Authorization: Bearer lgw_wrong_key_${++badKeys}_0123456789abcdef`, ...extra]).then((r) => r.status);
+const wrongKey = (port: number, from: string, extra: string[] = []) =>
+  get(port, from, "/v1/protocols", [`Authorization: Bearer lgw_wrong_key_${++badKeys}_0123456789abcdef`, ...extra]).then((r) => r.status);
 
 describe("behind nginx (config/nginx.conf.example) with TRUSTED_PROXIES=127.0.0.1/32", () => {
   it("two clients have separate failed-authentication budgets: one client's failures do not lock the other out", async () => {
     const a = "127.0.0.2";
     const b = "127.0.0.3";
     for (let i = 0; i < FAILED_AUTH; i++) expect(await wrongKey(nginx.port, a)).toBe(401);
-    expect(await get(nginx.port, a, "/v1/protocols", [`Authorization: Bearer lgw_wrong_key_${++badKeys}_0123456789abcdef`])).toEqual({ status: 429, code: "RATE_LIMIT_EXCEEDED" });
+    expect(await get(nginx.port, a, "/v1/protocols", [`Authorization: Bearer lgw_wrong_key_${++badKeys}_0123456789abcdef`])).toEqual({
+      status: 429,
+      code: "RATE_LIMIT_EXCEEDED",
+    });
     expect(await wrongKey(nginx.port, b)).toBe(401);
     expect((await get(nginx.port, b, "/v1/protocols", [`Authorization: Bearer ${KEYS.active}`])).status).toBe(200);
   });
@@ -67,7 +81,8 @@ describe("behind nginx (config/nginx.conf.example) with TRUSTED_PROXIES=127.0.0.
     // The locked-out client, naming a fresh address: still itself.
     expect(await wrongKey(nginx.port, locked, [`X-Forwarded-For: ${victim}`, `Forwarded: for=${victim}`])).toBe(429);
     // Another client naming the victim with every failure: counted for itself, so the victim keeps its whole budget.
-    for (let i = 0; i < FAILED_AUTH; i++) expect(await wrongKey(nginx.port, spoofer, [`X-Forwarded-For: ${victim}`, `Forwarded: for=${victim}`])).toBe(401);
+    for (let i = 0; i < FAILED_AUTH; i++)
+      expect(await wrongKey(nginx.port, spoofer, [`X-Forwarded-For: ${victim}`, `Forwarded: for=${victim}`])).toBe(401);
     expect(await wrongKey(nginx.port, spoofer, [`X-Forwarded-For: ${victim}`])).toBe(429);
     for (let i = 0; i < FAILED_AUTH; i++) expect(await wrongKey(nginx.port, victim)).toBe(401);
     expect(await wrongKey(nginx.port, victim)).toBe(429);
@@ -89,14 +104,17 @@ describe("straight to the gateway from untrusted peers", () => {
     const frame = proxyV2([127, 0, 0, 9]);
     expect(await wrongKey(gw.port, spoofer, [`X-Forwarded-For: ${named}`])).toBe(401);
     expect(await wrongKey(gw.port, spoofer, [`Forwarded: for=${named}`])).toBe(401);
-    expect((await get(gw.port, spoofer, "/v1/protocols", [`Authorization: Bearer lgw_wrong_key_${++badKeys}_0123456789abcdef`], frame)).status).toBe(401);
+    expect(
+      (await get(gw.port, spoofer, "/v1/protocols", [`Authorization: Bearer lgw_wrong_key_${++badKeys}_0123456789abcdef`], frame)).status,
+    ).toBe(401);
     expect(await wrongKey(gw.port, spoofer, [`X-Forwarded-For: 127.0.0.1, ${named}`])).toBe(429);
     expect(await wrongKey(gw.port, named)).toBe(401);
   });
 
   it("the public-route limit counts the peer, whatever it claims", async () => {
     const spoofer = "127.0.0.10";
-    for (let i = 0; i < PUBLIC; i++) expect((await get(gw.port, spoofer, "/health", [`X-Forwarded-For: 127.0.0.${100 + i}`])).status).toBe(200);
+    for (let i = 0; i < PUBLIC; i++)
+      expect((await get(gw.port, spoofer, "/health", [`X-Forwarded-For: 127.0.0.${100 + i}`])).status).toBe(200);
     expect((await get(gw.port, spoofer, "/health", ["X-Forwarded-For: 127.0.0.11"])).status).toBe(429);
     expect((await get(gw.port, "127.0.0.11", "/health")).status).toBe(200);
   });
@@ -106,7 +124,12 @@ describe("a request that starts with an empty line (docs/reverse-proxy.md#leadin
   const payload = "\r\nGET /health HTTP/1.1\r\nHost: gateway\r\n\r\n";
 
   it("straight to the gateway: uWS takes the CR for the start of a PROXY v2 frame and does not answer", async () => {
-    const { responses, closed } = await rawExchange(gw.port, payload, { responses: 1, methods: ["GET"], localAddress: "127.0.0.13", timeoutMs: 1500 });
+    const { responses, closed } = await rawExchange(gw.port, payload, {
+      responses: 1,
+      methods: ["GET"],
+      localAddress: "127.0.0.13",
+      timeoutMs: 1500,
+    });
     expect(responses).toEqual([]);
     expect(closed).toBe(false);
   });

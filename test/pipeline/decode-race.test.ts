@@ -101,7 +101,11 @@ beforeAll(async () => {
 });
 
 /** Runs the decoders while loader threads keep starting and resetter threads reset the table. */
-async function race(decoder: "gateway" | "native", decodes: number, stopAtFirst: boolean): Promise<{ reports: DecodeReport[]; loads: number }> {
+async function race(
+  decoder: "gateway" | "native",
+  decodes: number,
+  stopAtFirst: boolean,
+): Promise<{ reports: DecodeReport[]; loads: number }> {
   const packageJson = path.join(PROJECT_ROOT, "package.json");
   let running = true;
   let loads = 0;

@@ -12,11 +12,11 @@ import path from "node:path";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { NATIVE_ADDRESS, type ChainId } from "../../src/chains/chains.js";
-import type { ChainSnapshotInfo, CompiledChain } from "../../src/snapshot/compiled-chain.js";
-import type { SnapshotFile } from "../../src/snapshot/format.js";
+import type { ChainSnapshotInfo, CompiledChain } from "../../src/tables/compiled-chain.js";
+import type { SnapshotFile } from "../../src/api/snapshot-format.js";
 import type { SnapshotErrorReason } from "../../src/snapshot/snapshot-error.js";
 import { SnapshotLoader } from "../../src/snapshot/snapshot-loader.js";
-import { snapshotVersion } from "../../src/snapshot/snapshot-version.js";
+import { snapshotVersion } from "../../src/api/snapshot-version.js";
 import { writeAllowOlderMarker } from "../../src/snapshot/allow-older-marker.js";
 import { addr, chainFile, nativeToken, packSnapshot, poolToken, protocol, tempDir, token, v2Pool } from "../support/fixtures.js";
 import { PROJECT_ROOT } from "../support/gateway-process.js";
@@ -160,7 +160,11 @@ describe("a re-push is served in batches", () => {
       protocols: [protocol("p")],
       tokens: [nativeToken(chainId), token(chainId, { address: addr("1001"), symbol: "AAA" })],
       pools: Array.from({ length: pools }, (_, i) =>
-        v2Pool({ address: addr((0x10000 + i).toString(16)), protocolId: "p", tokens: [poolToken(NATIVE_ADDRESS, 1, 2), poolToken(addr("1001"), 3, 4)] }),
+        v2Pool({
+          address: addr((0x10000 + i).toString(16)),
+          protocolId: "p",
+          tokens: [poolToken(NATIVE_ADDRESS, 1, 2), poolToken(addr("1001"), 3, 4)],
+        }),
       ),
     });
   }
@@ -169,7 +173,12 @@ describe("a re-push is served in batches", () => {
   it("the initial load is one snapshot; a re-push serves what it built before a batch passes a third of the served bytes", async () => {
     const h = harness();
     // chain-1 holds about 70 % of the bytes, the three others about 10 % each (built in name order: 1, 130, 143, 8453).
-    const plan: Array<[ChainId, number]> = [[1, 140], [130, 20], [143, 20], [8453, 20]];
+    const plan: Array<[ChainId, number]> = [
+      [1, 140],
+      [130, 20],
+      [143, 20],
+      [8453, 20],
+    ];
     const before = Object.fromEntries(plan.map(([id, n]) => [id, sha(h.push(sized(id, NOW_S, n)))]));
     await h.loader.scan("start");
     expect(h.built).toHaveLength(1);
@@ -332,7 +341,9 @@ describe("entries that are not regular files", () => {
     ]);
     expect(lines.every((l) => l.reason === "not-a-file")).toBe(true);
     expect(h.rejected).toEqual(["not-a-file", "not-a-file", "not-a-file", "not-a-file"]);
-    expect(lines.find((l) => l.chainId === 130)!.error).toBe("chain-130.msgpack is a FIFO (named pipe), not a regular file; the chain keeps its last good data");
+    expect(lines.find((l) => l.chainId === 130)!.error).toBe(
+      "chain-130.msgpack is a FIFO (named pipe), not a regular file; the chain keeps its last good data",
+    );
     // a change (the directory becomes a FIFO) is news again; a good file at the name is served
     rmSync(path.join(h.dir, "chain-1.msgpack"), { recursive: true });
     execFileSync("mkfifo", [path.join(h.dir, "chain-1.msgpack")]);
@@ -341,7 +352,12 @@ describe("entries that are not regular files", () => {
     rmSync(path.join(h.dir, "chain-1.msgpack"));
     h.push(chain(1, NOW_S, "ONE"));
     await h.loader.scan("change");
-    expect(h.built.at(-1)!.chains.map((c) => c.info.chainId).sort()).toEqual([1, 8453]);
+    expect(
+      h.built
+        .at(-1)!
+        .chains.map((c) => c.info.chainId)
+        .sort(),
+    ).toEqual([1, 8453]);
   });
 
   it("a symbolic link to a regular file is followed", async () => {

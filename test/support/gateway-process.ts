@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
-import type { SnapshotFile } from "../../src/snapshot/format.js";
+import type { SnapshotFile } from "../../src/api/snapshot-format.js";
 import { KEYS, standardKeys, writeBasketsFile, writeKeysFile, writeSnapshotDir, type TestKey } from "./fixtures.js";
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -17,7 +17,34 @@ const START_TIMEOUT_MS = 20_000;
 const STOP_TIMEOUT_MS = 10_000;
 
 /** Settings the harness controls; removed from the inherited environment so they never leak in. */
-const CONTROLLED_ENV = ["PORT", "HOST", "SNAPSHOT_DIR", "API_KEYS_FILE", "BASKETS_FILE", "REBUILD_CRON", "LOG_LEVEL", "FAILED_AUTH_LIMIT", "PUBLIC_RATE_LIMIT", "GATEWAY_THREADS", "RATE_LIMIT_DEFAULT", "MAX_API_KEYS", "MAX_HELD_RESPONSE_MB", "TLS_CERT_FILE", "TLS_KEY_FILE", "TLS_KEY_PASSPHRASE", "TLS_CA_FILE", "CORS_ORIGINS", "COMPRESSION_MIN_BYTES", "COMPRESSION_CACHE_MB", "QUOTA_STORE", "REDIS_URL", "REDIS_KEY_PREFIX", "REDIS_TIMEOUT_MS", "QUOTA_FAILURE", "TRUSTED_PROXIES"];
+const CONTROLLED_ENV = [
+  "PORT",
+  "HOST",
+  "SNAPSHOT_DIR",
+  "API_KEYS_FILE",
+  "BASKETS_FILE",
+  "REBUILD_CRON",
+  "LOG_LEVEL",
+  "FAILED_AUTH_LIMIT",
+  "PUBLIC_RATE_LIMIT",
+  "GATEWAY_THREADS",
+  "RATE_LIMIT_DEFAULT",
+  "MAX_API_KEYS",
+  "MAX_HELD_RESPONSE_MB",
+  "TLS_CERT_FILE",
+  "TLS_KEY_FILE",
+  "TLS_KEY_PASSPHRASE",
+  "TLS_CA_FILE",
+  "CORS_ORIGINS",
+  "COMPRESSION_MIN_BYTES",
+  "COMPRESSION_CACHE_MB",
+  "QUOTA_STORE",
+  "REDIS_URL",
+  "REDIS_KEY_PREFIX",
+  "REDIS_TIMEOUT_MS",
+  "QUOTA_FAILURE",
+  "TRUSTED_PROXIES",
+];
 
 export type LogLine = Record<string, unknown>;
 
@@ -107,7 +134,9 @@ export function startGateway(opts: StartOptions): Promise<Gateway> {
       clearTimeout(timer);
       stopping = true;
       if (exitCode === null) child.kill("SIGKILL");
-      reject(new Error(`gateway did not start: ${why}\n--- stdout ---\n${rawStdout.slice(-8000)}\n--- stderr ---\n${rawStderr.slice(-8000)}`));
+      reject(
+        new Error(`gateway did not start: ${why}\n--- stdout ---\n${rawStdout.slice(-8000)}\n--- stderr ---\n${rawStderr.slice(-8000)}`),
+      );
     };
     const maybeReady = () => {
       if (settled || port === null || !loaded) return;
@@ -132,7 +161,10 @@ export function startGateway(opts: StartOptions): Promise<Gateway> {
         },
       });
     };
-    const timer = setTimeout(() => fail(`timed out after ${START_TIMEOUT_MS} ms (listening port: ${port}, initial load complete: ${loaded})`), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => fail(`timed out after ${START_TIMEOUT_MS} ms (listening port: ${port}, initial load complete: ${loaded})`),
+      START_TIMEOUT_MS,
+    );
 
     child.stdout!.setEncoding("utf8");
     child.stdout!.on("data", (chunk: string) => {
@@ -272,7 +304,11 @@ export async function request<T = any>(baseUrl: string, urlPath: string, opts: R
 }
 
 /** POST /v1/tokens with a JSON body (any value, serialized with JSON.stringify unless already a string). */
-export function postTokens<T = any>(baseUrl: string, body: unknown, opts: Omit<RequestOptions, "method" | "body"> = {}): Promise<HttpResponse<T>> {
+export function postTokens<T = any>(
+  baseUrl: string,
+  body: unknown,
+  opts: Omit<RequestOptions, "method" | "body"> = {},
+): Promise<HttpResponse<T>> {
   return request<T>(baseUrl, "/v1/tokens", {
     ...opts,
     method: "POST",
@@ -282,7 +318,11 @@ export function postTokens<T = any>(baseUrl: string, body: unknown, opts: Omit<R
 }
 
 /** POST /v1/pools/search with a JSON body (any value, serialized with JSON.stringify unless already a string). */
-export function postPoolSearch<T = any>(baseUrl: string, body: unknown, opts: Omit<RequestOptions, "method" | "body"> = {}): Promise<HttpResponse<T>> {
+export function postPoolSearch<T = any>(
+  baseUrl: string,
+  body: unknown,
+  opts: Omit<RequestOptions, "method" | "body"> = {},
+): Promise<HttpResponse<T>> {
   return postJson<T>(baseUrl, "/v1/pools/search", body, opts);
 }
 
@@ -328,7 +368,12 @@ export function getProtocols<T = any>(baseUrl: string, opts: Omit<RequestOptions
 }
 
 /** POST a JSON body (any value, serialized with JSON.stringify unless already a string) to any route. */
-export function postJson<T = any>(baseUrl: string, urlPath: string, body: unknown, opts: Omit<RequestOptions, "method" | "body"> = {}): Promise<HttpResponse<T>> {
+export function postJson<T = any>(
+  baseUrl: string,
+  urlPath: string,
+  body: unknown,
+  opts: Omit<RequestOptions, "method" | "body"> = {},
+): Promise<HttpResponse<T>> {
   return request<T>(baseUrl, urlPath, {
     ...opts,
     method: "POST",
@@ -434,7 +479,6 @@ export function cpuSeconds(pid: number): number {
 
 // ------------------------------------------------------------------ envelope assertions
 
-
 /** Titles of api-decisions.md §1, copied from the spec table. */
 export const ERROR_TITLES: Record<string, [number, string]> = {
   VALIDATION_ERROR: [400, "Invalid Parameters"],
@@ -535,7 +579,10 @@ export function expectValidation(res: HttpResponse, property: string, constraint
     for (const msg of m.constraints[n]) expect(typeof msg).toBe("string");
   }
   const wanted = Array.isArray(constraint) ? constraint : [constraint];
-  expect(names.some((n) => wanted.includes(n)), `constraints ${JSON.stringify(m.constraints)} should include one of ${wanted}`).toBe(true);
+  expect(
+    names.some((n) => wanted.includes(n)),
+    `constraints ${JSON.stringify(m.constraints)} should include one of ${wanted}`,
+  ).toBe(true);
   if (value === ABSENT) expect("value" in m, JSON.stringify(m)).toBe(false);
   else if (arguments.length >= 4) expect(m.value).toEqual(value);
   return m;

@@ -1,37 +1,34 @@
 /**
  * The request path in-process: `createApp` on an ephemeral port over snapshots
- * compiled from fixtures, with the same context a serving thread builds (keys,
- * shared quotas, address limits, cursors). Fast (no spawned process); for the
- * end-to-end behaviour of the real server use gateway-process.ts.
+ * compiled from fixtures, with the context a serving thread builds
+ * (createGatewayContext: keys, shared quotas, address limits, cursors). Fast
+ * (no spawned process); for the end-to-end behaviour of the real server use
+ * gateway-process.ts.
  */
 import { pino } from "pino";
-import { AddressLimiter, type AddressLimit } from "../../src/access/address-limiter.js";
+import type { AddressLimit } from "../../src/access/address-limiter.js";
 import { createAddressTable } from "../../src/access/address-table.js";
-import { ConfirmedKeys, createConfirmedKeys } from "../../src/access/confirmed-keys.js";
-import { KeyStore } from "../../src/access/key-store.js";
-import { LocalQuotaStore, type QuotaStore } from "../../src/access/quota-store.js";
-import { BasketCatalogue } from "../../src/baskets/basket-catalogue.js";
+import { createConfirmedKeys } from "../../src/access/confirmed-keys.js";
+import type { LocalQuotaStore, QuotaStore } from "../../src/access/quota-store.js";
 import type { BasketsFile } from "../../src/baskets/basket-file.js";
 import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../../src/snapshot/normalize-token.js";
 import { loadKeysFile } from "../../src/access/keys-file.js";
-import { createQuotaCounters, QuotaSlots, SharedRateLimiter } from "../../src/access/shared-rate-limiter.js";
+import { createQuotaCounters, QuotaSlots } from "../../src/access/shared-rate-limiter.js";
 import type { ChainId } from "../../src/chains/chains.js";
 import { createApp } from "../../src/http/app.js";
-import type { GatewayContext } from "../../src/http/gateway-context.js";
+import { createGatewayContext, type GatewayContext } from "../../src/http/gateway-context.js";
 import type { Exchange } from "../../src/http/exchange.js";
 import type { ResponseLifecycle, TransportOptions, WriterLimits } from "../../src/http/response-writer.js";
 import type { RouteSpec } from "../../src/http/route.js";
 import { uws, type us_listen_socket } from "../../src/http/uws.js";
-import { CursorCodec } from "../../src/query/cursor.js";
 import { compileChain } from "../../src/snapshot/compile-chain.js";
 import { compileTokenIndex } from "../../src/snapshot/compile-token-index.js";
-import type { SnapshotFile } from "../../src/snapshot/format.js";
+import type { SnapshotFile } from "../../src/api/snapshot-format.js";
 import { parseSnapshotBytes } from "../../src/snapshot/read-snapshot-file.js";
 import { IpRanges } from "../../src/util/ip-address.js";
-import { ServingSnapshot } from "../../src/snapshot/serving-snapshot.js";
-import { snapshotVersion } from "../../src/snapshot/snapshot-version.js";
+import { ServingSnapshot } from "../../src/serving/serving-snapshot.js";
+import { snapshotVersion } from "../../src/api/snapshot-version.js";
 import { createHash } from "node:crypto";
-import { SnapshotStore } from "../../src/snapshot/snapshot-store.js";
 import { packSnapshot, standardKeys, writeKeysFile, type TestKey } from "./fixtures.js";
 
 export interface InProcessOptions {
@@ -68,7 +65,13 @@ export interface InProcessApp {
 export function compileSnapshot(files: readonly SnapshotFile[]): ServingSnapshot {
   const chains = files.map((file) => {
     const bytes = packSnapshot(file);
-    const source = { file: `chain-${file.chainId}.msgpack`, fileBytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex"), fileMtimeMs: 0, logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE };
+    const source = {
+      file: `chain-${file.chainId}.msgpack`,
+      fileBytes: bytes.length,
+      sha256: createHash("sha256").update(bytes).digest("hex"),
+      fileMtimeMs: 0,
+      logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE,
+    };
     return compileChain(parseSnapshotBytes(bytes, file.chainId as ChainId), source);
   });
   const index = compileTokenIndex(chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })));
@@ -77,28 +80,32 @@ export function compileSnapshot(files: readonly SnapshotFile[]): ServingSnapshot
 
 export async function startInProcess(files: readonly SnapshotFile[], options: InProcessOptions = {}): Promise<InProcessApp> {
   const keysFile = loadKeysFile(writeKeysFile(options.keys ?? standardKeys()));
-  const counters = createQuotaCounters(64);
-  const store = new SnapshotStore(new SharedArrayBuffer(8 * 8));
+  const quotaCounters = createQuotaCounters(64);
+  const confirmedKeys = createConfirmedKeys(64);
+  const ctx = createGatewayContext(
+    {
+      versionUse: new SharedArrayBuffer(8 * 8),
+      keys: keysFile,
+      keySlots: new QuotaSlots(64, quotaCounters, confirmedKeys).assign(keysFile.keys.map((k) => k.id)),
+      baskets: options.baskets ?? { baskets: [] },
+      defaultRateLimit: options.defaultRateLimit ?? { requests: 1000, windowSeconds: 60 },
+      quotaCounters,
+      confirmedKeys,
+      failedAuthLimit: options.failedAuthLimit ?? { requests: 1_000_000, windowSeconds: 60 },
+      failedAuthCounters: createAddressTable(1024),
+      publicRateLimit: options.publicRateLimit ?? { requests: 1_000_000, windowSeconds: 60 },
+      publicRequestCounters: createAddressTable(1024),
+      cursorSecret: Buffer.from("in-process-test-secret"),
+    },
+    {
+      log: pino({ level: "silent" }),
+      quotaStore: options.quotaStore ?? ((local: LocalQuotaStore) => local),
+      ready: true,
+      fetchMetrics: async () => ({ contentType: "text/plain; version=0.0.4; charset=utf-8", text: "# in-process\n" }),
+    },
+  );
+  const store = ctx.store;
   if (files.length > 0) store.swap(compileSnapshot(files), 0);
-  const log = pino({ level: "silent" });
-  const quotas = options.quotaStore ?? ((local: LocalQuotaStore) => local);
-  const confirmed = createConfirmedKeys(64);
-  const slots = new QuotaSlots(64, counters, confirmed).assign(keysFile.keys.map((k) => k.id));
-  const ctx: GatewayContext = {
-    store,
-    keys: new KeyStore(keysFile),
-    baskets: new BasketCatalogue(options.baskets ?? { baskets: [] }),
-    confirmedKeys: new ConfirmedKeys(confirmed, slots),
-    quotas: quotas(new LocalQuotaStore(
-      new SharedRateLimiter(counters, slots, options.defaultRateLimit ?? { requests: 1000, windowSeconds: 60 }),
-      new AddressLimiter(createAddressTable(1024), options.failedAuthLimit ?? { requests: 1_000_000, windowSeconds: 60 }, "failed authentication attempts"),
-    )),
-    publicRequests: new AddressLimiter(createAddressTable(1024), options.publicRateLimit ?? { requests: 1_000_000, windowSeconds: 60 }, "requests without an API key"),
-    cursors: new CursorCodec(Buffer.from("in-process-test-secret")),
-    log,
-    ready: true,
-    fetchMetrics: async () => ({ contentType: "text/plain; version=0.0.4; charset=utf-8", text: "# in-process\n" }),
-  };
   const counts = { started: 0, settled: 0, overloaded: 0, statuses: [] as number[] };
   const lifecycle: ResponseLifecycle = {
     finished(_x: Exchange, status: number) {
@@ -112,7 +119,14 @@ export async function startInProcess(files: readonly SnapshotFile[], options: In
     },
     closeConnections: false,
   };
-  const app = createApp(ctx, { started: () => counts.started++, lifecycle, limits: options.limits, routes: options.routes, transport: options.transport, ...(options.trustedProxies === undefined ? {} : { trustedProxies: IpRanges.parse(options.trustedProxies) }) });
+  const app = createApp(ctx, {
+    started: () => counts.started++,
+    lifecycle,
+    limits: options.limits,
+    routes: options.routes,
+    transport: options.transport,
+    ...(options.trustedProxies === undefined ? {} : { trustedProxies: IpRanges.parse(options.trustedProxies) }),
+  });
   const socket = await new Promise<us_listen_socket>((resolve, reject) => {
     app.listen(options.host ?? "127.0.0.1", 0, (s) => (s ? resolve(s) : reject(new Error("in-process app could not listen"))));
   });

@@ -20,10 +20,13 @@ export interface Nginx {
 
 /** The nginx binary; throws (the suite fails, it is not skipped) when there is none. */
 export function findNginx(): string {
-  for (const candidate of ["/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/local/nginx/sbin/nginx"]) if (existsSync(candidate)) return candidate;
+  for (const candidate of ["/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/local/nginx/sbin/nginx"])
+    if (existsSync(candidate)) return candidate;
   const which = spawnSync("sh", ["-c", "command -v nginx"], { encoding: "utf8" });
   if (which.status === 0 && which.stdout.trim()) return which.stdout.trim();
-  throw new Error("nginx is not installed: the reverse-proxy mitigation cannot be tested. Install it (apt-get install -y nginx-light); .ci/run does.");
+  throw new Error(
+    "nginx is not installed: the reverse-proxy mitigation cannot be tested. Install it (apt-get install -y nginx-light); npm test does when it runs as root (tools/check-system.mjs).",
+  );
 }
 
 /** The example config with its listen and upstream lines pointed at these ports (each must occur exactly once). */
@@ -82,7 +85,9 @@ export async function startNginx(gatewayPort: number): Promise<Nginx> {
       "}",
     ].join("\n"),
   );
-  const child: ChildProcess = spawn(binary, ["-p", prefix, "-c", path.join(prefix, "nginx.conf"), "-e", errorLog], { stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(binary, ["-p", prefix, "-c", path.join(prefix, "nginx.conf"), "-e", errorLog], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout!.on("data", (c) => (output += c));
   child.stderr!.on("data", (c) => (output += c));

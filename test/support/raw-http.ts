@@ -48,7 +48,11 @@ export interface RawExchangeOptions {
 }
 
 /** Sends `payload` on a new connection and reads until `responses` complete responses arrived (or timeout / close). */
-export function rawExchange(port: number, payload: Buffer | string, options: RawExchangeOptions): Promise<{ responses: RawResponse[]; rest: Buffer; closed: boolean }> {
+export function rawExchange(
+  port: number,
+  payload: Buffer | string,
+  options: RawExchangeOptions,
+): Promise<{ responses: RawResponse[]; rest: Buffer; closed: boolean }> {
   return new Promise((resolve, reject) => {
     const socket = net.connect({ port, host: "127.0.0.1", localAddress: options.localAddress });
     let data = Buffer.alloc(0);
@@ -78,7 +82,8 @@ export function rawExchange(port: number, payload: Buffer | string, options: Raw
 /** One request's bytes. */
 export function rawRequest(method: string, path: string, headers: Record<string, string | Buffer> = {}, body?: Buffer | string): Buffer {
   const parts: Buffer[] = [Buffer.from(`${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n`, "latin1")];
-  for (const [name, value] of Object.entries(headers)) parts.push(Buffer.from(`${name}: `, "latin1"), Buffer.isBuffer(value) ? value : Buffer.from(value, "latin1"), Buffer.from("\r\n"));
+  for (const [name, value] of Object.entries(headers))
+    parts.push(Buffer.from(`${name}: `, "latin1"), Buffer.isBuffer(value) ? value : Buffer.from(value, "latin1"), Buffer.from("\r\n"));
   const bytes = body === undefined ? undefined : Buffer.isBuffer(body) ? body : Buffer.from(body, "utf8");
   if (bytes !== undefined) parts.push(Buffer.from(`content-length: ${bytes.length}\r\n`));
   parts.push(Buffer.from("\r\n"));

@@ -44,7 +44,9 @@ export function exchangeInPieces(port: number, parts: readonly string[], opts: P
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     const socket: net.Socket =
-      opts.tlsCa === undefined ? net.connect(port, "127.0.0.1") : tls.connect({ port, host: "127.0.0.1", ca: opts.tlsCa, servername: "localhost" });
+      opts.tlsCa === undefined
+        ? net.connect(port, "127.0.0.1")
+        : tls.connect({ port, host: "127.0.0.1", ca: opts.tlsCa, servername: "localhost" });
     if (opts.readAfter !== undefined) {
       socket.pause();
       void opts.readAfter.finally(() => socket.resume());

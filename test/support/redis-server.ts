@@ -3,11 +3,17 @@
  * child process on a free loopback port without persistence, killed and
  * started again on the same port when a test wants an outage, and stopped at
  * the end. When the binary is missing the test FAILS with a message saying
- * how to install it (.ci/run installs it); it is never skipped.
+ * how to install it (npm test installs it when missing: tools/check-system.mjs); it is never skipped.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { freePort } from "../../bench/targets/free-port.js";
-import { assertRedisServerInstalled, REDIS_SERVER_BINARY, redisCommand, redisServerArgs, waitForRedis } from "../../bench/targets/redis-server.js";
+import {
+  assertRedisServerInstalled,
+  REDIS_SERVER_BINARY,
+  redisCommand,
+  redisServerArgs,
+  waitForRedis,
+} from "../../bench/targets/redis-server.js";
 
 export interface RedisServer {
   readonly port: number;
@@ -38,7 +44,12 @@ export async function startRedisServer(): Promise<RedisServer> {
     proc.on("exit", () => {
       if (child === proc) child = null;
     });
-    await waitForRedis(port, () => child !== proc, 10_000, () => output);
+    await waitForRedis(
+      port,
+      () => child !== proc,
+      10_000,
+      () => output,
+    );
   };
 
   const end = async (signal: NodeJS.Signals): Promise<void> => {

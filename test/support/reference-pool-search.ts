@@ -6,7 +6,7 @@
  * replaced by the native asset's where the rewrite applies.
  */
 import { CHAINS, NATIVE_ADDRESS, SUPPORTED_CHAIN_IDS, type ChainId } from "../../src/chains/chains.js";
-import type { SnapshotFile, SnapshotPool, SnapshotToken } from "../../src/snapshot/format.js";
+import type { SnapshotFile, SnapshotPool, SnapshotToken } from "../../src/api/snapshot-format.js";
 import { templateLogo } from "./fixtures.js";
 
 export interface BasketsJson {
@@ -66,7 +66,8 @@ function sideSet(
   for (const b of baskets ?? []) {
     const basket = basketsFile.baskets.find((x) => x.id === b.basketId)!;
     const chains = b.chainIds !== undefined && b.chainIds.length > 0 ? b.chainIds : (keyChains ?? SUPPORTED_CHAIN_IDS);
-    for (const chainId of chains) for (const address of basket.addresses[String(chainId)] ?? []) out.add(`${chainId}:${address.toLowerCase()}`);
+    for (const chainId of chains)
+      for (const address of basket.addresses[String(chainId)] ?? []) out.add(`${chainId}:${address.toLowerCase()}`);
   }
   return out;
 }
@@ -82,7 +83,12 @@ export function effectiveFilters(request: SearchRequest) {
   };
 }
 
-export function referencePoolSearch(files: readonly SnapshotFile[], basketsFile: BasketsJson, request: SearchRequest, keyChains: readonly number[] | null = null): ReferencePool[] {
+export function referencePoolSearch(
+  files: readonly SnapshotFile[],
+  basketsFile: BasketsJson,
+  request: SearchRequest,
+  keyChains: readonly number[] | null = null,
+): ReferencePool[] {
   const a = sideSet(request.tokensA, request.basketsA, basketsFile, keyChains);
   const hasB = (request.tokensB?.length ?? 0) > 0 || (request.basketsB?.length ?? 0) > 0;
   const b = hasB ? sideSet(request.tokensB, request.basketsB, basketsFile, keyChains) : null;
@@ -90,7 +96,9 @@ export function referencePoolSearch(files: readonly SnapshotFile[], basketsFile:
   const useWrapped = request.config?.useWrappedForNative ?? true;
   const withWrapped = (set: Set<string>) => {
     const out = new Set(set);
-    if (useWrapped) for (const chainId of SUPPORTED_CHAIN_IDS) if (set.has(`${chainId}:${NATIVE_ADDRESS}`)) out.add(`${chainId}:${CHAINS[chainId].wrappedNative}`);
+    if (useWrapped)
+      for (const chainId of SUPPORTED_CHAIN_IDS)
+        if (set.has(`${chainId}:${NATIVE_ADDRESS}`)) out.add(`${chainId}:${CHAINS[chainId].wrappedNative}`);
     return out;
   };
   const setA = withWrapped(a);
@@ -133,7 +141,14 @@ export function referencePoolSearch(files: readonly SnapshotFile[], basketsFile:
 
 /** A pool token's JSON object as pool details write it. */
 function tokenJson(chainId: number, t: SnapshotToken): string {
-  return JSON.stringify({ chainId, address: t.address, decimals: t.decimals, name: t.name, symbol: t.symbol, logoUrl: t.logoUrl ?? templateLogo(chainId, t.address) });
+  return JSON.stringify({
+    chainId,
+    address: t.address,
+    decimals: t.decimals,
+    name: t.name,
+    symbol: t.symbol,
+    logoUrl: t.logoUrl ?? templateLogo(chainId, t.address),
+  });
 }
 
 /** The native asset as §10 shows it: §6 name and symbol, 18 decimals, the native record's logo, else the template's. */

@@ -6,7 +6,7 @@
  * chain id, address. Nothing is precomputed or cached.
  */
 import { CHAINS, NATIVE_ADDRESS, type ChainId } from "../../src/chains/chains.js";
-import type { SnapshotFile } from "../../src/snapshot/format.js";
+import type { SnapshotFile } from "../../src/api/snapshot-format.js";
 import { templateLogo } from "./fixtures.js";
 import type { BasketsJson } from "./reference-pool-search.js";
 
@@ -30,7 +30,12 @@ export interface ReferenceBasket {
 }
 
 /** The basket `id` on the chains of `scope` (any order), or null when it lists no address there. */
-export function referenceBasket(files: readonly SnapshotFile[], basketsFile: BasketsJson, id: string, scope: readonly number[]): ReferenceBasket | null {
+export function referenceBasket(
+  files: readonly SnapshotFile[],
+  basketsFile: BasketsJson,
+  id: string,
+  scope: readonly number[],
+): ReferenceBasket | null {
   const basket = basketsFile.baskets.find((b) => b.id === id);
   if (basket === undefined) throw new Error(`no basket ${id}`);
   const chainIds: number[] = [];
@@ -61,12 +66,28 @@ export function referenceBasket(files: readonly SnapshotFile[], basketsFile: Bas
     }
   }
   if (chainIds.length === 0) return null;
-  held.sort((x, y) => y.tvl - x.tvl || x.meta.chainId - y.meta.chainId || (x.meta.address < y.meta.address ? -1 : x.meta.address > y.meta.address ? 1 : 0));
-  return { id, name: basket.name, description: basket.description, logoUrl: basket.logoUrl, chainIds, addresses, tokens: held.map((h) => h.meta) };
+  held.sort(
+    (x, y) =>
+      y.tvl - x.tvl || x.meta.chainId - y.meta.chainId || (x.meta.address < y.meta.address ? -1 : x.meta.address > y.meta.address ? 1 : 0),
+  );
+  return {
+    id,
+    name: basket.name,
+    description: basket.description,
+    logoUrl: basket.logoUrl,
+    chainIds,
+    addresses,
+    tokens: held.map((h) => h.meta),
+  };
 }
 
 /** GET /v1/tokens/baskets: the chosen baskets (all when `ids` is absent) with an address in scope, by id. */
-export function referenceBasketList(files: readonly SnapshotFile[], basketsFile: BasketsJson, scope: readonly number[], ids?: readonly string[]): ReferenceBasket[] {
+export function referenceBasketList(
+  files: readonly SnapshotFile[],
+  basketsFile: BasketsJson,
+  scope: readonly number[],
+  ids?: readonly string[],
+): ReferenceBasket[] {
   return basketsFile.baskets
     .map((b) => b.id)
     .filter((id) => ids === undefined || ids.includes(id))

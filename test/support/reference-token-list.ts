@@ -5,7 +5,7 @@
  */
 import anyAscii from "any-ascii";
 import { CHAINS, type ChainId } from "../../src/chains/chains.js";
-import type { SnapshotFile, SnapshotToken } from "../../src/snapshot/format.js";
+import type { SnapshotFile, SnapshotToken } from "../../src/api/snapshot-format.js";
 
 export interface ReferenceRequest {
   config?: {
@@ -69,7 +69,10 @@ export function toInstance(chainId: number, t: SnapshotToken): Instance {
 
 /** Lowercase, keep only [a-z0-9 ], trim. */
 export function cleanName(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9 ]/g, "").trim();
+  return name
+    .toLowerCase()
+    .replace(/[^a-z0-9 ]/g, "")
+    .trim();
 }
 
 function words(cleaned: string): string[] {
@@ -192,8 +195,7 @@ export function referenceGroups(chains: SnapshotFile[], request: ReferenceReques
     const members: Instance[] = [];
     const chainsTaken = new Set<number>();
     for (const inst of ranked) {
-      const passes =
-        pricePasses(inst.price, anchor.price) && namePasses(inst.normalizedName, anchor.normalizedName, key);
+      const passes = pricePasses(inst.price, anchor.price) && namePasses(inst.normalizedName, anchor.normalizedName, key);
       if (!passes) continue;
       if (!matchAll) {
         if (chainsTaken.has(inst.chainId)) continue;

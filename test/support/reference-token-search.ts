@@ -5,7 +5,7 @@
  * grouping (steps 1-4 of §3).
  */
 import { CHAINS, type ChainId } from "../../src/chains/chains.js";
-import type { SnapshotFile } from "../../src/snapshot/format.js";
+import type { SnapshotFile } from "../../src/api/snapshot-format.js";
 import {
   compareStrings,
   referenceGroups,
@@ -82,9 +82,7 @@ export function referenceSearch(chains: SnapshotFile[], request: ReferenceSearch
   const matching = groups.filter((g) => tierOf(g) < 99);
   const orderBy = request.config?.orderBy ?? {};
   if (orderBy.field === "relevance") {
-    return [...matching]
-      .sort((a, b) => tierOf(a) - tierOf(b) || b.tvl - a.tvl || compareStrings(a.key, b.key))
-      .map((g) => g.entry);
+    return [...matching].sort((a, b) => tierOf(a) - tierOf(b) || b.tvl - a.tvl || compareStrings(a.key, b.key)).map((g) => g.entry);
   }
   return referenceOrder(matching, orderBy.direction ?? "desc").map((g) => g.entry);
 }

@@ -6,10 +6,9 @@
  * prices near the parity limits and many exact TVL ties (the address and symbol tie-breaks).
  */
 import { CHAINS, NATIVE_ADDRESS, SUPPORTED_CHAIN_IDS, type ChainId } from "../../src/chains/chains.js";
-import type { SnapshotFile, SnapshotToken } from "../../src/snapshot/format.js";
+import type { SnapshotFile, SnapshotToken } from "../../src/api/snapshot-format.js";
 import { chainFile, token } from "./fixtures.js";
 import { prng, type Prng } from "./prng.js";
-
 
 interface Spec {
   symbol: string;
@@ -70,8 +69,19 @@ export function generateSearchData(seed: number, perChain: [number, number] = [2
       swapsCount: r.pick(SWAPS),
       trackedSwapVolumeUsd: r.pick(VOLUMES),
     });
-    if (r.chance(0.85)) add(token(chainId, { address: NATIVE_ADDRESS, symbol: chain.nativeSymbol, name: chain.nativeName, trackedUsdPrice: 100, ...numbers() }));
-    add(token(chainId, { address: chain.wrappedNative, symbol: "W" + chain.nativeSymbol, name: "Wrapped " + chain.nativeName, trackedUsdPrice: 100, ...numbers() }));
+    if (r.chance(0.85))
+      add(
+        token(chainId, { address: NATIVE_ADDRESS, symbol: chain.nativeSymbol, name: chain.nativeName, trackedUsdPrice: 100, ...numbers() }),
+      );
+    add(
+      token(chainId, {
+        address: chain.wrappedNative,
+        symbol: "W" + chain.nativeSymbol,
+        name: "Wrapped " + chain.nativeName,
+        trackedUsdPrice: 100,
+        ...numbers(),
+      }),
+    );
     const count = r.int(perChain[0], perChain[1]);
     for (let i = 0; i < count; i++) {
       const spec = r.pick(SPECS);

@@ -1,6 +1,6 @@
 /**
  * Throwaway certificates made at test time with the `openssl` CLI (Debian's
- * `openssl` package; .ci/run installs it when missing): a CA, and server
+ * `openssl` package; npm test installs it when missing): a CA, and server
  * certificates it signs for 127.0.0.1 / localhost.
  */
 import { execFileSync } from "node:child_process";
@@ -12,7 +12,10 @@ function openssl(args: string[], cwd: string): void {
     execFileSync("openssl", args, { cwd, stdio: ["ignore", "ignore", "pipe"] });
   } catch (error) {
     const e = error as NodeJS.ErrnoException & { stderr?: Buffer };
-    if (e.code === "ENOENT") throw new Error("the openssl CLI is not installed: `apt-get install -y openssl` (.ci/run does this)");
+    if (e.code === "ENOENT")
+      throw new Error(
+        "the openssl CLI is not installed: `apt-get install -y openssl` (npm test does this as root: tools/check-system.mjs)",
+      );
     throw new Error(`openssl ${args.join(" ")} failed: ${e.stderr?.toString() ?? e.message}`);
   }
 }
@@ -31,7 +34,26 @@ export interface ServerCertificate {
 
 /** A self-signed CA in `dir`. */
 export function makeCa(dir: string, name = "ca"): TestCa {
-  openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", `${name}.key`, "-out", `${name}.pem`, "-days", "2", "-subj", `/CN=liquidity-gateway test CA ${name}`], dir);
+  openssl(
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-keyout",
+      `${name}.key`,
+      "-out",
+      `${name}.pem`,
+      "-days",
+      "2",
+      "-subj",
+      `/CN=liquidity-gateway test CA ${name}`,
+    ],
+    dir,
+  );
   const certFile = path.join(dir, `${name}.pem`);
   return { dir, certFile, keyFile: path.join(dir, `${name}.key`), pem: readFileSync(certFile, "utf8") };
 }
@@ -43,8 +65,43 @@ export function makeCa(dir: string, name = "ca"): TestCa {
 export function makeServerCertificate(ca: TestCa, dir: string, name: string, passphrase?: string): ServerCertificate {
   const ext = path.join(dir, `${name}.ext`);
   writeFileSync(ext, "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n");
-  openssl(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", `${name}.plain.key`, "-out", `${name}.csr`, "-subj", `/CN=${name}`], dir);
-  openssl(["x509", "-req", "-in", `${name}.csr`, "-CA", ca.certFile, "-CAkey", ca.keyFile, "-CAcreateserial", "-out", `${name}.pem`, "-days", "2", "-extfile", ext], dir);
+  openssl(
+    [
+      "req",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-keyout",
+      `${name}.plain.key`,
+      "-out",
+      `${name}.csr`,
+      "-subj",
+      `/CN=${name}`,
+    ],
+    dir,
+  );
+  openssl(
+    [
+      "x509",
+      "-req",
+      "-in",
+      `${name}.csr`,
+      "-CA",
+      ca.certFile,
+      "-CAkey",
+      ca.keyFile,
+      "-CAcreateserial",
+      "-out",
+      `${name}.pem`,
+      "-days",
+      "2",
+      "-extfile",
+      ext,
+    ],
+    dir,
+  );
   if (passphrase === undefined) openssl(["pkey", "-in", `${name}.plain.key`, "-out", `${name}.key`], dir);
   else openssl(["pkey", "-in", `${name}.plain.key`, "-aes256", "-passout", `pass:${passphrase}`, "-out", `${name}.key`], dir);
   return { certFile: path.join(dir, `${name}.pem`), keyFile: path.join(dir, `${name}.key`) };

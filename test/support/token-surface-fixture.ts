@@ -8,7 +8,7 @@
  * baskets file over them.
  */
 import { CHAINS, NATIVE_ADDRESS } from "../../src/chains/chains.js";
-import type { SnapshotFile } from "../../src/snapshot/format.js";
+import type { SnapshotFile } from "../../src/api/snapshot-format.js";
 import { addr, chainFile, nativeToken, token, wrappedNativeToken } from "./fixtures.js";
 
 export const TS = {
@@ -59,7 +59,13 @@ export function tokenSurfaceFixture(): SnapshotFile[] {
         token(1, { address: TS.low1, symbol: "LOW", name: "Low Liquidity", trackedTotalValuePooledUsd: 5_000 }),
         token(1, { address: TS.nil1, symbol: "NIL", name: "Nothing Pooled", trackedTotalValuePooledUsd: 0 }),
         token(1, { address: TS.noLogo1, symbol: "NOLOGO", name: "No Logo", logoUrl: undefined, trackedTotalValuePooledUsd: 12_000 }),
-        token(1, { address: TS.impostor1, symbol: "USDC", name: "Totally Legit", trackedUsdPrice: 0.5, trackedTotalValuePooledUsd: 11_000 }),
+        token(1, {
+          address: TS.impostor1,
+          symbol: "USDC",
+          name: "Totally Legit",
+          trackedUsdPrice: 0.5,
+          trackedTotalValuePooledUsd: 11_000,
+        }),
         token(1, { address: TS.usd1, symbol: "USD", name: "Generic Dollar", trackedTotalValuePooledUsd: 10_500 }),
         token(1, { address: TS.xusd1, symbol: "XUSD", name: "Dollar USD Token", trackedTotalValuePooledUsd: 25_000 }),
         token(1, { address: TS.susd1, symbol: "SUSD", name: "Synth sUSD", trackedTotalValuePooledUsd: 35_000 }),
@@ -71,7 +77,14 @@ export function tokenSurfaceFixture(): SnapshotFile[] {
       tokens: [
         wrappedNativeToken(8453, { symbol: "WETH", name: "Wrapped Ether", trackedUsdPrice: 2999, trackedTotalValuePooledUsd: 400_000 }),
         token(8453, { address: TS.usdc8453, symbol: "USDC", name: "USD Coin", decimals: 6, trackedTotalValuePooledUsd: 500_000 }),
-        token(8453, { address: TS.bridged8453, symbol: "USDC", name: "Bridged USDC (Stargate)", decimals: 6, trackedUsdPrice: 0.999, trackedTotalValuePooledUsd: 200_000 }),
+        token(8453, {
+          address: TS.bridged8453,
+          symbol: "USDC",
+          name: "Bridged USDC (Stargate)",
+          decimals: 6,
+          trackedUsdPrice: 0.999,
+          trackedTotalValuePooledUsd: 200_000,
+        }),
         token(8453, { address: TS.uni8453, symbol: "UNI", name: "Uniswap", trackedTotalValuePooledUsd: 90_000 }),
         token(8453, { address: TS.unibot8453, symbol: "UNIBOT", name: "Unibot", trackedTotalValuePooledUsd: 95_000 }),
         token(8453, { address: TS.sushi8453, symbol: "SUSHI", name: "SushiSwap", trackedTotalValuePooledUsd: 60_000 }),

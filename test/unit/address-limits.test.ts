@@ -4,16 +4,17 @@
  * full table refuses a new address without disturbing anyone, and a keys file
  * that does not fit changes nothing.
  */
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import fc from "fast-check";
+import ts from "typescript";
 import { describe, expect, test } from "vitest";
 import { AddressLimiter } from "../../src/access/address-limiter.js";
 import { AddressTable, createAddressTable } from "../../src/access/address-table.js";
 import type { KeyEntry } from "../../src/access/key-store.js";
 import { createQuotaCounters, QuotaSlots, SharedRateLimiter } from "../../src/access/shared-rate-limiter.js";
-import { ApiError } from "../../src/http/errors.js";
+import { ApiError } from "../../src/api/errors.js";
 import { PROJECT_ROOT } from "../support/gateway-process.js";
 
 const v4 = (a: number, b: number, c: number, d: number) => Uint8Array.of(a, b, c, d);
@@ -30,7 +31,14 @@ describe("AddressTable", () => {
   test("behaves like a map of (address, window) → count until a probe sequence is full", () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ address: fc.integer({ min: 0, max: 40 }), window: fc.integer({ min: 0, max: 3 }), op: fc.constantFrom("add", "count", "take") }), { minLength: 1, maxLength: 400 }),
+        fc.array(
+          fc.record({
+            address: fc.integer({ min: 0, max: 40 }),
+            window: fc.integer({ min: 0, max: 3 }),
+            op: fc.constantFrom("add", "count", "take"),
+          }),
+          { minLength: 1, maxLength: 400 },
+        ),
         (ops) => {
           const table = new AddressTable(createAddressTable(16));
           const reference = new Map<number, { window: number; count: number }>();
@@ -44,7 +52,8 @@ describe("AddressTable", () => {
               expect(table.count(address, window)).toBe(current);
             } else if (step.op === "add") {
               const result = table.add(address, window);
-              if (result === -1) expect(current).toBe(0); // only a new address can find the table full
+              if (result === -1)
+                expect(current).toBe(0); // only a new address can find the table full
               else {
                 expect(result).toBe(current + 1);
                 reference.set(step.address, { window, count: current + 1 });
@@ -92,7 +101,12 @@ describe("AddressTable", () => {
 
   test("threads adding the same addresses at once never lose, double or duplicate a count", async () => {
     const buffer = createAddressTable(4096);
-    const module = pathToFileURL(resolve(PROJECT_ROOT, "dist/src/access/address-table.js")).href;
+    // The threads run the table's source (it imports nothing), compiled here: no build is needed.
+    const source = readFileSync(resolve(PROJECT_ROOT, "src/access/address-table.ts"), "utf8");
+    const compiled = ts.transpileModule(source, {
+      compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 },
+    }).outputText;
+    const module = `data:text/javascript;base64,${Buffer.from(compiled).toString("base64")}`;
     const perThread = 3000;
     const code = `
       const { workerData, parentPort } = require("node:worker_threads");
@@ -141,7 +155,12 @@ describe("AddressLimiter", () => {
 
   test("a full table lets the request through and reports it", () => {
     let full = 0;
-    const limiter = new AddressLimiter(createAddressTable(8), { requests: 1, windowSeconds: 60 }, "requests without an API key", () => full++);
+    const limiter = new AddressLimiter(
+      createAddressTable(8),
+      { requests: 1, windowSeconds: 60 },
+      "requests without an API key",
+      () => full++,
+    );
     for (let i = 0; i < 8; i++) limiter.take(v4(10, 0, 0, i), 1000);
     expect(() => limiter.take(v4(10, 0, 0, 200), 1000)).not.toThrow();
     expect(full).toBe(1);

@@ -17,7 +17,8 @@ describe("the allocator setting the gateway wants", () => {
   });
 
   it("npm start sets it (unless the environment already has GLIBC_TUNABLES)", () => {
-    const start = (JSON.parse(readFileSync(path.join(PROJECT_ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts.start;
+    const start = (JSON.parse(readFileSync(path.join(PROJECT_ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts
+      .start;
     expect(start).toContain(`GLIBC_TUNABLES=\${GLIBC_TUNABLES:-${ALLOCATOR_TUNABLE}}`);
   });
 });

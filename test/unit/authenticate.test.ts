@@ -5,7 +5,7 @@ import { authenticate, maskKey } from "../../src/access/authenticate.js";
 import { KeyStore, type KeyEntry } from "../../src/access/key-store.js";
 import { loadKeysFile, parseKeysFile, type ApiKeyRecord } from "../../src/access/keys-file.js";
 import { allowedChains, assertChainAllowed, assertRouteAllowed } from "../../src/access/restrictions.js";
-import { ApiError } from "../../src/http/errors.js";
+import { ApiError } from "../../src/api/errors.js";
 
 const SAMPLE_PATH = fileURLToPath(new URL("../../config/keys.sample.json", import.meta.url));
 const NOW = Date.UTC(2026, 5, 1, 12, 0, 0);

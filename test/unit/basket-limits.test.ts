@@ -8,7 +8,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BasketCatalogue } from "../../src/baskets/basket-catalogue.js";
-import { BasketsFileError, loadBasketsFile, MAX_BASKET_ADDRESSES, MAX_BASKET_TEXT, MAX_BASKETS, MAX_FILE_ADDRESSES, parseBasketsFile } from "../../src/baskets/basket-file.js";
+import {
+  BasketsFileError,
+  loadBasketsFile,
+  MAX_BASKET_ADDRESSES,
+  MAX_BASKET_TEXT,
+  MAX_BASKETS,
+  MAX_FILE_ADDRESSES,
+  parseBasketsFile,
+} from "../../src/baskets/basket-file.js";
 
 const CHAINS = ["1", "8453", "130", "999", "143", "9745", "534352"];
 
@@ -23,7 +31,14 @@ function addresses(count: number, salt: number): Record<string, string[]> {
 }
 
 function basket(index: number, count: number, text: Partial<Record<"name" | "description" | "logoUrl", string>> = {}) {
-  return { id: `b-${index}`, name: `Basket ${index}`, description: "d", logoUrl: "https://logos.test/b.png", ...text, addresses: addresses(count, index) };
+  return {
+    id: `b-${index}`,
+    name: `Basket ${index}`,
+    description: "d",
+    logoUrl: "https://logos.test/b.png",
+    ...text,
+    addresses: addresses(count, index),
+  };
 }
 
 function rejection(file: unknown): BasketsFileError {
@@ -48,10 +63,16 @@ describe("baskets file limits", () => {
 
   it("a file at every limit is accepted: the most baskets, the largest basket, the most addresses, the longest texts", () => {
     const perBasket = MAX_FILE_ADDRESSES / MAX_BASKETS;
-    const baskets = Array.from({ length: MAX_BASKETS }, (_, i) => basket(i, i < MAX_FILE_ADDRESSES / MAX_BASKET_ADDRESSES ? MAX_BASKET_ADDRESSES : 0));
+    const baskets = Array.from({ length: MAX_BASKETS }, (_, i) =>
+      basket(i, i < MAX_FILE_ADDRESSES / MAX_BASKET_ADDRESSES ? MAX_BASKET_ADDRESSES : 0),
+    );
     // 10 baskets of 1,000 and 90 empty ones: 10,000 addresses in 100 baskets.
     expect(baskets.reduce((n, b) => n + Object.values(b.addresses).flat().length, 0)).toBe(MAX_FILE_ADDRESSES);
-    const longest = basket(0, MAX_BASKET_ADDRESSES, { name: "n".repeat(MAX_BASKET_TEXT.name), description: "d".repeat(MAX_BASKET_TEXT.description), logoUrl: "l".repeat(MAX_BASKET_TEXT.logoUrl) });
+    const longest = basket(0, MAX_BASKET_ADDRESSES, {
+      name: "n".repeat(MAX_BASKET_TEXT.name),
+      description: "d".repeat(MAX_BASKET_TEXT.description),
+      logoUrl: "l".repeat(MAX_BASKET_TEXT.logoUrl),
+    });
     baskets[0] = longest;
     const file = parseBasketsFile(JSON.stringify({ baskets }), "baskets.json");
     const catalogue = new BasketCatalogue(file);
@@ -70,7 +91,9 @@ describe("baskets file limits", () => {
     const baskets = [basket(0, 3), basket(1, MAX_BASKET_ADDRESSES + 1)];
     const error = rejection({ baskets });
     expect(error.path).toBe("baskets[1].addresses");
-    expect(error.message).toBe("baskets.json: baskets[1].addresses: 1,001 addresses, more than the 1,000 a basket may list (every chain together)");
+    expect(error.message).toBe(
+      "baskets.json: baskets[1].addresses: 1,001 addresses, more than the 1,000 a basket may list (every chain together)",
+    );
   });
 
   it("one address too many in the file: the basket where the count passes the limit is named", () => {
@@ -87,7 +110,9 @@ describe("baskets file limits", () => {
     for (const field of ["name", "description", "logoUrl"] as const) {
       const error = rejection({ baskets: [basket(0, 1), basket(1, 1, { [field]: "x".repeat(MAX_BASKET_TEXT[field] + 1) })] });
       expect(error.path).toBe(`baskets[1].${field}`);
-      expect(error.message).toBe(`baskets.json: baskets[1].${field}: ${(MAX_BASKET_TEXT[field] + 1).toLocaleString("en-US")} characters, more than the ${MAX_BASKET_TEXT[field].toLocaleString("en-US")} allowed`);
+      expect(error.message).toBe(
+        `baskets.json: baskets[1].${field}: ${(MAX_BASKET_TEXT[field] + 1).toLocaleString("en-US")} characters, more than the ${MAX_BASKET_TEXT[field].toLocaleString("en-US")} allowed`,
+      );
     }
   });
 

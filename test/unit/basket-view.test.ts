@@ -1,6 +1,6 @@
 /**
- * Baskets resolved once per (baskets file, snapshot) (src/query/basket-view.ts) and the pool-search
- * sides made from them (src/query/pool-search-sides.ts), on random data: chains whose tokens share
+ * Baskets resolved once per (baskets file, snapshot) (src/serving/basket-view.ts) and the pool-search
+ * sides made from them (src/serving/pool-search-sides.ts), on random data: chains whose tokens share
  * addresses, TVLs drawn from a few values (many ties), a chain without a native record; random
  * baskets of held and unheld addresses in any letter case, the all-zero address among them.
  *
@@ -14,16 +14,16 @@ import { describe, expect, it } from "vitest";
 import { BasketCatalogue } from "../../src/baskets/basket-catalogue.js";
 import { parseBasketsFile } from "../../src/baskets/basket-file.js";
 import { CHAINS, NATIVE_ADDRESS, SUPPORTED_CHAIN_IDS, type ChainId } from "../../src/chains/chains.js";
-import { BasketView } from "../../src/query/basket-view.js";
+import { BasketView } from "../../src/serving/basket-view.js";
 import { toPoolSearchSpec } from "../../src/query/pool-search-query.js";
-import { resolveSearch } from "../../src/query/pool-search-sides.js";
-import { instanceAddress } from "../../src/query/token-lookup.js";
+import { resolveSearch } from "../../src/serving/pool-search-sides.js";
+import { instanceAddress } from "../../src/tables/token-lookup.js";
 import { compileChain } from "../../src/snapshot/compile-chain.js";
 import { compileTokenIndex } from "../../src/snapshot/compile-token-index.js";
-import type { SnapshotFile, SnapshotToken } from "../../src/snapshot/format.js";
+import type { SnapshotFile, SnapshotToken } from "../../src/api/snapshot-format.js";
 import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../../src/snapshot/normalize-token.js";
 import { parseSnapshotBytes } from "../../src/snapshot/read-snapshot-file.js";
-import { ServingSnapshot } from "../../src/snapshot/serving-snapshot.js";
+import { ServingSnapshot } from "../../src/serving/serving-snapshot.js";
 import { addr, chainFile, nativeToken, packSnapshot, poolToken, protocol, token, v2Pool, wrappedNativeToken } from "../support/fixtures.js";
 import { prng } from "../support/prng.js";
 import type { BasketsJson } from "../support/reference-pool-search.js";
@@ -39,14 +39,28 @@ function generate(seed: number): SnapshotFile[] {
     const tokens: SnapshotToken[] = [];
     if (chainId !== 130) tokens.push(nativeToken(chainId, { trackedTotalValuePooledUsd: r.pick(TVLS) }));
     tokens.push(wrappedNativeToken(chainId, { trackedTotalValuePooledUsd: r.pick(TVLS) }));
-    for (const shared of SHARED) if (r.chance(0.7)) tokens.push(token(chainId, { address: shared, symbol: "SH", trackedTotalValuePooledUsd: r.pick(TVLS) }));
+    for (const shared of SHARED)
+      if (r.chance(0.7)) tokens.push(token(chainId, { address: shared, symbol: "SH", trackedTotalValuePooledUsd: r.pick(TVLS) }));
     for (let i = 0; i < 40; i++) {
       const name = r.pick(["Plain", 'With "quotes"', "Café ☕", "Back\\slash"]);
-      tokens.push(token(chainId, { address: addr(`${chainId.toString(16)}0${i}`), symbol: `T${i}`, name, trackedTotalValuePooledUsd: r.pick(TVLS), logoUrl: r.chance(0.3) ? undefined : `https://logos.test/${i}.png` }));
+      tokens.push(
+        token(chainId, {
+          address: addr(`${chainId.toString(16)}0${i}`),
+          symbol: `T${i}`,
+          name,
+          trackedTotalValuePooledUsd: r.pick(TVLS),
+          logoUrl: r.chance(0.3) ? undefined : `https://logos.test/${i}.png`,
+        }),
+      );
     }
     const addresses = tokens.map((t) => t.address);
     const pools = Array.from({ length: 60 }, (_, p) =>
-      v2Pool({ address: addr(`b00${chainId.toString(16)}0${p}`), protocolId: "uni-v2", tokens: [poolToken(r.pick(addresses), 1, 1), poolToken(r.pick(addresses), 1, 1)], totalValueLockedUsd: r.pick(TVLS) }),
+      v2Pool({
+        address: addr(`b00${chainId.toString(16)}0${p}`),
+        protocolId: "uni-v2",
+        tokens: [poolToken(r.pick(addresses), 1, 1), poolToken(r.pick(addresses), 1, 1)],
+        totalValueLockedUsd: r.pick(TVLS),
+      }),
     );
     return chainFile(chainId, { tokens, pools, protocols: [protocol("uni-v2")] });
   });
@@ -54,7 +68,13 @@ function generate(seed: number): SnapshotFile[] {
 
 const FILES = generate(20_261_124);
 const CHAINS_COMPILED = FILES.map((f) =>
-  compileChain(parseSnapshotBytes(packSnapshot(f), f.chainId as ChainId), { file: "x", fileBytes: 0, sha256: "0".repeat(64), fileMtimeMs: 0, logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE }),
+  compileChain(parseSnapshotBytes(packSnapshot(f), f.chainId as ChainId), {
+    file: "x",
+    fileBytes: 0,
+    sha256: "0".repeat(64),
+    fileMtimeMs: 0,
+    logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE,
+  }),
 );
 const INDEX = compileTokenIndex(CHAINS_COMPILED.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })));
 const SNAPSHOT = ServingSnapshot.of(1, CHAINS_COMPILED, INDEX);
@@ -88,7 +108,9 @@ const basketArb = (id: string) =>
       });
       return { id, name: `Basket ${id}`, description: `About "${id}"`, logoUrl: `https://logos.test/b/${id}.png`, addresses };
     });
-const basketsArb: fc.Arbitrary<BasketsJson> = fc.tuple(basketArb("b-one"), basketArb("b-two"), basketArb("b-three")).map((baskets) => ({ baskets }));
+const basketsArb: fc.Arbitrary<BasketsJson> = fc
+  .tuple(basketArb("b-one"), basketArb("b-two"), basketArb("b-three"))
+  .map((baskets) => ({ baskets }));
 const scopeArb = fc.subarray([...SUPPORTED_CHAIN_IDS] as number[], { minLength: 1 }).map((s) => [...s].sort((a, b) => a - b) as ChainId[]);
 
 const catalogueOf = (json: BasketsJson) => new BasketCatalogue(parseBasketsFile(JSON.stringify(json), "baskets.json"));
@@ -97,7 +119,8 @@ const catalogueOf = (json: BasketsJson) => new BasketCatalogue(parseBasketsFile(
 const INSTANCE_OF = new Map<string, number>();
 for (let i = 0; i < INDEX.instanceCount; i++) INSTANCE_OF.set(`${INDEX.chainId[i]}:${INDEX.chainRow[i]}`, i);
 const addressOfRow = (chainId: number, row: number) => instanceAddress(INDEX, INSTANCE_OF.get(`${chainId}:${row}`)!);
-const heldOn = (chainId: number, address: string) => FILES.find((f) => f.chainId === chainId)?.tokens.some((t) => t.address === address) ?? false;
+const heldOn = (chainId: number, address: string) =>
+  FILES.find((f) => f.chainId === chainId)?.tokens.some((t) => t.address === address) ?? false;
 
 describe("baskets resolved per (file, snapshot)", () => {
   it("a basket's rows on a chain are exactly the rows of the addresses the chain holds, each once", () => {
@@ -128,7 +151,9 @@ describe("baskets resolved per (file, snapshot)", () => {
           for (const record of json.baskets) {
             const expected = referenceBasket(FILES, json, record.id, scope);
             const answer = view.basketJson(catalogue.get(record.id)!, scope);
-            expect(answer === null ? null : answer.toString(), `${record.id} on ${scope}`).toBe(expected === null ? null : JSON.stringify(expected));
+            expect(answer === null ? null : answer.toString(), `${record.id} on ${scope}`).toBe(
+              expected === null ? null : JSON.stringify(expected),
+            );
           }
         }
       }),
@@ -158,7 +183,10 @@ describe("baskets resolved per (file, snapshot)", () => {
       const pool = candidates(chainId);
       return { chainId, address: casing(pool[n % pool.length]!, upper) };
     });
-    const selectionArb = fc.record({ basketId: fc.constantFrom("b-one", "b-two", "b-three"), chainIds: fc.subarray(CHAIN_IDS as number[], { minLength: 1 }) }, { requiredKeys: ["basketId"] });
+    const selectionArb = fc.record(
+      { basketId: fc.constantFrom("b-one", "b-two", "b-three"), chainIds: fc.subarray(CHAIN_IDS as number[], { minLength: 1 }) },
+      { requiredKeys: ["basketId"] },
+    );
     fc.assert(
       fc.property(
         basketsArb,
@@ -170,7 +198,12 @@ describe("baskets resolved per (file, snapshot)", () => {
         (json, tokensA, basketsA, basketsB, useWrapped, keyChains) => {
           if (tokensA.length === 0 && basketsA.length === 0) return;
           const catalogue = catalogueOf(json);
-          const request = { tokensA, basketsA, basketsB, config: { useWrappedForNative: useWrapped, parseWrappedToNative: "AUTO" as const } };
+          const request = {
+            tokensA,
+            basketsA,
+            basketsB,
+            config: { useWrappedForNative: useWrapped, parseWrappedToNative: "AUTO" as const },
+          };
           const keyScope = keyChains === null ? null : ([...keyChains].sort((a, b) => a - b) as ChainId[]);
           const { chains, toNative } = resolveSearch(toPoolSearchSpec(request), SNAPSHOT, SNAPSHOT.baskets(catalogue), keyScope);
 
@@ -179,7 +212,8 @@ describe("baskets resolved per (file, snapshot)", () => {
             for (const t of tokens) set.add(`${t.chainId}:${t.address.toLowerCase()}`);
             for (const b of baskets ?? []) {
               const record = json.baskets.find((x) => x.id === b.basketId)!;
-              for (const chainId of b.chainIds ?? keyScope ?? SUPPORTED_CHAIN_IDS) for (const a of record.addresses[String(chainId)] ?? []) set.add(`${chainId}:${a.toLowerCase()}`);
+              for (const chainId of b.chainIds ?? keyScope ?? SUPPORTED_CHAIN_IDS)
+                for (const a of record.addresses[String(chainId)] ?? []) set.add(`${chainId}:${a.toLowerCase()}`);
             }
             return set;
           };
@@ -191,7 +225,8 @@ describe("baskets resolved per (file, snapshot)", () => {
               const [c, address] = entry.split(":") as [string, string];
               if (Number(c) !== chainId) continue;
               if (heldOn(chainId, address)) out.add(address);
-              if (useWrapped && address === NATIVE_ADDRESS && heldOn(chainId, CHAINS[chainId as ChainId].wrappedNative)) out.add(CHAINS[chainId as ChainId].wrappedNative);
+              if (useWrapped && address === NATIVE_ADDRESS && heldOn(chainId, CHAINS[chainId as ChainId].wrappedNative))
+                out.add(CHAINS[chainId as ChainId].wrappedNative);
             }
             return [...out].sort();
           };
@@ -215,17 +250,23 @@ describe("baskets resolved per (file, snapshot)", () => {
   });
 
   it("one view per (catalogue, snapshot), shared by every request; each answer encoded once", () => {
-    const catalogue = catalogueOf({ baskets: [{ id: "x", name: "X", description: "d", logoUrl: "l", addresses: { "1": [NATIVE_ADDRESS] } }] });
+    const catalogue = catalogueOf({
+      baskets: [{ id: "x", name: "X", description: "d", logoUrl: "l", addresses: { "1": [NATIVE_ADDRESS] } }],
+    });
     const view = SNAPSHOT.baskets(catalogue);
     expect(SNAPSHOT.baskets(catalogue)).toBe(view);
     const answer = view.basketJson(catalogue.get("x")!, [1]);
     expect(view.basketJson(catalogue.get("x")!, [1])).toBe(answer);
     const other = ServingSnapshot.of(2, CHAINS_COMPILED, INDEX);
     expect(other.baskets(catalogue)).not.toBe(view);
-    const next = catalogueOf({ baskets: [{ id: "x", name: "X", description: "d", logoUrl: "l", addresses: { "8453": [NATIVE_ADDRESS] } }] });
+    const next = catalogueOf({
+      baskets: [{ id: "x", name: "X", description: "d", logoUrl: "l", addresses: { "8453": [NATIVE_ADDRESS] } }],
+    });
     expect(SNAPSHOT.baskets(next)).not.toBe(view);
     expect(JSON.parse(SNAPSHOT.baskets(next).basketJson(next.get("x")!, [1, 8453])!.toString()).chainIds).toEqual([8453]);
     expect(next.revision).not.toBe(catalogue.revision);
-    expect(catalogueOf({ baskets: [{ id: "x", name: "X", description: "d", logoUrl: "l", addresses: { "8453": [NATIVE_ADDRESS] } }] }).revision).toBe(next.revision);
+    expect(
+      catalogueOf({ baskets: [{ id: "x", name: "X", description: "d", logoUrl: "l", addresses: { "8453": [NATIVE_ADDRESS] } }] }).revision,
+    ).toBe(next.revision);
   });
 });

@@ -7,7 +7,16 @@ const WRK_STAT =
 
 describe("parseProcStat", () => {
   test("reads pid, command, state, CPU ticks and threads by position", () => {
-    expect(parseProcStat(WRK_STAT)).toEqual({ pid: 6751, comm: "wrk", state: "R", utimeTicks: 12, stimeTicks: 35, cutimeTicks: 0, cstimeTicks: 0, numThreads: 1 });
+    expect(parseProcStat(WRK_STAT)).toEqual({
+      pid: 6751,
+      comm: "wrk",
+      state: "R",
+      utimeTicks: 12,
+      stimeTicks: 35,
+      cutimeTicks: 0,
+      cstimeTicks: 0,
+      numThreads: 1,
+    });
   });
 
   test("a command name with spaces and parentheses does not shift the fields", () => {

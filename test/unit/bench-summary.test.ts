@@ -52,13 +52,25 @@ function m(target: string, server: string, round: number, cpuUsPerRequest: numbe
   };
 }
 
-const context = (cells: LimitContext["cells"]): LimitContext => ({ cells, serverCores: 1, wrkCores: 1, labelOf: (id) => id, threadsOf: () => 1 });
+const context = (cells: LimitContext["cells"]): LimitContext => ({
+  cells,
+  serverCores: 1,
+  wrkCores: 1,
+  labelOf: (id) => id,
+  threadsOf: () => 1,
+});
 
 describe("summariseCells, cpuRatios, judgeGoals", () => {
   const runs = [
-    m("pool", "gw", 0, 12), m("pool", "bare", 0, 8), m("pool", "floor", 0, 10),
-    m("pool", "gw", 1, 13), m("pool", "bare", 1, 8), m("pool", "floor", 1, 10),
-    m("pool", "gw", 2, 11), m("pool", "bare", 2, 8), m("pool", "floor", 2, 11),
+    m("pool", "gw", 0, 12),
+    m("pool", "bare", 0, 8),
+    m("pool", "floor", 0, 10),
+    m("pool", "gw", 1, 13),
+    m("pool", "bare", 1, 8),
+    m("pool", "floor", 1, 10),
+    m("pool", "gw", 2, 11),
+    m("pool", "bare", 2, 8),
+    m("pool", "floor", 2, 11),
   ];
 
   test("a cell per target and server, in the order given, with the medians of the rounds", () => {
@@ -95,14 +107,24 @@ describe("summariseCells, cpuRatios, judgeGoals", () => {
     expect(verdicts[1].limit).not.toContain("not saturated");
 
     const failing = [...runs.slice(0, 3), m("pool", "gw", 1, 13, { non2xx: 5 }), ...runs.slice(4)];
-    const bad = judgeGoals([{ target: "pool", server: "gw", against: "bare", maxRatio: 1.5 }], cpuRatios(failing, ["pool"], ["gw"], ["bare"]), context(summariseCells(failing, ["pool"], ["gw", "bare"])));
+    const bad = judgeGoals(
+      [{ target: "pool", server: "gw", against: "bare", maxRatio: 1.5 }],
+      cpuRatios(failing, ["pool"], ["gw"], ["bare"]),
+      context(summariseCells(failing, ["pool"], ["gw", "bare"])),
+    );
     expect(bad[0].status).toBe("invalid");
   });
 
   test("what limits a missed goal names an unsaturated server, a load-generator bound and a shared machine", () => {
-    const starved = runs.map((r) => (r.server === "gw" ? { ...r, serverCpuPercent: 50, otherCpuPercent: 60 } : r.server === "floor" ? { ...r, wrkCpuPercent: 97 } : r));
+    const starved = runs.map((r) =>
+      r.server === "gw" ? { ...r, serverCpuPercent: 50, otherCpuPercent: 60 } : r.server === "floor" ? { ...r, wrkCpuPercent: 97 } : r,
+    );
     const cells = summariseCells(starved, ["pool"], ["gw", "bare", "floor"]);
-    const [v] = judgeGoals([{ target: "pool", server: "gw", against: "floor", maxRatio: 1.1 }], cpuRatios(starved, ["pool"], ["gw"], ["floor"]), context(cells));
+    const [v] = judgeGoals(
+      [{ target: "pool", server: "gw", against: "floor", maxRatio: 1.1 }],
+      cpuRatios(starved, ["pool"], ["gw"], ["floor"]),
+      context(cells),
+    );
     expect(v.status).toBe("missed");
     expect(v.limit).toContain("gw was not saturated (50.0 % of one core");
     expect(v.limit).toContain("other processes took 60.0 %");

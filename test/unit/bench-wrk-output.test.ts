@@ -81,7 +81,12 @@ describe("parseWrkOutput", () => {
 
 describe("wrkScript", () => {
   test("sets method, body and headers once, with every byte escaped for Lua", () => {
-    const script = wrkScript({ method: "POST", path: "/v1/tokens", headers: { "content-type": "application/json", "x-q": 'a"b\\c' }, body: '{"s":"é\n"}' });
+    const script = wrkScript({
+      method: "POST",
+      path: "/v1/tokens",
+      headers: { "content-type": "application/json", "x-q": 'a"b\\c' },
+      body: '{"s":"é\n"}',
+    });
     expect(script).toContain('wrk.method = "POST"');
     expect(script).toContain('wrk.body = "{\\"s\\":\\"\\195\\169\\010\\"}"');
     expect(script).toContain('wrk.headers["x-q"] = "a\\"b\\\\c"');

@@ -13,7 +13,8 @@ import { IpRanges, parseIp, toIpv6Bytes } from "../../src/util/ip-address.js";
 
 const hex = (bytes: Uint8Array | null) => (bytes === null ? null : Buffer.from(bytes).toString("hex"));
 /** The 16-byte form of an address in text, as hex (the expected values are written independently of parseIp below). */
-const v4 = (a: number, b: number, c: number, d: number) => `00000000000000000000ffff${[a, b, c, d].map((x) => x.toString(16).padStart(2, "0")).join("")}`;
+const v4 = (a: number, b: number, c: number, d: number) =>
+  `00000000000000000000ffff${[a, b, c, d].map((x) => x.toString(16).padStart(2, "0")).join("")}`;
 
 describe("parseIp", () => {
   it("IPv4 dotted quads, as IPv4-mapped IPv6", () => {
@@ -138,7 +139,9 @@ describe("IpRanges", () => {
     expect(() => IpRanges.parse("10.0.0.0/08")).toThrow(/prefix length/);
     expect(() => IpRanges.parse("10.0.0.0/")).toThrow(/prefix length/);
     expect(() => IpRanges.parse("10.0.0.0/8/8")).toThrow(/prefix length/);
-    expect(() => IpRanges.parse("10.0.0.1/8")).toThrow(/"10.0.0.1\/8" has address bits set past its \/8 prefix; write the range's first address \(10.0.0.0\/8\)/);
+    expect(() => IpRanges.parse("10.0.0.1/8")).toThrow(
+      /"10.0.0.1\/8" has address bits set past its \/8 prefix; write the range's first address \(10.0.0.0\/8\)/,
+    );
     expect(() => IpRanges.parse("2001:db8::1/32")).toThrow(/\(2001:db8:0:0:0:0:0:0\/32\)/);
     expect(() => IpRanges.parse("fe80::1%eth0")).toThrow(/not an IPv4 or IPv6 address/);
     expect(() => IpRanges.parse("[::1]")).toThrow(/not an IPv4 or IPv6 address/);
@@ -187,7 +190,18 @@ describe("clientFromHeaders: the walk from the right", () => {
     expect(client(["198.51.100.1, garbage, 10.0.0.7"])).toBe(v4(10, 0, 0, 7));
     expect(client(["198.51.100.1, unknown"])).toBe(PEER);
     expect(client(["unix:"])).toBe(PEER);
-    for (const bad of ["203.0.113.9:99999", "203.0.113.9:", "203.0.113.9:x", "[2001:db8::5", "[2001:db8::5]x", "[203.0.113.9]", "2001:db8::5%eth0", "203.0.113.9 203.0.113.8", "1.2.3.4.5", "_hidden"]) {
+    for (const bad of [
+      "203.0.113.9:99999",
+      "203.0.113.9:",
+      "203.0.113.9:x",
+      "[2001:db8::5",
+      "[2001:db8::5]x",
+      "[203.0.113.9]",
+      "2001:db8::5%eth0",
+      "203.0.113.9 203.0.113.8",
+      "1.2.3.4.5",
+      "_hidden",
+    ]) {
       expect(client([`198.51.100.1, ${bad}`]), bad).toBe(PEER);
     }
   });
@@ -220,7 +234,16 @@ describe("clientFromHeaders: the walk from the right", () => {
   });
 
   it("a Forwarded field that does not parse is one entry that is not an address; fields the proxies added after it are still read", () => {
-    for (const bad of ['for="203.0.113.9', "for=203.0.113.9;", "for 203.0.113.9", "=x", "for=203.0.113.9 x", 'for="a\u0001"', "for=", "for=a\\"]) {
+    for (const bad of [
+      'for="203.0.113.9',
+      "for=203.0.113.9;",
+      "for 203.0.113.9",
+      "=x",
+      "for=203.0.113.9 x",
+      'for="a\u0001"',
+      "for=",
+      "for=a\\",
+    ]) {
       if (bad === "for=203.0.113.9;") {
         // A trailing `;` is an empty pair: the element stands.
         expect(client([], [bad])).toBe(v4(203, 0, 113, 9));
@@ -261,13 +284,21 @@ describe("TRUSTED_PROXIES in the configuration", () => {
   it("empty by default; a list of ranges as given; the flag wins", () => {
     expect(load({}).trustedProxies).toEqual([]);
     expect(load({ TRUSTED_PROXIES: "" }).trustedProxies).toEqual([]);
-    expect(load({ TRUSTED_PROXIES: "10.0.0.0/8, 2001:db8::/32 127.0.0.1" }).trustedProxies).toEqual(["10.0.0.0/8", "2001:db8::/32", "127.0.0.1"]);
+    expect(load({ TRUSTED_PROXIES: "10.0.0.0/8, 2001:db8::/32 127.0.0.1" }).trustedProxies).toEqual([
+      "10.0.0.0/8",
+      "2001:db8::/32",
+      "127.0.0.1",
+    ]);
     expect(load({ TRUSTED_PROXIES: "10.0.0.0/8" }, ["--trusted-proxies=192.0.2.0/24"]).trustedProxies).toEqual(["192.0.2.0/24"]);
   });
 
   it("a bad entry stops start-up with a message naming the setting and the entry", () => {
     expect(() => load({ TRUSTED_PROXIES: "10.0.0.0/8,10.0.0.256" })).toThrow(ConfigError);
-    expect(() => load({ TRUSTED_PROXIES: "10.0.0.0/8,10.0.0.256" })).toThrow(/^TRUSTED_PROXIES: "10.0.0.256" is not an IPv4 or IPv6 address/);
-    expect(() => load({}, ["--trusted-proxies", "10.0.0.0/40"])).toThrow(/^--trusted-proxies: "10.0.0.0\/40": the prefix length of an IPv4 range must be 0-32/);
+    expect(() => load({ TRUSTED_PROXIES: "10.0.0.0/8,10.0.0.256" })).toThrow(
+      /^TRUSTED_PROXIES: "10.0.0.256" is not an IPv4 or IPv6 address/,
+    );
+    expect(() => load({}, ["--trusted-proxies", "10.0.0.0/40"])).toThrow(
+      /^--trusted-proxies: "10.0.0.0\/40": the prefix length of an IPv4 range must be 0-32/,
+    );
   });
 });

@@ -6,7 +6,9 @@ const scope = codec.scope("tokens.list", "q1");
 const VERSION = 0xabcdef123456; // 48 bits
 const position = () => new PositionWriter().u32(42).f64(12345.678).string("USD₮0").bytes();
 
-function read(decoded: DecodedCursor | string): { version: number; offset: number; tvl: number; symbol: string; complete: boolean } | string {
+function read(
+  decoded: DecodedCursor | string,
+): { version: number; offset: number; tvl: number; symbol: string; complete: boolean } | string {
   if (typeof decoded === "string") return decoded;
   const offset = decoded.position.u32();
   const tvl = decoded.position.f64();

@@ -18,9 +18,9 @@ import type {
   TokenSearchRequest,
 } from "../../src/api/wire.js";
 import { errorBody } from "../../src/http/envelope.js";
-import { ApiError } from "../../src/http/errors.js";
+import { ApiError } from "../../src/api/errors.js";
 import { cutBelow, jsonNestingDepth, parseJsonBody, TOO_DEEP } from "../../src/http/json-body.js";
-import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from "../../src/http/limits.js";
+import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from "../../src/api/limits.js";
 import { ROUTES } from "../../src/http/route-table.js";
 import { searchRuleFailures } from "../../src/http/search-rules.js";
 import { tokenListsFailure } from "../../src/http/token-address-lists.js";
@@ -48,12 +48,36 @@ function checker<T>(validate: (input: unknown) => typia.IValidation<T>, kind: "p
 }
 
 const BODY_ROUTES: ReadonlyArray<{ schema: string; example: object; check: (body: unknown) => unknown }> = [
-  { schema: "TokenListRequest", example: TOKEN_LIST_REQUEST_EXAMPLE, check: checker(typia.createValidateEquals<TokenListRequest>(), "plain") },
-  { schema: "TokenSearchRequest", example: TOKEN_SEARCH_REQUEST_EXAMPLE, check: checker(typia.createValidateEquals<TokenSearchRequest>(), "search") },
-  { schema: "SingleChainTokenListRequest", example: SINGLE_CHAIN_LIST_REQUEST_EXAMPLE, check: checker(typia.createValidateEquals<SingleChainTokenListRequest>(), "plain") },
-  { schema: "SingleChainTokenSearchRequest", example: SINGLE_CHAIN_SEARCH_REQUEST_EXAMPLE, check: checker(typia.createValidateEquals<SingleChainTokenSearchRequest>(), "search") },
-  { schema: "TokenPricesRequest", example: TOKEN_PRICES_REQUEST_EXAMPLE, check: checker(typia.createValidateEquals<TokenPricesRequest>(), { lists: ["tokens"] }) },
-  { schema: "PoolSearchRequest", example: POOL_SEARCH_REQUEST_EXAMPLE, check: checker(typia.createValidateEquals<PoolSearchRequest>(), { lists: ["tokensA", "tokensB"] }) },
+  {
+    schema: "TokenListRequest",
+    example: TOKEN_LIST_REQUEST_EXAMPLE,
+    check: checker(typia.createValidateEquals<TokenListRequest>(), "plain"),
+  },
+  {
+    schema: "TokenSearchRequest",
+    example: TOKEN_SEARCH_REQUEST_EXAMPLE,
+    check: checker(typia.createValidateEquals<TokenSearchRequest>(), "search"),
+  },
+  {
+    schema: "SingleChainTokenListRequest",
+    example: SINGLE_CHAIN_LIST_REQUEST_EXAMPLE,
+    check: checker(typia.createValidateEquals<SingleChainTokenListRequest>(), "plain"),
+  },
+  {
+    schema: "SingleChainTokenSearchRequest",
+    example: SINGLE_CHAIN_SEARCH_REQUEST_EXAMPLE,
+    check: checker(typia.createValidateEquals<SingleChainTokenSearchRequest>(), "search"),
+  },
+  {
+    schema: "TokenPricesRequest",
+    example: TOKEN_PRICES_REQUEST_EXAMPLE,
+    check: checker(typia.createValidateEquals<TokenPricesRequest>(), { lists: ["tokens"] }),
+  },
+  {
+    schema: "PoolSearchRequest",
+    example: POOL_SEARCH_REQUEST_EXAMPLE,
+    check: checker(typia.createValidateEquals<PoolSearchRequest>(), { lists: ["tokensA", "tokensB"] }),
+  },
 ];
 
 /** What a client receives for a body: the error envelope, or the validated value. */
@@ -106,7 +130,12 @@ function nestText(n: { depth: number; shape: string; inner: string; width: numbe
   for (let level = 0; level < n.depth; level++) {
     const array = n.shape === "arrays" || (n.shape === "mixed" && level % 2 === 0);
     const siblings = level === n.depth - 1 ? Array(n.width - 1).fill("0") : [];
-    text = array ? `[${[text, ...siblings].join(",")}]` : `{${[`"k"`].map((k) => `${k}:${text}`).concat(siblings.map((s, i) => `"s${i}":${s}`)).join(",")}}`;
+    text = array
+      ? `[${[text, ...siblings].join(",")}]`
+      : `{${[`"k"`]
+          .map((k) => `${k}:${text}`)
+          .concat(siblings.map((s, i) => `"s${i}":${s}`))
+          .join(",")}}`;
   }
   return text;
 }
@@ -121,7 +150,16 @@ describe("valid JSON nested deeper than the limit", () => {
       const places = slots(route.example);
       fc.assert(
         fc.property(
-          fc.array(fc.record({ at: fc.constantFrom(...places), value: fc.oneof(nest.map((n) => ({ nest: n })), shallow.map((v) => ({ plain: v }))) }), { minLength: 1, maxLength: 4 }),
+          fc.array(
+            fc.record({
+              at: fc.constantFrom(...places),
+              value: fc.oneof(
+                nest.map((n) => ({ nest: n })),
+                shallow.map((v) => ({ plain: v })),
+              ),
+            }),
+            { minLength: 1, maxLength: 4 },
+          ),
           (edits) => {
             let doc: unknown = route.example;
             const nests: string[] = [];
@@ -172,7 +210,13 @@ describe("valid JSON nested deeper than the limit", () => {
   });
 
   it("invalid JSON stays MALFORMED_JSON at any depth", () => {
-    for (const text of ["[".repeat(100), "[".repeat(100) + "]".repeat(99), "[".repeat(100) + "1,]" + "]".repeat(99), `{"a":${"[".repeat(100)}}`, "[".repeat(100) + "]".repeat(100) + "x"]) {
+    for (const text of [
+      "[".repeat(100),
+      "[".repeat(100) + "]".repeat(99),
+      "[".repeat(100) + "1,]" + "]".repeat(99),
+      `{"a":${"[".repeat(100)}}`,
+      "[".repeat(100) + "]".repeat(100) + "x",
+    ]) {
       let code: string | undefined;
       try {
         parseJsonBody(Buffer.from(text));
@@ -220,10 +264,13 @@ describe("valid JSON nested deeper than the limit", () => {
       const children: JsonSchema[] = [
         ...Object.values((schema.properties as Record<string, JsonSchema> | undefined) ?? {}),
         ...(["anyOf", "oneOf", "allOf", "prefixItems"] as const).flatMap((k) => (schema[k] as JsonSchema[] | undefined) ?? []),
-        ...(["items", "additionalProperties"] as const).flatMap((k) => (schema[k] !== null && typeof schema[k] === "object" ? [schema[k] as JsonSchema] : [])),
+        ...(["items", "additionalProperties"] as const).flatMap((k) =>
+          schema[k] !== null && typeof schema[k] === "object" ? [schema[k] as JsonSchema] : [],
+        ),
       ];
       for (const child of children) inner = Math.max(inner, depthOf(child, seen));
-      const container = schema.type === "object" || schema.type === "array" || schema.properties !== undefined || schema.items !== undefined;
+      const container =
+        schema.type === "object" || schema.type === "array" || schema.properties !== undefined || schema.items !== undefined;
       return inner + (container ? 1 : 0);
     };
     for (const body of bodies) {

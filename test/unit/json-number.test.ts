@@ -11,10 +11,43 @@ function text(value: number): string {
 describe("writeJsonNumber: the bytes of JSON.stringify(number)", () => {
   test("edge values", () => {
     const values = [
-      0, -0, 1, -1, 0.1, 0.2, 0.30000000000000004, 0.1 + 0.2, 1.005, 9.95, 4.35, 1234567.891, 100, 1200, -4321.75,
-      1e-6, 1.5e-6, 9.99e-7, 1e-7, 5e-324, 1e21, 1e20, -1e21, 123456789012345680000, 2 ** 53, 2 ** 53 - 1, 2 ** 53 + 2,
-      Number.MAX_VALUE, -Number.MAX_VALUE, Number.EPSILON, 0.000123, 12.5, 1e-10, 0.0000015,
-      NaN, Infinity, -Infinity,
+      0,
+      -0,
+      1,
+      -1,
+      0.1,
+      0.2,
+      0.30000000000000004,
+      0.1 + 0.2,
+      1.005,
+      9.95,
+      4.35,
+      1234567.891,
+      100,
+      1200,
+      -4321.75,
+      1e-6,
+      1.5e-6,
+      9.99e-7,
+      1e-7,
+      5e-324,
+      1e21,
+      1e20,
+      -1e21,
+      123456789012345680000,
+      2 ** 53,
+      2 ** 53 - 1,
+      2 ** 53 + 2,
+      Number.MAX_VALUE,
+      -Number.MAX_VALUE,
+      Number.EPSILON,
+      0.000123,
+      12.5,
+      1e-10,
+      0.0000015,
+      NaN,
+      Infinity,
+      -Infinity,
     ];
     for (const v of values) expect(text(v), String(v)).toBe(JSON.stringify(v));
   });
@@ -34,18 +67,22 @@ describe("writeJsonNumber: the bytes of JSON.stringify(number)", () => {
   });
 
   test("short decimals (prices, amounts, USD values)", () => {
-    const decimal = fc
-      .tuple(fc.integer({ min: -1e12, max: 1e12 }), fc.integer({ min: 0, max: 12 }))
-      .map(([m, f]) => m / 10 ** f);
-    fc.assert(fc.property(decimal, (v) => {
-      expect(text(v)).toBe(JSON.stringify(v));
-    }), { numRuns: 20_000 });
+    const decimal = fc.tuple(fc.integer({ min: -1e12, max: 1e12 }), fc.integer({ min: 0, max: 12 })).map(([m, f]) => m / 10 ** f);
+    fc.assert(
+      fc.property(decimal, (v) => {
+        expect(text(v)).toBe(JSON.stringify(v));
+      }),
+      { numRuns: 20_000 },
+    );
   });
 
   test("any double", () => {
-    fc.assert(fc.property(fc.double(), (v) => {
-      expect(text(v)).toBe(JSON.stringify(v));
-    }), { numRuns: 20_000 });
+    fc.assert(
+      fc.property(fc.double(), (v) => {
+        expect(text(v)).toBe(JSON.stringify(v));
+      }),
+      { numRuns: 20_000 },
+    );
   });
 
   test("writes at the given position and returns the end", () => {

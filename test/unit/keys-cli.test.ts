@@ -132,12 +132,24 @@ describe("parseRateLimit", () => {
     expect(parseRateLimit(text)).toEqual({ requests, windowSeconds });
   });
 
-  it.each(["600", "0/60", "600/0", "600/0m", "600/60x", "600/m", "a/b", "600/-1", "-1/60", "4294967296/60", "1/4294967296", "1/49711d", " 600/60", ""])(
-    "rejects %j",
-    (text) => {
-      expect(usageErrorOf(() => parseRateLimit(text)).message).toContain("--rate must be REQUESTS/WINDOW");
-    },
-  );
+  it.each([
+    "600",
+    "0/60",
+    "600/0",
+    "600/0m",
+    "600/60x",
+    "600/m",
+    "a/b",
+    "600/-1",
+    "-1/60",
+    "4294967296/60",
+    "1/4294967296",
+    "1/49711d",
+    " 600/60",
+    "",
+  ])("rejects %j", (text) => {
+    expect(usageErrorOf(() => parseRateLimit(text)).message).toContain("--rate must be REQUESTS/WINDOW");
+  });
 });
 
 describe("parseExpiry", () => {
@@ -172,7 +184,9 @@ describe("parseRoutes and parseChainIds", () => {
   });
 
   it("reject an unknown route or an empty item", () => {
-    expect(usageErrorOf(() => parseRoutes("tokens,swaps")).message).toBe('unknown route "swaps" in --routes; the routes are tokens, pools, protocols');
+    expect(usageErrorOf(() => parseRoutes("tokens,swaps")).message).toBe(
+      'unknown route "swaps" in --routes; the routes are tokens, pools, protocols',
+    );
     expect(usageErrorOf(() => parseRoutes("tokens,,pools")).message).toContain("--routes must be a comma-separated list");
     expect(usageErrorOf(() => parseRoutes("")).message).toContain("--routes must be a comma-separated list");
   });
@@ -184,7 +198,9 @@ describe("parseRoutes and parseChainIds", () => {
 
   it("reject unsupported or malformed chain ids", () => {
     for (const text of ["1,5", "1,abc", "1.0", "0x1", "-1", "01"]) {
-      expect(usageErrorOf(() => parseChainIds(text)).message).toMatch(/^unsupported chain id ".*" in --chains; the supported chain ids are 1, 130, 143, 999, 8453, 9745, 534352$/);
+      expect(usageErrorOf(() => parseChainIds(text)).message).toMatch(
+        /^unsupported chain id ".*" in --chains; the supported chain ids are 1, 130, 143, 999, 8453, 9745, 534352$/,
+      );
     }
     expect(usageErrorOf(() => parseChainIds("1,")).message).toContain("--chains must be a comma-separated list");
   });
@@ -194,7 +210,10 @@ describe("locating the keys file", () => {
   it("--file wins over API_KEYS_FILE, which wins over the bundled sample; relative paths against cwd", () => {
     expect(locateKeysFile("k.json", { API_KEYS_FILE: "/etc/env.json" }, "/srv")).toEqual({ path: "/srv/k.json", origin: "--file" });
     expect(locateKeysFile(undefined, { API_KEYS_FILE: "env.json" }, "/srv")).toEqual({ path: "/srv/env.json", origin: "API_KEYS_FILE" });
-    expect(locateKeysFile(undefined, { API_KEYS_FILE: "" }, "/srv", "/opt/sample.json")).toEqual({ path: "/opt/sample.json", origin: "bundled sample" });
+    expect(locateKeysFile(undefined, { API_KEYS_FILE: "" }, "/srv", "/opt/sample.json")).toEqual({
+      path: "/opt/sample.json",
+      origin: "bundled sample",
+    });
     expect(locateKeysFile(undefined, {}, "/srv")).toEqual({ path: SAMPLE_KEYS_FILE, origin: "bundled sample" });
     expect(usageErrorOf(() => locateKeysFile("", {}, "/srv")).message).toBe("--file needs a path");
   });
@@ -240,11 +259,15 @@ describe("keys --help and usage errors", () => {
   });
 
   it("prints a command's help with its options", async () => {
-    for (const argv of [["create", "--help"], ["help", "create"]]) {
+    for (const argv of [
+      ["create", "--help"],
+      ["help", "create"],
+    ]) {
       const run = await cli(argv);
       expect(run.code).toBe(0);
       expect(run.stdout).toContain("Usage: liquidity-gateway keys create --id ID");
-      for (const flag of ["--id", "--name", "--rate", "--expires", "--routes", "--chains", "--file"]) expect(run.stdout).toContain(`  ${flag} `);
+      for (const flag of ["--id", "--name", "--rate", "--expires", "--routes", "--chains", "--file"])
+        expect(run.stdout).toContain(`  ${flag} `);
     }
     expect((await cli(["rotate", "-h"])).stdout).toContain("Usage: liquidity-gateway keys rotate ID [--file PATH]");
   });
@@ -276,7 +299,23 @@ describe("keys --help and usage errors", () => {
 describe("keys create", () => {
   it("creates a missing file (mode 0600) with the key's SHA-256 and prints the key once, alone on stdout", async () => {
     const file = join(tempDir(), "keys.json");
-    const run = await cli(["create", "--id", "acme", "--name", "Acme production", "--rate", "600/1m", "--expires", "2099-01-01", "--routes", "tokens,pools", "--chains", "8453,1", "--file", file]);
+    const run = await cli([
+      "create",
+      "--id",
+      "acme",
+      "--name",
+      "Acme production",
+      "--rate",
+      "600/1m",
+      "--expires",
+      "2099-01-01",
+      "--routes",
+      "tokens,pools",
+      "--chains",
+      "8453,1",
+      "--file",
+      file,
+    ]);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^lgw_[A-Za-z0-9_-]{43}\n$/);
     const key = run.stdout.trim();
@@ -336,7 +375,13 @@ describe("keys create", () => {
 
 describe("keys list", () => {
   const records = [
-    record("acme", { name: "Acme\u001b[31m red\nline", expiresAt: "2099-01-01T00:00:00Z", rateLimit: { requests: 600, windowSeconds: 60 }, routes: ["pools"], chainIds: [1, 8453] }),
+    record("acme", {
+      name: "Acme\u001b[31m red\nline",
+      expiresAt: "2099-01-01T00:00:00Z",
+      rateLimit: { requests: 600, windowSeconds: 60 },
+      routes: ["pools"],
+      chainIds: [1, 8453],
+    }),
     record("old", { status: "disabled", expiresAt: "2020-01-01T00:00:00Z" }),
   ];
 
@@ -347,7 +392,15 @@ describe("keys list", () => {
     const lines = run.stdout.trimEnd().split("\n");
     expect(lines).toHaveLength(3);
     expect(lines[0]!.split(/\s{2,}/)).toEqual(["ID", "NAME", "STATUS", "EXPIRES", "RATE LIMIT", "ROUTES", "CHAINS"]);
-    expect(lines[1]!.split(/\s{2,}/)).toEqual(["acme", "Acme?[31m red?line", "active", "2099-01-01T00:00:00Z", "600/60s", "pools", "1,8453"]);
+    expect(lines[1]!.split(/\s{2,}/)).toEqual([
+      "acme",
+      "Acme?[31m red?line",
+      "active",
+      "2099-01-01T00:00:00Z",
+      "600/60s",
+      "pools",
+      "1,8453",
+    ]);
     expect(lines[2]!.split(/\s{2,}/)).toEqual(["old", "Key old", "disabled", "2020-01-01T00:00:00Z (expired)", "default", "all", "all"]);
     for (const r of records) expect(run.stdout).not.toContain(r.sha256);
   });
@@ -358,8 +411,26 @@ describe("keys list", () => {
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({
       keys: [
-        { id: "acme", name: records[0]!.name, status: "active", expiresAt: "2099-01-01T00:00:00Z", expired: false, rateLimit: { requests: 600, windowSeconds: 60 }, routes: ["pools"], chainIds: [1, 8453] },
-        { id: "old", name: "Key old", status: "disabled", expiresAt: "2020-01-01T00:00:00Z", expired: true, rateLimit: null, routes: null, chainIds: null },
+        {
+          id: "acme",
+          name: records[0]!.name,
+          status: "active",
+          expiresAt: "2099-01-01T00:00:00Z",
+          expired: false,
+          rateLimit: { requests: 600, windowSeconds: 60 },
+          routes: ["pools"],
+          chainIds: [1, 8453],
+        },
+        {
+          id: "old",
+          name: "Key old",
+          status: "disabled",
+          expiresAt: "2020-01-01T00:00:00Z",
+          expired: true,
+          rateLimit: null,
+          routes: null,
+          chainIds: null,
+        },
       ],
     });
     expect(run.stdout).not.toMatch(/[0-9a-f]{64}/);
@@ -386,7 +457,10 @@ describe("keys disable / enable", () => {
     const disabled = await cli(["disable", "b", "--file", file]);
     expect(disabled.code).toBe(0);
     expect(disabled.stdout).toBe(`Key "b" disabled in ${file}.\n`);
-    expect(loadKeysFile(file).keys).toEqual([record("a"), record("b", { status: "disabled", expiresAt: "2099-01-01T00:00:00Z", routes: ["tokens"] })]);
+    expect(loadKeysFile(file).keys).toEqual([
+      record("a"),
+      record("b", { status: "disabled", expiresAt: "2099-01-01T00:00:00Z", routes: ["tokens"] }),
+    ]);
     expect((await cli(["enable", "b", "--file", file])).code).toBe(0);
     expect(loadKeysFile(file).keys).toEqual([record("a"), record("b", { expiresAt: "2099-01-01T00:00:00Z", routes: ["tokens"] })]);
   });
@@ -429,7 +503,12 @@ describe("keys delete", () => {
 
 describe("keys rotate", () => {
   it("replaces the hash with a new secret's, keeps id, settings and position, prints the new key once", async () => {
-    const settings = { expiresAt: "2099-06-01T00:00:00Z", rateLimit: { requests: 5, windowSeconds: 1 }, routes: ["protocols" as const], chainIds: [999 as const] };
+    const settings = {
+      expiresAt: "2099-06-01T00:00:00Z",
+      rateLimit: { requests: 5, windowSeconds: 1 },
+      routes: ["protocols" as const],
+      chainIds: [999 as const],
+    };
     const file = keysFileWith([record("a", settings), record("b")]);
     const run = await cli(["rotate", "a", "--file", file]);
     expect(run.code).toBe(0);
@@ -464,7 +543,13 @@ describe("a keys file that fails validation is reported, never overwritten", () 
     it(label, async () => {
       const file = join(tempDir(), "keys.json");
       writeFileSync(file, text);
-      for (const argv of [["create", "--id", "new"], ["disable", "a"], ["enable", "a"], ["delete", "a"], ["rotate", "a"]]) {
+      for (const argv of [
+        ["create", "--id", "new"],
+        ["disable", "a"],
+        ["enable", "a"],
+        ["delete", "a"],
+        ["rotate", "a"],
+      ]) {
         const run = await cli([...argv, "--file", file]);
         expect(run.code, argv.join(" ")).toBe(1);
         expect(run.stdout).toBe("");
@@ -490,7 +575,9 @@ describe("a keys file that fails validation is reported, never overwritten", () 
   it("an invalid result is never written", () => {
     const file = keysFileWith([record("a")]);
     const before = readFileSync(file);
-    expect(() => updateKeysFile(file, (current) => ({ keys: [...current.keys, { ...record("b"), sha256: record("a").sha256 }] }))).toThrow(/refusing to write an invalid keys file: duplicate sha256/);
+    expect(() => updateKeysFile(file, (current) => ({ keys: [...current.keys, { ...record("b"), sha256: record("a").sha256 }] }))).toThrow(
+      /refusing to write an invalid keys file: duplicate sha256/,
+    );
     expect(readFileSync(file).equals(before)).toBe(true);
     expect(strayFiles(file)).toEqual([]);
   });
@@ -499,7 +586,12 @@ describe("a keys file that fails validation is reported, never overwritten", () 
 describe("the bundled sample keys file", () => {
   it("is not changed when neither --file nor API_KEYS_FILE names a file (exit 2)", async () => {
     const before = readFileSync(REPO_SAMPLE);
-    for (const argv of [["create", "--id", "x"], ["disable", "sandbox"], ["rotate", "sandbox"], ["delete", "sandbox"]]) {
+    for (const argv of [
+      ["create", "--id", "x"],
+      ["disable", "sandbox"],
+      ["rotate", "sandbox"],
+      ["delete", "sandbox"],
+    ]) {
       const run = await cli(argv, { env: {} });
       expect(run.code, argv.join(" ")).toBe(2);
       expect(run.stdout).toBe("");
@@ -561,10 +653,15 @@ describe("atomic replacement", () => {
 
   it("a reader parsing the file over and over never sees a partial file", async () => {
     const small: KeysFile = { keys: [record("only")] };
-    const large: KeysFile = { keys: Array.from({ length: 300 }, (_, i) => record(`key-${i}`, { name: `A longer name for key number ${i}`, chainIds: [1, 8453] })) };
+    const large: KeysFile = {
+      keys: Array.from({ length: 300 }, (_, i) => record(`key-${i}`, { name: `A longer name for key number ${i}`, chainIds: [1, 8453] })),
+    };
     const file = keysFileWith(small.keys);
     const flags = new Int32Array(new SharedArrayBuffer(16));
-    const reader = new Worker(READER, { eval: true, workerData: { path: file, flags: flags.buffer, small: small.keys.length, large: large.keys.length } });
+    const reader = new Worker(READER, {
+      eval: true,
+      workerData: { path: file, flags: flags.buffer, small: small.keys.length, large: large.keys.length },
+    });
     const report = new Promise<{ failures: number; problems: string[] }>((resolve, reject) => {
       reader.once("message", resolve);
       reader.once("error", reject);

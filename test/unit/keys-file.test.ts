@@ -47,7 +47,10 @@ function parseError(text: string, source = "keys.json"): KeysFileError {
 
 describe("parseKeysFile: valid files", () => {
   it("parses the spec's example record and a minimal one", () => {
-    const file = parseKeysFile(fileWith(0, () => {}), "keys.json");
+    const file = parseKeysFile(
+      fileWith(0, () => {}),
+      "keys.json",
+    );
     expect(file.keys).toHaveLength(2);
     expect(file.keys[0]).toEqual(fullRecord());
     expect(file.keys[1]).toEqual(minimalRecord());
@@ -62,14 +65,27 @@ describe("parseKeysFile: valid files", () => {
   });
 
   it("accepts a date-time with an offset and fractional seconds", () => {
-    const file = parseKeysFile(fileWith(0, (r) => (r.expiresAt = "2027-01-01T02:00:00.250+02:00")), "keys.json");
+    const file = parseKeysFile(
+      fileWith(0, (r) => (r.expiresAt = "2027-01-01T02:00:00.250+02:00")),
+      "keys.json",
+    );
     expect(parseDateTime(file.keys[0]!.expiresAt!)).toBe(Date.UTC(2027, 0, 1, 0, 0, 0, 250));
   });
 
   it("accepts ids at the pattern's edges", () => {
     const id64 = "a" + "b".repeat(63);
-    expect(parseKeysFile(fileWith(0, (r) => (r.id = id64)), "keys.json").keys[0]!.id).toBe(id64);
-    expect(parseKeysFile(fileWith(0, (r) => (r.id = "0")), "keys.json").keys[0]!.id).toBe("0");
+    expect(
+      parseKeysFile(
+        fileWith(0, (r) => (r.id = id64)),
+        "keys.json",
+      ).keys[0]!.id,
+    ).toBe(id64);
+    expect(
+      parseKeysFile(
+        fileWith(0, (r) => (r.id = "0")),
+        "keys.json",
+      ).keys[0]!.id,
+    ).toBe("0");
   });
 });
 
@@ -78,40 +94,130 @@ describe("parseKeysFile: each rule broken once", () => {
     ["bad id (uppercase)", fileWith(0, (r) => (r.id = "Acme")), /^keys\.json: keys\[0\]\.id: expected 1 to 64 characters/],
     ["bad id (leading dash)", fileWith(1, (r) => (r.id = "-acme")), /^keys\.json: keys\[1\]\.id: expected/],
     ["bad id (65 chars)", fileWith(0, (r) => (r.id = "a".repeat(65))), /^keys\.json: keys\[0\]\.id: expected/],
-    ["bad sha256 (uppercase)", fileWith(1, (r) => (r.sha256 = HASH_B.toUpperCase())), /^keys\.json: keys\[1\]\.sha256: expected 64 lowercase hex characters/],
+    [
+      "bad sha256 (uppercase)",
+      fileWith(1, (r) => (r.sha256 = HASH_B.toUpperCase())),
+      /^keys\.json: keys\[1\]\.sha256: expected 64 lowercase hex characters/,
+    ],
     ["bad sha256 (short)", fileWith(0, (r) => (r.sha256 = "abc")), /^keys\.json: keys\[0\]\.sha256: expected 64 lowercase hex characters/],
-    ["bad status", fileWith(0, (r) => (r.status = "enabled")), 'keys.json: keys[0].status: expected "active" or "disabled", found "enabled"'],
-    ["bad date (not ISO)", fileWith(0, (r) => (r.expiresAt = "next year")), /^keys\.json: keys\[0\]\.expiresAt: expected an ISO 8601 date-time/],
-    ["bad date (no time zone)", fileWith(0, (r) => (r.expiresAt = "2027-01-01T00:00:00")), /^keys\.json: keys\[0\]\.expiresAt: expected an ISO 8601 date-time/],
+    [
+      "bad status",
+      fileWith(0, (r) => (r.status = "enabled")),
+      'keys.json: keys[0].status: expected "active" or "disabled", found "enabled"',
+    ],
+    [
+      "bad date (not ISO)",
+      fileWith(0, (r) => (r.expiresAt = "next year")),
+      /^keys\.json: keys\[0\]\.expiresAt: expected an ISO 8601 date-time/,
+    ],
+    [
+      "bad date (no time zone)",
+      fileWith(0, (r) => (r.expiresAt = "2027-01-01T00:00:00")),
+      /^keys\.json: keys\[0\]\.expiresAt: expected an ISO 8601 date-time/,
+    ],
     ["bad date (date only)", fileWith(0, (r) => (r.expiresAt = "2027-01-01")), /^keys\.json: keys\[0\]\.expiresAt: expected/],
-    ["bad date (Feb 30)", fileWith(0, (r) => (r.expiresAt = "2027-02-30T00:00:00Z")), /^keys\.json: keys\[0\]\.expiresAt: "2027-02-30T00:00:00Z" is not a real calendar date-time$/],
+    [
+      "bad date (Feb 30)",
+      fileWith(0, (r) => (r.expiresAt = "2027-02-30T00:00:00Z")),
+      /^keys\.json: keys\[0\]\.expiresAt: "2027-02-30T00:00:00Z" is not a real calendar date-time$/,
+    ],
     ["expiresAt null", fileWith(0, (r) => (r.expiresAt = null)), /^keys\.json: keys\[0\]\.expiresAt: expected/],
-    ["rateLimit zero requests", fileWith(0, (r) => (r.rateLimit = { requests: 0, windowSeconds: 60 })), "keys.json: keys[0].rateLimit.requests: expected a positive integer, found 0"],
-    ["rateLimit zero window", fileWith(0, (r) => (r.rateLimit = { requests: 10, windowSeconds: 0 })), "keys.json: keys[0].rateLimit.windowSeconds: expected a positive integer, found 0"],
-    ["rateLimit fractional", fileWith(0, (r) => (r.rateLimit = { requests: 1.5, windowSeconds: 60 })), /^keys\.json: keys\[0\]\.rateLimit\.requests: expected a positive integer/],
-    ["rateLimit string", fileWith(0, (r) => (r.rateLimit = { requests: "10", windowSeconds: 60 })), /^keys\.json: keys\[0\]\.rateLimit\.requests: expected a positive integer/],
+    [
+      "rateLimit zero requests",
+      fileWith(0, (r) => (r.rateLimit = { requests: 0, windowSeconds: 60 })),
+      "keys.json: keys[0].rateLimit.requests: expected a positive integer, found 0",
+    ],
+    [
+      "rateLimit zero window",
+      fileWith(0, (r) => (r.rateLimit = { requests: 10, windowSeconds: 0 })),
+      "keys.json: keys[0].rateLimit.windowSeconds: expected a positive integer, found 0",
+    ],
+    [
+      "rateLimit fractional",
+      fileWith(0, (r) => (r.rateLimit = { requests: 1.5, windowSeconds: 60 })),
+      /^keys\.json: keys\[0\]\.rateLimit\.requests: expected a positive integer/,
+    ],
+    [
+      "rateLimit string",
+      fileWith(0, (r) => (r.rateLimit = { requests: "10", windowSeconds: 60 })),
+      /^keys\.json: keys\[0\]\.rateLimit\.requests: expected a positive integer/,
+    ],
     ["rateLimit not an object", fileWith(0, (r) => (r.rateLimit = 600)), /^keys\.json: keys\[0\]\.rateLimit: expected an object/],
-    ["unknown route", fileWith(0, (r) => (r.routes = ["tokens", "swaps"])), 'keys.json: keys[0].routes[1]: expected one of "tokens", "pools", "protocols", found "swaps"'],
+    [
+      "unknown route",
+      fileWith(0, (r) => (r.routes = ["tokens", "swaps"])),
+      'keys.json: keys[0].routes[1]: expected one of "tokens", "pools", "protocols", found "swaps"',
+    ],
     ["duplicate route", fileWith(0, (r) => (r.routes = ["pools", "pools"])), "keys.json: keys[0].routes: expected each route at most once"],
-    ["unsupported chain", fileWith(0, (r) => (r.chainIds = [1, 10])), /^keys\.json: keys\[0\]\.chainIds\[1\]: expected a supported chain id \(1, 130, 143, 999, 8453, 9745, 534352\), found 10$/],
-    ["chain id as string", fileWith(0, (r) => (r.chainIds = ["1"])), /^keys\.json: keys\[0\]\.chainIds\[0\]: expected a supported chain id/],
-    ["duplicate chain", fileWith(0, (r) => (r.chainIds = [8453, 8453])), "keys.json: keys[0].chainIds: expected each chain id at most once"],
+    [
+      "unsupported chain",
+      fileWith(0, (r) => (r.chainIds = [1, 10])),
+      /^keys\.json: keys\[0\]\.chainIds\[1\]: expected a supported chain id \(1, 130, 143, 999, 8453, 9745, 534352\), found 10$/,
+    ],
+    [
+      "chain id as string",
+      fileWith(0, (r) => (r.chainIds = ["1"])),
+      /^keys\.json: keys\[0\]\.chainIds\[0\]: expected a supported chain id/,
+    ],
+    [
+      "duplicate chain",
+      fileWith(0, (r) => (r.chainIds = [8453, 8453])),
+      "keys.json: keys[0].chainIds: expected each chain id at most once",
+    ],
     ["name not a string", fileWith(1, (r) => (r.name = 5)), "keys.json: keys[1].name: expected a string, found 5"],
     ["missing sha256", fileWith(1, (r) => delete r.sha256), "keys.json: keys[1].sha256: missing required property"],
-    ["unknown property (typo of expiresAt)", fileWith(0, (r) => { delete r.expiresAt; r.expiresAT = "2027-01-01T00:00:00Z"; }), 'keys.json: keys[0].expiresAT: unknown property "expiresAT" (did you mean "expiresAt"?)'],
-    ["unknown property", fileWith(1, (r) => (r.owner = "ops")), /^keys\.json: keys\[1\]\.owner: unknown property "owner" \(allowed: id, name, sha256, status, expiresAt, rateLimit, routes, chainIds\)$/],
-    ["unknown property in rateLimit (typo)", fileWith(0, (r) => (r.rateLimit = { requests: 5, windowseconds: 60 })), 'keys.json: keys[0].rateLimit.windowseconds: unknown property "windowseconds" (did you mean "windowSeconds"?)'],
-    ["typo of a required property", fileWith(1, (r) => { r.SHA256 = r.sha256; delete r.sha256; }), 'keys.json: keys[1].SHA256: unknown property "SHA256" (did you mean "sha256"?)'],
+    [
+      "unknown property (typo of expiresAt)",
+      fileWith(0, (r) => {
+        delete r.expiresAt;
+        r.expiresAT = "2027-01-01T00:00:00Z";
+      }),
+      'keys.json: keys[0].expiresAT: unknown property "expiresAT" (did you mean "expiresAt"?)',
+    ],
+    [
+      "unknown property",
+      fileWith(1, (r) => (r.owner = "ops")),
+      /^keys\.json: keys\[1\]\.owner: unknown property "owner" \(allowed: id, name, sha256, status, expiresAt, rateLimit, routes, chainIds\)$/,
+    ],
+    [
+      "unknown property in rateLimit (typo)",
+      fileWith(0, (r) => (r.rateLimit = { requests: 5, windowseconds: 60 })),
+      'keys.json: keys[0].rateLimit.windowseconds: unknown property "windowseconds" (did you mean "windowSeconds"?)',
+    ],
+    [
+      "typo of a required property",
+      fileWith(1, (r) => {
+        r.SHA256 = r.sha256;
+        delete r.sha256;
+      }),
+      'keys.json: keys[1].SHA256: unknown property "SHA256" (did you mean "sha256"?)',
+    ],
     ["typo of the top-level property", JSON.stringify({ Keys: [] }), 'keys.json: Keys: unknown property "Keys" (did you mean "keys"?)'],
-    ["unknown top-level property", JSON.stringify({ keys: [], version: 2 }), 'keys.json: version: unknown property "version" (allowed: keys)'],
+    [
+      "unknown top-level property",
+      JSON.stringify({ keys: [], version: 2 }),
+      'keys.json: version: unknown property "version" (allowed: keys)',
+    ],
     ["keys not an array", JSON.stringify({ keys: {} }), "keys.json: keys: expected an array of key records, found {}"],
     ["keys missing", JSON.stringify({}), "keys.json: keys: missing required property"],
     ["record not an object", JSON.stringify({ keys: [1] }), "keys.json: keys[0]: expected a key record object, found 1"],
     ["top level an array", "[]", 'keys.json: expected a JSON object {"keys": [...]} at the top level, found []'],
     ["top level null", "null", /^keys\.json: expected a JSON object/],
-    ["duplicate id", fileWith(1, (r) => (r.id = "partner-acme")), 'keys.json: keys[1].id: duplicate id "partner-acme" (already used by keys[0])'],
-    ["duplicate sha256", fileWith(1, (r) => (r.sha256 = HASH_A)), /^keys\.json: keys\[1\]\.sha256: duplicate sha256: the same key as keys\[0\] \(id "partner-acme"\)/],
-    ["invalid JSON", '{\n  "keys": [\n    {,}\n  ]\n}', /^keys\.json: invalid JSON: .*\(line 3, column 6\)$|^keys\.json: invalid JSON: .*line 3/],
+    [
+      "duplicate id",
+      fileWith(1, (r) => (r.id = "partner-acme")),
+      'keys.json: keys[1].id: duplicate id "partner-acme" (already used by keys[0])',
+    ],
+    [
+      "duplicate sha256",
+      fileWith(1, (r) => (r.sha256 = HASH_A)),
+      /^keys\.json: keys\[1\]\.sha256: duplicate sha256: the same key as keys\[0\] \(id "partner-acme"\)/,
+    ],
+    [
+      "invalid JSON",
+      '{\n  "keys": [\n    {,}\n  ]\n}',
+      /^keys\.json: invalid JSON: .*\(line 3, column 6\)$|^keys\.json: invalid JSON: .*line 3/,
+    ],
     ["trailing comma", '{"keys": [],}', /^keys\.json: invalid JSON: /],
     ["empty file", "", /^keys\.json: invalid JSON: /],
   ];
@@ -150,13 +256,19 @@ describe("loadKeysFile", () => {
 
   it("reads and parses a file from disk", () => {
     const path = join(dir, "keys.json");
-    writeFileSync(path, fileWith(0, () => {}));
+    writeFileSync(
+      path,
+      fileWith(0, () => {}),
+    );
     expect(loadKeysFile(path).keys.map((k) => k.id)).toEqual(["partner-acme", "second.key_2"]);
   });
 
   it("names the path in validation errors", () => {
     const path = join(dir, "broken.json");
-    writeFileSync(path, fileWith(0, (r) => (r.status = "on")));
+    writeFileSync(
+      path,
+      fileWith(0, (r) => (r.status = "on")),
+    );
     expect(() => loadKeysFile(path)).toThrow(`${path}: keys[0].status: expected "active" or "disabled", found "on"`);
   });
 

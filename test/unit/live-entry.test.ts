@@ -21,7 +21,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const sha = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
 async function readError(path: string): Promise<SnapshotError> {
-  const error = await readSnapshotBytes(path).then(() => undefined, (e: unknown) => e);
+  const error = await readSnapshotBytes(path).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(SnapshotError);
   return error as SnapshotError;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { cleanName, containsSymbol, initialsMatchSymbol, jaccardSorted, nameWords } from "../../src/query/name-parity.js";
+import { cleanName, containsSymbol, initialsMatchSymbol, jaccardSorted, nameWords } from "../../src/tables/name-parity.js";
 
 describe("name parity features", () => {
   test("cleaned name, words and initials", () => {

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type { SnapshotToken } from "../../src/snapshot/format.js";
-import { DEFAULT_TOKEN_LOGO_TEMPLATE, fillTokenDefaults, fillTokenDefaultsInPlace, normalizeText, tokenLogoUrl } from "../../src/snapshot/normalize-token.js";
+import type { SnapshotToken } from "../../src/api/snapshot-format.js";
+import {
+  DEFAULT_TOKEN_LOGO_TEMPLATE,
+  fillTokenDefaults,
+  fillTokenDefaultsInPlace,
+  normalizeText,
+  tokenLogoUrl,
+} from "../../src/snapshot/normalize-token.js";
 
 function token(overrides: Partial<SnapshotToken> = {}): SnapshotToken {
   return {

@@ -18,7 +18,14 @@ import { runKeysCli } from "../../src/cli/keys-cli.js";
 import { checkTlsFiles, TLS_SETTING_NAMES } from "../../src/config/tls-files.js";
 import { openSnapshotFile } from "../../src/snapshot/read-snapshot-file.js";
 import { SnapshotError } from "../../src/snapshot/snapshot-error.js";
-import { FILE_LIMITS, formatBytes, openOperatorFile, OperatorFileError, readOperatorFile, type FileLimit } from "../../src/util/operator-file.js";
+import {
+  FILE_LIMITS,
+  formatBytes,
+  openOperatorFile,
+  OperatorFileError,
+  readOperatorFile,
+  type FileLimit,
+} from "../../src/util/operator-file.js";
 
 let dir: string;
 const LIMIT: FileLimit = { maxBytes: 1000, what: "test file", setting: "TEST_FILE_MAX_MB" };
@@ -81,7 +88,10 @@ describe("readOperatorFile", () => {
   });
 
   it("a directory, a missing path, a dangling link and a link loop are each named", () => {
-    expect(refusal(join(dir, "directory"))).toMatchObject({ reason: "not-a-file", problem: "the path is a directory, not a file (EISDIR)" });
+    expect(refusal(join(dir, "directory"))).toMatchObject({
+      reason: "not-a-file",
+      problem: "the path is a directory, not a file (EISDIR)",
+    });
     expect(refusal(join(dir, "absent"))).toMatchObject({ reason: "missing", problem: "no such file (ENOENT)" });
     expect(refusal(join(dir, "dangling"))).toMatchObject({ reason: "missing", problem: "a symbolic link to nothing (ENOENT)" });
     expect(refusal(join(dir, "loop"))).toMatchObject({ reason: "io", problem: "a symbolic link that loops (ELOOP)" });
@@ -158,7 +168,9 @@ describe("every operator-file reader refuses the same entries", () => {
       expect(() => loadKeysFile(path)).toThrow(KeysFileError);
       expect(() => loadKeysFile(path)).toThrow(expectedText[name]);
     }
-    expect(() => loadKeysFile(join(dir, "over-limit"), 1000)).toThrow(`${join(dir, "over-limit")}: cannot read the keys file: the file has 1001 bytes; a keys file may have at most 1000 bytes (KEYS_FILE_MAX_MB raises it)`);
+    expect(() => loadKeysFile(join(dir, "over-limit"), 1000)).toThrow(
+      `${join(dir, "over-limit")}: cannot read the keys file: the file has 1001 bytes; a keys file may have at most 1000 bytes (KEYS_FILE_MAX_MB raises it)`,
+    );
   });
 
   it("the baskets file", () => {
@@ -167,7 +179,9 @@ describe("every operator-file reader refuses the same entries", () => {
       expect(() => loadBasketsFile(path)).toThrow(BasketsFileError);
       expect(() => loadBasketsFile(path)).toThrow(expectedText[name]);
     }
-    expect(() => loadBasketsFile(join(dir, "over-limit"), 1000)).toThrow(/cannot read the baskets file: the file has 1001 bytes; a baskets file may have at most 1000 bytes \(BASKETS_FILE_MAX_MB raises it\)/);
+    expect(() => loadBasketsFile(join(dir, "over-limit"), 1000)).toThrow(
+      /cannot read the baskets file: the file has 1001 bytes; a baskets file may have at most 1000 bytes \(BASKETS_FILE_MAX_MB raises it\)/,
+    );
   });
 
   it("the TLS files (each names its setting)", () => {
@@ -175,10 +189,16 @@ describe("every operator-file reader refuses the same entries", () => {
     writeFileSync(big, Buffer.alloc(FILE_LIMITS.tls.maxBytes + 1, 0x41));
     for (const name of hostile) {
       const path = join(dir, name);
-      expect(() => checkTlsFiles({ certFile: path, keyFile: join(dir, "regular") }, TLS_SETTING_NAMES)).toThrow(new RegExp(`^TLS_CERT_FILE: cannot read "${path}" \\(.*${expectedText[name].source}`));
-      expect(() => checkTlsFiles({ certFile: join(dir, "regular"), keyFile: path }, TLS_SETTING_NAMES)).toThrow(/^TLS_KEY_FILE: cannot read/);
+      expect(() => checkTlsFiles({ certFile: path, keyFile: join(dir, "regular") }, TLS_SETTING_NAMES)).toThrow(
+        new RegExp(`^TLS_CERT_FILE: cannot read "${path}" \\(.*${expectedText[name].source}`),
+      );
+      expect(() => checkTlsFiles({ certFile: join(dir, "regular"), keyFile: path }, TLS_SETTING_NAMES)).toThrow(
+        /^TLS_KEY_FILE: cannot read/,
+      );
     }
-    expect(() => checkTlsFiles({ certFile: big, keyFile: join(dir, "regular") }, TLS_SETTING_NAMES)).toThrow(/^TLS_CERT_FILE: cannot read ".*big\.pem" \(the file has 1\.0 MiB \(1048577 bytes\); a TLS file may have at most 1 MiB\)$/);
+    expect(() => checkTlsFiles({ certFile: big, keyFile: join(dir, "regular") }, TLS_SETTING_NAMES)).toThrow(
+      /^TLS_CERT_FILE: cannot read ".*big\.pem" \(the file has 1\.0 MiB \(1048577 bytes\); a TLS file may have at most 1 MiB\)$/,
+    );
   });
 
   it("a snapshot file (reasons not-a-file and too-large; the limit is SNAPSHOT_FILE_MAX_MB)", () => {
@@ -198,11 +218,19 @@ describe("every operator-file reader refuses the same entries", () => {
       throw new Error(`${name} was opened`);
     };
     expect(rejection("chain-1.msgpack")).toMatchObject({ reason: "not-a-file", message: "chain-1.msgpack: a device, not a regular file" });
-    expect(rejection("chain-130.msgpack")).toMatchObject({ reason: "not-a-file", message: "chain-130.msgpack: a FIFO (named pipe), not a regular file" });
-    expect(rejection("chain-143.msgpack")).toMatchObject({ reason: "not-a-file", message: "chain-143.msgpack: a directory, not a regular file" });
+    expect(rejection("chain-130.msgpack")).toMatchObject({
+      reason: "not-a-file",
+      message: "chain-130.msgpack: a FIFO (named pipe), not a regular file",
+    });
+    expect(rejection("chain-143.msgpack")).toMatchObject({
+      reason: "not-a-file",
+      message: "chain-143.msgpack: a directory, not a regular file",
+    });
     const big = rejection("chain-999.msgpack", 1000);
     expect(big.reason).toBe("too-large");
-    expect(big.message).toBe("chain-999.msgpack: the file has 1001 bytes; a snapshot file may have at most 1000 bytes (SNAPSHOT_FILE_MAX_MB raises it)");
+    expect(big.message).toBe(
+      "chain-999.msgpack: the file has 1001 bytes; a snapshot file may have at most 1000 bytes (SNAPSHOT_FILE_MAX_MB raises it)",
+    );
     expect(big.file).toBe(join(snapshots, "chain-999.msgpack"));
     openSnapshotFile(join(snapshots, "chain-999.msgpack"), 1001).close();
   });
@@ -226,7 +254,9 @@ describe("the keys CLI reads the keys file under the same rules and limit", () =
     appendFileSync(join(dir, "cli-keys.json"), " ".repeat(1024 * 1024));
     const refused = await cli(["create", "--id", "k2"], { API_KEYS_FILE: join(dir, "cli-keys.json"), KEYS_FILE_MAX_MB: "1" });
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/cannot read the keys file: the file has 1\.0 MiB \(\d+ bytes\); a keys file may have at most 1 MiB \(KEYS_FILE_MAX_MB raises it\); nothing was written/);
+    expect(refused.stderr).toMatch(
+      /cannot read the keys file: the file has 1\.0 MiB \(\d+ bytes\); a keys file may have at most 1 MiB \(KEYS_FILE_MAX_MB raises it\); nothing was written/,
+    );
     const listed = await cli(["list", "--json"], { API_KEYS_FILE: join(dir, "cli-keys.json"), KEYS_FILE_MAX_MB: "2" });
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout).keys.map((k: { id: string }) => k.id)).toEqual(["k1"]);

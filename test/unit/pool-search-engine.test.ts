@@ -8,14 +8,27 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { CHAINS, NATIVE_ADDRESS, type ChainId } from "../../src/chains/chains.js";
-import { POOL_SORT_KEY_COUNT, POOL_TYPES, sortKeyIndex, POOL_ORDER_FIELDS, POOL_TIMEFRAMES } from "../../src/query/pool-search-index.js";
+import { POOL_SORT_KEY_COUNT, POOL_TYPES, sortKeyIndex, POOL_ORDER_FIELDS, POOL_TIMEFRAMES } from "../../src/tables/pool-search-index.js";
 import { searchPools, type PairSource, type PoolSearchQuery, type SearchChain, type SearchPosition } from "../../src/query/pool-search.js";
 import { compileChain } from "../../src/snapshot/compile-chain.js";
-import type { CompiledChain } from "../../src/snapshot/compiled-chain.js";
-import type { PoolType, SnapshotFile, SnapshotPool } from "../../src/snapshot/format.js";
+import type { CompiledChain } from "../../src/tables/compiled-chain.js";
+import type { PoolType, SnapshotFile, SnapshotPool } from "../../src/api/snapshot-format.js";
 import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../../src/snapshot/normalize-token.js";
 import { parseSnapshotBytes } from "../../src/snapshot/read-snapshot-file.js";
-import { addr, algebraPool, chainFile, packSnapshot, periodStats, poolToken, protocol, slipstreamPool, token, v2Pool, v3Pool, v4Pool } from "../support/fixtures.js";
+import {
+  addr,
+  algebraPool,
+  chainFile,
+  packSnapshot,
+  periodStats,
+  poolToken,
+  protocol,
+  slipstreamPool,
+  token,
+  v2Pool,
+  v3Pool,
+  v4Pool,
+} from "../support/fixtures.js";
 import { prng } from "../support/prng.js";
 
 const CHAIN_IDS: ChainId[] = [1, 8453, 130];
@@ -24,7 +37,11 @@ const PROTOCOLS = ["p-one", "p-two", "p-three"];
 
 function makeChain(chainId: ChainId, seed: number): SnapshotFile {
   const r = prng(seed);
-  const addresses = [NATIVE_ADDRESS, CHAINS[chainId].wrappedNative, ...Array.from({ length: 10 }, (_, i) => addr(`${chainId.toString(16)}${i + 1}`))];
+  const addresses = [
+    NATIVE_ADDRESS,
+    CHAINS[chainId].wrappedNative,
+    ...Array.from({ length: 10 }, (_, i) => addr(`${chainId.toString(16)}${i + 1}`)),
+  ];
   const tokens = addresses.map((address, i) => token(chainId, { address, symbol: `T${i}` }));
   const pools: SnapshotPool[] = [];
   for (let p = 0; p < 70; p++) {
@@ -38,7 +55,8 @@ function makeChain(chainId: ChainId, seed: number): SnapshotFile {
     }
     const tvl = Math.abs(r.pick(KEY_VALUES));
     const tracked = r.next() < 0.5 ? Math.abs(r.pick(KEY_VALUES)) : undefined;
-    const address = r.next() < 0.2 ? `0x${(p * 7919).toString(16).padStart(64, "0")}` : `0x${(p * 104729 + chainId).toString(16).padStart(40, "0")}`;
+    const address =
+      r.next() < 0.2 ? `0x${(p * 7919).toString(16).padStart(64, "0")}` : `0x${(p * 104729 + chainId).toString(16).padStart(40, "0")}`;
     const base = {
       address,
       protocolId: r.pick(PROTOCOLS),
@@ -55,7 +73,13 @@ function makeChain(chainId: ChainId, seed: number): SnapshotFile {
 
 const FILES = CHAIN_IDS.map((id, i) => makeChain(id, 1000 + i));
 const COMPILED: CompiledChain[] = FILES.map((f) =>
-  compileChain(parseSnapshotBytes(packSnapshot(f), f.chainId as ChainId), { file: "x", fileBytes: 0, sha256: "0".repeat(64), fileMtimeMs: 0, logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE }),
+  compileChain(parseSnapshotBytes(packSnapshot(f), f.chainId as ChainId), {
+    file: "x",
+    fileBytes: 0,
+    sha256: "0".repeat(64),
+    fileMtimeMs: 0,
+    logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE,
+  }),
 );
 
 interface Spec {
@@ -89,7 +113,8 @@ function reference(spec: Spec): string[] {
       const t = pool.tokens.map((x) => x.address);
       let match = false;
       if (inB === null) match = t.some((x) => inA.has(x));
-      else for (let i = 0; i < t.length; i++) for (let j = 0; j < t.length; j++) if (i !== j && inA.has(t[i]) && inB.has(t[j])) match = true;
+      else
+        for (let i = 0; i < t.length; i++) for (let j = 0; j < t.length; j++) if (i !== j && inA.has(t[i]) && inB.has(t[j])) match = true;
       if (!match) continue;
       if (keyOf(pool, 0) < spec.minTvl) continue;
       if (((spec.typeMask >> POOL_TYPES.indexOf(pool.type as PoolType)) & 1) === 0) continue;
@@ -110,7 +135,14 @@ function walk(spec: Spec, limit: number, source: PairSource): string[] {
     const compiled = COMPILED[c];
     const allowed = new Uint8Array(compiled.poolSearch.protocolIds.length);
     for (const i of spec.protocols[c]) allowed[i] = 1;
-    return { chainId: compiled.info.chainId, index: compiled.poolSearch, pools: compiled.pools, a: [...new Set(spec.a[c])], b: spec.b === null ? null : [...new Set(spec.b[c])], protocolAllowed: allowed };
+    return {
+      chainId: compiled.info.chainId,
+      index: compiled.poolSearch,
+      pools: compiled.pools,
+      a: [...new Set(spec.a[c])],
+      b: spec.b === null ? null : [...new Set(spec.b[c])],
+      protocolAllowed: allowed,
+    };
   });
   const q: PoolSearchQuery = { key: spec.key, descending: spec.descending, minTvl: spec.minTvl, typeMask: spec.typeMask };
   const out: string[] = [];
@@ -130,16 +162,18 @@ function walk(spec: Spec, limit: number, source: PairSource): string[] {
 }
 
 const rowsArb = fc.array(fc.integer({ min: 0, max: 11 }), { maxLength: 4 });
-const specArb: fc.Arbitrary<Spec> = fc.record({
-  a: fc.tuple(rowsArb, rowsArb, rowsArb),
-  b: fc.option(fc.tuple(rowsArb, rowsArb, rowsArb), { nil: null }),
-  key: fc.integer({ min: 0, max: POOL_SORT_KEY_COUNT - 1 }),
-  descending: fc.boolean(),
-  minTvl: fc.constantFrom(0, 0, 1, 2, 5, 1e6),
-  typeMask: fc.constantFrom(31, 31, 1, 6, 30),
-  protocols: fc.tuple(...CHAIN_IDS.map(() => fc.subarray([0, 1, 2], { minLength: 1 }))),
-  order: fc.shuffledSubarray([0, 1, 2], { minLength: 3 }),
-}).map((s) => ({ ...s, protocols: s.protocols as number[][], a: s.a as number[][], b: s.b as number[][] | null }));
+const specArb: fc.Arbitrary<Spec> = fc
+  .record({
+    a: fc.tuple(rowsArb, rowsArb, rowsArb),
+    b: fc.option(fc.tuple(rowsArb, rowsArb, rowsArb), { nil: null }),
+    key: fc.integer({ min: 0, max: POOL_SORT_KEY_COUNT - 1 }),
+    descending: fc.boolean(),
+    minTvl: fc.constantFrom(0, 0, 1, 2, 5, 1e6),
+    typeMask: fc.constantFrom(31, 31, 1, 6, 30),
+    protocols: fc.tuple(...CHAIN_IDS.map(() => fc.subarray([0, 1, 2], { minLength: 1 }))),
+    order: fc.shuffledSubarray([0, 1, 2], { minLength: 3 }),
+  })
+  .map((s) => ({ ...s, protocols: s.protocols as number[][], a: s.a as number[][], b: s.b as number[][] | null }));
 
 describe("pool-search engine vs a full scan", () => {
   test("sort key indices cover every field and timeframe once", () => {
@@ -152,7 +186,18 @@ describe("pool-search engine vs a full scan", () => {
     const pools = FILES.flatMap((f) => f.pools);
     expect(pools.some((p) => p.tokens.length > 2)).toBe(true);
     expect(pools.some((p) => new Set(p.tokens.map((t) => t.address)).size < p.tokens.length)).toBe(true);
-    expect(reference({ a: [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], [], []], b: null, key: 1, descending: true, minTvl: 0, typeMask: 31, protocols: [[0, 1, 2], [], []], order: [0, 1, 2] }).length).toBe(70);
+    expect(
+      reference({
+        a: [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], [], []],
+        b: null,
+        key: 1,
+        descending: true,
+        minTvl: 0,
+        typeMask: 31,
+        protocols: [[0, 1, 2], [], []],
+        order: [0, 1, 2],
+      }).length,
+    ).toBe(70);
   });
 
   test("random searches, every page, limits 1, 3, 7 and 500, pairs from either source", () => {

@@ -23,7 +23,11 @@ const CHAIN = 8453 as ChainId;
 const smallest = new Packr({ variableMapSize: true, useRecords: false });
 
 function sampleFile(pools = 5) {
-  const tokens = [nativeToken(CHAIN), token(CHAIN, { address: addr("a1"), symbol: "AAA" }), token(CHAIN, { address: addr("b2"), symbol: "BBB" })];
+  const tokens = [
+    nativeToken(CHAIN),
+    token(CHAIN, { address: addr("a1"), symbol: "AAA" }),
+    token(CHAIN, { address: addr("b2"), symbol: "BBB" }),
+  ];
   const list = Array.from({ length: pools }, (_, i) =>
     (i % 2 === 0 ? v2Pool : v3Pool)({
       address: addr(`f${(i + 1).toString(16)}`),
@@ -77,11 +81,28 @@ describe("valueEnd: where a MessagePack value ends", () => {
 
   it("handles every width of strings, binaries, arrays and maps", () => {
     const values = [
-      "x".repeat(31), "x".repeat(32), "x".repeat(255), "x".repeat(256), "x".repeat(70_000),
-      Buffer.alloc(255), Buffer.alloc(256), Buffer.alloc(70_000),
-      Array.from({ length: 15 }, (_, i) => i), Array.from({ length: 16 }, (_, i) => i), Array.from({ length: 70_000 }, () => 1),
-      Object.fromEntries(Array.from({ length: 15 }, (_, i) => [`k${i}`, i])), Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`k${i}`, i])),
-      -1, -33, -129, -32769, -(2 ** 31) - 1, 2 ** 32, 2 ** 53 - 1, 0.5, 2 ** 70,
+      "x".repeat(31),
+      "x".repeat(32),
+      "x".repeat(255),
+      "x".repeat(256),
+      "x".repeat(70_000),
+      Buffer.alloc(255),
+      Buffer.alloc(256),
+      Buffer.alloc(70_000),
+      Array.from({ length: 15 }, (_, i) => i),
+      Array.from({ length: 16 }, (_, i) => i),
+      Array.from({ length: 70_000 }, () => 1),
+      Object.fromEntries(Array.from({ length: 15 }, (_, i) => [`k${i}`, i])),
+      Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`k${i}`, i])),
+      -1,
+      -33,
+      -129,
+      -32769,
+      -(2 ** 31) - 1,
+      2 ** 32,
+      2 ** 53 - 1,
+      0.5,
+      2 ** 70,
     ];
     for (const value of values) {
       for (const bytes of [pack(value), smallest.pack(value)]) expect(valueEnd(bytes, 0)).toBe(bytes.length);
@@ -129,7 +150,11 @@ describe("splitPools and openSnapshotBytes", () => {
 
   it("finds pools wherever the key lies among the top-level keys", () => {
     const { pools, ...rest } = sampleFile(3);
-    for (const file of [{ pools, ...rest }, { ...rest, pools }, { chainId: rest.chainId, pools, ...rest }]) {
+    for (const file of [
+      { pools, ...rest },
+      { ...rest, pools },
+      { chainId: rest.chainId, pools, ...rest },
+    ]) {
       const bytes = pack(file);
       expect(splitPools(arraySource(bytes))).not.toBeNull();
       expect(streamed(bytes)).toEqual(parseSnapshotBytes(bytes, CHAIN));
@@ -226,7 +251,10 @@ describe("hostile bytes: reading pools one at a time accepts exactly what decodi
     };
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.nat(valid.length - 1), fc.integer({ min: 0, max: 255 }), fc.constantFrom("set", "cut", "insert")), { minLength: 1, maxLength: 4 }),
+        fc.array(fc.tuple(fc.nat(valid.length - 1), fc.integer({ min: 0, max: 255 }), fc.constantFrom("set", "cut", "insert")), {
+          minLength: 1,
+          maxLength: 4,
+        }),
         (edits) => {
           let bytes = Buffer.from(valid);
           for (const [at, value, kind] of edits) {

@@ -1,12 +1,18 @@
 import { describe, expect, test } from "vitest";
-import { buildPoolTable, findPool } from "../../src/snapshot/pool-table.js";
-import { columnString, utf8 } from "../../src/util/shared-columns.js";
+import { buildPoolTable, findPool } from "../../src/tables/pool-table.js";
+import { columnString, utf8 } from "../../src/tables/shared-columns.js";
 
 const hex = (n: number, digits: number) => `0x${n.toString(16).padStart(digits, "0")}`;
 
 describe("pool table", () => {
-  const addresses = [...Array.from({ length: 500 }, (_, i) => hex(i * 7919 + 1, 40)), ...Array.from({ length: 500 }, (_, i) => hex(i * 104729 + 3, 64))];
-  const table = buildPoolTable(addresses, addresses.map((a) => utf8(JSON.stringify({ address: a }))));
+  const addresses = [
+    ...Array.from({ length: 500 }, (_, i) => hex(i * 7919 + 1, 40)),
+    ...Array.from({ length: 500 }, (_, i) => hex(i * 104729 + 3, 64)),
+  ];
+  const table = buildPoolTable(
+    addresses,
+    addresses.map((a) => utf8(JSON.stringify({ address: a }))),
+  );
 
   test("finds every pool, in any letter case, and its JSON", () => {
     addresses.forEach((address, i) => {

@@ -5,7 +5,7 @@
 import typia from "typia";
 import { describe, expect, it } from "vitest";
 import type { TokenBasketsQuery } from "../../src/api/wire.js";
-import { ApiError } from "../../src/http/errors.js";
+import { ApiError } from "../../src/api/errors.js";
 import { parseQuery } from "../../src/http/query-params.js";
 
 const validate = typia.createValidateEquals<TokenBasketsQuery>();
@@ -28,7 +28,13 @@ describe("parseQuery", () => {
   });
 
   it("a=1,2, a=1&a=2, a[]=1&a[]=2 and mixes are one list, in order", () => {
-    for (const query of ["chainIds=1,8453", "chainIds=1&chainIds=8453", "chainIds[]=1&chainIds[]=8453", "chainIds[]=1,8453", "chainIds=1&chainIds[]=8453"]) {
+    for (const query of [
+      "chainIds=1,8453",
+      "chainIds=1&chainIds=8453",
+      "chainIds[]=1&chainIds[]=8453",
+      "chainIds[]=1,8453",
+      "chainIds=1&chainIds[]=8453",
+    ]) {
       expect(parse(query), query).toEqual({ chainIds: [1, 8453] });
     }
   });
@@ -39,13 +45,24 @@ describe("parseQuery", () => {
 
   it("percent-encoding and + are decoded", () => {
     expect(parse("basketIds=a%2Cb,c&chainIds%5B%5D=1")).toEqual({ basketIds: ["a", "b", "c"], chainIds: [1] });
-    expect(failure("basketIds=a+b&basketIds=a%20b").metadata).toMatchObject({ property: "basketIds", constraints: { uniqueItems: expect.any(Array) } });
+    expect(failure("basketIds=a+b&basketIds=a%20b").metadata).toMatchObject({
+      property: "basketIds",
+      constraints: { uniqueItems: expect.any(Array) },
+    });
   });
 
   it("items that are not numbers stay text and are refused as such; fractions are refused as integers", () => {
-    expect(failure("chainIds=1,x").metadata).toMatchObject({ property: "chainIds.1", value: "x", constraints: { isNumber: expect.any(Array) } });
+    expect(failure("chainIds=1,x").metadata).toMatchObject({
+      property: "chainIds.1",
+      value: "x",
+      constraints: { isNumber: expect.any(Array) },
+    });
     expect(failure("chainIds=01").metadata).toMatchObject({ property: "chainIds.0", value: "01" });
-    expect(failure("chainIds=1.5").metadata).toMatchObject({ property: "chainIds.0", value: 1.5, constraints: { isInt: expect.any(Array) } });
+    expect(failure("chainIds=1.5").metadata).toMatchObject({
+      property: "chainIds.0",
+      value: 1.5,
+      constraints: { isInt: expect.any(Array) },
+    });
     expect(failure("chainIds=").metadata).toMatchObject({ property: "chainIds.0", value: "" });
     const unsupported = failure("chainIds=1,5,7");
     expect(unsupported.code).toBe("UNSUPPORTED_CHAIN_ID");

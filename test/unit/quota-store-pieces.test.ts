@@ -8,7 +8,14 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { addressText, failedAuthCounterName, parseScriptReply, quotaCounterName, quotaDecision, secondsLeft } from "../../src/access/redis-quota-protocol.js";
+import {
+  addressText,
+  failedAuthCounterName,
+  parseScriptReply,
+  quotaCounterName,
+  quotaDecision,
+  secondsLeft,
+} from "../../src/access/redis-quota-protocol.js";
 import { RefusalCache } from "../../src/access/refusal-cache.js";
 import { ConfigError, loadConfig } from "../../src/config/config.js";
 import { ThrottledReport } from "../../src/log/throttled-report.js";
@@ -119,7 +126,13 @@ describe("quota store settings", () => {
       failure: "open",
     });
     expect(
-      load({ QUOTA_STORE: "redis", REDIS_URL: "redis://a:6379", QUOTA_FAILURE: "open" }, ["--quota-failure", "closed", "--redis-key-prefix=prod-eu", "--redis-timeout-ms", "100"]).quotaStore,
+      load({ QUOTA_STORE: "redis", REDIS_URL: "redis://a:6379", QUOTA_FAILURE: "open" }, [
+        "--quota-failure",
+        "closed",
+        "--redis-key-prefix=prod-eu",
+        "--redis-timeout-ms",
+        "100",
+      ]).quotaStore,
     ).toEqual({ kind: "redis", url: "redis://a:6379", keyPrefix: "prod-eu", timeoutMs: 100, failure: "closed" });
     expect(load({ QUOTA_STORE: "redis", REDIS_URL: "rediss://user:pw@cache.internal:6380" }).quotaStore).toMatchObject({ kind: "redis" });
   });
@@ -129,11 +142,23 @@ describe("quota store settings", () => {
     ["redis without a URL", { QUOTA_STORE: "redis" }, /REDIS_URL must be set when QUOTA_STORE is redis/],
     ["a Redis setting without QUOTA_STORE=redis", { REDIS_URL: "redis://127.0.0.1:6379" }, /REDIS_URL is set but QUOTA_STORE is memory/],
     ["QUOTA_FAILURE without QUOTA_STORE=redis", { QUOTA_FAILURE: "closed" }, /QUOTA_FAILURE is set but QUOTA_STORE is memory/],
-    ["a URL of another scheme", { QUOTA_STORE: "redis", REDIS_URL: "http://127.0.0.1:6379" }, /REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
+    [
+      "a URL of another scheme",
+      { QUOTA_STORE: "redis", REDIS_URL: "http://127.0.0.1:6379" },
+      /REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/,
+    ],
     ["not a URL", { QUOTA_STORE: "redis", REDIS_URL: "127.0.0.1:6379" }, /REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
-    ["an unknown failure mode", { QUOTA_STORE: "redis", REDIS_URL: "redis://h", QUOTA_FAILURE: "maybe" }, /QUOTA_FAILURE must be open or closed/],
+    [
+      "an unknown failure mode",
+      { QUOTA_STORE: "redis", REDIS_URL: "redis://h", QUOTA_FAILURE: "maybe" },
+      /QUOTA_FAILURE must be open or closed/,
+    ],
     ["a prefix with a space", { QUOTA_STORE: "redis", REDIS_URL: "redis://h", REDIS_KEY_PREFIX: "a b" }, /REDIS_KEY_PREFIX must be/],
-    ["a timeout of 0", { QUOTA_STORE: "redis", REDIS_URL: "redis://h", REDIS_TIMEOUT_MS: "0" }, /REDIS_TIMEOUT_MS must be an integer from 10 to 5000/],
+    [
+      "a timeout of 0",
+      { QUOTA_STORE: "redis", REDIS_URL: "redis://h", REDIS_TIMEOUT_MS: "0" },
+      /REDIS_TIMEOUT_MS must be an integer from 10 to 5000/,
+    ],
   ];
   for (const [label, env, message] of refused) {
     it(`refuses ${label}`, () => {

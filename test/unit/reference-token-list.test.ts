@@ -68,7 +68,9 @@ describe("referenceTokenList on tiny cases", () => {
     });
     expect(referenceTokenList([f]).map((e) => e.symbol)).toEqual(["B"]);
     expect(
-      referenceTokenList([f], { filters: { minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0 } }).map((e) => e.symbol),
+      referenceTokenList([f], { filters: { minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0 } }).map(
+        (e) => e.symbol,
+      ),
     ).toEqual(["C", "D", "B", "A"]);
   });
 
@@ -110,7 +112,16 @@ describe("referenceTokenList on tiny cases", () => {
 
   it("absent normalized fields are transliterated; absent logo uses the template", () => {
     const f = chainFile(1, {
-      tokens: [token(1, { address: addr("1"), symbol: "USD₮0", name: "USD₮0", normalizedSymbol: undefined, normalizedName: undefined, logoUrl: undefined })],
+      tokens: [
+        token(1, {
+          address: addr("1"),
+          symbol: "USD₮0",
+          name: "USD₮0",
+          normalizedSymbol: undefined,
+          normalizedName: undefined,
+          logoUrl: undefined,
+        }),
+      ],
     });
     const f2 = chainFile(8453, { tokens: [token(8453, { address: addr("2"), symbol: "USDT0", trackedTotalValuePooledUsd: 10_001 })] });
     const list = referenceTokenList([f, f2]);
@@ -165,7 +176,15 @@ describe("referenceTokenList on the hand-made data set", () => {
     expect(sym({ filters: { chainIds: [9745, 534352], ignoreWrappedNative: false } })).toEqual(TL_ORDERING_DESC_WITH_WRAPPED);
     expect(sym({ filters: { chainIds: [143] } })).toEqual(TL_THRESHOLDS_DEFAULT);
     expect(
-      sym({ filters: { chainIds: [143], minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0, ignoreWrappedNative: false } }),
+      sym({
+        filters: {
+          chainIds: [143],
+          minimumTotalValuePooledUsd: 0,
+          minimumSwapsCount: 0,
+          minimumSwapVolumeUsd: 0,
+          ignoreWrappedNative: false,
+        },
+      }),
     ).toEqual(TL_THRESHOLDS_ZERO);
     expect(TL.zero).toBe(addr("f07"));
   });

@@ -21,7 +21,11 @@ describe("framingError", () => {
   });
 
   it("refuses several Content-Length fields, equal or not, naming every value", () => {
-    for (const values of [["2", "3"], ["2", "2"], ["0", "41", "7"]]) {
+    for (const values of [
+      ["2", "3"],
+      ["2", "2"],
+      ["0", "41", "7"],
+    ]) {
       const error = framingError(fields(values));
       expect(error?.code).toBe("INVALID_REQUEST_FRAMING");
       expect(error?.status).toBe(400);

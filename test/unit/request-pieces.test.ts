@@ -2,9 +2,9 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { boundedEcho, ECHO_MAX_CHARS } from "../../src/http/bounded-echo.js";
-import { ApiError } from "../../src/http/errors.js";
+import { ApiError } from "../../src/api/errors.js";
 import { jsonNestingDepth, parseJsonBody, TOO_DEEP } from "../../src/http/json-body.js";
-import { MAX_JSON_DEPTH } from "../../src/http/limits.js";
+import { MAX_JSON_DEPTH } from "../../src/api/limits.js";
 import type { RouteSpec } from "../../src/http/route.js";
 import { Router } from "../../src/http/router.js";
 
@@ -87,7 +87,8 @@ describe("jsonNestingDepth", () => {
   });
 
   test("agrees with the depth of any JSON value", () => {
-    const depthOf = (v: unknown): number => (v !== null && typeof v === "object" ? 1 + Math.max(0, ...Object.values(v as object).map(depthOf)) : 0);
+    const depthOf = (v: unknown): number =>
+      v !== null && typeof v === "object" ? 1 + Math.max(0, ...Object.values(v as object).map(depthOf)) : 0;
     fc.assert(fc.property(fc.jsonValue({ maxDepth: 8 }), (v) => jsonNestingDepth(Buffer.from(JSON.stringify(v))) === depthOf(v)));
   });
 

@@ -1,8 +1,20 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { columnString, columnStrings, encodeStringColumn, StringColumnBuilder, utf8 } from "../../src/util/shared-columns.js";
+import { columnString, columnStrings, encodeStringColumn, StringColumnBuilder, utf8 } from "../../src/tables/shared-columns.js";
 
-const TEXTS = ["", "USDC", "USD₮0", "Ünï", "ＵＳＤＣ", "a\"b\\c", "tab\there\nnew", "\u0000\u001f\u007f", "emoji 🦄", "lone \ud800 surrogate", "\u2028\u2029"];
+const TEXTS = [
+  "",
+  "USDC",
+  "USD₮0",
+  "Ünï",
+  "ＵＳＤＣ",
+  'a"b\\c',
+  "tab\there\nnew",
+  "\u0000\u001f\u007f",
+  "emoji 🦄",
+  "lone \ud800 surrogate",
+  "\u2028\u2029",
+];
 
 describe("StringColumnBuilder", () => {
   test("strings, bytes and pieces become one shared column", () => {
@@ -27,7 +39,9 @@ describe("StringColumnBuilder", () => {
 
   test("encodes like TextEncoder (lone surrogates as U+FFFD)", () => {
     const column = encodeStringColumn(TEXTS);
-    TEXTS.forEach((t, i) => expect(Buffer.from(column.bytes.subarray(column.offsets[i], column.offsets[i + 1]))).toEqual(Buffer.from(utf8(t))));
+    TEXTS.forEach((t, i) =>
+      expect(Buffer.from(column.bytes.subarray(column.offsets[i], column.offsets[i + 1]))).toEqual(Buffer.from(utf8(t))),
+    );
   });
 
   test("writeJsonString gives JSON.stringify's literal of the text", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
-import type { ServingSnapshot } from "../../src/snapshot/serving-snapshot.js";
-import { SnapshotStore } from "../../src/snapshot/snapshot-store.js";
-import { CursorKind, GRACE_MS, VersionRetention, VersionUseTable, type RetentionChanges } from "../../src/snapshot/version-retention.js";
+import type { ServingSnapshot } from "../../src/serving/serving-snapshot.js";
+import { SnapshotStore } from "../../src/serving/snapshot-store.js";
+import { CursorKind, GRACE_MS, VersionRetention, VersionUseTable, type RetentionChanges } from "../../src/serving/version-retention.js";
 
 /** A stand-in for a thread's ServingSnapshot: a version that can let its pool tables go. */
 function snap(version: number): ServingSnapshot {

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../../src/chains/chains.js";
-import { snapshotContentKey, snapshotVersion, VERSION_HEX_DIGITS, versionHex } from "../../src/snapshot/snapshot-version.js";
+import { snapshotContentKey, snapshotVersion, VERSION_HEX_DIGITS, versionHex } from "../../src/api/snapshot-version.js";
 
 const sha = (text: string) => createHash("sha256").update(text).digest("hex");
 

@@ -12,14 +12,25 @@ import { TokenListView } from "../../src/query/token-list-view.js";
 import { chainMask, toTokenQuery } from "../../src/query/token-query.js";
 import { compileChain } from "../../src/snapshot/compile-chain.js";
 import { compileTokenIndex } from "../../src/snapshot/compile-token-index.js";
-import type { SnapshotFile, SnapshotToken } from "../../src/snapshot/format.js";
+import type { SnapshotFile, SnapshotToken } from "../../src/api/snapshot-format.js";
 import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../../src/snapshot/normalize-token.js";
 import { parseSnapshotBytes } from "../../src/snapshot/read-snapshot-file.js";
 import { chainFile, packSnapshot, token } from "../support/fixtures.js";
 import { referenceTokenList, type ReferenceRequest } from "../support/reference-token-list.js";
 
 const SYMBOLS = ["ETH", "USDC", "usdc", "ABC", "Z", "TIE", "TIE2", "Q1", "WETH"];
-const NAMES = ["Alpha Beta Coin", "Alpha Beta", "Zeta", "usd coin", "USD Coin", "Tie Breaker", "Tie Maker Coin", "***", "Ether", "Wrapped Ether"];
+const NAMES = [
+  "Alpha Beta Coin",
+  "Alpha Beta",
+  "Zeta",
+  "usd coin",
+  "USD Coin",
+  "Tie Breaker",
+  "Tie Maker Coin",
+  "***",
+  "Ether",
+  "Wrapped Ether",
+];
 const TVLS = [0, 5_000, 10_000, 10_001, 20_000, 30_000, 50_000, 50_000.5];
 const PRICES = [0, 1, 1.2, 1.21, 0.8, 0.79, 3000];
 
@@ -45,11 +56,22 @@ function files(data: ReadonlyArray<readonly [ChainId, readonly TokenSpec[]]>): S
   for (const [chainId, tokens] of data) {
     const list = byChain.get(chainId) ?? [];
     for (const t of tokens) {
-      const address = t.wrapped && !list.some((x) => x.address === CHAINS[chainId].wrappedNative)
-        ? CHAINS[chainId].wrappedNative
-        : `0x${(list.length + 1).toString(16).padStart(40, "0")}`;
+      const address =
+        t.wrapped && !list.some((x) => x.address === CHAINS[chainId].wrappedNative)
+          ? CHAINS[chainId].wrappedNative
+          : `0x${(list.length + 1).toString(16).padStart(40, "0")}`;
       if (list.some((x) => x.address === address)) continue;
-      list.push(token(chainId, { address, symbol: t.symbol, name: t.name, trackedTotalValuePooledUsd: t.tvl, trackedUsdPrice: t.price, swapsCount: t.swaps, trackedSwapVolumeUsd: t.volume }));
+      list.push(
+        token(chainId, {
+          address,
+          symbol: t.symbol,
+          name: t.name,
+          trackedTotalValuePooledUsd: t.tvl,
+          trackedUsdPrice: t.price,
+          swapsCount: t.swaps,
+          trackedSwapVolumeUsd: t.volume,
+        }),
+      );
     }
     byChain.set(chainId, list);
   }
@@ -68,7 +90,15 @@ const requestArb: fc.Arbitrary<ReferenceRequest> = fc.record({
 });
 
 function engineList(snapshots: SnapshotFile[], request: ReferenceRequest): unknown[] {
-  const chains = snapshots.map((f) => compileChain(parseSnapshotBytes(packSnapshot(f), f.chainId as ChainId), { file: "x", fileBytes: 0, sha256: "0".repeat(64), fileMtimeMs: 0, logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE }));
+  const chains = snapshots.map((f) =>
+    compileChain(parseSnapshotBytes(packSnapshot(f), f.chainId as ChainId), {
+      file: "x",
+      fileBytes: 0,
+      sha256: "0".repeat(64),
+      fileMtimeMs: 0,
+      logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE,
+    }),
+  );
   const index = compileTokenIndex(chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })));
   const query = toTokenQuery(request as Parameters<typeof toTokenQuery>[0]);
   const loaded = chainMask(chains.map((c) => c.info.chainId));
@@ -85,7 +115,13 @@ describe("token-list engine vs the reference", () => {
         const loaded = new Set(snapshots.map((f) => f.chainId));
         const requested = request.filters!.chainIds!.filter((id) => loaded.has(id));
         // The gateway answers 503 for a requested chain that never loaded; the engine is asked for loaded ones only.
-        const asked = { ...request, filters: { ...request.filters, chainIds: requested.length > 0 || request.filters!.chainIds!.length === 0 ? requested : [...loaded].slice(0, 1) } };
+        const asked = {
+          ...request,
+          filters: {
+            ...request.filters,
+            chainIds: requested.length > 0 || request.filters!.chainIds!.length === 0 ? requested : [...loaded].slice(0, 1),
+          },
+        };
         expect(engineList(snapshots, asked)).toEqual(referenceTokenList(snapshots, asked));
       }),
       { numRuns: 300 },
@@ -94,7 +130,9 @@ describe("token-list engine vs the reference", () => {
 
   test("entries that tie on group TVL keep normalizedSymbol order in both directions", () => {
     const f = chainFile(1, {
-      tokens: ["B", "A", "C"].map((symbol, i) => token(1, { address: `0x${(i + 1).toString(16).padStart(40, "0")}`, symbol, trackedTotalValuePooledUsd: 20_000 })),
+      tokens: ["B", "A", "C"].map((symbol, i) =>
+        token(1, { address: `0x${(i + 1).toString(16).padStart(40, "0")}`, symbol, trackedTotalValuePooledUsd: 20_000 }),
+      ),
     });
     for (const direction of ["asc", "desc"] as const) {
       const list = engineList([f], { config: { orderBy: { direction } } }) as Array<{ symbol: string }>;

@@ -6,7 +6,8 @@ import { CompressionCache } from "../../src/http/transport/compression-cache.js"
 import { chooseContentCoding } from "../../src/http/transport/content-coding.js";
 import { bodyEtag, dataEtag, ifNoneMatchHits } from "../../src/http/transport/conditional.js";
 import { CorsPolicy } from "../../src/http/transport/cors.js";
-import { crc32Combine, deflatePiece, gzipMember } from "../../src/http/transport/gzip-member.js";
+import { deflatePiece, gzipMember } from "../../src/http/transport/gzip-member.js";
+import { crc32Combine } from "../../src/util/crc32.js";
 
 describe("chooseContentCoding", () => {
   test.each([
@@ -54,11 +55,17 @@ describe("stitched gzip members", () => {
 
   test("any prefix, data and suffix decode to their concatenation (small and large pieces, with and without the raw data)", () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 70_000 }), fc.string({ maxLength: 3000 }), fc.uint8Array({ maxLength: 300 }), fc.boolean(), (prefix, text, suffix, withRaw) => {
-        const data = Buffer.from(text.repeat(1 + (text.length % 40)));
-        const member = gzipMember(Buffer.from(prefix), deflatePiece(data), Buffer.from(suffix), withRaw ? data : undefined);
-        expect(gunzipSync(member).equals(Buffer.concat([prefix, data, suffix]))).toBe(true);
-      }),
+      fc.property(
+        fc.uint8Array({ maxLength: 70_000 }),
+        fc.string({ maxLength: 3000 }),
+        fc.uint8Array({ maxLength: 300 }),
+        fc.boolean(),
+        (prefix, text, suffix, withRaw) => {
+          const data = Buffer.from(text.repeat(1 + (text.length % 40)));
+          const member = gzipMember(Buffer.from(prefix), deflatePiece(data), Buffer.from(suffix), withRaw ? data : undefined);
+          expect(gunzipSync(member).equals(Buffer.concat([prefix, data, suffix]))).toBe(true);
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -94,11 +101,19 @@ describe("CorsPolicy", () => {
     expect(list.allowOrigin("https://app.example.com")).toBe("https://app.example.com");
     expect(list.allowOrigin("HTTPS://APP.EXAMPLE.COM")).toBe("HTTPS://APP.EXAMPLE.COM");
     expect(list.allowOrigin("http://localhost:3000")).toBe("http://localhost:3000");
-    for (const other of ["http://app.example.com", "https://app.example.com:8443", "https://evil.example", "null", "https://app.example.com.evil"]) expect(list.allowOrigin(other), other).toBeNull();
+    for (const other of [
+      "http://app.example.com",
+      "https://app.example.com:8443",
+      "https://evil.example",
+      "null",
+      "https://app.example.com.evil",
+    ])
+      expect(list.allowOrigin(other), other).toBeNull();
   });
 
   test("anything but origins is refused with the reason", () => {
-    for (const bad of ["", " , ", "app.example.com", "https://app.example.com/path", "ftp://x.example", "https://"]) expect(() => CorsPolicy.parse(bad), bad).toThrow();
+    for (const bad of ["", " , ", "app.example.com", "https://app.example.com/path", "ftp://x.example", "https://"])
+      expect(() => CorsPolicy.parse(bad), bad).toThrow();
   });
 });
 

@@ -5,15 +5,42 @@
  */
 import typia from "typia";
 import { describe, expect, it } from "vitest";
-import type { NoQueryParameters, PoolSearchRequest, TokenBasketQuery, TokenBasketsQuery, TokenListRequest, TokensByAddressQuery } from "../../src/api/wire.js";
-import { ApiError } from "../../src/http/errors.js";
+import type {
+  NoQueryParameters,
+  PoolSearchRequest,
+  TokenBasketQuery,
+  TokenBasketsQuery,
+  TokenListRequest,
+  TokensByAddressQuery,
+} from "../../src/api/wire.js";
+import { ApiError } from "../../src/api/errors.js";
 import { parseQuery, type QueryLists } from "../../src/http/query-params.js";
 import { validated } from "../../src/http/validation-error.js";
 
-const CARRIERS: ReadonlyArray<{ name: string; lists: QueryLists; validate: (input: unknown) => typia.IValidation<unknown>; known: readonly string[] }> = [
-  { name: "TokensByAddressQuery", lists: { chainIds: "numbers" }, validate: typia.createValidateEquals<TokensByAddressQuery>(), known: ["chainIds"] },
-  { name: "TokenBasketsQuery", lists: { chainIds: "numbers", basketIds: "strings" }, validate: typia.createValidateEquals<TokenBasketsQuery>(), known: ["chainIds", "basketIds"] },
-  { name: "TokenBasketQuery", lists: { chainIds: "numbers" }, validate: typia.createValidateEquals<TokenBasketQuery>(), known: ["chainIds"] },
+const CARRIERS: ReadonlyArray<{
+  name: string;
+  lists: QueryLists;
+  validate: (input: unknown) => typia.IValidation<unknown>;
+  known: readonly string[];
+}> = [
+  {
+    name: "TokensByAddressQuery",
+    lists: { chainIds: "numbers" },
+    validate: typia.createValidateEquals<TokensByAddressQuery>(),
+    known: ["chainIds"],
+  },
+  {
+    name: "TokenBasketsQuery",
+    lists: { chainIds: "numbers", basketIds: "strings" },
+    validate: typia.createValidateEquals<TokenBasketsQuery>(),
+    known: ["chainIds", "basketIds"],
+  },
+  {
+    name: "TokenBasketQuery",
+    lists: { chainIds: "numbers" },
+    validate: typia.createValidateEquals<TokenBasketQuery>(),
+    known: ["chainIds"],
+  },
   { name: "NoQueryParameters", lists: {}, validate: typia.createValidateEquals<NoQueryParameters>(), known: [] },
 ];
 
@@ -36,12 +63,17 @@ describe("unknown query parameters", () => {
     it(`${carrier.name}: any unknown name, any value, once or twice, is whitelist naming it`, () => {
       for (const name of NAMES.filter((n) => !carrier.known.includes(n))) {
         for (const value of VALUES) {
-          for (const query of [`${encodeURIComponent(name)}=${encodeURIComponent(value)}`, `${encodeURIComponent(name)}=${encodeURIComponent(value)}&${encodeURIComponent(name)}=8453`]) {
+          for (const query of [
+            `${encodeURIComponent(name)}=${encodeURIComponent(value)}`,
+            `${encodeURIComponent(name)}=${encodeURIComponent(value)}&${encodeURIComponent(name)}=8453`,
+          ]) {
             const error = refusal(() => parseQuery(query, carrier.lists, carrier.validate));
             expect(error.code, query).toBe("VALIDATION_ERROR");
             expect(error.metadata.property, query).toBe(name);
             expect(Object.keys(error.metadata.constraints as object), query).toEqual(["whitelist"]);
-            expect((error.metadata.constraints as Record<string, string[]>).whitelist, query).toEqual([`property ${name} should not exist`]);
+            expect((error.metadata.constraints as Record<string, string[]>).whitelist, query).toEqual([
+              `property ${name} should not exist`,
+            ]);
           }
         }
       }

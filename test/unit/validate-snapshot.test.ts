@@ -6,7 +6,12 @@ import fc from "fast-check";
 import { Packr, pack } from "msgpackr";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeSnapshotBytes } from "../../src/snapshot/decode-snapshot.js";
-import { chainIdFromSnapshotFileName, openSnapshotBytes, parseSnapshotBytes, readSnapshotFile } from "../../src/snapshot/read-snapshot-file.js";
+import {
+  chainIdFromSnapshotFileName,
+  openSnapshotBytes,
+  parseSnapshotBytes,
+  readSnapshotFile,
+} from "../../src/snapshot/read-snapshot-file.js";
 import type { ChainId } from "../../src/chains/chains.js";
 import { SnapshotError, type SnapshotErrorReason } from "../../src/snapshot/snapshot-error.js";
 import { validateSnapshot } from "../../src/snapshot/validate-snapshot.js";
@@ -71,28 +76,67 @@ function validSnapshot() {
     ],
     tokens: [
       {
-        address: NATIVE, symbol: "ETH", name: "Ether", decimals: 18,
-        usdPrice: 3200.5, trackedUsdPrice: 3200.5, totalValuePooledUsd: 5_000_000, trackedTotalValuePooledUsd: 4_900_000,
-        swapsCount: 1000, swapVolumeUsd: 9_000_000, trackedSwapVolumeUsd: 8_900_000,
+        address: NATIVE,
+        symbol: "ETH",
+        name: "Ether",
+        decimals: 18,
+        usdPrice: 3200.5,
+        trackedUsdPrice: 3200.5,
+        totalValuePooledUsd: 5_000_000,
+        trackedTotalValuePooledUsd: 4_900_000,
+        swapsCount: 1000,
+        swapVolumeUsd: 9_000_000,
+        trackedSwapVolumeUsd: 8_900_000,
       },
       {
-        address: WETH, symbol: "WETH", name: "Wrapped Ether", decimals: 18, logoUrl: "https://example.org/weth.png",
-        usdPrice: 3200.5, trackedUsdPrice: 3200.5, trackedTotalValuePooledUsd: 10_000_000,
-        swapsCount: 5000, trackedSwapVolumeUsd: 20_000_000,
+        address: WETH,
+        symbol: "WETH",
+        name: "Wrapped Ether",
+        decimals: 18,
+        logoUrl: "https://example.org/weth.png",
+        usdPrice: 3200.5,
+        trackedUsdPrice: 3200.5,
+        trackedTotalValuePooledUsd: 10_000_000,
+        swapsCount: 5000,
+        trackedSwapVolumeUsd: 20_000_000,
       },
       {
-        address: USDC, symbol: "USDC", name: "USD Coin", decimals: 6, normalizedSymbol: "USDC", normalizedName: "USD Coin",
-        usdPrice: 1, trackedUsdPrice: 1, trackedTotalValuePooledUsd: 8_000_000, swapsCount: 4000, trackedSwapVolumeUsd: 15_000_000,
+        address: USDC,
+        symbol: "USDC",
+        name: "USD Coin",
+        decimals: 6,
+        normalizedSymbol: "USDC",
+        normalizedName: "USD Coin",
+        usdPrice: 1,
+        trackedUsdPrice: 1,
+        trackedTotalValuePooledUsd: 8_000_000,
+        swapsCount: 4000,
+        trackedSwapVolumeUsd: 15_000_000,
       },
       {
-        address: USDT0, symbol: "USD₮0", name: "USD₮0", decimals: 6,
-        usdPrice: 1.0001, trackedUsdPrice: 0, trackedTotalValuePooledUsd: 0, swapsCount: 0, trackedSwapVolumeUsd: 0,
+        address: USDT0,
+        symbol: "USD₮0",
+        name: "USD₮0",
+        decimals: 6,
+        usdPrice: 1.0001,
+        trackedUsdPrice: 0,
+        trackedTotalValuePooledUsd: 0,
+        swapsCount: 0,
+        trackedSwapVolumeUsd: 0,
       },
     ],
     pools: [
-      { ...poolBase("0x88a43bbdf9d098eec7bceda4e2494615dfd9bb9c", "uniswap-v2", WETH, USDC), type: "V2", metadata: { positionManagerAddress: ROUTER } },
+      {
+        ...poolBase("0x88a43bbdf9d098eec7bceda4e2494615dfd9bb9c", "uniswap-v2", WETH, USDC),
+        type: "V2",
+        metadata: { positionManagerAddress: ROUTER },
+      },
       { ...poolBase("0xd0b53d9277642d899df5c87a3966a349a798f224", "uniswap-v3", WETH, USDC), type: "V3", metadata: concentrated() },
-      { ...poolBase("0xb2cc224c1c9fee385f8ad6a55b4d94e92359dc59", "aerodrome-slipstream", WETH, USDT0), type: "SLIPSTREAM", metadata: concentrated() },
+      {
+        ...poolBase("0xb2cc224c1c9fee385f8ad6a55b4d94e92359dc59", "aerodrome-slipstream", WETH, USDT0),
+        type: "SLIPSTREAM",
+        metadata: concentrated(),
+      },
       {
         ...poolBase(V4_POOL_ID, "uniswap-v4", NATIVE, USDC),
         type: "V4",
@@ -267,29 +311,69 @@ describe("validateSnapshot: a valid file", () => {
 
 describe("validateSnapshot: top level", () => {
   it("rejects a wrong format string", () => {
-    expectRejected(mutated((x) => (x.format = "liquidity-snapshots")), "structure", "format", /expected "liquidity-snapshot", got "liquidity-snapshots"/);
+    expectRejected(
+      mutated((x) => (x.format = "liquidity-snapshots")),
+      "structure",
+      "format",
+      /expected "liquidity-snapshot", got "liquidity-snapshots"/,
+    );
   });
 
   it("rejects version 2", () => {
-    expectRejected(mutated((x) => (x.version = 2)), "structure", "version", /expected 1, got 2/);
+    expectRejected(
+      mutated((x) => (x.version = 2)),
+      "structure",
+      "version",
+      /expected 1, got 2/,
+    );
   });
 
   it("rejects a chainId that differs from the file name's", () => {
-    expectRejected(mutated((x) => (x.chainId = 1)), "chain-mismatch", "chainId", /chainId: 1 does not match the file name chain-8453\.msgpack/);
+    expectRejected(
+      mutated((x) => (x.chainId = 1)),
+      "chain-mismatch",
+      "chainId",
+      /chainId: 1 does not match the file name chain-8453\.msgpack/,
+    );
   });
 
   it("rejects an unsupported chainId", () => {
-    expectRejected(mutated((x) => (x.chainId = 5)), "unsupported-chain", "chainId", /5 is not a supported chain \(supported: 1, 130, 143, 999, 8453, 9745, 534352\)/, 5);
-    expectRejected(mutated((x) => (x.chainId = 5)), "unsupported-chain", "chainId");
+    expectRejected(
+      mutated((x) => (x.chainId = 5)),
+      "unsupported-chain",
+      "chainId",
+      /5 is not a supported chain \(supported: 1, 130, 143, 999, 8453, 9745, 534352\)/,
+      5,
+    );
+    expectRejected(
+      mutated((x) => (x.chainId = 5)),
+      "unsupported-chain",
+      "chainId",
+    );
   });
 
   it("rejects a non-integer generatedAt", () => {
-    expectRejected(mutated((x) => (x.generatedAt = 1_760_000_000.5)), "structure", "generatedAt", /got 1760000000\.5/);
+    expectRejected(
+      mutated((x) => (x.generatedAt = 1_760_000_000.5)),
+      "structure",
+      "generatedAt",
+      /got 1760000000\.5/,
+    );
   });
 
   it("rejects a missing tokens array and a tokens map", () => {
-    expectRejected(mutated((x) => delete x.tokens), "structure", "tokens", /tokens: missing, expected an array/);
-    expectRejected(mutated((x) => (x.tokens = {})), "structure", "tokens", /expected an array, got a map/);
+    expectRejected(
+      mutated((x) => delete x.tokens),
+      "structure",
+      "tokens",
+      /tokens: missing, expected an array/,
+    );
+    expectRejected(
+      mutated((x) => (x.tokens = {})),
+      "structure",
+      "tokens",
+      /expected an array, got a map/,
+    );
   });
 
   it("rejects a top-level array or string (not a map)", () => {
@@ -301,52 +385,124 @@ describe("validateSnapshot: top level", () => {
   });
 
   it("rejects a missing format with a 'missing' message", () => {
-    expectRejected(mutated((x) => delete x.format), "structure", "format", /format: missing, expected "liquidity-snapshot"/);
+    expectRejected(
+      mutated((x) => delete x.format),
+      "structure",
+      "format",
+      /format: missing, expected "liquidity-snapshot"/,
+    );
   });
 });
 
 describe("validateSnapshot: tokens", () => {
   it("rejects an uppercase token address", () => {
-    expectRejected(mutated((x) => (x.tokens[2].address = USDC.toUpperCase().replace("0X", "0x"))), "structure", "tokens[2].address", /\^0x\[0-9a-f\]\{40\}\$/);
+    expectRejected(
+      mutated((x) => (x.tokens[2].address = USDC.toUpperCase().replace("0X", "0x"))),
+      "structure",
+      "tokens[2].address",
+      /\^0x\[0-9a-f\]\{40\}\$/,
+    );
   });
 
   it("rejects a token address of the wrong length", () => {
-    expectRejected(mutated((x) => (x.tokens[1].address = WETH.slice(0, -1))), "structure", "tokens[1].address");
+    expectRejected(
+      mutated((x) => (x.tokens[1].address = WETH.slice(0, -1))),
+      "structure",
+      "tokens[1].address",
+    );
   });
 
   it("rejects decimals 256", () => {
-    expectRejected(mutated((x) => (x.tokens[0].decimals = 256)), "structure", "tokens[0].decimals", /Maximum<255>.*got 256/);
+    expectRejected(
+      mutated((x) => (x.tokens[0].decimals = 256)),
+      "structure",
+      "tokens[0].decimals",
+      /Maximum<255>.*got 256/,
+    );
   });
 
   it("rejects a negative price", () => {
-    expectRejected(mutated((x) => (x.tokens[3].usdPrice = -0.5)), "structure", "tokens[3].usdPrice", /Minimum<0>.*got -0\.5/);
+    expectRejected(
+      mutated((x) => (x.tokens[3].usdPrice = -0.5)),
+      "structure",
+      "tokens[3].usdPrice",
+      /Minimum<0>.*got -0\.5/,
+    );
   });
 
   it("rejects NaN", () => {
     // A plain number (typia alone accepts NaN there) ...
-    expectRejected(mutated((x) => (x.pools[1].stats.stats7d.yield = NaN)), "structure", "pools[1].stats.stats7d.yield", /expected a finite number, got NaN/);
+    expectRejected(
+      mutated((x) => (x.pools[1].stats.stats7d.yield = NaN)),
+      "structure",
+      "pools[1].stats.stats7d.yield",
+      /expected a finite number, got NaN/,
+    );
     // ... and a >= 0 number.
-    expectRejected(mutated((x) => (x.tokens[1].trackedUsdPrice = NaN)), "structure", "tokens[1].trackedUsdPrice", /got NaN/);
+    expectRejected(
+      mutated((x) => (x.tokens[1].trackedUsdPrice = NaN)),
+      "structure",
+      "tokens[1].trackedUsdPrice",
+      /got NaN/,
+    );
   });
 
   it("rejects Infinity and -Infinity", () => {
-    expectRejected(mutated((x) => (x.tokens[2].trackedTotalValuePooledUsd = Infinity)), "structure", "tokens[2].trackedTotalValuePooledUsd", /expected a finite number, got Infinity/);
-    expectRejected(mutated((x) => (x.pools[0].stats.stats24h.netInflowUsd = -Infinity)), "structure", "pools[0].stats.stats24h.netInflowUsd", /got -Infinity/);
-    expectRejected(mutated((x) => (x.pools[4].metadata.communityFeePercentage = Infinity)), "structure", "pools[4].metadata.communityFeePercentage");
+    expectRejected(
+      mutated((x) => (x.tokens[2].trackedTotalValuePooledUsd = Infinity)),
+      "structure",
+      "tokens[2].trackedTotalValuePooledUsd",
+      /expected a finite number, got Infinity/,
+    );
+    expectRejected(
+      mutated((x) => (x.pools[0].stats.stats24h.netInflowUsd = -Infinity)),
+      "structure",
+      "pools[0].stats.stats24h.netInflowUsd",
+      /got -Infinity/,
+    );
+    expectRejected(
+      mutated((x) => (x.pools[4].metadata.communityFeePercentage = Infinity)),
+      "structure",
+      "pools[4].metadata.communityFeePercentage",
+    );
   });
 
   it("rejects a 64-bit integer beyond 2^53 (decoded as bigint) without crashing", () => {
-    expectRejected(mutated((x) => (x.tokens[0].swapsCount = 2n ** 60n)), "structure", "tokens[0].swapsCount", /got integer 1152921504606846976 \(beyond ±2\^53/);
-    expectRejected(mutated((x) => (x.blockNumber = 2n ** 64n - 1n)), "structure", "blockNumber");
+    expectRejected(
+      mutated((x) => (x.tokens[0].swapsCount = 2n ** 60n)),
+      "structure",
+      "tokens[0].swapsCount",
+      /got integer 1152921504606846976 \(beyond ±2\^53/,
+    );
+    expectRejected(
+      mutated((x) => (x.blockNumber = 2n ** 64n - 1n)),
+      "structure",
+      "blockNumber",
+    );
   });
 
   it("rejects swapsCount 1.5", () => {
-    expectRejected(mutated((x) => (x.tokens[1].swapsCount = 1.5)), "structure", "tokens[1].swapsCount", /uint64.*got 1\.5/);
+    expectRejected(
+      mutated((x) => (x.tokens[1].swapsCount = 1.5)),
+      "structure",
+      "tokens[1].swapsCount",
+      /uint64.*got 1\.5/,
+    );
   });
 
   it("rejects a missing symbol and a null optional field", () => {
-    expectRejected(mutated((x) => delete x.tokens[1].symbol), "structure", "tokens[1].symbol", /missing, expected string/);
-    expectRejected(mutated((x) => (x.tokens[1].logoUrl = null)), "structure", "tokens[1].logoUrl", /got null/);
+    expectRejected(
+      mutated((x) => delete x.tokens[1].symbol),
+      "structure",
+      "tokens[1].symbol",
+      /missing, expected string/,
+    );
+    expectRejected(
+      mutated((x) => (x.tokens[1].logoUrl = null)),
+      "structure",
+      "tokens[1].logoUrl",
+      /got null/,
+    );
   });
 
   it("rejects a duplicate token address, naming the first occurrence", () => {
@@ -355,7 +511,11 @@ describe("validateSnapshot: tokens", () => {
   });
 
   it("truncates long values in messages", () => {
-    const error = expectRejected(mutated((x) => (x.tokens[0].address = `0x${"z".repeat(5000)}`)), "structure", "tokens[0].address");
+    const error = expectRejected(
+      mutated((x) => (x.tokens[0].address = `0x${"z".repeat(5000)}`)),
+      "structure",
+      "tokens[0].address",
+    );
     expect(error.message.length).toBeLessThan(300);
   });
 });
@@ -367,7 +527,11 @@ describe("validateSnapshot: protocols", () => {
   });
 
   it("rejects a protocol id that is not a lowercase slug", () => {
-    expectRejected(mutated((x) => (x.protocols[0].id = "Uniswap V2")), "structure", "protocols[0].id");
+    expectRejected(
+      mutated((x) => (x.protocols[0].id = "Uniswap V2")),
+      "structure",
+      "protocols[0].id",
+    );
   });
 });
 
@@ -378,62 +542,151 @@ describe("validateSnapshot: pools", () => {
   });
 
   it("rejects an unknown protocolId", () => {
-    expectRejected(mutated((x) => (x.pools[1].protocolId = "sushiswap")), "reference", "pools[1].protocolId", /not in protocols \("sushiswap"\)/);
+    expectRejected(
+      mutated((x) => (x.pools[1].protocolId = "sushiswap")),
+      "reference",
+      "pools[1].protocolId",
+      /not in protocols \("sushiswap"\)/,
+    );
   });
 
   it("rejects a pool token that is not in tokens", () => {
     const missing = "0x1111111111111111111111111111111111111111";
-    const error = expectRejected(mutated((x) => (x.pools[2].tokens[1].address = missing)), "reference", "pools[2].tokens[1].address");
+    const error = expectRejected(
+      mutated((x) => (x.pools[2].tokens[1].address = missing)),
+      "reference",
+      "pools[2].tokens[1].address",
+    );
     expect(error.message).toBe(`pools[2].tokens[1].address: not in tokens ("${missing}")`);
   });
 
   it("rejects a pool with 1 token", () => {
-    expectRejected(mutated((x) => x.pools[0].tokens.pop()), "structure", "pools[0].tokens", /MinItems<2>.*got an array of 1 item/);
+    expectRejected(
+      mutated((x) => x.pools[0].tokens.pop()),
+      "structure",
+      "pools[0].tokens",
+      /MinItems<2>.*got an array of 1 item/,
+    );
   });
 
   it("rejects an unknown pool type", () => {
-    const error = expectRejected(mutated((x) => (x.pools[1].type = "V5")), "structure", "pools[1].type");
+    const error = expectRejected(
+      mutated((x) => (x.pools[1].type = "V5")),
+      "structure",
+      "pools[1].type",
+    );
     expect(error.message).toBe('pools[1].type: expected "V2" | "V3" | "V4" | "ALGEBRA" | "SLIPSTREAM", got "V5"');
-    expectRejected(mutated((x) => delete x.pools[1].type), "structure", "pools[1].type", /missing/);
+    expectRejected(
+      mutated((x) => delete x.pools[1].type),
+      "structure",
+      "pools[1].type",
+      /missing/,
+    );
   });
 
   it("rejects a non-map pool", () => {
-    expectRejected(mutated((x) => (x.pools[1] = 42)), "structure", "pools[1]", /got 42/);
-    expectRejected(mutated((x) => (x.tokens[1] = "WETH")), "structure", "tokens[1]", /expected a map \(SnapshotToken\), got "WETH"/);
+    expectRejected(
+      mutated((x) => (x.pools[1] = 42)),
+      "structure",
+      "pools[1]",
+      /got 42/,
+    );
+    expectRejected(
+      mutated((x) => (x.tokens[1] = "WETH")),
+      "structure",
+      "tokens[1]",
+      /expected a map \(SnapshotToken\), got "WETH"/,
+    );
   });
 
   it("rejects a V3 pool without tickSpacing", () => {
-    expectRejected(mutated((x) => delete x.pools[1].metadata.tickSpacing), "structure", "pools[1].metadata.tickSpacing", /missing, expected number & Type<"int32">/);
+    expectRejected(
+      mutated((x) => delete x.pools[1].metadata.tickSpacing),
+      "structure",
+      "pools[1].metadata.tickSpacing",
+      /missing, expected number & Type<"int32">/,
+    );
   });
 
   it("rejects V4 metadata without hook (it must be present, may be null)", () => {
-    expectRejected(mutated((x) => delete x.pools[3].metadata.hook), "structure", "pools[3].metadata.hook", /missing, expected map \| null/);
-    expectRejected(mutated((x) => delete x.pools[3].metadata.stateViewAddress), "structure", "pools[3].metadata.stateViewAddress", /missing/);
+    expectRejected(
+      mutated((x) => delete x.pools[3].metadata.hook),
+      "structure",
+      "pools[3].metadata.hook",
+      /missing, expected map \| null/,
+    );
+    expectRejected(
+      mutated((x) => delete x.pools[3].metadata.stateViewAddress),
+      "structure",
+      "pools[3].metadata.stateViewAddress",
+      /missing/,
+    );
   });
 
   it("rejects a V2 pool whose metadata lacks the router", () => {
-    expectRejected(mutated((x) => (x.pools[0].metadata = {})), "structure", "pools[0].metadata.positionManagerAddress", /missing/);
-    expectRejected(mutated((x) => delete x.pools[0].metadata), "structure", "pools[0].metadata", /missing, expected a map \(V2Metadata\)/);
+    expectRejected(
+      mutated((x) => (x.pools[0].metadata = {})),
+      "structure",
+      "pools[0].metadata.positionManagerAddress",
+      /missing/,
+    );
+    expectRejected(
+      mutated((x) => delete x.pools[0].metadata),
+      "structure",
+      "pools[0].metadata",
+      /missing, expected a map \(V2Metadata\)/,
+    );
   });
 
   it("rejects a latestSqrtPriceX96 that is not digits", () => {
-    expectRejected(mutated((x) => (x.pools[1].metadata.latestSqrtPriceX96 = "7.9e28")), "structure", "pools[1].metadata.latestSqrtPriceX96", /got "7\.9e28"/);
-    expectRejected(mutated((x) => (x.pools[2].metadata.latestSqrtPriceX96 = "-1")), "structure", "pools[2].metadata.latestSqrtPriceX96");
-    expectRejected(mutated((x) => (x.pools[2].metadata.latestSqrtPriceX96 = 79228162514264337593543950336)), "structure", "pools[2].metadata.latestSqrtPriceX96");
+    expectRejected(
+      mutated((x) => (x.pools[1].metadata.latestSqrtPriceX96 = "7.9e28")),
+      "structure",
+      "pools[1].metadata.latestSqrtPriceX96",
+      /got "7\.9e28"/,
+    );
+    expectRejected(
+      mutated((x) => (x.pools[2].metadata.latestSqrtPriceX96 = "-1")),
+      "structure",
+      "pools[2].metadata.latestSqrtPriceX96",
+    );
+    expectRejected(
+      mutated((x) => (x.pools[2].metadata.latestSqrtPriceX96 = 79228162514264337593543950336)),
+      "structure",
+      "pools[2].metadata.latestSqrtPriceX96",
+    );
   });
 
   it('accepts latestTick "-5" but rejects "5.0"', () => {
     expect(() => roundTrip(mutated((x) => (x.pools[3].metadata.latestTick = "-5")))).not.toThrow();
-    expectRejected(mutated((x) => (x.pools[3].metadata.latestTick = "5.0")), "structure", "pools[3].metadata.latestTick", /got "5\.0"/);
+    expectRejected(
+      mutated((x) => (x.pools[3].metadata.latestTick = "5.0")),
+      "structure",
+      "pools[3].metadata.latestTick",
+      /got "5\.0"/,
+    );
   });
 
   it("rejects a pool address of neither 40 nor 64 hex digits", () => {
-    expectRejected(mutated((x) => (x.pools[0].address = `0x${"ab".repeat(25)}`)), "structure", "pools[0].address");
+    expectRejected(
+      mutated((x) => (x.pools[0].address = `0x${"ab".repeat(25)}`)),
+      "structure",
+      "pools[0].address",
+    );
   });
 
   it("rejects a pool token amount below 0 and a string USD value", () => {
-    expectRejected(mutated((x) => (x.pools[4].tokens[0].amount = -1)), "structure", "pools[4].tokens[0].amount");
-    expectRejected(mutated((x) => (x.pools[4].totalValueLockedUsd = "1000")), "structure", "pools[4].totalValueLockedUsd", /got "1000"/);
+    expectRejected(
+      mutated((x) => (x.pools[4].tokens[0].amount = -1)),
+      "structure",
+      "pools[4].tokens[0].amount",
+    );
+    expectRejected(
+      mutated((x) => (x.pools[4].totalValueLockedUsd = "1000")),
+      "structure",
+      "pools[4].totalValueLockedUsd",
+      /got "1000"/,
+    );
   });
 });
 
@@ -530,7 +783,10 @@ describe("readSnapshotFile", () => {
 
   it("rejects a file name that is not chain-<id>.msgpack", async () => {
     for (const name of ["chain-8453.msgpack.tmp", ".chain-8453.msgpack", "chain-01.msgpack", "base.msgpack", "chain-.msgpack"]) {
-      const error = await readSnapshotFile(join(dir, name)).then(() => undefined, (e: unknown) => e);
+      const error = await readSnapshotFile(join(dir, name)).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(SnapshotError);
       expect((error as SnapshotError).reason).toBe("file-name");
     }

@@ -1,7 +1,7 @@
 import typia from "typia";
 import { describe, expect, test } from "vitest";
 import type { TokenListRequest } from "../../src/api/wire.js";
-import type { ApiError } from "../../src/http/errors.js";
+import type { ApiError } from "../../src/api/errors.js";
 import { validated } from "../../src/http/validation-error.js";
 
 const validateTokenListRequest = typia.createValidateEquals<TokenListRequest>();
@@ -22,7 +22,13 @@ describe("token list request validation", () => {
     expect(() =>
       parseTokenListRequest({
         config: { matchAllSymbols: true, limit: 500, orderBy: { field: "tvl", direction: "asc" }, cursor: null },
-        filters: { chainIds: [], minimumTotalValuePooledUsd: 0, minimumSwapsCount: 0, minimumSwapVolumeUsd: 0.5, ignoreWrappedNative: false },
+        filters: {
+          chainIds: [],
+          minimumTotalValuePooledUsd: 0,
+          minimumSwapsCount: 0,
+          minimumSwapVolumeUsd: 0.5,
+          ignoreWrappedNative: false,
+        },
       }),
     ).not.toThrow();
   });

@@ -1,14 +1,20 @@
-/** GET /v1/openapi.json (public): the OpenAPI 3.1 document, built from the route table once per thread. */
+/** GET /v1/openapi.json (public): the OpenAPI 3.1 document of a route table, built once per thread. */
 import { buildOpenApiDocument } from "../../openapi/openapi-document.js";
+import type { DocumentedRoute } from "../../openapi/operation-doc.js";
 import { rawJson, type Reply } from "../reply.js";
 
-let documentBytes: Buffer | null = null;
+export class OpenApiDocument {
+  private bytes: Buffer | null = null;
 
-/** The encoded document (built on first use: it is derived from the route table, which holds this handler). */
-export function openApiDocumentBytes(): Buffer {
-  return (documentBytes ??= Buffer.from(JSON.stringify(buildOpenApiDocument())));
-}
+  /** @param routes the table to document (a function: the table holds this document's handler) */
+  constructor(private readonly routes: () => readonly DocumentedRoute[]) {}
 
-export function getOpenApiDocument(): Reply {
-  return { ...rawJson(200, openApiDocumentBytes()), cacheKey: "openapi" };
+  /** The encoded document (built on first use; the serving thread builds it as it starts). */
+  encoded(): Buffer {
+    return (this.bytes ??= Buffer.from(JSON.stringify(buildOpenApiDocument(this.routes()))));
+  }
+
+  reply(): Reply {
+    return { ...rawJson(200, this.encoded()), cacheKey: "openapi" };
+  }
 }

@@ -2,13 +2,13 @@
 import typia from "typia";
 import { assertChainAllowed } from "../../access/restrictions.js";
 import type { PoolPathParameters } from "../../api/wire.js";
-import { findPool } from "../../snapshot/pool-table.js";
-import { columnBytes } from "../../util/shared-columns.js";
+import { findPool } from "../../tables/pool-table.js";
+import { columnBytes } from "../../tables/shared-columns.js";
 import { requireLoadedChain } from "../chain-availability.js";
-import { ApiError } from "../errors.js";
+import { ApiError } from "../../api/errors.js";
 import { parsePathChainId } from "../path-parameters.js";
 import { dataReply, type Reply } from "../reply.js";
-import type { RouteRequest } from "../route.js";
+import type { KeyedRequest } from "../route.js";
 
 const POOL_OPEN = Buffer.from('{"pool":');
 const POOL_CLOSE = Buffer.from("}");
@@ -25,10 +25,10 @@ function invalidAddress(address: string): ApiError {
   );
 }
 
-export function getPool(request: RouteRequest): Reply {
+export function getPool(request: KeyedRequest): Reply {
   const [chainText, address] = request.params;
   const chainId = parsePathChainId(chainText);
-  assertChainAllowed(request.key!, chainId);
+  assertChainAllowed(request.key, chainId);
   const current = request.ctx.store.current;
   if (current === null || !current.isLoaded(chainId)) {
     if (!isPoolAddress(address)) throw invalidAddress(address);
@@ -48,5 +48,10 @@ export function getPool(request: RouteRequest): Reply {
     );
   }
   // The data is a function of the pool's JSON alone: the JSON's checksum (computed at build) validates it.
-  return dataReply([POOL_OPEN, columnBytes(pools.json, index), POOL_CLOSE], snapshot.versionHex, `pools.get:${chainId}:${index}`, pools.jsonCrc[index]);
+  return dataReply(
+    [POOL_OPEN, columnBytes(pools.json, index), POOL_CLOSE],
+    snapshot.versionHex,
+    `pools.get:${chainId}:${index}`,
+    pools.jsonCrc[index],
+  );
 }

@@ -1,29 +1,21 @@
 /**
- * POST /v1/pools/search (api-extended.md §10): validates the body, resolves
- * sides A and B from tokens and baskets, runs the search on the snapshot a
- * cursor's walk started on while it is kept (else the current one), from the
- * position after the previous page's last pool, and answers each pool's
- * pre-encoded pool-details JSON (with the wrapped native token's JSON swapped
- * for the native asset's where `parseWrappedToNative` asks).
+ * POST /v1/pools/search (api-extended.md §10): validates the body (sides,
+ * protocol ids, basket ids, the chains the key may read and that are loaded),
+ * then answers the page the serving layer finds (serving/pool-search-page.ts).
  */
-import { CursorKind } from "../../snapshot/version-retention.js";
 import typia from "typia";
-import { assertChainAllowed } from "../../access/restrictions.js";
 import type { KeyEntry } from "../../access/key-store.js";
-import type { BasketSelection, TokenAddressInput, PoolSearchRequest } from "../../api/wire.js";
+import { assertChainAllowed } from "../../access/restrictions.js";
+import { ApiError } from "../../api/errors.js";
+import { DEFAULT_POOL_SEARCH_LIMIT } from "../../api/limits.js";
+import type { BasketSelection, PoolSearchRequest, TokenAddressInput } from "../../api/wire.js";
 import type { BasketCatalogue } from "../../baskets/basket-catalogue.js";
 import type { ChainId } from "../../chains/chains.js";
-import { PositionWriter } from "../../query/cursor.js";
-import { searchPools, type SearchPosition } from "../../query/pool-search.js";
-import { DEFAULT_POOL_SEARCH_LIMIT, poolSearchKey, poolTypeMask, specSortKey, toPoolSearchSpec } from "../../query/pool-search-query.js";
-import { resolveSearch } from "../../query/pool-search-sides.js";
-import { addressAt } from "../../snapshot/address-hash-table.js";
-import type { CompiledChain } from "../../snapshot/compiled-chain.js";
+import { poolSearchKey, toPoolSearchSpec } from "../../query/pool-search-query.js";
+import { writePoolSearchPage } from "../../serving/pool-search-page.js";
 import { requireLoadedChain, requireSnapshot } from "../chain-availability.js";
-import { ApiError } from "../errors.js";
-import { assertPositionComplete, openCursor } from "../list-cursor.js";
 import { dataReply, type Chunk, type Reply } from "../reply.js";
-import type { RouteRequest } from "../route.js";
+import type { KeyedRequest } from "../route.js";
 import { tokenListsFailure } from "../token-address-lists.js";
 import { constraintError } from "../validation-error.js";
 
@@ -36,13 +28,13 @@ const PROTOCOL_ID = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const TOKEN_LISTS = ["tokensA", "tokensB"] as const;
 const BASKET_LISTS = ["basketsA", "basketsB"] as const;
 
-export function searchPoolsRoute(request: RouteRequest): Reply {
+export function searchPoolsRoute(request: KeyedRequest): Reply {
   const body = validatedBody(request.body);
   assertSideA(body);
   assertProtocolIds(body.filters?.protocols);
   assertProtocolIds(body.filters?.blockedProtocols);
   assertBasketIds(body, request.ctx.baskets);
-  const key = request.key!;
+  const key = request.key;
   const named = namedChains(body, key);
   const { ctx } = request;
   const current = requireSnapshot(ctx.store.current);
@@ -50,64 +42,19 @@ export function searchPoolsRoute(request: RouteRequest): Reply {
 
   const spec = toPoolSearchSpec(body);
   const scope = ctx.cursors.scope(SCOPE, poolSearchKey(spec));
-  const limit = body.config?.limit ?? DEFAULT_POOL_SEARCH_LIMIT;
-  let snapshot = current;
-  let after: SearchPosition | null = null;
-  const cursor = openCursor(ctx, scope, body.config?.cursor);
-  if (cursor !== null) {
-    const position = { key: cursor.position.f64(), chainId: cursor.position.u32(), address: cursor.position.string() };
-    assertPositionComplete(cursor, body.config!.cursor!);
-    after = position;
-    // While the walk's snapshot keeps its pool tables, the next page comes from it; after that, from the current one.
-    snapshot = ctx.store.versionWithPools(cursor.version) ?? current;
-  }
-
-  const { chains, toNative } = resolveSearch(spec, snapshot, snapshot.baskets(ctx.baskets), key.allowedChainIds);
-  const sortKey = specSortKey(spec);
-  const page = searchPools(chains, { key: sortKey, descending: spec.descending, minTvl: spec.filters.minimumTotalValueLockedUsd, typeMask: poolTypeMask(spec.filters) }, after, limit);
-
-  const data: Chunk[] = ['{"pools":['];
-  for (let i = 0; i < page.pool.length; i++) {
-    if (i > 0) data.push(",");
-    const slot = page.chain[i];
-    writePool(data, snapshot.chains.get(chains[slot].chainId as ChainId)!, page.pool[i], toNative[slot]);
-  }
-  let next = "null";
-  if (page.more) {
-    const last = page.pool.length - 1;
-    const c = chains[page.chain[last]];
-    const pool = page.pool[last];
-    const position = new PositionWriter().f64(c.index.keys[sortKey * c.index.poolCount + pool]).u32(c.chainId).string(addressAt(c.pools, pool));
-    next = JSON.stringify(ctx.cursors.encode(scope, snapshot.version, position.bytes()));
-    ctx.store.cursorIssued(snapshot, CursorKind.Pools);
-  }
-  data.push(`],"filters":${JSON.stringify(spec.filters)},"nextCursor":${next}}`);
+  const data: Chunk[] = [];
+  const snapshot = writePoolSearchPage(
+    data,
+    ctx,
+    current,
+    spec,
+    scope,
+    body.config?.cursor,
+    body.config?.limit ?? DEFAULT_POOL_SEARCH_LIMIT,
+    ctx.baskets,
+    key.allowedChainIds,
+  );
   return dataReply(data, snapshot.versionHex);
-}
-
-/**
- * The pool's pre-encoded JSON; when its wrapped native token is to be shown as
- * the native asset, the copies of the wrapped token's JSON object (offsets
- * recorded at encode time) are swapped for the chain's native token JSON.
- */
-function writePool(out: Chunk[], chain: CompiledChain, pool: number, toNative: boolean): void {
-  const { bytes, offsets } = chain.pools.json;
-  const start = offsets[pool];
-  const end = offsets[pool + 1];
-  const ix = chain.poolSearch;
-  const from = ix.wrappedStart[pool];
-  const to = ix.wrappedStart[pool + 1];
-  if (!toNative || from === to) {
-    out.push(bytes.subarray(start, end));
-    return;
-  }
-  let at = start;
-  for (let s = from; s < to; s++) {
-    const splice = start + ix.wrappedAt[s];
-    out.push(bytes.subarray(at, splice), ix.nativeTokenJson);
-    at = splice + ix.wrappedJsonBytes;
-  }
-  out.push(bytes.subarray(at, end));
 }
 
 /** The request, or its first problem (token-address-lists.ts). */
@@ -134,7 +81,10 @@ function assertProtocolIds(ids: readonly string[] | undefined): void {
   if (invalidItems.length === 0) return;
   throw new ApiError(
     "INVALID_PROTOCOL_ID",
-    `Not a protocol id: ${invalidItems.slice(0, 5).map((id) => JSON.stringify(id.slice(0, 80))).join(", ")}; protocol ids are lowercase words joined by dashes, e.g. uniswap-v3.`,
+    `Not a protocol id: ${invalidItems
+      .slice(0, 5)
+      .map((id) => JSON.stringify(id.slice(0, 80)))
+      .join(", ")}; protocol ids are lowercase words joined by dashes, e.g. uniswap-v3.`,
     "Protocol ids match ^[a-z0-9]+(-[a-z0-9]+)*$; GET /v1/protocols lists them.",
     { received: ids, invalidItems },
   );

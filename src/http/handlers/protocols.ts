@@ -6,9 +6,9 @@
  */
 import { requireSnapshot } from "../chain-availability.js";
 import { dataReply, type Reply } from "../reply.js";
-import type { RouteRequest } from "../route.js";
+import type { KeyedRequest } from "../route.js";
 
-export function listProtocols(request: RouteRequest): Reply {
+export function listProtocols(request: KeyedRequest): Reply {
   const snapshot = requireSnapshot(request.ctx.store.current);
   return dataReply([snapshot.protocolsJson], snapshot.versionHex, "protocols.list");
 }

@@ -10,14 +10,14 @@ import { assertChainAllowed } from "../../access/restrictions.js";
 import type { TokenBasketQuery, TokenBasketsQuery } from "../../api/wire.js";
 import type { Basket } from "../../baskets/basket-catalogue.js";
 import { SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../../chains/chains.js";
-import { BasketView } from "../../query/basket-view.js";
+import { BasketView } from "../../serving/basket-view.js";
 import { requireLoadedChain } from "../chain-availability.js";
-import { ApiError } from "../errors.js";
+import { ApiError } from "../../api/errors.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { parsePathChainId } from "../path-parameters.js";
 import { parseQuery } from "../query-params.js";
 import { dataReply, type Chunk, type Reply } from "../reply.js";
-import type { RouteRequest } from "../route.js";
+import type { KeyedRequest } from "../route.js";
 import { validateNoQuery } from "./token-lookup.js";
 
 const validateBasketsQuery = typia.createValidateEquals<TokenBasketsQuery>();
@@ -35,14 +35,15 @@ function basketView(ctx: GatewayContext): BasketView {
  * Names an answer's bytes within the snapshot for the compression cache (the baskets file's revision,
  * the scope, the basket or `*` for every one): a few kinds per file and scope, so each is compressed once.
  */
-function answerKey(request: RouteRequest, scope: readonly ChainId[], basketId: string): string {
+function answerKey(request: KeyedRequest, scope: readonly ChainId[], basketId: string): string {
   return `${request.routeName}:${request.ctx.baskets.revision}:${scope.join(",")}:${basketId}`;
 }
 
 /** Named chains (allowed for the key, loaded), ascending; none named: every supported chain the key may read. */
-function scopeOf(request: RouteRequest, named: readonly ChainId[] | undefined): ChainId[] {
-  const key = request.key!;
-  if (named === undefined || named.length === 0) return [...((key.allowedChainIds as readonly ChainId[] | null) ?? SUPPORTED_CHAIN_IDS_ASCENDING)].sort((a, b) => a - b);
+function scopeOf(request: KeyedRequest, named: readonly ChainId[] | undefined): ChainId[] {
+  const key = request.key;
+  if (named === undefined || named.length === 0)
+    return [...((key.allowedChainIds as readonly ChainId[] | null) ?? SUPPORTED_CHAIN_IDS_ASCENDING)].sort((a, b) => a - b);
   const chains = [...named].sort((a, b) => a - b);
   for (const chainId of chains) {
     assertChainAllowed(key, chainId);
@@ -62,13 +63,13 @@ function invalidBasketId(ctx: GatewayContext, sent: string | string[]): ApiError
   );
 }
 
-function pathBasket(request: RouteRequest, sent: string): Basket {
+function pathBasket(request: KeyedRequest, sent: string): Basket {
   const basket = request.ctx.baskets.get(sent);
   if (basket === undefined) throw invalidBasketId(request.ctx, sent);
   return basket;
 }
 
-export function listBaskets(request: RouteRequest): Reply {
+export function listBaskets(request: KeyedRequest): Reply {
   const { ctx } = request;
   const params = parseQuery(request.query, { chainIds: "numbers", basketIds: "strings" }, validateBasketsQuery);
   const unknown = (params.basketIds ?? []).filter((id) => ctx.baskets.get(id) === undefined);
@@ -90,7 +91,7 @@ export function listBaskets(request: RouteRequest): Reply {
   return dataReply(data, ctx.store.current?.versionHex, wanted === null ? answerKey(request, scope, "*") : undefined);
 }
 
-export function getBasket(request: RouteRequest): Reply {
+export function getBasket(request: KeyedRequest): Reply {
   const { ctx } = request;
   const basket = pathBasket(request, request.params[0]);
   const params = parseQuery(request.query, { chainIds: "numbers" }, validateBasketQuery);
@@ -107,10 +108,10 @@ export function getBasket(request: RouteRequest): Reply {
   return dataReply(['{"basket":', json, "}"], ctx.store.current?.versionHex, answerKey(request, scope, basket.id));
 }
 
-export function getChainBasket(request: RouteRequest): Reply {
+export function getChainBasket(request: KeyedRequest): Reply {
   const { ctx } = request;
   const chainId = parsePathChainId(request.params[0]);
-  assertChainAllowed(request.key!, chainId);
+  assertChainAllowed(request.key, chainId);
   const basket = pathBasket(request, request.params[1]);
   parseQuery(request.query, {}, validateNoQuery);
   const snapshot = requireLoadedChain(ctx.store.current, chainId);

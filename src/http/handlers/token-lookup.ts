@@ -7,26 +7,26 @@ import typia from "typia";
 import { assertChainAllowed } from "../../access/restrictions.js";
 import type { NoQueryParameters, TokensByAddressQuery } from "../../api/wire.js";
 import type { ChainId } from "../../chains/chains.js";
-import type { TokenIndexData } from "../../query/token-index.js";
-import { instanceOnChain, instancesWithAddress } from "../../query/token-lookup.js";
-import type { ServingSnapshot } from "../../snapshot/serving-snapshot.js";
-import { columnBytes } from "../../util/shared-columns.js";
+import type { TokenIndexData } from "../../tables/token-index.js";
+import { instanceOnChain, instancesWithAddress } from "../../tables/token-lookup.js";
+import type { ServingSnapshot } from "../../serving/serving-snapshot.js";
+import { columnBytes } from "../../tables/shared-columns.js";
 import { requireLoadedChain, requireSnapshot } from "../chain-availability.js";
-import { ApiError } from "../errors.js";
+import { ApiError } from "../../api/errors.js";
 import { parsePathChainId, parsePathTokenAddress } from "../path-parameters.js";
 import { parseQuery } from "../query-params.js";
 import { dataReply, type Chunk, type Reply } from "../reply.js";
-import type { RouteRequest } from "../route.js";
+import type { KeyedRequest } from "../route.js";
 import { resolveChains, searchedChains } from "../token-chains.js";
 
 const validateByAddressQuery = typia.createValidateEquals<TokensByAddressQuery>();
 export const validateNoQuery = typia.createValidateEquals<NoQueryParameters>();
 
-export function getTokensByAddress(request: RouteRequest): Reply {
+export function getTokensByAddress(request: KeyedRequest): Reply {
   const address = parsePathTokenAddress(request.params[0]);
   const params = parseQuery(request.query, { chainIds: "numbers" }, validateByAddressQuery);
   const current = request.ctx.store.current;
-  const scope = resolveChains({ chainIds: [...(params.chainIds ?? [])].sort((a, b) => a - b) }, request.key!, current);
+  const scope = resolveChains({ chainIds: [...(params.chainIds ?? [])].sort((a, b) => a - b) }, request.key, current);
   const snapshot = requireSnapshot(current);
   const chains = searchedChains(scope, snapshot);
   const ix = snapshot.tokenIndex;
@@ -42,15 +42,15 @@ export function getTokensByAddress(request: RouteRequest): Reply {
 }
 
 /** The path's chain (allowed for the key, loaded) and token address; no query parameters. */
-export function pathToken(request: RouteRequest): { chainId: ChainId; address: Uint8Array; snapshot: ServingSnapshot } {
+export function pathToken(request: KeyedRequest): { chainId: ChainId; address: Uint8Array; snapshot: ServingSnapshot } {
   const chainId = parsePathChainId(request.params[0]);
-  assertChainAllowed(request.key!, chainId);
+  assertChainAllowed(request.key, chainId);
   const address = parsePathTokenAddress(request.params[1]);
   parseQuery(request.query, {}, validateNoQuery);
   return { chainId, address, snapshot: requireLoadedChain(request.ctx.store.current, chainId) };
 }
 
-export function tokenNotFound(request: RouteRequest, chainId: ChainId): ApiError {
+export function tokenNotFound(request: KeyedRequest, chainId: ChainId): ApiError {
   const sent = request.params[1];
   return new ApiError(
     "TOKEN_NOT_FOUND",
@@ -60,12 +60,16 @@ export function tokenNotFound(request: RouteRequest, chainId: ChainId): ApiError
   );
 }
 
-export function getChainToken(request: RouteRequest): Reply {
+export function getChainToken(request: KeyedRequest): Reply {
   const { chainId, address, snapshot } = pathToken(request);
   const ix: TokenIndexData = snapshot.tokenIndex;
   const i = instanceOnChain(ix, chainId, address);
   if (i < 0) throw tokenNotFound(request, chainId);
   const metadata = columnBytes(ix.metadataJson, i);
   // SingleChainTokenMetadata without its closing brace, then the pooled value.
-  return dataReply(['{"token":', metadata.subarray(0, metadata.length - 1), `,"totalValuePooledUsd":${JSON.stringify(ix.tvl[i])}}}`], snapshot.versionHex, `${request.routeName}:${i}`);
+  return dataReply(
+    ['{"token":', metadata.subarray(0, metadata.length - 1), `,"totalValuePooledUsd":${JSON.stringify(ix.tvl[i])}}}`],
+    snapshot.versionHex,
+    `${request.routeName}:${i}`,
+  );
 }

@@ -8,16 +8,16 @@ import typia, { type IValidation } from "typia";
 import { assertChainAllowed } from "../../access/restrictions.js";
 import type { TokenPriceEntry, TokenPricesRequest } from "../../api/wire.js";
 import type { ChainId } from "../../chains/chains.js";
-import { parseAddress, priceInstance } from "../../query/token-lookup.js";
+import { parseAddress, priceInstance } from "../../tables/token-lookup.js";
 import { requireLoadedChain, requireSnapshot } from "../chain-availability.js";
 import { dataReply, type Reply } from "../reply.js";
-import type { RouteRequest } from "../route.js";
+import type { KeyedRequest } from "../route.js";
 import { tokenListsFailure } from "../token-address-lists.js";
 import { pathToken, tokenNotFound } from "./token-lookup.js";
 
 const validateRequest = typia.createValidateEquals<TokenPricesRequest>();
 
-export function getTokenPrice(request: RouteRequest): Reply {
+export function getTokenPrice(request: KeyedRequest): Reply {
   const { chainId, address, snapshot } = pathToken(request);
   const i = priceInstance(snapshot.tokenIndex, chainId, address);
   if (i < 0) throw tokenNotFound(request, chainId);
@@ -31,11 +31,11 @@ function validatedPrices(body: unknown): TokenPricesRequest {
   throw tokenListsFailure(body, result.errors, ["tokens"]);
 }
 
-export function getTokenPrices(request: RouteRequest): Reply {
+export function getTokenPrices(request: KeyedRequest): Reply {
   const body = validatedPrices(request.body);
   const current = request.ctx.store.current;
   for (const { chainId } of body.tokens) {
-    assertChainAllowed(request.key!, chainId);
+    assertChainAllowed(request.key, chainId);
     requireLoadedChain(current, chainId);
   }
   const snapshot = requireSnapshot(current);

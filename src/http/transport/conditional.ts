@@ -11,7 +11,7 @@
  * compares weakly, as RFC 9110 requires, so both kinds yield 304.
  */
 import type { ContentCoding } from "./content-coding.js";
-import { crc32Continue } from "./gzip-member.js";
+import { crc32Continue } from "../../util/crc32.js";
 
 /** A weak validator of `data` as served from snapshot `version`. */
 export function dataEtag(version: string, crc: number, length: number): string {

@@ -1,0 +1,43 @@
+/**
+ * The tasks of the build workers (workers/snapshot-worker.ts) and what they
+ * answer: the contract between the snapshot loader and its piscina pool. Both
+ * tasks are pure functions of their input; results are shared columns, so
+ * handing them back copies nothing large, and failures come back as values.
+ */
+import type { ChainId } from "../chains/chains.js";
+import type { ChainTokenColumns, CompiledChain } from "../tables/compiled-chain.js";
+import type { AdmissionBounds } from "./chain-admission.js";
+import type { SnapshotErrorReason } from "./snapshot-error.js";
+
+/** Read, decode, validate and compile one chain file. */
+export interface ChainTask {
+  readonly kind: "chain";
+  readonly path: string;
+  readonly logoTemplate: string;
+  /** Contents (SHA-256) already known for this name (served, or rejected before): a file with these bytes is not decoded. */
+  readonly knownSha256: readonly string[];
+  /** Which generatedAt the file may have (chain-admission.ts); checked before compiling. */
+  readonly bounds: AdmissionBounds;
+  /** Largest file read (SNAPSHOT_FILE_MAX_MB); a larger one is rejected `too-large` unread. */
+  readonly maxBytes: number;
+}
+
+/** Build the cross-chain token index (its answer: TokenIndexData) from compiled chains. */
+export interface TokenIndexTask {
+  readonly kind: "token-index";
+  readonly chains: ReadonlyArray<{ chainId: ChainId; tokens: ChainTokenColumns }>;
+}
+
+export type ChainTaskResult =
+  | { readonly status: "accepted"; readonly chain: CompiledChain }
+  /** The bytes hash to one of the task's known contents. */
+  | { readonly status: "known"; readonly sha256: string }
+  | {
+      readonly status: "rejected";
+      readonly reason: SnapshotErrorReason;
+      readonly message: string;
+      /** SHA-256 of the bytes, when they could be read. */
+      readonly sha256: string | null;
+      /** generatedAt of a file that decoded and validated. */
+      readonly generatedAt: number | null;
+    };

@@ -1,0 +1,98 @@
+/**
+ * An open-addressing hash table over lowercase ASCII addresses (pool addresses,
+ * token addresses), in shared memory. Lookups compare the request string in
+ * place, case-insensitively, so they allocate nothing.
+ */
+import { sharedArray } from "./shared-columns.js";
+
+export interface AddressTableData {
+  readonly count: number;
+  /** Bytes reserved per address in `keys`. */
+  readonly width: number;
+  /** Lowercase ASCII address of each entry, `width` bytes per entry, length in keyLength. */
+  readonly keys: Uint8Array;
+  readonly keyLength: Uint8Array;
+  /** Hash slots holding entry index + 1 (0 = empty); length is a power of two. */
+  readonly slots: Uint32Array;
+}
+
+/** Characters hashed: the length and the last 16 (64 bits of a random hex address; the table is built from snapshot data, not from requests). */
+const HASHED_CHARS = 16;
+
+/** FNV-1a over the length and the lowercased char codes of the address's last HASHED_CHARS characters. */
+function hashAddress(address: string): number {
+  let h = Math.imul(0x811c9dc5 ^ address.length, 0x01000193);
+  for (let i = Math.max(0, address.length - HASHED_CHARS); i < address.length; i++) {
+    let c = address.charCodeAt(i);
+    if (c >= 65 && c <= 90) c += 32;
+    h = Math.imul(h ^ c, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** @param addresses lowercase ASCII, at most `width` characters each; entry i is addresses[i]. */
+export function buildAddressTable(addresses: readonly string[], width: number): AddressTableData {
+  const count = addresses.length;
+  const keys = sharedArray(Uint8Array, count * width);
+  const keyLength = sharedArray(Uint8Array, count);
+  let size = 2;
+  while (size < count * 2) size <<= 1;
+  const slots = sharedArray(Uint32Array, size);
+  const mask = size - 1;
+  for (let i = 0; i < count; i++) {
+    const address = addresses[i];
+    if (address.length > width) throw new RangeError(`address ${address} is longer than ${width} characters`);
+    for (let j = 0; j < address.length; j++) keys[i * width + j] = address.charCodeAt(j);
+    keyLength[i] = address.length;
+    let slot = hashAddress(address) & mask;
+    while (slots[slot] !== 0) slot = (slot + 1) & mask;
+    slots[slot] = i + 1;
+  }
+  return { count, width, keys, keyLength, slots };
+}
+
+/** Index of the entry with this address (any letter case), or -1. */
+export function findAddress(table: AddressTableData, address: string): number {
+  const { slots, keys, keyLength, width } = table;
+  const mask = slots.length - 1;
+  const length = address.length;
+  let slot = hashAddress(address) & mask;
+  for (;;) {
+    const entry = slots[slot];
+    if (entry === 0) return -1;
+    const i = entry - 1;
+    if (keyLength[i] === length) {
+      const base = i * width;
+      let j = 0;
+      for (; j < length; j++) {
+        let c = address.charCodeAt(j);
+        if (c >= 65 && c <= 90) c += 32;
+        if (keys[base + j] !== c) break;
+      }
+      if (j === length) return i;
+    }
+    slot = (slot + 1) & mask;
+  }
+}
+
+/**
+ * Compares entry i's address with a lowercase `address` in code-unit order
+ * (negative: the entry sorts first).
+ */
+export function compareAddress(table: AddressTableData, i: number, address: string): number {
+  const { keys, keyLength, width } = table;
+  const base = i * width;
+  const length = keyLength[i];
+  const common = Math.min(length, address.length);
+  for (let j = 0; j < common; j++) {
+    const d = keys[base + j] - address.charCodeAt(j);
+    if (d !== 0) return d;
+  }
+  return length - address.length;
+}
+
+/** Entry i's address. */
+export function addressAt(table: AddressTableData, i: number): string {
+  const base = i * table.width;
+  return String.fromCharCode(...table.keys.subarray(base, base + table.keyLength[i]));
+}

@@ -1,0 +1,52 @@
+/**
+ * One chain's compiled data, as a build worker hands it to the server: plain
+ * metadata plus shared columns (no copies when posted between threads).
+ */
+import type { ChainId } from "../chains/chains.js";
+import type { Protocol } from "../api/wire.js";
+import type { StringColumn } from "./shared-columns.js";
+import type { PoolSearchIndexData } from "./pool-search-index.js";
+import type { PoolTableData } from "./pool-table.js";
+
+export interface ChainSnapshotInfo {
+  readonly chainId: ChainId;
+  readonly generatedAt: number;
+  readonly blockNumber: number | null;
+  readonly file: string;
+  readonly fileBytes: number;
+  /** SHA-256 of the file's bytes (lowercase hex): the chain's content identity. */
+  readonly sha256: string;
+  readonly fileMtimeMs: number;
+  readonly tokenCount: number;
+  readonly poolCount: number;
+  readonly buildMs: number;
+}
+
+/** Token columns of one chain, the input of the cross-chain token index. */
+export interface ChainTokenColumns {
+  readonly count: number;
+  readonly address: StringColumn;
+  readonly symbol: StringColumn;
+  readonly name: StringColumn;
+  readonly logoUrl: StringColumn;
+  readonly normalizedSymbol: StringColumn;
+  readonly normalizedName: StringColumn;
+  readonly decimals: Uint8Array;
+  /** trackedTotalValuePooledUsd */
+  readonly tvl: Float64Array;
+  /** trackedUsdPrice */
+  readonly price: Float64Array;
+  readonly swaps: Float64Array;
+  /** trackedSwapVolumeUsd */
+  readonly volume: Float64Array;
+}
+
+export interface CompiledChain {
+  readonly info: ChainSnapshotInfo;
+  /** Protocols that have at least one pool on this chain, by id. */
+  readonly protocols: readonly Protocol[];
+  readonly pools: PoolTableData;
+  readonly tokens: ChainTokenColumns;
+  /** What pool search reads (api-extended.md §10). */
+  readonly poolSearch: PoolSearchIndexData;
+}

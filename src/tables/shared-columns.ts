@@ -1,0 +1,233 @@
+/**
+ * Build-time helpers for the compiled index. Every column the serving threads
+ * read lives in a SharedArrayBuffer, so a compiled snapshot can be handed to
+ * any number of threads without copying.
+ */
+import { MAX_JSON_NUMBER_BYTES, writeJsonNumber } from "../util/json-number.js";
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+type NumericArray = Float64Array | Uint32Array | Int32Array | Uint8Array;
+type NumericArrayCtor<T> = { new (buffer: SharedArrayBuffer, byteOffset: number, length: number): T; BYTES_PER_ELEMENT: number };
+
+export function sharedArray<T extends NumericArray>(Ctor: NumericArrayCtor<T>, length: number): T {
+  return new Ctor(new SharedArrayBuffer(Math.max(1, length) * Ctor.BYTES_PER_ELEMENT), 0, length);
+}
+
+/** A column of strings: UTF-8 bytes end to end plus n+1 offsets. */
+export interface StringColumn {
+  readonly bytes: Uint8Array;
+  readonly offsets: Uint32Array;
+}
+
+const MAX_COLUMN_BYTES = 0xffffffff;
+
+function tooLarge(total: number): Error {
+  return new Error(`column of ${total} bytes exceeds the 4 GiB offset range`);
+}
+
+/** How JSON.stringify writes each byte of UTF-8 text inside a string literal (null: as is). */
+const JSON_ESCAPES: readonly (Uint8Array | null)[] = Array.from({ length: 256 }, (_, b) => {
+  if (b >= 0x20 && b !== 0x22 && b !== 0x5c) return null;
+  return encoder.encode(JSON.stringify(String.fromCharCode(b)).slice(1, -1));
+});
+/** 1 for the bytes JSON_ESCAPES escapes. */
+const JSON_ESCAPED = Uint8Array.from(JSON_ESCAPES, (e) => (e === null ? 0 : 1));
+
+/**
+ * Appends values to a column, written once, straight into shared memory:
+ * strings as UTF-8, raw bytes, or JSON string literals of UTF-8 bytes. A value
+ * may be written in pieces (`write*`, then `endValue()`); `add*` write a whole
+ * value. The blob starts at `expectedBytes` and grows by copying when a value
+ * does not fit; only the bytes written are ever touched, so the unused tail
+ * of the blob costs address space, not memory.
+ */
+export class StringColumnBuilder {
+  private blob: Buffer;
+  private at = 0;
+  private ends: Uint32Array;
+  private count = 0;
+
+  constructor(expectedCount = 1024, expectedBytes = 1 << 16) {
+    this.blob = sharedBuffer(Math.max(64, expectedBytes));
+    this.ends = new Uint32Array(Math.max(16, expectedCount));
+  }
+
+  get length(): number {
+    return this.count;
+  }
+
+  /** Bytes written so far into the current (unfinished) value. */
+  get valueBytes(): number {
+    return this.at - (this.count > 0 ? this.ends[this.count - 1] : 0);
+  }
+
+  /** Appends a string as UTF-8 (one whole value). */
+  add(value: string): void {
+    this.write(value);
+    this.endValue();
+  }
+
+  /** Appends bytes as they are (one whole value). */
+  addBytes(bytes: Uint8Array): void {
+    this.writeBytes(bytes, 0, bytes.length);
+    this.endValue();
+  }
+
+  /** Writes part of the current value: a string as UTF-8. */
+  write(value: string): void {
+    // A UTF-16 code unit takes at most 3 UTF-8 bytes.
+    this.reserve(value.length * 3);
+    this.at += this.blob.write(value, this.at);
+  }
+
+  /** Writes part of the current value: bytes[start..end) as they are. */
+  writeBytes(bytes: Uint8Array, start: number, end: number): void {
+    const length = end - start;
+    this.reserve(length);
+    const blob = this.blob;
+    let at = this.at;
+    if (length > 64) blob.set(start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end), at);
+    else for (let k = start; k < end; k++) blob[at++] = bytes[k];
+    this.at += length;
+  }
+
+  /** Writes part of the current value: a string the caller knows is ASCII, byte per code unit. */
+  writeAscii(value: string): void {
+    this.reserve(value.length);
+    const blob = this.blob;
+    let at = this.at;
+    for (let i = 0; i < value.length; i++) blob[at++] = value.charCodeAt(i);
+    this.at = at;
+  }
+
+  /** Writes part of the current value: a number as JSON.stringify writes it. */
+  writeNumber(value: number): void {
+    this.reserve(MAX_JSON_NUMBER_BYTES);
+    this.at = writeJsonNumber(this.blob, this.at, value);
+  }
+
+  /** Writes part of the current value: one byte. */
+  writeByte(byte: number): void {
+    this.reserve(1);
+    this.blob[this.at++] = byte;
+  }
+
+  /**
+   * Writes part of the current value: the JSON string literal (quotes
+   * included) of the UTF-8 text bytes[start..end), byte for byte what
+   * JSON.stringify gives for that text.
+   */
+  writeJsonString(bytes: Uint8Array, start: number, end: number): void {
+    this.reserve((end - start) * 6 + 2);
+    const blob = this.blob;
+    let at = this.at;
+    blob[at++] = 0x22;
+    for (let k = start; k < end; k++) {
+      const b = bytes[k];
+      if (JSON_ESCAPED[b] === 0) blob[at++] = b;
+      else {
+        const escape = JSON_ESCAPES[b]!;
+        for (let e = 0; e < escape.length; e++) blob[at++] = escape[e];
+      }
+    }
+    blob[at++] = 0x22;
+    this.at = at;
+  }
+
+  /** Ends the current value. */
+  endValue(): void {
+    if (this.count === this.ends.length) {
+      const grown = new Uint32Array(this.ends.length * 2);
+      grown.set(this.ends);
+      this.ends = grown;
+    }
+    if (this.at > MAX_COLUMN_BYTES) throw tooLarge(this.at);
+    this.ends[this.count++] = this.at;
+  }
+
+  /** The column (a view of the shared blob); the builder is spent afterwards. */
+  finish(): StringColumn {
+    const bytes = new Uint8Array(this.blob.buffer, 0, this.at);
+    const offsets = sharedArray(Uint32Array, this.count + 1);
+    offsets.set(this.ends.subarray(0, this.count), 1);
+    this.blob = EMPTY;
+    this.at = 0;
+    return { bytes, offsets };
+  }
+
+  /** Room for maxBytes more. */
+  private reserve(maxBytes: number): void {
+    const need = this.at + maxBytes;
+    if (need <= this.blob.length) return;
+    const grown = sharedBuffer(Math.max(need, Math.ceil(this.blob.length * 1.5)));
+    grown.set(this.blob.subarray(0, this.at));
+    this.blob = grown;
+  }
+}
+
+/** A Buffer over new shared memory (zero-filled lazily by the system). */
+function sharedBuffer(length: number): Buffer {
+  return Buffer.from(new SharedArrayBuffer(length), 0, length);
+}
+
+const EMPTY = Buffer.alloc(0);
+
+export function encodeStringColumn(values: readonly string[]): StringColumn {
+  let maxBytes = 0;
+  for (let i = 0; i < values.length; i++) maxBytes += values[i].length * 3;
+  const builder = new StringColumnBuilder(values.length, maxBytes);
+  for (let i = 0; i < values.length; i++) builder.add(values[i]);
+  return builder.finish();
+}
+
+/** Concatenates byte strings into one shared blob with n+1 offsets. */
+export function encodeByteColumn(parts: readonly Uint8Array[]): StringColumn {
+  let total = 0;
+  for (const p of parts) total += p.length;
+  if (total > MAX_COLUMN_BYTES) throw tooLarge(total);
+  const bytes = sharedArray(Uint8Array, total);
+  const offsets = sharedArray(Uint32Array, parts.length + 1);
+  let at = 0;
+  for (let i = 0; i < parts.length; i++) {
+    offsets[i] = at;
+    bytes.set(parts[i], at);
+    at += parts[i].length;
+  }
+  offsets[parts.length] = at;
+  return { bytes, offsets };
+}
+
+export function columnString(column: StringColumn, i: number): string {
+  return decoder.decode(column.bytes.subarray(column.offsets[i], column.offsets[i + 1]));
+}
+
+/**
+ * Every string of a column, decoded in one call when the column is ASCII
+ * (then byte offsets are string offsets), else one decode per value.
+ */
+export function columnStrings(column: StringColumn): string[] {
+  const { bytes, offsets } = column;
+  const n = offsets.length - 1;
+  const out: string[] = new Array(n);
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const all = buffer.toString("utf8", offsets[0], offsets[n]);
+  // Valid UTF-8 (every column is encoded from strings) decodes to as many
+  // code units as bytes only when every byte is ASCII.
+  if (all.length === offsets[n] - offsets[0]) {
+    const base = offsets[0];
+    for (let i = 0; i < n; i++) out[i] = all.slice(offsets[i] - base, offsets[i + 1] - base);
+  } else {
+    for (let i = 0; i < n; i++) out[i] = buffer.toString("utf8", offsets[i], offsets[i + 1]);
+  }
+  return out;
+}
+
+export function columnBytes(column: StringColumn, i: number): Uint8Array {
+  return column.bytes.subarray(column.offsets[i], column.offsets[i + 1]);
+}
+
+export function utf8(value: string): Uint8Array {
+  return encoder.encode(value);
+}

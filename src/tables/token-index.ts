@@ -1,0 +1,85 @@
+/**
+ * The cross-chain token index: every token instance of every loaded chain,
+ * grouped by normalizedSymbol (groups in code-unit order) and ranked inside a
+ * group by tracked TVL desc, chainId asc, address asc (api-decisions.md §3.2).
+ * Plain shared columns, built once per snapshot by a worker.
+ */
+import type { StringColumn } from "./shared-columns.js";
+
+export const FLAG_WRAPPED_NATIVE = 1;
+export const FLAG_NAME_CONTAINS_SYMBOL = 2;
+export const FLAG_INITIALS_MATCH_SYMBOL = 4;
+
+export interface TokenIndexData {
+  readonly instanceCount: number;
+  readonly groupCount: number;
+  /** groupStart[g]..groupStart[g+1] are the instances of group g, in rank order. */
+  readonly groupStart: Uint32Array;
+  /** normalizedSymbol of each group. */
+  readonly groupSymbol: StringColumn;
+  readonly chainId: Uint32Array;
+  /** 1 << position of the chain in SUPPORTED_CHAIN_IDS. */
+  readonly chainBit: Uint8Array;
+  /** Row of each instance among its chain's snapshot tokens (what the chain's pools and pool-search index refer to). */
+  readonly chainRow: Uint32Array;
+  readonly tvl: Float64Array;
+  readonly price: Float64Array;
+  readonly swaps: Float64Array;
+  readonly volume: Float64Array;
+  readonly flags: Uint8Array;
+  /** Interned cleaned name: equal ids, equal names. */
+  readonly nameId: Uint32Array;
+  /** Interned first word of the cleaned name; 0 when the name has no word. */
+  readonly firstWordId: Uint32Array;
+  /** Sorted, unique interned word ids of each name: words[wordStart[i]..wordStart[i+1]]. */
+  readonly wordStart: Uint32Array;
+  readonly words: Uint32Array;
+  /** `{"chainId":1,"address":"0x…"}` of each instance. */
+  readonly addressJson: StringColumn;
+  /** `"symbol":…,"name":…,"logoUrl":…` of each instance (used when it anchors its group). */
+  readonly headerJson: StringColumn;
+
+  // ---- what search, single-chain lists and lookups need (api-extended.md §8-§9)
+
+  /** Group of each instance (groupStart[groupOf[i]] <= i < groupStart[groupOf[i] + 1]). */
+  readonly groupOf: Uint32Array;
+  /** SingleChainTokenMetadata JSON of each instance: `{"chainId":…,"address":…,"decimals":…,"name":…,"symbol":…,"logoUrl":…}`. */
+  readonly metadataJson: StringColumn;
+  /** The address of each instance, 20 bytes (byte order = lowercase hex order). */
+  readonly addressBytes: Uint8Array;
+  /** Address hash table: slots hold instance + 1 (0 = empty); length is a power of two. */
+  readonly addressSlots: Uint32Array;
+  /** Next instance with the same address (+1; 0 = none): the other chains of a slot's instance. */
+  readonly addressNext: Uint32Array;
+  /**
+   * Single-chain orders, per chain position in SUPPORTED_CHAIN_IDS: the instances of chain c are
+   * chainByTvlDesc[chainStart[c]..chainStart[c+1]] by tracked TVL desc, then address asc, and
+   * chainByTvlAsc[…] by tracked TVL asc, then address asc.
+   */
+  readonly chainStart: Uint32Array;
+  readonly chainByTvlDesc: Uint32Array;
+  readonly chainByTvlAsc: Uint32Array;
+  /** Position of each instance in its chain's desc / asc order. */
+  readonly chainRankDesc: Uint32Array;
+  readonly chainRankAsc: Uint32Array;
+  /**
+   * Search strings: every distinct lowercased symbol, name, normalizedSymbol and normalizedName,
+   * as one UTF-8 text; string k is code units [searchOffsets[k], searchOffsets[k+1]) of the decoded text.
+   */
+  readonly searchText: Uint8Array;
+  readonly searchOffsets: Uint32Array;
+  /**
+   * Instances holding each search string: postings[postingStart[k]..postingStart[k+1]], ascending,
+   * each `instance << 2 | fields` (FIELD_SYMBOL: symbol or normalizedSymbol; FIELD_NAME: name or normalizedName).
+   */
+  readonly postingStart: Uint32Array;
+  readonly postings: Uint32Array;
+}
+
+/** A posting's string is the instance's symbol or normalizedSymbol. */
+export const FIELD_SYMBOL = 1;
+/** A posting's string is the instance's name or normalizedName. */
+export const FIELD_NAME = 2;
+
+/** Width of one address in addressBytes. */
+export const ADDRESS_BYTES = 20;

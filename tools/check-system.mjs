@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+// The system programs the tests run for real, checked before anything else `npm test` does (plain
+// JavaScript: it runs before the build). A missing one is installed from Debian's packages when this
+// runs as root; otherwise it stops at once with the exact command to run.
+//
+//   redis-server   shared quotas across instances (test/http/shared-quotas.test.ts, redis-access-path.test.ts)
+//   nginx          the reverse-proxy mitigation (test/http/reverse-proxy.test.ts, docs/reverse-proxy.md)
+//   openssl, curl  throwaway certificates and a real TLS client (test/http/https.test.ts)
+import { spawnSync } from "node:child_process";
+import { accessSync, constants } from "node:fs";
+import { delimiter, isAbsolute, join } from "node:path";
+
+/** An executable file named `name` on PATH (or at that path). */
+function executable(name) {
+  const candidates = isAbsolute(name)
+    ? [name]
+    : (process.env.PATH ?? "")
+        .split(delimiter)
+        .filter(Boolean)
+        .map((dir) => join(dir, name));
+  return candidates.some((file) => {
+    try {
+      accessSync(file, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** What the tests look for (test/support/redis-server.ts, nginx-process.ts, tls-certificates.ts, https.test.ts) and the package that brings it. */
+const PROGRAMS = [
+  { name: "redis-server", debian: "redis-server", found: () => executable(process.env.REDIS_SERVER_BIN ?? "redis-server") },
+  {
+    name: "nginx",
+    debian: "nginx-light",
+    found: () => ["nginx", "/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/local/nginx/sbin/nginx"].some(executable),
+  },
+  { name: "openssl", debian: "openssl", found: () => executable("openssl") },
+  { name: "curl", debian: "curl", found: () => executable("curl") },
+];
+
+const missing = () => PROGRAMS.filter((p) => !p.found());
+
+const absent = missing();
+if (absent.length > 0) {
+  const packages = absent.map((p) => p.debian).join(" ");
+  const command = `apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y ${packages}`;
+  const names = absent.map((p) => p.name).join(", ");
+  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
+  if (!isRoot) {
+    console.error(`The tests run ${names}, which this machine lacks. Install them as root, then run npm test again:\n\n  ${command}\n`);
+    process.exit(1);
+  }
+  if (!executable("apt-get")) {
+    console.error(
+      `The tests run ${names}, which this machine lacks, and there is no apt-get to install Debian's packages (${packages}); install them, then run npm test again.`,
+    );
+    process.exit(1);
+  }
+  console.log(`check-system: installing ${packages} (the tests run ${names})`);
+  const run = spawnSync("sh", ["-c", command], {
+    stdio: ["ignore", "inherit", "inherit"],
+    env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+  });
+  const still = missing();
+  if (run.status !== 0 || still.length > 0) {
+    console.error(
+      `check-system: ${run.status !== 0 ? `the install failed (exit ${run.status})` : `still missing after the install: ${still.map((p) => p.name).join(", ")} (not on PATH?)`}`,
+    );
+    process.exit(1);
+  }
+}

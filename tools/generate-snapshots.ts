@@ -1,0 +1,171 @@
+/**
+ * Generates deterministic sample snapshot files, one per supported chain, and
+ * the sample baskets file (baskets.json) built from their tokens.
+ *
+ *   node dist/tools/generate-snapshots.js [--seed N] [--scale small|large] [--out DIR]
+ *
+ * Same seed and scale give byte-identical files. `small` (the committed
+ * sample) is a few thousand pools; `large` is over 500,000 pools and 250,000
+ * tokens for benchmarks, built and written one chain at a time.
+ */
+import { mkdirSync } from "node:fs";
+import { performance } from "node:perf_hooks";
+import { pathToFileURL } from "node:url";
+import { pack } from "msgpackr";
+import { parseBasketsFile } from "../src/baskets/basket-file.js";
+import { CHAINS, SUPPORTED_CHAIN_IDS, type ChainId } from "../src/chains/chains.js";
+import { snapshotFileName } from "../src/api/snapshot-format.js";
+import { writeFileAtomic } from "./samplegen/atomic-write.js";
+import { buildChainSnapshot, type ChainSnapshotInput } from "./samplegen/chain-snapshot.js";
+import { sampleBasketMembers, sampleBasketsFile, type ChainBasketMembers } from "./samplegen/sample-baskets.js";
+import { SCALE_NAMES, scaleProfile, type ScaleName } from "./samplegen/scale.js";
+import { buildSharedCatalog } from "./samplegen/tail-tokens.js";
+import { reservedSymbols } from "./samplegen/token-factory.js";
+
+const USAGE = `usage: generate-snapshots [--seed N] [--scale small|large] [--out DIR]
+  --seed N      non-negative integer seed (default 1); same seed and scale => identical files
+  --scale S     small (a few thousand pools, default) or large (>= 500k pools, 250k tokens)
+  --out DIR     output directory (default ./snapshots), created if missing; also gets baskets.json
+  --help        show this help`;
+
+interface Options {
+  seed: number;
+  scale: ScaleName;
+  out: string;
+}
+
+class UsageError extends Error {}
+
+function parseSeed(text: string): number {
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {
+    throw new UsageError(`--seed must be a non-negative integer, got '${text}'`);
+  }
+  return Number(text);
+}
+
+function parseScale(text: string): ScaleName {
+  const scale = SCALE_NAMES.find((name) => name === text);
+  if (!scale) throw new UsageError(`--scale must be one of ${SCALE_NAMES.join(", ")}, got '${text}'`);
+  return scale;
+}
+
+/** Parses `--flag value` and `--flag=value`; returns null when help was asked for. */
+export function parseArgs(argv: readonly string[]): Options | null {
+  const options: Options = { seed: 1, scale: "small", out: "snapshots" };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === "--help" || arg === "-h") return null;
+    const match = /^(--[a-z-]+)(?:=(.*))?$/s.exec(arg);
+    if (!match) throw new UsageError(`unexpected argument '${arg}'`);
+    const flag = match[1] as string;
+    if (flag !== "--seed" && flag !== "--scale" && flag !== "--out") throw new UsageError(`unknown option '${flag}'`);
+    let value = match[2];
+    if (value === undefined) {
+      value = argv[++i];
+      if (value === undefined || value.startsWith("--")) throw new UsageError(`${flag} needs a value`);
+    }
+    if (flag === "--seed") options.seed = parseSeed(value);
+    else if (flag === "--scale") options.scale = parseScale(value);
+    else if (value === "") throw new UsageError("--out needs a non-empty directory");
+    else options.out = value;
+  }
+  return options;
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1_048_576).toFixed(1)} MB`;
+}
+
+function rss(): string {
+  return megabytes(process.memoryUsage().rss);
+}
+
+function log(message: string): void {
+  process.stderr.write(message + "\n");
+}
+
+interface ChainResult {
+  tokens: number;
+  pools: number;
+  bytes: number;
+  baskets: ChainBasketMembers;
+}
+
+const BASKETS_FILE_NAME = "baskets.json";
+
+function generateChain(options: Options, context: ChainSnapshotInput): ChainResult {
+  const { chainId } = context;
+  const label = `[chain ${chainId} ${CHAINS[chainId].name}]`;
+  const started = performance.now();
+  const snapshot = buildChainSnapshot({
+    ...context,
+    onPoolProgress: (built, total) =>
+      log(`${label} ${built.toLocaleString("en-US")}/${total.toLocaleString("en-US")} pools (rss ${rss()})`),
+  });
+  const encoded = pack(snapshot);
+  const path = writeFileAtomic(options.out, snapshotFileName(chainId), encoded);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  log(
+    `${label} ${snapshot.tokens.length.toLocaleString("en-US")} tokens, ${snapshot.pools.length.toLocaleString("en-US")} pools, ` +
+      `${snapshot.protocols.length} protocols, ${encoded.length.toLocaleString("en-US")} bytes -> ${path} (${seconds} s, rss ${rss()})`,
+  );
+  return {
+    tokens: snapshot.tokens.length,
+    pools: snapshot.pools.length,
+    bytes: encoded.length,
+    baskets: sampleBasketMembers(chainId, snapshot.tokens),
+  };
+}
+
+function run(options: Options): void {
+  const started = performance.now();
+  const scale = scaleProfile(options.scale);
+  mkdirSync(options.out, { recursive: true });
+  const reserved = reservedSymbols();
+  const sharedCatalog = buildSharedCatalog(options.seed, scale, reserved);
+  log(`generating ${options.scale} snapshots, seed ${options.seed}, into ${options.out}`);
+
+  const total = { tokens: 0, pools: 0, bytes: 0 };
+  const baskets = new Map<ChainId, ChainBasketMembers>();
+  for (const chainId of SUPPORTED_CHAIN_IDS) {
+    const result = generateChain(options, { chainId, seed: options.seed, scale, sharedCatalog, reservedSymbols: reserved });
+    total.tokens += result.tokens;
+    total.pools += result.pools;
+    total.bytes += result.bytes;
+    baskets.set(chainId, result.baskets);
+  }
+  const basketsText = JSON.stringify(sampleBasketsFile(baskets), null, 2) + "\n";
+  parseBasketsFile(basketsText, BASKETS_FILE_NAME); // the generator's output must be a valid file
+  log(`baskets -> ${writeFileAtomic(options.out, BASKETS_FILE_NAME, Buffer.from(basketsText))}`);
+
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const peak = megabytes(process.resourceUsage().maxRSS * 1024);
+  log(
+    `done: ${SUPPORTED_CHAIN_IDS.length} chains, ${total.tokens.toLocaleString("en-US")} tokens, ${total.pools.toLocaleString("en-US")} pools, ` +
+      `${total.bytes.toLocaleString("en-US")} bytes (${megabytes(total.bytes)}) in ${seconds} s; peak rss ${peak}`,
+  );
+}
+
+function main(argv: readonly string[]): number {
+  let options: Options | null;
+  try {
+    options = parseArgs(argv);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      log(`generate-snapshots: ${error.message}\n${USAGE}`);
+      return 2;
+    }
+    throw error;
+  }
+  if (options === null) {
+    process.stdout.write(USAGE + "\n");
+    return 0;
+  }
+  run(options);
+  return 0;
+}
+
+// Run only as the entry point, so that tests may import parseArgs.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = main(process.argv.slice(2));
+}
