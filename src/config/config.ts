@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import cron from "node-cron";
 import { CorsPolicy } from "../http/transport/cors.js";
 import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../snapshot/normalize-token.js";
+import { DEFAULT_STREAM_LIMITS, type StreamLimits } from "../stream/stream-limits.js";
 import { IpRanges } from "../util/ip-address.js";
 import { FILE_LIMIT_RANGE_MB, FILE_LIMITS, mebibytes } from "../util/operator-file.js";
 import { checkTlsFiles, TlsFilesError, type TlsSettings } from "./tls-files.js";
@@ -84,6 +85,8 @@ export interface GatewayConfig {
   readonly basketsFileMaxBytes: number;
   /** Largest snapshot file read, bytes; a larger one is rejected (`too-large`). */
   readonly snapshotFileMaxBytes: number;
+  /** Limits of GET /v1/stream (STREAM_*). */
+  readonly stream: StreamLimits;
 }
 
 /**
@@ -259,6 +262,31 @@ export const SETTINGS = {
     flag: "--snapshot-max-future-skew-seconds",
     help: "A snapshot file whose generatedAt is further ahead of this server's clock is rejected (future-generated-at). Default 300.",
   },
+  streamMaxBufferBytes: {
+    env: "STREAM_MAX_BUFFER_BYTES",
+    flag: "--stream-max-buffer-bytes",
+    help: "Unsent bytes one stream connection may hold (65536-1073741824); past it the client is a slow consumer and is closed (WebSocket 4008 slow-consumer). Default 4194304 (4 MiB).",
+  },
+  streamMaxConnectionsPerKey: {
+    env: "STREAM_MAX_CONNECTIONS_PER_KEY",
+    flag: "--stream-max-connections-per-key",
+    help: "Open streams (WebSocket and SSE) one key may hold on this instance (1-100000); the next opening is answered 429. Default 100.",
+  },
+  streamMaxTopics: {
+    env: "STREAM_MAX_TOPICS",
+    flag: "--stream-max-topics",
+    help: "Topics one stream connection may hold (1-100000). Default 1000.",
+  },
+  streamMaxAddresses: {
+    env: "STREAM_MAX_ADDRESSES",
+    flag: "--stream-max-addresses",
+    help: "Longest address list a changes event carries (1-10000000); a longer change set is sent as counts with truncated: true (GET /v1/changes pages through it). Default 10000.",
+  },
+  streamMaxBadMessages: {
+    env: "STREAM_MAX_BAD_MESSAGES",
+    flag: "--stream-max-bad-messages",
+    help: "WebSocket messages in a row that are not JSON (1-10000); the next one closes the connection (1008). Default 20.",
+  },
 } as const satisfies Record<string, Setting>;
 
 export class ConfigError extends Error {
@@ -433,6 +461,13 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Gat
     snapshotFileMaxBytes: mebibytes(
       integer(SETTINGS.snapshotFileMaxMb, FILE_LIMITS.snapshot.maxBytes / MIB, ...FILE_LIMIT_RANGE_MB.snapshot),
     ),
+    stream: {
+      maxBufferBytes: integer(SETTINGS.streamMaxBufferBytes, DEFAULT_STREAM_LIMITS.maxBufferBytes, 65_536, 1 << 30),
+      maxConnectionsPerKey: integer(SETTINGS.streamMaxConnectionsPerKey, DEFAULT_STREAM_LIMITS.maxConnectionsPerKey, 1, 100_000),
+      maxTopics: integer(SETTINGS.streamMaxTopics, DEFAULT_STREAM_LIMITS.maxTopics, 1, 100_000),
+      maxAddresses: integer(SETTINGS.streamMaxAddresses, DEFAULT_STREAM_LIMITS.maxAddresses, 1, 10_000_000),
+      maxBadMessages: integer(SETTINGS.streamMaxBadMessages, DEFAULT_STREAM_LIMITS.maxBadMessages, 1, 10_000),
+    },
   };
 }
 
