@@ -3,6 +3,8 @@
  * place (response-writer.ts), so handlers never touch the uWS response.
  */
 
+import type { HttpResponse } from "./uws.js";
+
 /** A piece of a body: bytes, or text written as UTF-8. */
 export type Chunk = Uint8Array | string;
 
@@ -34,12 +36,27 @@ export interface RawReply {
   readonly cacheKey?: string;
 }
 
-export type Reply = DataReply | RawReply;
+/**
+ * A response that stays open (GET /v1/stream over SSE): the writer writes the
+ * status line and headers, then hands the response to `start`, which writes
+ * the events until it calls `ended` (or the client goes away: the writer then
+ * calls `aborted` on what `start` returned). `cancel` when it never starts
+ * (HEAD, or the client left first).
+ */
+export interface EventStreamReply {
+  readonly kind: "events";
+  start(res: HttpResponse, ended: () => void): { aborted(): void };
+  cancel(): void;
+}
+
+export type Reply = DataReply | RawReply | EventStreamReply;
 
 export function dataReply(data: readonly Chunk[], snapshotVersion?: string, cacheKey?: string, dataCrc?: number): DataReply {
   // One object shape for every data reply (monomorphic on the hot path).
   return { kind: "data", data, snapshotVersion, dataCrc, cacheKey };
 }
+
+export const EVENT_STREAM_CONTENT_TYPE = "text/event-stream";
 
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 

@@ -41,6 +41,7 @@ import { listTokens } from "./handlers/token-list.js";
 import { getChainToken, getTokensByAddress } from "./handlers/token-lookup.js";
 import { getTokenPrice, getTokenPrices } from "./handlers/token-prices.js";
 import { searchTokens } from "./handlers/token-search.js";
+import { openEventStream, STREAM_HEADERS } from "./handlers/stream.js";
 import type { DocumentedRoute } from "../openapi/operation-doc.js";
 import type { Reply } from "./reply.js";
 import type { RouteSpec } from "./route.js";
@@ -78,6 +79,13 @@ const CHAIN_LIST_DESCRIPTION = `The chain's tokens whose tracked TVL, swap count
 const CHAIN_SEARCH_DESCRIPTION = `The chain's eligible tokens (search defaults: thresholds 0, wrapped native included) whose symbol, name, normalized symbol or normalized name contains the term (case-insensitive, literal), or whose address equals it. Ordered by tracked TVL (ties by address), or by relevance tier (1 symbol equals the term, 2 starts with it, 3 a name starts with it or has a word starting with it, 4 any other match), then TVL desc, then address.`;
 
 const BASKETS_DESCRIPTION = `Baskets of the operator's baskets file, by id. A basket's \`addresses\` are its addresses on the chains in scope (the chains named, else every supported chain the key may read), chain ascending then the file's order; \`tokens\` the metadata of those the loaded snapshots hold, by tracked TVL desc, then chain id, then address. Baskets with no address in scope are left out. Lists in the query: \`a=1,2\`, \`a=1&a=2\` or \`a[]=1&a[]=2\`.`;
+
+const STREAM_DESCRIPTION = `Change sets, pools and tokens pushed as they start being served (docs/stream.md). One path, two transports: with \`Upgrade: websocket\` a WebSocket (its messages: the AsyncAPI document, /v1/asyncapi.json); with \`Accept: text/event-stream\` server-sent events (this response); any other request is 406 \`NOT_ACCEPTABLE\`. Opening counts as one request against the key's quota (events do not); refusals are plain HTTP answers, never an upgrade.
+
+1. Topics (\`topics=a,b\` or \`topics=a&topics=b\`, any letter case, answered lowercase): \`changes\` (every chain the key may read), \`changes:<chainId>\`, \`pool:<chainId>:<poolAddress>\`, \`token:<chainId>:<tokenAddress>\`; at most \`STREAM_MAX_TOPICS\` per connection. A chain the key may not read is 403.
+2. Events: \`event: <type>\`, \`id: <position after it>\`, \`data: <JSON>\`. The first is \`subscribed\` (the topics and the current position); then \`changes\` for every change set of a subscribed chain, \`pool\` / \`token\` with the record as its REST route answers it (\`removed: true\` when it left the file), \`resync\` when a chain must be re-read. Every event of a swap is sent after the swap serves on every thread; per connection, events keep swap order.
+3. \`since=<position>\` (or \`Last-Event-ID\`, which wins): the missed \`changes\` events (or \`resync\`) first, then one event with the current state of each subscribed pool or token that changed.
+4. A comment line every 15 s keeps the connection alive; a client whose unsent bytes pass \`STREAM_MAX_BUFFER_BYTES\` is disconnected; at most \`STREAM_MAX_CONNECTIONS_PER_KEY\` open streams per key (the next is 429).`;
 
 const pool = POOL_RESPONSE_EXAMPLE.data.pool;
 const SAMPLE_TOKEN = { chainId: 8453, address: "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913" };
@@ -408,6 +416,31 @@ export const ROUTES = [
         "INVALID_PAGINATION_CURSOR",
         "CHAIN_DATA_UNAVAILABLE",
       ],
+    },
+  },
+  {
+    name: "stream.open",
+    method: "GET",
+    path: "/v1/stream",
+    access: "stream",
+    body: false,
+    headers: STREAM_HEADERS,
+    handler: openEventStream,
+    doc: {
+      operationId: "openStream",
+      summary: "Live change sets, pools and tokens (WebSocket or server-sent events)",
+      description: STREAM_DESCRIPTION,
+      parameters: [
+        { in: "query", carrier: "StreamQuery", name: "topics", example: ["changes:8453", `pool:8453:${pool.address}`] },
+        { in: "query", carrier: "StreamQuery", name: "since" },
+      ],
+      success: {
+        description: "Server-sent events (`text/event-stream`), open until the client or the gateway closes it.",
+        contentType: "text/event-stream",
+        schema: { type: "string", description: "A stream of server-sent events; each `data` line is one JSON event." },
+        snapshotVersion: "always",
+      },
+      errors: ["VALIDATION_ERROR", "UNSUPPORTED_CHAIN_ID", "INVALID_POSITION", "NOT_ACCEPTABLE"],
     },
   },
   {

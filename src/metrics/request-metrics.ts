@@ -6,7 +6,11 @@
  * slice, so counters never go backwards. The route labels are the route
  * table's names (src/http/route-table.ts), `preflight` (CORS) and `unmatched`.
  */
-export const STATUS_LABELS = [200, 204, 304, 400, 401, 403, 404, 405, 413, 415, 429, 500, 503] as const;
+import { STREAM_EVENT_TYPES, STREAM_TRANSPORTS, type StreamEventType, type StreamTransport } from "../stream/stream-events.js";
+
+export { STREAM_EVENT_TYPES, STREAM_TRANSPORTS };
+
+export const STATUS_LABELS = [101, 200, 204, 304, 400, 401, 403, 404, 405, 406, 413, 415, 429, 500, 503] as const;
 /** Latency bucket upper bounds, seconds. */
 export const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1] as const;
 
@@ -27,12 +31,6 @@ export type ThreadEvent = (typeof THREAD_EVENTS)[number];
 
 export const MAX_SERVING_THREADS = 64;
 
-/** Stream transports (the gauge of open streams). */
-export const STREAM_TRANSPORTS = ["websocket", "sse"] as const;
-export type StreamTransport = (typeof STREAM_TRANSPORTS)[number];
-/** Stream event types (the counter of events sent). */
-export const STREAM_EVENT_TYPES = ["subscribed", "changes", "pool", "token", "resync", "error"] as const;
-export type StreamEventType = (typeof STREAM_EVENT_TYPES)[number];
 /** Bucket upper bounds (seconds) of the delay from a swap to the last stream event of it enqueued. */
 export const STREAM_DELAY_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5] as const;
 
@@ -108,6 +106,11 @@ export class RequestMetricsRecorder {
 
   count(event: ThreadEvent): void {
     this.slice[this.layout.events + eventIndex.get(event)!]++;
+  }
+
+  /** A stream connection closed as a slow consumer. */
+  streamSlowConsumer(): void {
+    this.count("stream-slow-consumer");
   }
 
   /** A stream opened (+1) or closed (-1). */
