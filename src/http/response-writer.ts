@@ -50,6 +50,7 @@ const STATUS_TEXT: Record<number, string> = {
   403: "403 Forbidden",
   404: "404 Not Found",
   405: "405 Method Not Allowed",
+  406: "406 Not Acceptable",
   413: "413 Payload Too Large",
   415: "415 Unsupported Media Type",
   429: "429 Too Many Requests",
