@@ -24,6 +24,7 @@ import { CertificateWatcher } from "./server/certificate-watcher.js";
 import { Supervisor } from "./server/supervisor.js";
 import { SnapshotLoader } from "./snapshot/snapshot-loader.js";
 import { VersionRetention, VersionUseTable } from "./serving/version-retention.js";
+import { ChangeHistoryKeeper } from "./serving/change-history.js";
 import { versionHex } from "./api/snapshot-version.js";
 
 /** How often earlier versions are checked against the retention policy (version-retention.ts). */
@@ -75,6 +76,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   const policy = { retainMs: config.cursorRetentionSeconds * 1000, maxVersions: config.snapshotMaxVersions };
   const versionUse = VersionUseTable.create(VersionRetention.slotsFor(policy));
   const retention = new VersionRetention(policy, versionUse);
+  const changeHistory = new ChangeHistoryKeeper(config.changesRetention);
   const metricsLayout = new RequestMetricsLayout(ROUTE_NAMES);
   const requestMetrics = metricsLayout.createBuffer();
   const metrics = new GatewayMetrics(metricsLayout, requestMetrics);
@@ -133,10 +135,12 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
       maxFileBytes: config.snapshotFileMaxBytes,
     },
     {
-      snapshotBuilt(version, chains, tokenIndex) {
+      snapshotBuilt(version, chains, tokenIndex, changeSets) {
         const { slot, ...changes } = retention.promote(version);
         const chainIds = chains.map((c) => c.info.chainId).sort((a, b) => a - b);
-        supervisor.publishSnapshot({ type: "snapshot", version, slot, chainIds, chains, tokenIndex }, changes);
+        // servedAt: the supervisor's clock as it publishes the version (every thread gets the same history).
+        const history = changeHistory.publish(changeSets, version, Date.now());
+        supervisor.publishSnapshot({ type: "snapshot", version, slot, chainIds, chains, tokenIndex, changes: history }, changes);
         versionsChanged();
         log.info(
           {

@@ -15,6 +15,7 @@ import { DEFAULT_STREAM_LIMITS, type StreamLimits } from "../stream/stream-limit
 import { IpRanges } from "../util/ip-address.js";
 import { FILE_LIMIT_RANGE_MB, FILE_LIMITS, mebibytes } from "../util/operator-file.js";
 import { checkTlsFiles, TlsFilesError, type TlsSettings } from "./tls-files.js";
+import { DEFAULT_CHANGES_RETENTION, MIN_CHANGES_RETENTION, type ChangesRetention } from "../serving/change-history.js";
 
 const MIB = mebibytes(1);
 
@@ -48,6 +49,8 @@ export interface GatewayConfig {
   readonly cursorSecretGenerated: boolean;
   readonly cursorRetentionSeconds: number;
   readonly snapshotMaxVersions: number;
+  /** CHANGES_RETENTION: change sets kept per chain (live.md §12). */
+  readonly changesRetention: ChangesRetention;
   /** How far a snapshot file's generatedAt may be ahead of this server's clock (seconds). */
   readonly snapshotMaxFutureSkewSeconds: number;
   readonly watchDebounceMs: number;
@@ -232,6 +235,11 @@ export const SETTINGS = {
     flag: "--snapshot-max-versions",
     help: "Earlier snapshot versions kept for cursors at most. Default 4.",
   },
+  changesRetention: {
+    env: "CHANGES_RETENTION",
+    flag: "--changes-retention",
+    help: `Change sets kept per chain for GET /v1/changes and stream replay, as COUNT or COUNT/MAX_AGE_SECONDS (COUNT at least ${MIN_CHANGES_RETENTION}; a chain's latest set always stays). Default ${DEFAULT_CHANGES_RETENTION.count}, no age limit.`,
+  },
   quotaStore: {
     env: "QUOTA_STORE",
     flag: "--quota-store",
@@ -368,6 +376,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Gat
   };
 
   const quotaStore = quotaStoreConfig(raw, name, integer);
+  const changesRetention = changesRetentionConfig(raw(SETTINGS.changesRetention), name(SETTINGS.changesRetention));
   const tlsNames = {
     certFile: name(SETTINGS.tlsCertFile),
     keyFile: name(SETTINGS.tlsKeyFile),
@@ -440,6 +449,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Gat
     cursorSecretGenerated: secretText === undefined,
     cursorRetentionSeconds: integer(SETTINGS.cursorRetentionSeconds, 900, 600, 86_400),
     snapshotMaxVersions: integer(SETTINGS.snapshotMaxVersions, 4, 1, 64),
+    changesRetention,
     snapshotMaxFutureSkewSeconds: integer(SETTINGS.snapshotMaxFutureSkewSeconds, 300, 0, 86_400),
     watchDebounceMs: 250,
     defaultRateLimit: quota(SETTINGS.defaultRateLimit, "600/60"),
@@ -510,6 +520,29 @@ function quotaStoreConfig(
   if (failure !== "open" && failure !== "closed")
     throw new ConfigError(`${name(SETTINGS.quotaFailure)} must be open or closed; got "${failure}".`);
   return { kind, url, keyPrefix, timeoutMs: integer(SETTINGS.redisTimeoutMs, 250, 10, 5000), failure };
+}
+
+/** Most change sets per chain CHANGES_RETENTION may keep, and the longest age it may name (a year). */
+const MAX_CHANGES_RETENTION = 100_000;
+const MAX_CHANGES_AGE_SECONDS = 31_536_000;
+
+/** CHANGES_RETENTION: `<count>[/<maxAgeSeconds>]`. */
+function changesRetentionConfig(text: string | undefined, setting: string): ChangesRetention {
+  if (text === undefined) return DEFAULT_CHANGES_RETENTION;
+  const m = /^([1-9][0-9]{0,5})(?:\/([1-9][0-9]{0,7}))?$/.exec(text);
+  const count = m === null ? NaN : Number(m[1]);
+  const maxAgeSeconds = m?.[2] === undefined ? null : Number(m[2]);
+  if (
+    m === null ||
+    count < MIN_CHANGES_RETENTION ||
+    count > MAX_CHANGES_RETENTION ||
+    (maxAgeSeconds !== null && maxAgeSeconds > MAX_CHANGES_AGE_SECONDS)
+  ) {
+    throw new ConfigError(
+      `${setting} must be COUNT or COUNT/MAX_AGE_SECONDS, with COUNT from ${MIN_CHANGES_RETENTION} to ${MAX_CHANGES_RETENTION} and MAX_AGE_SECONDS from 1 to ${MAX_CHANGES_AGE_SECONDS}, e.g. 64 or 64/86400; got "${text.slice(0, 80)}".`,
+    );
+  }
+  return { count, maxAgeSeconds };
 }
 
 function isDirectory(path: string): boolean {

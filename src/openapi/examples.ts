@@ -370,6 +370,8 @@ export const READINESS_RESPONSE_EXAMPLE = {
   version: "e5864ad8ba2f",
   chains: [1, 130, 143, 999, 8453, 9745, 534352],
   quotaStore: { kind: "memory", state: "local", onFailure: null },
+  position:
+    "AQAAAAEAAGlYHToZ60ebRToAAACCAABpWB0GmtC3JUuLAAAAjwAAaVgdE4JAIrETUAAAA-cAAGlYHRbR4N6yhhUAACEFAABpWB0mAThx8efwAAAmEQAAaVgc5uY5hknDBgAIJ1AAAGlYHOoUOgFTI50",
 } satisfies ReadinessResponse;
 
 /** One answer per error code that a request can provoke on the sample data. */

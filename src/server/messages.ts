@@ -9,6 +9,7 @@ import type { QuotaStoreConfig } from "../config/config.js";
 import type { TokenIndexData } from "../tables/token-index.js";
 import type { ChainId } from "../chains/chains.js";
 import type { CompiledChain } from "../tables/compiled-chain.js";
+import type { ChangeHistoryMessage } from "../tables/change-sets.js";
 
 /** How long a serving thread waits for the supervisor's answer to a metrics request before it answers 500. */
 export const METRICS_REPLY_TIMEOUT_MS = 5000;
@@ -66,6 +67,11 @@ export interface SnapshotMessage {
   /** Every chain's pool tables; null for an earlier version kept only for token-list cursors. */
   readonly chains: readonly CompiledChain[] | null;
   readonly tokenIndex: TokenIndexData;
+  /**
+   * Every retained change set (live.md §12) as of this publication, the sets this version introduced
+   * included (their `publication` is this message's); their lists are shared columns, never copied.
+   */
+  readonly changes: ChangeHistoryMessage;
 }
 
 export type SupervisorMessage =

@@ -157,7 +157,10 @@ function drain(): void {
 port.on("message", (message: SupervisorMessage) => {
   switch (message.type) {
     case "snapshot":
-      ctx.store.swap(new ServingSnapshot(message.version, message.chainIds, message.chains, message.tokenIndex), message.slot);
+      ctx.store.swap(
+        new ServingSnapshot(message.version, message.chainIds, message.chains, message.tokenIndex, message.changes),
+        message.slot,
+      );
       ctx.store.current!.baskets(ctx.baskets).warm(); // resolve and encode the baskets on the new snapshot now, not in a request
       break;
     case "retire":

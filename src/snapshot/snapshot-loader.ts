@@ -37,6 +37,7 @@ import { AllowOlderMarkers } from "./allow-older-marker.js";
 import type { ChainTask, ChainTaskResult, TokenIndexTask } from "./build-tasks.js";
 import { admissionBounds } from "./chain-admission.js";
 import type { ChainSnapshotInfo, CompiledChain } from "../tables/compiled-chain.js";
+import { changeSetId, type ChainDiff, type ChangeSetDraft } from "../tables/change-sets.js";
 import { FileAttempts, type BuildDecision } from "./file-attempts.js";
 import { SNAPSHOT_FILE_PATTERN } from "../api/snapshot-format.js";
 import { describeNotAFile, inspectLiveEntry } from "./live-entry.js";
@@ -65,11 +66,16 @@ export interface SnapshotLoaderOptions {
 
 /** What the loader reports; the supervisor wires these to the threads and metrics. */
 export interface LoaderEvents {
-  snapshotBuilt(version: number, chains: readonly CompiledChain[], tokenIndex: TokenIndexData): void;
+  /**
+   * A snapshot to serve, with the change sets of the chain files accepted since the last one served (per chain
+   * in the order accepted; each diffed against the file accepted before it, so applying them in order is exact).
+   */
+  snapshotBuilt(version: number, chains: readonly CompiledChain[], tokenIndex: TokenIndexData, changes: readonly ChangeSetDraft[]): void;
   chainAccepted(info: ChainSnapshotInfo): void;
   fileRejected(reason: SnapshotErrorReason): void;
   buildFailed(): void;
-  buildTimed(phase: "chain" | "token-index", seconds: number): void;
+  /** A build phase's duration: `chain` (the worker's whole task), `diff` (its change-set part), `token-index`. */
+  buildTimed(phase: "chain" | "diff" | "token-index", seconds: number): void;
 }
 
 /** What started a scan. */
@@ -93,6 +99,10 @@ export class SnapshotLoader {
   private lastVersion: number | null = null;
   private servedInfos: readonly ChainSnapshotInfo[] = [];
   private stopped = false;
+  /** Change sets of the files accepted since the last snapshot served (a failed snapshot build keeps them for the next). */
+  private pendingChanges: ChangeSetDraft[] = [];
+  /** Per chain: the highest generatedAt accepted, and the highest accepted before its latest rollback. */
+  private readonly generatedAtMarks = new Map<ChainId, { max: number; rollbackFloor: number | null }>();
 
   constructor(
     private readonly options: SnapshotLoaderOptions,
@@ -243,6 +253,7 @@ export class SnapshotLoader {
       knownSha256: known,
       maxBytes: this.options.maxFileBytes ?? FILE_LIMITS.snapshot.maxBytes,
       bounds: admissionBounds(this.now(), this.options.maxFutureSkewSeconds, served?.info.generatedAt ?? null, allowOlder),
+      previous: served === undefined ? null : { pools: served.pools, tokens: served.tokens },
     };
     let result: ChainTaskResult;
     const started = performance.now();
@@ -289,8 +300,10 @@ export class SnapshotLoader {
         return false;
       }
       case "accepted": {
-        const { chain } = result;
+        const { chain, diff } = result;
         const { info } = chain;
+        this.events.buildTimed("diff", diff.ms / 1000);
+        this.pendingChanges.push(this.changeSet(info, served?.info ?? null, diff));
         this.lastGood.set(info.chainId, chain);
         this.attempts.record(name, signature, { kind: "served", sha256: info.sha256 });
         this.removedNoticed.delete(info.chainId);
@@ -328,6 +341,30 @@ export class SnapshotLoader {
     }
   }
 
+  /** The change set of an accepted file, diffed against the chain's previously accepted file. */
+  private changeSet(info: ChainSnapshotInfo, previous: ChainSnapshotInfo | null, diff: ChainDiff): ChangeSetDraft {
+    const rollback = previous !== null && info.generatedAt < previous.generatedAt;
+    const marks = this.generatedAtMarks.get(info.chainId) ?? { max: info.generatedAt, rollbackFloor: null };
+    if (rollback) marks.rollbackFloor = Math.max(marks.rollbackFloor ?? marks.max, marks.max);
+    marks.max = Math.max(marks.max, info.generatedAt);
+    this.generatedAtMarks.set(info.chainId, marks);
+    return {
+      chainId: info.chainId,
+      id: changeSetId(info.generatedAt, info.sha256),
+      previous: previous === null ? null : changeSetId(previous.generatedAt, previous.sha256),
+      generatedAt: info.generatedAt,
+      previousGeneratedAt: previous?.generatedAt ?? null,
+      blockNumber: info.blockNumber,
+      rollback,
+      rollbackFloor: marks.rollbackFloor,
+      counts: diff.counts,
+      poolsUpserted: diff.poolsUpserted,
+      poolsRemoved: diff.poolsRemoved,
+      tokensUpserted: diff.tokensUpserted,
+      tokensRemoved: diff.tokensRemoved,
+    };
+  }
+
   /** File bytes of the chains the served snapshot was built from. */
   private servedBytes(): number {
     let bytes = 0;
@@ -348,7 +385,12 @@ export class SnapshotLoader {
     const chains = [...this.lastGood.values()];
     const infos = chains.map((c) => c.info);
     const contentKey = snapshotContentKey(infos);
-    if (contentKey === this.lastContentKey) return; // the same contents again: nothing to serve anew
+    if (contentKey === this.lastContentKey) {
+      // The same contents again: nothing to serve anew, and the pending change sets (each chain back at its
+      // served file, e.g. A → B → A) add up to no change at all.
+      this.pendingChanges = [];
+      return;
+    }
     let tokenIndex: TokenIndexData;
     try {
       tokenIndex = await this.pool.run({
@@ -367,7 +409,9 @@ export class SnapshotLoader {
     this.lastContentKey = contentKey;
     this.lastVersion = version;
     this.servedInfos = infos;
-    this.events.snapshotBuilt(version, chains, tokenIndex);
+    const changes = this.pendingChanges;
+    this.pendingChanges = [];
+    this.events.snapshotBuilt(version, chains, tokenIndex, changes);
     this.log.info(
       {
         event: "snapshot-built",
