@@ -12,6 +12,7 @@ import { BasketsReloader, loadInitialBaskets } from "./baskets/baskets-reloader.
 import { createAddressTable } from "./access/address-table.js";
 import { createConfirmedKeys } from "./access/confirmed-keys.js";
 import { createQuotaCounters, QuotaSlots } from "./access/shared-rate-limiter.js";
+import { createStreamCounters } from "./stream/key-streams.js";
 import { PROJECT_ROOT, type GatewayConfig } from "./config/config.js";
 import { allocatorWarning, runsOnGlibc } from "./config/allocator.js";
 import { setHeaderSizeLimit } from "./http/header-limit.js";
@@ -114,6 +115,8 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
         trustedProxies: config.trustedProxies,
         versionUse: versionUse.buffer,
         requestMetrics,
+        streamCounters: createStreamCounters(config.maxApiKeys),
+        streamLimits: config.stream,
       },
       tls,
     },

@@ -27,7 +27,15 @@ import type { Logger } from "../log/logger.js";
 import { errorBody, IsoClock, STATIC_500_BODY, successPrefix } from "./envelope.js";
 import type { ApiError } from "../api/errors.js";
 import type { Exchange } from "./exchange.js";
-import { EVENT_STREAM_CONTENT_TYPE, JSON_CONTENT_TYPE, type Chunk, type DataReply, type EventStreamReply, type RawReply, type Reply } from "./reply.js";
+import {
+  EVENT_STREAM_CONTENT_TYPE,
+  JSON_CONTENT_TYPE,
+  type Chunk,
+  type DataReply,
+  type EventStreamReply,
+  type RawReply,
+  type Reply,
+} from "./reply.js";
 import { CompressionCache } from "./transport/compression-cache.js";
 import { chooseContentCoding, type ContentCoding } from "./transport/content-coding.js";
 import { bodyEtag, dataEtag, ifNoneMatchHits } from "./transport/conditional.js";

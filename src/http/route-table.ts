@@ -430,10 +430,6 @@ export const ROUTES = [
       operationId: "openStream",
       summary: "Live change sets, pools and tokens (WebSocket or server-sent events)",
       description: STREAM_DESCRIPTION,
-      parameters: [
-        { in: "query", carrier: "StreamQuery", name: "topics", example: ["changes:8453", `pool:8453:${pool.address}`] },
-        { in: "query", carrier: "StreamQuery", name: "since" },
-      ],
       success: {
         description: "Server-sent events (`text/event-stream`), open until the client or the gateway closes it.",
         contentType: "text/event-stream",

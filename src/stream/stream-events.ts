@@ -101,7 +101,9 @@ export function recordEventJson(
   address: string,
   record: readonly Uint8Array[] | null,
 ): Buffer {
-  const head = Buffer.from(`{"type":"${kind}","position":${JSON.stringify(position)},"chainId":${chainId},"address":"${address}","${kind}":`);
+  const head = Buffer.from(
+    `{"type":"${kind}","position":${JSON.stringify(position)},"chainId":${chainId},"address":"${address}","${kind}":`,
+  );
   if (record === null) return Buffer.concat([head, REMOVED_RECORD]);
   return Buffer.concat([head, ...record, UPSERTED_RECORD]);
 }

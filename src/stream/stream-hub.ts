@@ -34,7 +34,7 @@ import type { ChangeSetRecord } from "../tables/change-sets.js";
 import type { CompiledChain } from "../tables/compiled-chain.js";
 import { findPool } from "../tables/pool-table.js";
 import { columnBytes } from "../tables/shared-columns.js";
-import { instanceOnChain, parseAddress } from "../tables/token-lookup.js";
+import { instanceOnChain, parseAddress, tokenInfoChunks } from "../tables/token-lookup.js";
 import { listEntry, listIncludes, listLength } from "./address-lists.js";
 import { KeyStreams } from "./key-streams.js";
 import { sseEvent, SSE_OPENING, SSE_PING } from "./sse.js";
@@ -118,6 +118,9 @@ export class StreamHub {
   private published: Swapped | null = null;
   private publishedPublication = 0;
   private publishedPosition = EMPTY_POSITION;
+  /** The supervisor has given this thread its published mark (its first `publish`); until then streams wait. */
+  private primed = false;
+  private readonly unstarted: StreamConnection[] = [];
   /** Slow WebSockets to close on the next turn (never from inside uWS's pub/sub drain). */
   private readonly toClose: Array<() => void> = [];
   private closeScheduled = false;
@@ -183,6 +186,9 @@ export class StreamHub {
       this.publishedPublication = entry.snapshot.changes.publication;
       this.publishedPosition = entry.snapshot.changes.positionText ?? EMPTY_POSITION;
     }
+    if (this.primed) return;
+    this.primed = true;
+    for (const conn of this.unstarted.splice(0)) if (!conn.closed && (conn.ws !== null || conn.sse !== null)) this.start(conn);
   }
 
   private fanOut(entry: Swapped): void {
@@ -190,7 +196,15 @@ export class StreamHub {
     if (introduced.length === 0 || this.registry.size === 0) return;
     for (const { set, positionText } of introduced) {
       const topic = this.registry.get(changesTopic(set.chainId).text);
-      if (topic !== undefined) this.broadcast(topic.topic.text, topic.count, topic.sse, "changes", positionText, changesEventJson(set, positionText, this.limits.maxAddresses));
+      if (topic !== undefined)
+        this.broadcast(
+          topic.topic.text,
+          topic.count,
+          topic.sse,
+          "changes",
+          positionText,
+          changesEventJson(set, positionText, this.limits.maxAddresses),
+        );
       this.fanOutRecords(entry, "pool", set, positionText);
       this.fanOutRecords(entry, "token", set, positionText);
     }
@@ -207,7 +221,14 @@ export class StreamHub {
       const topic = held.get(address);
       if (topic === undefined) return; // its last holder closed during this fan-out
       const record = isRemoved ? null : this.record(entry, kind, set.chainId, address);
-      this.broadcast(topic.topic.text, topic.count, topic.sse, kind, position, recordEventJson(kind, position, set.chainId, address, record));
+      this.broadcast(
+        topic.topic.text,
+        topic.count,
+        topic.sse,
+        kind,
+        position,
+        recordEventJson(kind, position, set.chainId, address, record),
+      );
     };
     if (held.size <= listLength(upserted) + listLength(removed)) {
       for (const address of [...held.keys()]) {
@@ -256,9 +277,8 @@ export class StreamHub {
     const bytes = parseAddress(address);
     const i = bytes === null ? -1 : instanceOnChain(ix, chainId, bytes);
     if (i < 0) return null;
-    const metadata = columnBytes(ix.metadataJson, i);
-    // SingleChainTokenMetadata without its closing brace, then the pooled value (as GET /v1/tokens/{chainId}/{address}).
-    return [metadata.subarray(0, metadata.length - 1), Buffer.from(`,"totalValuePooledUsd":${JSON.stringify(ix.tvl[i])}}`)];
+    const [head, tail] = tokenInfoChunks(ix, i);
+    return [head, Buffer.from(tail)];
   }
 
   // ------------------------------------------------------------------ connections
@@ -273,7 +293,8 @@ export class StreamHub {
       this.closeSocket(ws, CLOSE_GOING_AWAY, "going away");
       return;
     }
-    this.start(conn);
+    if (this.primed) this.start(conn);
+    else this.unstarted.push(conn);
   }
 
   /**
@@ -296,7 +317,8 @@ export class StreamHub {
     conn.settle = settle;
     channel.write(SSE_OPENING, true);
     if (this.stopping) this.endChannel(conn);
-    else this.start(conn);
+    else if (this.primed) this.start(conn);
+    else this.unstarted.push(conn);
     return { aborted: () => settle() };
   }
 
@@ -474,7 +496,10 @@ export class StreamHub {
   private slow(conn: StreamConnection, close: () => void): void {
     conn.closed = true;
     this.metrics.streamSlowConsumer();
-    this.log.info({ event: "stream-slow-consumer", transport: conn.transport, key: conn.key.id }, "closing a stream whose client does not read (slow-consumer)");
+    this.log.info(
+      { event: "stream-slow-consumer", transport: conn.transport, key: conn.key.id },
+      "closing a stream whose client does not read (slow-consumer)",
+    );
     this.toClose.push(close);
     if (this.closeScheduled) return;
     this.closeScheduled = true;
