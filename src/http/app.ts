@@ -11,7 +11,7 @@
 import { Admission, type PendingAdmission } from "../access/admission.js";
 import { toApiError, type ApiError } from "../api/errors.js";
 import { StreamConnection } from "../stream/stream-hub.js";
-import { CLOSE_POLICY_VIOLATION, MAX_CLIENT_MESSAGE_BYTES, WS_IDLE_TIMEOUT_SECONDS } from "../stream/stream-limits.js";
+import { CLOSE_POLICY_VIOLATION, MAX_CLIENT_MESSAGE_BYTES, wsBackpressureCap, WS_IDLE_TIMEOUT_SECONDS } from "../stream/stream-limits.js";
 import type { IpRanges } from "../util/ip-address.js";
 import { clientAddressReader } from "./client-address.js";
 import { errorObject, STATIC_500_BODY } from "./envelope.js";
@@ -336,8 +336,8 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
     app.ws<StreamConnection>(routes[streamIndex].path, {
       compression: uws.DISABLED,
       maxPayloadLength: MAX_CLIENT_MESSAGE_BYTES,
-      // The hub closes a socket past STREAM_MAX_BUFFER_BYTES (4008); uWS drops past twice that, a hard cap.
-      maxBackpressure: 2 * hub.limits.maxBufferBytes,
+      // The hub closes a socket past STREAM_MAX_BUFFER_BYTES (4008); uWS drops past its cap (twice that).
+      maxBackpressure: wsBackpressureCap(hub.limits),
       closeOnBackpressureLimit: false,
       idleTimeout: WS_IDLE_TIMEOUT_SECONDS,
       sendPingsAutomatically: true,
@@ -345,6 +345,7 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
       open: guarded("open", (ws: WebSocket<StreamConnection>) => hub.openWebSocket(ws)),
       message: guarded("message", streamMessage),
       dropped: guarded("dropped", (ws: WebSocket<StreamConnection>) => hub.dropped(ws)),
+      drain: guarded("drain", (ws: WebSocket<StreamConnection>) => hub.drained(ws)),
       close: guarded("close", (ws: WebSocket<StreamConnection>) => hub.closed(ws.getUserData())),
     });
   }

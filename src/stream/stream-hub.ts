@@ -48,7 +48,14 @@ import {
   type StreamEventType,
   type StreamTransport,
 } from "./stream-events.js";
-import { CLOSE_GOING_AWAY, CLOSE_SLOW_CONSUMER, SLOW_CONSUMER_REASON, SSE_PING_INTERVAL_MS, type StreamLimits } from "./stream-limits.js";
+import {
+  CLOSE_GOING_AWAY,
+  CLOSE_SLOW_CONSUMER,
+  SLOW_CONSUMER_REASON,
+  SSE_PING_INTERVAL_MS,
+  wsBackpressureCap,
+  type StreamLimits,
+} from "./stream-limits.js";
 import { TopicRegistry } from "./topic-registry.js";
 import { changesTopic, uwsTopics, type Topic } from "./topics.js";
 
@@ -65,6 +72,8 @@ export const EMPTY_POSITION = encodePosition(new Map());
 
 /** How often WebSockets are checked for unsent bytes past the cap. */
 const SLOW_CONSUMER_CHECK_MS = 1000;
+/** How long a slow WebSocket may take to drain enough for its close frame before it is cut without one. */
+const SLOW_CLOSE_GRACE_MS = 10_000;
 
 /** One stream: a WebSocket's user data, or an SSE response's. */
 export class StreamConnection {
@@ -123,6 +132,8 @@ export class StreamHub {
   private readonly unstarted: StreamConnection[] = [];
   /** Slow WebSockets to close on the next turn (never from inside uWS's pub/sub drain). */
   private readonly toClose: Array<() => void> = [];
+  /** Slow WebSockets waiting for room for their close frame, with the time they are cut at instead. */
+  private readonly closing = new Map<WebSocket<StreamConnection>, number>();
   private closeScheduled = false;
   private timers: NodeJS.Timeout[] = [];
   private stopping = false;
@@ -138,16 +149,26 @@ export class StreamHub {
     this.keyStreams = new KeyStreams(streamCounters, keySlots, limits.maxConnectionsPerKey);
   }
 
-  /** The app whose WebSockets this hub publishes to; starts the heartbeat and slow-consumer timers. */
+  /** The app whose WebSockets this hub publishes to. */
   attach(app: TemplatedApp): void {
     this.app = app;
+  }
+
+  /** The SSE heartbeat and the slow-consumer check run while some stream is open. */
+  private runTimers(): void {
+    if (this.timers.length > 0 || this.stopping) return;
     const ping = setInterval(() => {
-      for (const channel of this.channels.keys()) channel.write(SSE_PING);
+      for (const channel of [...this.channels.keys()]) channel.write(SSE_PING);
     }, SSE_PING_INTERVAL_MS);
     const check = setInterval(() => this.checkSlowSockets(), SLOW_CONSUMER_CHECK_MS);
     ping.unref();
     check.unref();
     this.timers = [ping, check];
+  }
+
+  private stopTimers(): void {
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers = [];
   }
 
   /** The position streams opening now start at: what every thread serves. */
@@ -289,6 +310,7 @@ export class StreamHub {
     conn.ws = ws;
     this.sockets.add(ws);
     this.metrics.streamOpened("websocket", 1);
+    this.runTimers();
     if (this.stopping) {
       this.closeSocket(ws, CLOSE_GOING_AWAY, "going away");
       return;
@@ -307,6 +329,7 @@ export class StreamHub {
     conn.sse = channel;
     this.channels.set(channel, conn);
     this.metrics.streamOpened("sse", 1);
+    this.runTimers();
     let settled = false;
     const settle = () => {
       if (settled) return;
@@ -379,6 +402,7 @@ export class StreamHub {
     this.keyStreams.release(conn.keySlot);
     if (conn.ws !== null) {
       this.sockets.delete(conn.ws);
+      this.closing.delete(conn.ws);
       this.metrics.streamOpened("websocket", -1);
     } else if (conn.sse !== null) {
       this.channels.delete(conn.sse);
@@ -386,6 +410,7 @@ export class StreamHub {
     }
     conn.ws = null;
     conn.sse = null;
+    if (this.openStreams === 0) this.stopTimers();
   }
 
   /** One event to one connection. */
@@ -462,20 +487,51 @@ export class StreamHub {
 
   // ------------------------------------------------------------------ slow consumers, closing
 
-  /** uWS dropped a message for this WebSocket (its unsent bytes passed uWS's cap): it is closed on the next turn. */
+  /** uWS dropped a message for this WebSocket (its unsent bytes passed uWS's cap). */
   dropped(ws: WebSocket<StreamConnection>): void {
     this.slowSocket(ws);
   }
 
+  /** uWS sent some of a WebSocket's unsent bytes: a slow consumer waiting to be closed may now take its close frame. */
+  drained(ws: WebSocket<StreamConnection>): void {
+    if (this.closing.has(ws)) this.endSlowSocket(ws);
+  }
+
+  /** Once a second: WebSockets past the cap are slow consumers; slow ones that never drained are cut. */
   private checkSlowSockets(): void {
     const max = this.limits.maxBufferBytes;
-    for (const ws of this.sockets) if (ws.getBufferedAmount() > max) this.slowSocket(ws);
+    for (const ws of this.sockets) if (!this.closing.has(ws) && ws.getBufferedAmount() > max) this.slowSocket(ws);
+    const now = Date.now();
+    for (const [ws, deadline] of this.closing) {
+      if (now <= deadline) continue;
+      this.closing.delete(ws);
+      ws.close(); // no close frame: the client never took what was sent before it
+    }
   }
 
   private slowSocket(ws: WebSocket<StreamConnection>): void {
     const conn = ws.getUserData();
     if (conn.closed) return;
-    this.slow(conn, () => this.closeSocket(ws, CLOSE_SLOW_CONSUMER, SLOW_CONSUMER_REASON));
+    this.slow(conn, () => {
+      if (!this.sockets.has(ws)) return;
+      // It gets nothing more: its topics go now (its close frame follows what it was sent).
+      this.hold(conn, conn.topics, []);
+      conn.topics = [];
+      this.endSlowSocket(ws);
+    });
+  }
+
+  /**
+   * Closes a slow WebSocket with 4008 `slow-consumer` once uWS can queue the
+   * close frame (behind what the socket holds: a client that reads again gets
+   * every event it was sent, then the close); a socket that does not drain
+   * enough within SLOW_CLOSE_GRACE_MS is cut without one.
+   */
+  private endSlowSocket(ws: WebSocket<StreamConnection>): void {
+    if (ws.getBufferedAmount() <= wsBackpressureCap(this.limits)) {
+      this.closing.delete(ws);
+      this.closeSocket(ws, CLOSE_SLOW_CONSUMER, SLOW_CONSUMER_REASON);
+    } else if (!this.closing.has(ws)) this.closing.set(ws, Date.now() + SLOW_CLOSE_GRACE_MS);
   }
 
   private slowChannel(channel: SseChannel): void {
@@ -529,8 +585,7 @@ export class StreamHub {
   /** Drain and shutdown: every stream is closed after what is enqueued (WebSocket 1001, SSE end); new ones are closed at once. */
   closeAll(): void {
     this.stopping = true;
-    for (const timer of this.timers) clearInterval(timer);
-    this.timers = [];
+    this.stopTimers();
     for (const ws of [...this.sockets]) this.closeSocket(ws, CLOSE_GOING_AWAY, "going away");
     for (const conn of [...this.channels.values()]) this.endChannel(conn);
   }
