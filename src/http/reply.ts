@@ -22,6 +22,8 @@ export interface DataReply {
    * compressed form is kept and reused: e.g. `pools.get:8453:<address>`. Absent: compressed per response.
    */
   readonly cacheKey?: string;
+  /** `x-data-generated-at` of an answer about one chain: that chain's generatedAt as text (ServingSnapshot.dataGeneratedAt). */
+  readonly dataGeneratedAt?: string;
 }
 
 /** A body sent as it is (operations endpoints: health, readiness, metrics, the OpenAPI document). */
@@ -36,9 +38,15 @@ export interface RawReply {
 
 export type Reply = DataReply | RawReply;
 
-export function dataReply(data: readonly Chunk[], snapshotVersion?: string, cacheKey?: string, dataCrc?: number): DataReply {
+export function dataReply(
+  data: readonly Chunk[],
+  snapshotVersion?: string,
+  cacheKey?: string,
+  dataCrc?: number,
+  dataGeneratedAt?: string,
+): DataReply {
   // One object shape for every data reply (monomorphic on the hot path).
-  return { kind: "data", data, snapshotVersion, dataCrc, cacheKey };
+  return { kind: "data", data, snapshotVersion, dataCrc, cacheKey, dataGeneratedAt };
 }
 
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
