@@ -24,6 +24,8 @@ export interface DataReply {
    * compressed form is kept and reused: e.g. `pools.get:8453:<address>`. Absent: compressed per response.
    */
   readonly cacheKey?: string;
+  /** `x-data-generated-at` of an answer about one chain: that chain's generatedAt as text (ServingSnapshot.dataGeneratedAt). */
+  readonly dataGeneratedAt?: string;
 }
 
 /** A body sent as it is (operations endpoints: health, readiness, metrics, the OpenAPI document). */
@@ -51,9 +53,15 @@ export interface EventStreamReply {
 
 export type Reply = DataReply | RawReply | EventStreamReply;
 
-export function dataReply(data: readonly Chunk[], snapshotVersion?: string, cacheKey?: string, dataCrc?: number): DataReply {
+export function dataReply(
+  data: readonly Chunk[],
+  snapshotVersion?: string,
+  cacheKey?: string,
+  dataCrc?: number,
+  dataGeneratedAt?: string,
+): DataReply {
   // One object shape for every data reply (monomorphic on the hot path).
-  return { kind: "data", data, snapshotVersion, dataCrc, cacheKey };
+  return { kind: "data", data, snapshotVersion, dataCrc, cacheKey, dataGeneratedAt };
 }
 
 export const EVENT_STREAM_CONTENT_TYPE = "text/event-stream";

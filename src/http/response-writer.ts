@@ -70,6 +70,7 @@ const STATUS_LINE: Record<number, Buffer> = Object.fromEntries(Object.entries(ST
 const H_CONTENT_TYPE = bytes("content-type");
 const H_TRACE_ID = bytes("x-trace-id");
 const H_SNAPSHOT_VERSION = bytes("x-snapshot-version");
+const H_DATA_GENERATED_AT = bytes("x-data-generated-at");
 const H_RATELIMIT_LIMIT = bytes("ratelimit-limit");
 const H_RATELIMIT_REMAINING = bytes("ratelimit-remaining");
 const H_RATELIMIT_RESET = bytes("ratelimit-reset");
@@ -338,7 +339,7 @@ export class ResponseWriter {
     if (x.conditional) {
       etag = dataEtag(version ?? "", reply.dataCrc ?? crcOf(chunks), dataLength);
       if (ifNoneMatchHits(x.ifNoneMatch, etag)) {
-        this.write(x, 304, null, null, "identity", null, version, etag, this.cacheControl(x));
+        this.write(x, 304, null, null, "identity", null, version, etag, this.cacheControl(x), reply.dataGeneratedAt);
         return;
       }
     }
@@ -358,15 +359,27 @@ export class ResponseWriter {
         version,
         etag,
         this.cacheControl(x),
+        reply.dataGeneratedAt,
       );
       return;
     }
     const body = this.assemble(prefix, chunks, "}");
     if (coding === "br") {
-      this.write(x, 200, JSON_CONTENT_TYPE, brotli(body, BROTLI_QUALITY_PER_RESPONSE), "br", null, version, etag, this.cacheControl(x));
+      this.write(
+        x,
+        200,
+        JSON_CONTENT_TYPE,
+        brotli(body, BROTLI_QUALITY_PER_RESPONSE),
+        "br",
+        null,
+        version,
+        etag,
+        this.cacheControl(x),
+        reply.dataGeneratedAt,
+      );
       return;
     }
-    this.write(x, 200, JSON_CONTENT_TYPE, body, "identity", null, version, etag, this.cacheControl(x));
+    this.write(x, 200, JSON_CONTENT_TYPE, body, "identity", null, version, etag, this.cacheControl(x), reply.dataGeneratedAt);
   }
 
   private raw(x: Exchange, reply: RawReply): void {
@@ -433,16 +446,17 @@ export class ResponseWriter {
     version: string | undefined,
     etag: string | null,
     cacheControl: Buffer | null,
+    generatedAt?: string,
   ): void {
     if (x.aborted || x.responded) return;
     x.responded = true;
     let done: boolean;
     // Inside the uWS handler the response is corked already; later (after an await) it is corked here.
-    if (x.corked) done = this.send(x, status, contentType, body, coding, extra, version, etag, cacheControl);
+    if (x.corked) done = this.send(x, status, contentType, body, coding, extra, version, etag, cacheControl, generatedAt);
     else {
       done = true;
       x.res.cork(() => {
-        done = this.send(x, status, contentType, body, coding, extra, version, etag, cacheControl);
+        done = this.send(x, status, contentType, body, coding, extra, version, etag, cacheControl, generatedAt);
       });
     }
     this.lifecycle.finished(x, status);
@@ -461,6 +475,7 @@ export class ResponseWriter {
     version: string | undefined,
     etag: string | null,
     cacheControl: Buffer | null,
+    generatedAt: string | undefined,
   ): boolean {
     const res = x.res;
     const close = this.lifecycle.closeConnections;
@@ -468,6 +483,7 @@ export class ResponseWriter {
     if (contentType !== null) res.writeHeader(H_CONTENT_TYPE, contentType === JSON_CONTENT_TYPE ? V_JSON : contentType);
     res.writeHeader(H_TRACE_ID, x.traceId);
     if (version !== undefined) res.writeHeader(H_SNAPSHOT_VERSION, this.versionOf(version));
+    if (generatedAt !== undefined) res.writeHeader(H_DATA_GENERATED_AT, generatedAt);
     const quota = x.quota;
     if (quota !== null) {
       res.writeHeader(H_RATELIMIT_LIMIT, String(quota.limit));

@@ -9,8 +9,9 @@ import type { KeyEntry } from "../access/key-store.js";
 import { assertChainAllowed } from "../access/restrictions.js";
 import { ApiError } from "../api/errors.js";
 import type { StreamClientMessage, StreamQuery } from "../api/wire.js";
-import { decodePosition, type Position } from "../query/positions.js";
+import type { Position } from "../query/positions.js";
 import { isTopic, MAX_TOPIC_LENGTH, parseTopic, type Topic } from "../stream/topics.js";
+import { parsePosition } from "./handlers/changes.js";
 import { parseJsonBody } from "./json-body.js";
 import { parseQuery } from "./query-params.js";
 import { constraintError, unsupportedChainError, validated } from "./validation-error.js";
@@ -85,18 +86,6 @@ function checkedTopic(text: string, key: KeyEntry): Topic {
   }
   if (parsed.chainId !== null) assertChainAllowed(key, parsed.chainId);
   return parsed;
-}
-
-/** A position as sent, decoded; throws INVALID_POSITION. (TODO at the next merge of i21-changes: its parsePosition.) */
-function parsePosition(text: string): Position {
-  const position = decodePosition(text);
-  if (position !== null) return position;
-  throw new ApiError(
-    "INVALID_POSITION",
-    "The position is not valid; use a `position` this API answered (GET /v1/status, a stream's events) without changing it.",
-    "A position is base64url of a format byte and, per chain by ascending chain id, its change-set id.",
-    { position: text },
-  );
 }
 
 /** Whether an Accept header asks for server-sent events (a `text/event-stream` range whose q is not 0). */

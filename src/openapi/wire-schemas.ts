@@ -8,6 +8,9 @@
 import typia from "typia";
 import type {
   BasketPathParameters,
+  ChangesQuery,
+  ChangesResponse,
+  StatusResponse,
   ChainBasketPathParameters,
   ChainPathParameters,
   ChainTokenPathParameters,
@@ -69,6 +72,8 @@ const COLLECTION = typia.json.schemas<
     PoolSearchRequest,
     PoolSearchResponse,
     ProtocolsResponse,
+    ChangesResponse,
+    StatusResponse,
     HealthResponse,
     ReadinessResponse,
     ErrorEnvelope,
@@ -81,6 +86,7 @@ const COLLECTION = typia.json.schemas<
     TokensByAddressQuery,
     TokenBasketsQuery,
     TokenBasketQuery,
+    ChangesQuery,
     RequestHeaders,
     ResponseHeaders,
     ErrorMetadataByCode,
@@ -107,6 +113,7 @@ const PARAMETER_CARRIERS = [
   "TokensByAddressQuery",
   "TokenBasketsQuery",
   "TokenBasketQuery",
+  "ChangesQuery",
 ] as const;
 
 export interface WireSchemas {

@@ -37,7 +37,8 @@ import { AllowOlderMarkers } from "./allow-older-marker.js";
 import type { ChainTask, ChainTaskResult, TokenIndexTask } from "./build-tasks.js";
 import { admissionBounds } from "./chain-admission.js";
 import type { ChainSnapshotInfo, CompiledChain } from "../tables/compiled-chain.js";
-import { changeSetId, type ChainDiff, type ChangeSetDraft } from "../tables/change-sets.js";
+import type { ChangeSetDraft } from "../tables/change-sets.js";
+import { ChangeSetDrafts } from "./change-set-drafts.js";
 import { FileAttempts, type BuildDecision } from "./file-attempts.js";
 import { SNAPSHOT_FILE_PATTERN } from "../api/snapshot-format.js";
 import { describeNotAFile, inspectLiveEntry } from "./live-entry.js";
@@ -101,8 +102,7 @@ export class SnapshotLoader {
   private stopped = false;
   /** Change sets of the files accepted since the last snapshot served (a failed snapshot build keeps them for the next). */
   private pendingChanges: ChangeSetDraft[] = [];
-  /** Per chain: the highest generatedAt accepted, and the highest accepted before its latest rollback. */
-  private readonly generatedAtMarks = new Map<ChainId, { max: number; rollbackFloor: number | null }>();
+  private readonly drafts = new ChangeSetDrafts();
 
   constructor(
     private readonly options: SnapshotLoaderOptions,
@@ -303,7 +303,7 @@ export class SnapshotLoader {
         const { chain, diff } = result;
         const { info } = chain;
         this.events.buildTimed("diff", diff.ms / 1000);
-        this.pendingChanges.push(this.changeSet(info, served?.info ?? null, diff));
+        this.pendingChanges.push(this.drafts.draft(info, served?.info ?? null, diff));
         this.lastGood.set(info.chainId, chain);
         this.attempts.record(name, signature, { kind: "served", sha256: info.sha256 });
         this.removedNoticed.delete(info.chainId);
@@ -339,30 +339,6 @@ export class SnapshotLoader {
         `cannot remove chain-${chainId}.allow-older (${(error as NodeJS.ErrnoException).code ?? error.message}); it is ignored from now on, remove it by hand`,
       );
     }
-  }
-
-  /** The change set of an accepted file, diffed against the chain's previously accepted file. */
-  private changeSet(info: ChainSnapshotInfo, previous: ChainSnapshotInfo | null, diff: ChainDiff): ChangeSetDraft {
-    const rollback = previous !== null && info.generatedAt < previous.generatedAt;
-    const marks = this.generatedAtMarks.get(info.chainId) ?? { max: info.generatedAt, rollbackFloor: null };
-    if (rollback) marks.rollbackFloor = Math.max(marks.rollbackFloor ?? marks.max, marks.max);
-    marks.max = Math.max(marks.max, info.generatedAt);
-    this.generatedAtMarks.set(info.chainId, marks);
-    return {
-      chainId: info.chainId,
-      id: changeSetId(info.generatedAt, info.sha256),
-      previous: previous === null ? null : changeSetId(previous.generatedAt, previous.sha256),
-      generatedAt: info.generatedAt,
-      previousGeneratedAt: previous?.generatedAt ?? null,
-      blockNumber: info.blockNumber,
-      rollback,
-      rollbackFloor: marks.rollbackFloor,
-      counts: diff.counts,
-      poolsUpserted: diff.poolsUpserted,
-      poolsRemoved: diff.poolsRemoved,
-      tokensUpserted: diff.tokensUpserted,
-      tokensRemoved: diff.tokensRemoved,
-    };
   }
 
   /** File bytes of the chains the served snapshot was built from. */

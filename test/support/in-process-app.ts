@@ -29,7 +29,8 @@ import { IpRanges } from "../../src/util/ip-address.js";
 import { ServingSnapshot } from "../../src/serving/serving-snapshot.js";
 import { ChangeHistoryKeeper } from "../../src/serving/change-history.js";
 import { diffChain } from "../../src/snapshot/diff-chain.js";
-import { changeSetId, type ChangeHistoryMessage, type ChangeSetDraft } from "../../src/tables/change-sets.js";
+import { ChangeSetDrafts } from "../../src/snapshot/change-set-drafts.js";
+import type { ChangeHistoryMessage, ChangeSetDraft } from "../../src/tables/change-sets.js";
 import type { CompiledChain } from "../../src/tables/compiled-chain.js";
 import { snapshotVersion } from "../../src/api/snapshot-version.js";
 import { createHash } from "node:crypto";
@@ -72,6 +73,7 @@ export interface InProcessApp {
 export class InProcessChanges {
   private readonly keeper = new ChangeHistoryKeeper();
   private readonly last = new Map<ChainId, CompiledChain>();
+  private readonly drafts = new ChangeSetDrafts();
 
   /** The history message of a snapshot serving `chains` (every chain whose file changed gets a set). */
   publish(chains: readonly CompiledChain[], version: number, nowMs = Date.now()): ChangeHistoryMessage {
@@ -80,23 +82,7 @@ export class InProcessChanges {
       const { info } = chain;
       const previous = this.last.get(info.chainId);
       if (previous?.info.sha256 === info.sha256) continue;
-      const diff = diffChain(previous ?? null, chain);
-      const before = previous?.info ?? null;
-      drafts.push({
-        chainId: info.chainId,
-        id: changeSetId(info.generatedAt, info.sha256),
-        previous: before === null ? null : changeSetId(before.generatedAt, before.sha256),
-        generatedAt: info.generatedAt,
-        previousGeneratedAt: before?.generatedAt ?? null,
-        blockNumber: info.blockNumber,
-        rollback: before !== null && info.generatedAt < before.generatedAt,
-        rollbackFloor: null,
-        counts: diff.counts,
-        poolsUpserted: diff.poolsUpserted,
-        poolsRemoved: diff.poolsRemoved,
-        tokensUpserted: diff.tokensUpserted,
-        tokensRemoved: diff.tokensRemoved,
-      });
+      drafts.push(this.drafts.draft(info, previous?.info ?? null, diffChain(previous ?? null, chain)));
       this.last.set(info.chainId, chain);
     }
     return this.keeper.publish(drafts, version, nowMs);

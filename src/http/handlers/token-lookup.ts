@@ -67,5 +67,11 @@ export function getChainToken(request: KeyedRequest): Reply {
   if (i < 0) throw tokenNotFound(request, chainId);
   // SingleChainTokenMetadata without its closing brace, then the pooled value (the token JSON of the stream's events too).
   const [head, tail] = tokenInfoChunks(ix, i);
-  return dataReply(['{"token":', head, tail, "}"], snapshot.versionHex, `${request.routeName}:${i}`);
+  return dataReply(
+    ['{"token":', head, tail, "}"],
+    snapshot.versionHex,
+    `${request.routeName}:${i}`,
+    undefined,
+    snapshot.dataGeneratedAt(chainId),
+  );
 }
