@@ -11,7 +11,7 @@
 import { Admission, type PendingAdmission } from "../access/admission.js";
 import { toApiError, type ApiError } from "../api/errors.js";
 import { StreamConnection } from "../stream/stream-hub.js";
-import { CLOSE_POLICY_VIOLATION, MAX_CLIENT_MESSAGE_BYTES, wsBackpressureCap, WS_IDLE_TIMEOUT_SECONDS } from "../stream/stream-limits.js";
+import { CLOSE_POLICY_VIOLATION, MAX_CLIENT_MESSAGE_BYTES, WS_IDLE_TIMEOUT_SECONDS } from "../stream/stream-limits.js";
 import type { IpRanges } from "../util/ip-address.js";
 import { clientAddressReader } from "./client-address.js";
 import { errorObject, STATIC_500_BODY } from "./envelope.js";
@@ -336,8 +336,8 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
     app.ws<StreamConnection>(routes[streamIndex].path, {
       compression: uws.DISABLED,
       maxPayloadLength: MAX_CLIENT_MESSAGE_BYTES,
-      // The hub closes a socket past STREAM_MAX_BUFFER_BYTES (4008); uWS drops past its cap (twice that).
-      maxBackpressure: wsBackpressureCap(hub.limits),
+      // Past STREAM_MAX_BUFFER_BYTES of unsent bytes uWS drops a message and calls `dropped`: the hub closes the socket (4008).
+      maxBackpressure: hub.limits.maxBufferBytes,
       closeOnBackpressureLimit: false,
       idleTimeout: WS_IDLE_TIMEOUT_SECONDS,
       sendPingsAutomatically: true,

@@ -16,8 +16,12 @@
  *   chain it holds, the `changes` events after the position (or `resync`), then
  *   one event with the current state of each held pool or token that changed.
  * - Slow consumers: a WebSocket whose unsent bytes pass STREAM_MAX_BUFFER_BYTES
- *   (checked once a second, and by uWS at twice that, where it drops) is closed
- *   with 4008 `slow-consumer`; an SSE channel closes itself past its cap.
+ *   (uWS's maxBackpressure: uWS drops the message and calls `dropped`) gets
+ *   nothing more and is closed with 4008 `slow-consumer` once the close frame
+ *   fits behind what it holds (cut after 10 s otherwise); an SSE connection is
+ *   closed when its queue passes the same limit. A burst larger than the limit
+ *   (one swap's events for a connection) closes even a fast reader: the limit
+ *   must exceed the largest burst a client may get (documented).
  * - Heartbeats: uWS pings idle WebSockets; SSE connections get a comment every 15 s.
  * - Drain and shutdown: every connection is closed after the events already
  *   enqueued (WebSocket 1001, SSE end of response).
@@ -48,14 +52,7 @@ import {
   type StreamEventType,
   type StreamTransport,
 } from "./stream-events.js";
-import {
-  CLOSE_GOING_AWAY,
-  CLOSE_SLOW_CONSUMER,
-  SLOW_CONSUMER_REASON,
-  SSE_PING_INTERVAL_MS,
-  wsBackpressureCap,
-  type StreamLimits,
-} from "./stream-limits.js";
+import { CLOSE_GOING_AWAY, CLOSE_SLOW_CONSUMER, SLOW_CONSUMER_REASON, SSE_PING_INTERVAL_MS, type StreamLimits } from "./stream-limits.js";
 import { TopicRegistry } from "./topic-registry.js";
 import { changesTopic, uwsTopics, type Topic } from "./topics.js";
 
@@ -70,8 +67,8 @@ export interface StreamMetrics {
 /** The position with no chain (nothing served yet). */
 export const EMPTY_POSITION = encodePosition(new Map());
 
-/** How often WebSockets are checked for unsent bytes past the cap. */
-const SLOW_CONSUMER_CHECK_MS = 1000;
+/** How often slow WebSockets waiting for room for their close frame are checked against their deadline. */
+const SLOW_CLOSE_CHECK_MS = 1000;
 /** How long a slow WebSocket may take to drain enough for its close frame before it is cut without one. */
 const SLOW_CLOSE_GRACE_MS = 10_000;
 
@@ -160,7 +157,7 @@ export class StreamHub {
     const ping = setInterval(() => {
       for (const channel of [...this.channels.keys()]) channel.write(SSE_PING);
     }, SSE_PING_INTERVAL_MS);
-    const check = setInterval(() => this.checkSlowSockets(), SLOW_CONSUMER_CHECK_MS);
+    const check = setInterval(() => this.cutSlowSockets(), SLOW_CLOSE_CHECK_MS);
     ping.unref();
     check.unref();
     this.timers = [ping, check];
@@ -487,7 +484,7 @@ export class StreamHub {
 
   // ------------------------------------------------------------------ slow consumers, closing
 
-  /** uWS dropped a message for this WebSocket (its unsent bytes passed uWS's cap). */
+  /** uWS dropped a message for this WebSocket: its unsent bytes passed STREAM_MAX_BUFFER_BYTES (uWS's maxBackpressure). */
   dropped(ws: WebSocket<StreamConnection>): void {
     this.slowSocket(ws);
   }
@@ -497,10 +494,8 @@ export class StreamHub {
     if (this.closing.has(ws)) this.endSlowSocket(ws);
   }
 
-  /** Once a second: WebSockets past the cap are slow consumers; slow ones that never drained are cut. */
-  private checkSlowSockets(): void {
-    const max = this.limits.maxBufferBytes;
-    for (const ws of this.sockets) if (!this.closing.has(ws) && ws.getBufferedAmount() > max) this.slowSocket(ws);
+  /** Once a second: slow WebSockets that could not take their close frame in time are cut without one. */
+  private cutSlowSockets(): void {
     const now = Date.now();
     for (const [ws, deadline] of this.closing) {
       if (now <= deadline) continue;
@@ -528,7 +523,7 @@ export class StreamHub {
    * enough within SLOW_CLOSE_GRACE_MS is cut without one.
    */
   private endSlowSocket(ws: WebSocket<StreamConnection>): void {
-    if (ws.getBufferedAmount() <= wsBackpressureCap(this.limits)) {
+    if (ws.getBufferedAmount() <= this.limits.maxBufferBytes) {
       this.closing.delete(ws);
       this.closeSocket(ws, CLOSE_SLOW_CONSUMER, SLOW_CONSUMER_REASON);
     } else if (!this.closing.has(ws)) this.closing.set(ws, Date.now() + SLOW_CLOSE_GRACE_MS);

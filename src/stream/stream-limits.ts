@@ -24,15 +24,6 @@ export const DEFAULT_STREAM_LIMITS: StreamLimits = {
   maxBadMessages: 20,
 };
 
-/**
- * uWS's own cap on a WebSocket's unsent bytes (its maxBackpressure): past it uWS drops messages, and the hub
- * closes the socket. The hub's check (STREAM_MAX_BUFFER_BYTES, once a second) comes first; the headroom lets the
- * close frame of a slow consumer be queued behind what it holds.
- */
-export function wsBackpressureCap(limits: StreamLimits): number {
-  return 2 * limits.maxBufferBytes;
-}
-
 /** Largest WebSocket message a client may send (a larger frame closes the connection: uWS maxPayloadLength). */
 export const MAX_CLIENT_MESSAGE_BYTES = 64 * 1024;
 
