@@ -130,6 +130,18 @@ describe("STREAM_MAX_CONNECTIONS_PER_KEY", () => {
   });
 });
 
+describe("heartbeats", () => {
+  it("an idle SSE stream gets a comment line every 15 s", async () => {
+    const sse = await openSse(base, "topics=changes:1", { key: KEYS.active });
+    open.push(sse);
+    expect((await sse.next()).event.type).toBe("subscribed");
+    const comments = sse.comments.length;
+    await waitFor("a heartbeat comment", () => (sse.comments.length > comments ? true : undefined), 20_000);
+    expect(sse.comments.at(-1)).toBe(": ping");
+    sse.close();
+  }, 30_000);
+});
+
 describe("a slow consumer", () => {
   it("a client that stops reading is closed with 4008 slow-consumer; a client reading the same topics receives every event", async () => {
     const topics = ["changes:8453", ...poolTopics];
