@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodePosition } from "../../src/query/positions.js";
 import { KEYS, tempDir, writeChainFile, writeKeysFile, standardKeys, BIG_RATE_LIMIT } from "../support/fixtures.js";
 import { expectError, expectValidation, metricValue, request, startGateway, waitFor, type Gateway } from "../support/gateway-process.js";
+import { startNginx, type Nginx } from "../support/nginx-process.js";
 import {
   dataField,
   expectedChanges,
@@ -442,6 +443,34 @@ describe("refusals are plain HTTP answers with the error envelope, never an upgr
     expectError(json, 406, "NOT_ACCEPTABLE");
     const ok = track(await openWs(base, "topics=changes", { key: STREAM_KEY }));
     expect((await ok.next()).event.type).toBe("subscribed");
+  });
+});
+
+describe("behind nginx (config/nginx.conf.example)", () => {
+  let nginx: Nginx;
+  let proxied: string;
+  beforeAll(async () => {
+    nginx = await startNginx(gw.port);
+    proxied = `http://127.0.0.1:${nginx.port}`;
+  });
+  afterAll(async () => {
+    await nginx?.stop();
+  });
+
+  it("WebSocket and SSE pass through, events unbuffered; refusals stay plain HTTP", async () => {
+    const since = await statusPosition(base);
+    const ws = track(await openWs(proxied, "topics=changes:8453"));
+    const sse = track(await openSse(proxied, "topics=changes:8453"));
+    expect((await ws.next()).event).toMatchObject({ type: "subscribed", position: since });
+    expect((await sse.next()).event).toMatchObject({ type: "subscribed", position: since });
+    await pushNext();
+    const fromWs = await ws.next();
+    expect(fromWs.event.type).toBe("changes");
+    expect((await sse.next()).text).toBe(fromWs.text);
+    const resumed = track(await openSse(proxied, "topics=changes:8453", { headers: { "last-event-id": since } }));
+    expect((await resumed.rest(500)).map((e) => e.text)).toEqual([expect.stringContaining('"type":"subscribed"'), fromWs.text]);
+    expectError(asResponse(await refusedWs(proxied, "topics=changes", { key: null })), 401, "API_KEY_MISSING");
+    expectError(await request(proxied, "/v1/stream"), 406, "NOT_ACCEPTABLE");
   });
 });
 
