@@ -84,7 +84,7 @@ export class GatewayMetrics {
 
   readonly buildDuration = new Histogram({
     name: "gateway_snapshot_build_duration_seconds",
-    help: "Duration of snapshot builds in the build workers, by phase (chain: one chain file; token-index: the cross-chain index).",
+    help: "Duration of snapshot builds in the build workers, by phase (chain: one chain file, diff included; diff: its change set against the chain's previous file; token-index: the cross-chain index).",
     labelNames: ["phase"],
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
     registers: [this.registry],

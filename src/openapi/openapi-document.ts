@@ -81,7 +81,7 @@ class DocumentBuilder {
     return {
       name: p.name,
       in: p.in,
-      required: p.in === "path",
+      required: p.in === "path" || (this.wire.requiredParameters[p.carrier] ?? []).includes(p.name),
       description,
       schema,
       ...(p.example === undefined ? {} : { example: p.example }),

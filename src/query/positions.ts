@@ -12,6 +12,7 @@
  * canonical base64url, format 1, supported chain ids strictly ascending);
  * anything else is null (the routes answer 400 INVALID_POSITION).
  */
+import { ApiError } from "../api/errors.js";
 import { isSupportedChainId, SUPPORTED_CHAIN_IDS, type ChainId } from "../chains/chains.js";
 
 /** A position: chain id → the id of the last change set seen on it. */
@@ -84,4 +85,21 @@ export function positionWith(position: Position, chainId: ChainId, id: string): 
   const next = new Map(position);
   next.set(chainId, id);
   return next;
+}
+
+/** 400 INVALID_POSITION for a position text the gateway did not write (`since`, or an SSE `Last-Event-ID`). */
+export function invalidPosition(position: string): ApiError {
+  return new ApiError(
+    "INVALID_POSITION",
+    "The position is not valid; use a `position` this API answered (GET /v1/status, a stream's events) without changing it.",
+    "A position is base64url of a format byte and, per chain by ascending chain id, its change-set id (chain id, generatedAt, 6 bytes of the file's SHA-256).",
+    { position },
+  );
+}
+
+/** The position a text names; throws INVALID_POSITION (metadata `{position}`: the text as sent). */
+export function parsePosition(text: string): Position {
+  const position = decodePosition(text);
+  if (position === null) throw invalidPosition(text);
+  return position;
 }

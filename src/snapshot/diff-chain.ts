@@ -12,7 +12,7 @@
  */
 import type { ChangeCounts, ChainDiff } from "../tables/change-sets.js";
 import type { ChainTokenColumns } from "../tables/compiled-chain.js";
-import { addressAt, findAddress } from "../tables/address-hash-table.js";
+import { addressAt, findEntryOf } from "../tables/address-hash-table.js";
 import type { PoolTableData } from "../tables/pool-table.js";
 import { columnStrings, encodeStringColumn, type StringColumn } from "../tables/shared-columns.js";
 
@@ -58,23 +58,19 @@ function diffPools(previous: PoolTableData | null, next: PoolTableData): Lists {
   const oldJson = asBuffer(previous.json);
   const nextOffsets = next.json.offsets;
   const oldOffsets = previous.json.offsets;
+  // Addresses are made into strings only for the lists; lookups compare the tables' stored bytes.
   for (let i = 0; i < next.count; i++) {
-    const address = addressAt(next, i);
-    const j = findAddress(previous, address);
-    if (j < 0) {
-      upserted.push(address);
-      continue;
+    const j = findEntryOf(previous, next, i);
+    if (j >= 0) {
+      const start = nextOffsets[i];
+      const end = nextOffsets[i + 1];
+      const oldStart = oldOffsets[j];
+      const oldEnd = oldOffsets[j + 1];
+      if (end - start === oldEnd - oldStart && nextJson.compare(oldJson, oldStart, oldEnd, start, end) === 0) continue;
     }
-    const start = nextOffsets[i];
-    const end = nextOffsets[i + 1];
-    const oldStart = oldOffsets[j];
-    const oldEnd = oldOffsets[j + 1];
-    if (end - start !== oldEnd - oldStart || nextJson.compare(oldJson, oldStart, oldEnd, start, end) !== 0) upserted.push(address);
+    upserted.push(addressAt(next, i));
   }
-  for (let j = 0; j < previous.count; j++) {
-    const address = addressAt(previous, j);
-    if (findAddress(next, address) < 0) removed.push(address);
-  }
+  for (let j = 0; j < previous.count; j++) if (findEntryOf(next, previous, j) < 0) removed.push(addressAt(previous, j));
   return { upserted, removed };
 }
 

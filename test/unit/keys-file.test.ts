@@ -308,3 +308,15 @@ describe("parseDateTime", () => {
     expect(parseDateTime("2027-01-01")).toBeNaN();
   });
 });
+
+describe("the stream route group (live.md)", () => {
+  it("a key's routes may name stream; the keys CLI takes it", async () => {
+    const file = parseKeysFile(
+      fileWith(0, (r) => (r.routes = ["stream", "pools"])),
+      "keys.json",
+    );
+    expect(file.keys[0]!.routes).toEqual(["stream", "pools"]);
+    const { parseRoutes } = await import("../../src/cli/keys-cli.js");
+    expect(parseRoutes("stream,tokens")).toEqual(["tokens", "stream"]);
+  });
+});

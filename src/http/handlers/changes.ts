@@ -5,12 +5,11 @@
  * (src/serving/served-changes.ts).
  */
 import typia from "typia";
-import { ApiError } from "../../api/errors.js";
 import type { ChangesQuery } from "../../api/wire.js";
 import type { ChainId } from "../../chains/chains.js";
 import { changesPage, type ChangesWalk } from "../../query/changes-walk.js";
 import { PositionWriter } from "../../query/cursor.js";
-import { decodePosition, encodePosition, type Position } from "../../query/positions.js";
+import { decodePosition, encodePosition, parsePosition } from "../../query/positions.js";
 import { assertPositionComplete, invalidCursor, openCursor } from "../../serving/list-cursor.js";
 import type { ServingSnapshot } from "../../serving/serving-snapshot.js";
 import type { ChangeSetRecord } from "../../tables/change-sets.js";
@@ -25,23 +24,6 @@ import { validateNoQuery } from "./token-lookup.js";
 export const DEFAULT_CHANGES_LIMIT = 1000;
 
 const validateChangesQuery = typia.createValidateEquals<ChangesQuery>();
-
-/** 400 INVALID_POSITION for a position the gateway did not write. */
-export function invalidPosition(position: string): ApiError {
-  return new ApiError(
-    "INVALID_POSITION",
-    "The position is not valid; use a `position` this API answered (GET /v1/status, a stream's events) without changing it.",
-    "A position is base64url of a format byte and, per chain by ascending chain id, its change-set id (chain id, generatedAt, 6 bytes of the file's SHA-256).",
-    { position },
-  );
-}
-
-/** A position text as sent, decoded; throws INVALID_POSITION. */
-export function parsePosition(text: string): Position {
-  const position = decodePosition(text);
-  if (position === null) throw invalidPosition(text);
-  return position;
-}
 
 export function getChanges(request: KeyedRequest): Reply {
   const params = parseQuery(request.query, { chainIds: "numbers", limit: "number" }, validateChangesQuery);
