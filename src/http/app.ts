@@ -245,9 +245,13 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
         const key = x.key!;
         const opening = streamOpening(x.query, "", key, hub.limits.maxTopics);
         const slot = hub.keyStreams.take(key.id);
-        const conn = new StreamConnection("websocket", key, slot, opening.topics, opening.since);
-        const upgraded = writer.upgrade(x, () => res.upgrade(conn, handshake.key, handshake.protocol, handshake.extensions, context));
-        if (!upgraded) hub.keyStreams.release(slot);
+        let upgraded = false;
+        try {
+          const conn = new StreamConnection("websocket", key, slot, opening.topics, opening.since);
+          upgraded = writer.upgrade(x, () => res.upgrade(conn, handshake.key, handshake.protocol, handshake.extensions, context));
+        } finally {
+          if (!upgraded) hub.keyStreams.release(slot); // an upgraded socket gives its place back when it closes
+        }
       };
       const pending = admission.keyed(x, req.getHeader("authorization"), "stream", res, req, Date.now());
       if (pending === null) upgrade();

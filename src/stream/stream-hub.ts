@@ -64,6 +64,8 @@ export interface StreamMetrics {
   streamSlowConsumer(): void;
 }
 
+const NO_TOPICS: readonly Topic[] = Object.freeze([]);
+
 /** The position with no chain (nothing served yet). */
 export const EMPTY_POSITION = encodePosition(new Map());
 
@@ -75,7 +77,7 @@ const SLOW_CLOSE_GRACE_MS = 10_000;
 /** One stream: a WebSocket's user data, or an SSE response's. */
 export class StreamConnection {
   /** The client's topics (canonical), in the order first subscribed; held once the stream has started. */
-  topics: readonly Topic[] = [];
+  topics: readonly Topic[] = NO_TOPICS;
   /** The topics of the opening request, until the stream starts. */
   requested: readonly Topic[];
   /** `since` of the opening request, until the stream starts. */
@@ -339,13 +341,18 @@ export class StreamHub {
     if (this.stopping) this.endChannel(conn);
     else if (this.primed) this.start(conn);
     else this.unstarted.push(conn);
-    return { aborted: () => settle() };
+    return {
+      aborted: () => {
+        channel.aborted();
+        settle();
+      },
+    };
   }
 
   /** Holds the connection's topics, sends `subscribed` and, with `since`, the replay. */
   private start(conn: StreamConnection): void {
-    conn.topics = this.hold(conn, [], conn.requested);
-    conn.requested = [];
+    conn.topics = this.hold(conn, NO_TOPICS, conn.requested);
+    conn.requested = NO_TOPICS;
     this.send(conn, "subscribed", this.publishedPosition, subscribedEventJson(textsOf(conn.topics), this.publishedPosition));
     const since = conn.since;
     conn.since = null;
@@ -510,8 +517,8 @@ export class StreamHub {
     this.slow(conn, () => {
       if (!this.sockets.has(ws)) return;
       // It gets nothing more: its topics go now (its close frame follows what it was sent).
-      this.hold(conn, conn.topics, []);
-      conn.topics = [];
+      this.hold(conn, conn.topics, NO_TOPICS);
+      conn.topics = NO_TOPICS;
       this.endSlowSocket(ws);
     });
   }
