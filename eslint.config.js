@@ -17,6 +17,7 @@ const FLOORS = [
   ["server"],
   ["config", "metrics"],
   ["http"],
+  ["stream"],
   ["openapi", "access"],
   ["serving", "snapshot"],
   ["query", "baskets"],

@@ -179,6 +179,7 @@ function run(body: PoolSearchRequest): { reply: DataReply; bytes: number } {
     query: "",
     path: "/v1/pools/search",
     body,
+    headers: {},
     key,
   }) as DataReply;
   let bytes = 0;

@@ -12,6 +12,7 @@ import { BasketsReloader, loadInitialBaskets } from "./baskets/baskets-reloader.
 import { createAddressTable } from "./access/address-table.js";
 import { createConfirmedKeys } from "./access/confirmed-keys.js";
 import { createQuotaCounters, QuotaSlots } from "./access/shared-rate-limiter.js";
+import { createStreamCounters } from "./stream/key-streams.js";
 import { PROJECT_ROOT, type GatewayConfig } from "./config/config.js";
 import { allocatorWarning, runsOnGlibc } from "./config/allocator.js";
 import { setHeaderSizeLimit } from "./http/header-limit.js";
@@ -24,6 +25,7 @@ import { CertificateWatcher } from "./server/certificate-watcher.js";
 import { Supervisor } from "./server/supervisor.js";
 import { SnapshotLoader } from "./snapshot/snapshot-loader.js";
 import { VersionRetention, VersionUseTable } from "./serving/version-retention.js";
+import { ChangeHistoryKeeper } from "./serving/change-history.js";
 import { versionHex } from "./api/snapshot-version.js";
 
 /** How often earlier versions are checked against the retention policy (version-retention.ts). */
@@ -75,6 +77,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   const policy = { retainMs: config.cursorRetentionSeconds * 1000, maxVersions: config.snapshotMaxVersions };
   const versionUse = VersionUseTable.create(VersionRetention.slotsFor(policy));
   const retention = new VersionRetention(policy, versionUse);
+  const changeHistory = new ChangeHistoryKeeper(config.changesRetention);
   const metricsLayout = new RequestMetricsLayout(ROUTE_NAMES);
   const requestMetrics = metricsLayout.createBuffer();
   const metrics = new GatewayMetrics(metricsLayout, requestMetrics);
@@ -112,6 +115,8 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
         trustedProxies: config.trustedProxies,
         versionUse: versionUse.buffer,
         requestMetrics,
+        streamCounters: createStreamCounters(config.maxApiKeys),
+        streamLimits: config.stream,
       },
       tls,
     },
@@ -133,10 +138,12 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
       maxFileBytes: config.snapshotFileMaxBytes,
     },
     {
-      snapshotBuilt(version, chains, tokenIndex) {
+      snapshotBuilt(version, chains, tokenIndex, changeSets) {
         const { slot, ...changes } = retention.promote(version);
         const chainIds = chains.map((c) => c.info.chainId).sort((a, b) => a - b);
-        supervisor.publishSnapshot({ type: "snapshot", version, slot, chainIds, chains, tokenIndex }, changes);
+        // servedAt: the supervisor's clock as it publishes the version (every thread gets the same history).
+        const history = changeHistory.publish(changeSets, version, Date.now());
+        supervisor.publishSnapshot({ type: "snapshot", version, slot, chainIds, chains, tokenIndex, changes: history }, changes);
         versionsChanged();
         log.info(
           {

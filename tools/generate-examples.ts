@@ -89,6 +89,8 @@ interface ResponseExample {
   readonly call: Call;
   /** The answer is not enveloped (health, readiness). */
   readonly raw?: true;
+  /** Makes a value that depends on the clock fixed (applied to the answer before its timestamps are). */
+  readonly fix?: (body: unknown) => unknown;
 }
 
 const TOKEN_LIST_REQUEST = { config: { limit: 2 }, filters: { chainIds: [1, 8453] } };
@@ -265,11 +267,33 @@ const EXAMPLES: readonly (RequestExample | ResponseExample)[] = [
     type: "TokenBasketResponse",
     call: { method: "GET", path: "/v1/tokens/baskets/9745/xau-stablecoins" },
   },
+  {
+    kind: "response",
+    name: "CHANGES_RESPONSE_EXAMPLE",
+    comment: "GET /v1/changes from a position naming no chain (so from each chain's first load), chain 143, two entries a page.",
+    type: "ChangesResponse",
+    call: { method: "GET", path: "/v1/changes?since=AQ&chainIds=143&limit=2" },
+  },
+  {
+    kind: "response",
+    name: "STATUS_RESPONSE_EXAMPLE",
+    comment: "GET /v1/status (`ageSeconds` as of the examples' timestamps).",
+    type: "StatusResponse",
+    call: { method: "GET", path: "/v1/status" },
+    fix: fixedAges,
+  },
 ];
 
 const bearer = (key: string) => `Bearer ${key}`;
 
 /** One request per error code that a request can provoke on the sample (ERROR_EXAMPLES); the framing error goes over a raw socket. */
+/** GET /v1/status's `ageSeconds` as of the examples' first timestamp (the real one depends on the clock). */
+function fixedAges(body: unknown): unknown {
+  const status = body as { data: { chains: { generatedAt: number; ageSeconds: number }[] } };
+  for (const chain of status.data.chains) chain.ageSeconds = Math.max(0, Math.floor(FIRST_TIMESTAMP / 1000 - chain.generatedAt));
+  return status;
+}
+
 const ERROR_CALLS: Partial<Record<ErrorCode, Call | "framing">> = {
   VALIDATION_ERROR: { method: "POST", path: "/v1/tokens", body: { config: { limit: 501 } } },
   MALFORMED_JSON: { method: "POST", path: "/v1/tokens", rawBody: '{"config": {"limit": 2} "filters": {}}' },
@@ -294,6 +318,7 @@ const ERROR_CALLS: Partial<Record<ErrorCode, Call | "framing">> = {
     body: { tokensA: [{ chainId: 8453, address: USDC_BASE }], filters: { protocols: ["uniswap-v3", "Uniswap V4"] } },
   },
   INVALID_REQUEST_FRAMING: "framing",
+  INVALID_POSITION: { method: "GET", path: "/v1/changes?since=AQAAAAEAAGlYHToZ60ebRT" },
   API_KEY_MISSING: { method: "GET", path: "/v1/protocols", authorization: null },
   API_KEY_INVALID: { method: "GET", path: "/v1/protocols", authorization: `bearer ${SANDBOX_KEY}` },
   API_KEY_NOT_FOUND: { method: "GET", path: "/v1/protocols", authorization: bearer("lgw_unknown_0123456789abcdef") },
@@ -401,7 +426,7 @@ export async function generateExamples(): Promise<string> {
     let clock = FIRST_TIMESTAMP;
     const nextTimestamp = () => new Date(clock++).toISOString();
 
-    const answer = async (name: string, call: Call | "framing", expected: number): Promise<unknown> => {
+    const answer = async (name: string, call: Call | "framing", expected: number, fix?: (body: unknown) => unknown): Promise<unknown> => {
       const traceId = traceIdOf(name);
       let got = call === "framing" ? await sendFraming(gateway.port, traceId) : await send(base, call, traceId);
       // The quota example needs its key's one request used in the same (one-second) window.
@@ -410,12 +435,12 @@ export async function generateExamples(): Promise<string> {
       }
       if (got.status !== expected)
         throw new Error(`${name}: expected ${expected}, got ${got.status}: ${JSON.stringify(got.body).slice(0, 300)}`);
-      return withTimestamp(got.body, nextTimestamp());
+      return withTimestamp(fix === undefined ? got.body : fix(got.body), nextTimestamp());
     };
 
     const parts: string[] = [];
     for (const example of EXAMPLES) {
-      const value = example.kind === "request" ? example.value : await answer(example.name, example.call, 200);
+      const value = example.kind === "request" ? example.value : await answer(example.name, example.call, 200, example.fix);
       parts.push(`/** ${example.comment} */\nexport const ${example.name} = ${literal(value)} satisfies ${example.type};`);
       if (example.name === "READINESS_RESPONSE_EXAMPLE") {
         const errors: string[] = [];

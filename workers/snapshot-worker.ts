@@ -1,6 +1,7 @@
 /**
  * Piscina build worker. Two tasks, both pure functions of their input:
- * - `chain`: read, decode, validate and compile one chain file;
+ * - `chain`: read, decode, validate and compile one chain file, and diff it
+ *   against the chain's last accepted file (its change set);
  * - `token-index`: build the cross-chain token index from compiled chains.
  * Results are shared columns, so handing them back copies nothing large.
  * Failures are returned as values (a SnapshotError's reason and message),
@@ -12,6 +13,7 @@ import type { ChainTask, ChainTaskResult, TokenIndexTask } from "../src/snapshot
 import { checkAdmission } from "../src/snapshot/chain-admission.js";
 import { compileChain } from "../src/snapshot/compile-chain.js";
 import { compileTokenIndex } from "../src/snapshot/compile-token-index.js";
+import { diffChain } from "../src/snapshot/diff-chain.js";
 import { isSnapshotError, SnapshotError } from "../src/snapshot/snapshot-error.js";
 import { openSnapshotFile, openSnapshotSource } from "../src/snapshot/read-snapshot-file.js";
 import type { TokenIndexData } from "../src/tables/token-index.js";
@@ -63,7 +65,8 @@ function buildChain(task: ChainTask): ChainTaskResult {
     } finally {
       file.close();
     }
-    return { status: "accepted", chain };
+    // The change set against the chain's last accepted file (live.md §12), timed as its own build phase.
+    return { status: "accepted", chain, diff: diffChain(task.previous, chain) };
   } catch (error) {
     if (isSnapshotError(error)) return { status: "rejected", reason: error.reason, message: error.message, sha256, generatedAt };
     throw error;

@@ -10,7 +10,10 @@ import typia, { type IValidation, type tags } from "typia";
 import { SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../chains/chains.js";
 import { displayPath, displayPathSegments as segments, JsonFileError, moreProblems, parseJsonText, preview } from "../util/json-file.js";
 import { FILE_LIMITS, OperatorFileError, readOperatorFile } from "../util/operator-file.js";
-import type { AccessGroup } from "../api/access-groups.js";
+import { ACCESS_GROUPS, type AccessGroup } from "../api/access-groups.js";
+
+/** `"tokens", "pools", …`: the route names of the messages. */
+const ROUTE_NAMES_QUOTED = ACCESS_GROUPS.map((g) => JSON.stringify(g)).join(", ");
 
 /** A key's own rate limit; the gateway's configured default applies when absent. */
 export interface KeyRateLimit {
@@ -238,9 +241,9 @@ function describeProblem(error: IValidation.IError, path: string): string {
       if (segs.length === 3) {
         return Array.isArray(error.value)
           ? "expected each route at most once"
-          : `expected an array of routes ("tokens", "pools", "protocols")${found}`;
+          : `expected an array of routes (${ROUTE_NAMES_QUOTED})${found}`;
       }
-      return `expected one of "tokens", "pools", "protocols"${found}`;
+      return `expected one of ${ROUTE_NAMES_QUOTED}${found}`;
     case "chainIds":
       if (segs.length === 3) {
         return Array.isArray(error.value) ? "expected each chain id at most once" : `expected an array of chain ids${found}`;

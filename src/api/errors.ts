@@ -68,6 +68,12 @@ export const ERROR_CATALOGUE = {
     when: "the body's length is ambiguous: several Content-Length headers, an empty one, a Transfer-Encoding other than exactly chunked, or both headers; the connection is closed at once",
     rateLimitHeaders: "never",
   },
+  INVALID_POSITION: {
+    status: 400,
+    title: INVALID,
+    when: "a position (`since`, or an SSE `Last-Event-ID`) is not one this gateway writes: base64url of a format byte and, per chain by ascending chain id, its change-set id",
+    rateLimitHeaders: "always",
+  },
   API_KEY_MISSING: { status: 401, title: "Authentication Failed", when: "no Authorization header", rateLimitHeaders: "never" },
   API_KEY_INVALID: {
     status: 401,
@@ -114,6 +120,12 @@ export const ERROR_CATALOGUE = {
     when: "another method was used on this path; `Allow` lists the methods it takes",
     rateLimitHeaders: "never",
     allow: true,
+  },
+  NOT_ACCEPTABLE: {
+    status: 406,
+    title: "Not Acceptable",
+    when: "GET /v1/stream without `Upgrade: websocket` and without `Accept: text/event-stream`",
+    rateLimitHeaders: "always",
   },
   PAYLOAD_TOO_LARGE: {
     status: 413,

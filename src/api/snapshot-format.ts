@@ -24,7 +24,8 @@ export interface SnapshotFile {
   version: 1;
   /** A supported chain id, equal to the one in the file name (checked in validate-snapshot.ts). */
   chainId: number & tags.Type<"uint32">;
-  generatedAt: UnixSeconds;
+  /** Not before 1970: change-set ids and positions (live.md §12) hold it as an unsigned number. */
+  generatedAt: UnixSeconds & tags.Minimum<0>;
   blockNumber?: NonNegativeInt;
   protocols: SnapshotProtocol[];
   tokens: SnapshotToken[];

@@ -821,6 +821,11 @@ export interface ReadinessResponse {
   /** Chain ids of the loaded chains. */
   chains: ChainId[];
   quotaStore: QuotaStoreStatus;
+  /**
+   * The instance's position (live.md §12): every loaded chain's latest change-set id, to pass as `since`
+   * (GET /v1/changes, GET /v1/stream); null before any chain has loaded.
+   */
+  position: StreamPosition | null;
 }
 
 /** Where per-key quotas and failed-authentication counts are kept, as seen by the serving thread that answered. */
@@ -831,6 +836,218 @@ export interface QuotaStoreStatus {
   state: "local" | "connected" | "unavailable";
   /** What happens while Redis is unavailable: `open` counts on this instance's own counters, `closed` answers 503; null for memory. */
   onFailure: "open" | "closed" | null;
+}
+
+// ---------------------------------------------------------------- live data (live.md §12-§15)
+
+/**
+ * A position (live.md §12): opaque, base64url without padding. It names, for each chain, the id of the last
+ * change set a client has seen; it is derived from file contents only, so every instance that served the same
+ * files gives and accepts the same positions. A malformed one is INVALID_POSITION.
+ */
+export type StreamPosition = string & tags.Pattern<"^[A-Za-z0-9_-]{2,151}$">;
+
+/** A change-set id: `<generatedAt>.<first 12 hex digits of the chain file's SHA-256>`. */
+export type ChangeSetId = string & tags.Pattern<"^(0|[1-9][0-9]*)\\.[0-9a-f]{12}$">;
+
+/** The addresses of one kind of record a change set touched: lowercase, each list sorted ascending. */
+export interface ChangeLists {
+  /** New records, and records whose JSON differs in any field. */
+  upserted: string[];
+  /** Records no longer in the chain's file. */
+  removed: string[];
+}
+
+/**
+ * `changes` event (topics `changes`, `changes:<chainId>`): one chain file started being served. Keys in this
+ * order; the four counts are present only when `truncated` is true (the lists are then empty: page through
+ * GET /v1/changes).
+ */
+export interface ChangesEvent {
+  type: "changes";
+  /** The position after this event (the SSE `id`). */
+  position: StreamPosition;
+  /** The chain. */
+  chainId: ChainId;
+  /** This change set. */
+  id: ChangeSetId;
+  /** The change set it follows; null on the chain's first load (every address upserted). */
+  previous: ChangeSetId | null;
+  /** `generatedAt` of the chain file, Unix seconds. */
+  generatedAt: number & tags.Type<"int64"> & tags.Minimum<0>;
+  /** `blockNumber` of the chain file; null when the file has none. */
+  blockNumber: (number & tags.Type<"uint64">) | null;
+  /** When this gateway started serving it: ISO 8601 UTC with milliseconds. */
+  servedAt: string & tags.Format<"date-time">;
+  /** The snapshot version that started serving it (as `x-snapshot-version`). */
+  snapshotVersion: string & tags.Pattern<"^[0-9a-f]{12}$">;
+  /** Pools whose pool-details JSON (`GET /v1/pools/{chainId}/{poolAddress}` `data.pool`) is new or changed, and pools removed. */
+  pools: ChangeLists;
+  /** Tokens whose single-chain JSON (`GET /v1/tokens/{chainId}/{tokenAddress}` `data.token`), or tracked price, is new or changed, and tokens removed. */
+  tokens: ChangeLists;
+  /** Count of `pools.upserted` (only when truncated). */
+  poolsUpserted?: number & tags.Type<"uint32">;
+  /** Count of `pools.removed` (only when truncated). */
+  poolsRemoved?: number & tags.Type<"uint32">;
+  /** Count of `tokens.upserted` (only when truncated). */
+  tokensUpserted?: number & tags.Type<"uint32">;
+  /** Count of `tokens.removed` (only when truncated). */
+  tokensRemoved?: number & tags.Type<"uint32">;
+  /** True when a list was longer than the stream sends (STREAM_MAX_ADDRESSES): the lists are empty and the counts present. */
+  truncated: boolean;
+}
+
+/** `pool` event (topic `pool:<chainId>:<poolAddress>`): the pool was upserted or removed. */
+export interface PoolEvent {
+  type: "pool";
+  /** The position after this event. */
+  position: StreamPosition;
+  chainId: ChainId;
+  /** Lowercase pool address (or V4 pool id). */
+  address: string;
+  /** The pool as `GET /v1/pools/{chainId}/{poolAddress}` answers it now (`data.pool`); null when removed. */
+  pool: Pool | null;
+  /** True when the pool is no longer in the chain's file. */
+  removed: boolean;
+}
+
+/** `token` event (topic `token:<chainId>:<tokenAddress>`): the token was upserted or removed. */
+export interface TokenEvent {
+  type: "token";
+  /** The position after this event. */
+  position: StreamPosition;
+  chainId: ChainId;
+  /** Lowercase token address. */
+  address: string;
+  /** The token as `GET /v1/tokens/{chainId}/{tokenAddress}` answers it now (`data.token`); null when removed. */
+  token: SingleChainTokenInfo | null;
+  /** True when the token is no longer in the chain's file. */
+  removed: boolean;
+}
+
+/** `resync` event: the chain's missed change sets are not known here; re-read it through the REST routes, then continue from `position`. */
+export interface ResyncEvent {
+  type: "resync";
+  chainId: ChainId;
+  /** The position to continue from once the chain is re-read. */
+  position: StreamPosition;
+}
+
+/** `subscribed` event: the first event of every stream, and the answer to each subscribe/unsubscribe message. */
+export interface SubscribedEvent {
+  type: "subscribed";
+  /** Every topic the connection holds now, lowercase. */
+  topics: string[];
+  /** The current position (of the stream: replayed events follow this event). */
+  position: StreamPosition;
+}
+
+/** `error` event: a bad message or topic on an open WebSocket (the connection stays open). */
+export interface ErrorEvent {
+  type: "error";
+  /** The usual error object. */
+  error: ErrorBody;
+}
+
+/** Every event of GET /v1/stream. */
+export type StreamEvent = ChangesEvent | PoolEvent | TokenEvent | ResyncEvent | SubscribedEvent | ErrorEvent;
+
+/** A WebSocket client message. Unknown properties are a VALIDATION_ERROR (`whitelist`), answered as an `error` event. */
+export interface StreamClientMessage {
+  /** Add these topics to the connection, or remove them. */
+  op: "subscribe" | "unsubscribe";
+  /** Topics: `changes`, `changes:<chainId>`, `pool:<chainId>:<poolAddress>`, `token:<chainId>:<tokenAddress>` (case-insensitive). */
+  topics: string[];
+}
+
+/** One address of one change set, in GET /v1/changes. Keys in this order. */
+export interface ChangeEntry {
+  chainId: ChainId;
+  /** The change set. */
+  id: ChangeSetId;
+  /** The change set it follows; null on the chain's first load. */
+  previous: ChangeSetId | null;
+  /** `generatedAt` of the chain file, Unix seconds. */
+  generatedAt: number & tags.Type<"int64"> & tags.Minimum<0>;
+  /** When this gateway started serving the change set: ISO 8601 UTC with milliseconds. */
+  servedAt: string & tags.Format<"date-time">;
+  /** A pool (re-read it with GET /v1/pools/{chainId}/{address}) or a token (GET /v1/tokens/{chainId}/{address}). */
+  kind: "pool" | "token";
+  /** Lowercase address. */
+  address: string;
+  /** `upserted`: new or changed, re-read it; `removed`: no longer in the chain's file, drop it. */
+  change: "upserted" | "removed";
+}
+
+/** `data` of GET /v1/changes: one page of the change sets served after `since`. */
+export interface ChangesData {
+  /** Chain id ascending, then change-set order, then pools before tokens, upserted before removed, address ascending. */
+  changes: ChangeEntry[];
+  /** Chains whose missed change sets are not known here (rollback, or history too short): re-read them through the REST routes. */
+  resync: ChainId[];
+  /** Where to resume once every page is read (the same on every page of a walk). */
+  position: StreamPosition;
+  /** Opaque cursor of the next page; null exactly at the end. */
+  nextCursor: string | null;
+}
+
+/** The freshness of one loaded chain, in GET /v1/status. */
+export interface ChainStatus {
+  chainId: ChainId;
+  /** `generatedAt` of the served file, Unix seconds. */
+  generatedAt: number & tags.Type<"int64"> & tags.Minimum<0>;
+  /** `blockNumber` of the served file; null when it has none. */
+  blockNumber: (number & tags.Type<"uint64">) | null;
+  /** When this gateway started serving it: ISO 8601 UTC with milliseconds. */
+  servedAt: string & tags.Format<"date-time">;
+  /** Whole seconds from `generatedAt` to now (0 when `generatedAt` is ahead of this server's clock). */
+  ageSeconds: number & tags.Type<"uint64">;
+  /** The served file's change-set id. */
+  id: ChangeSetId;
+  /** Pools of the served file. */
+  pools: number & tags.Type<"uint32">;
+  /** Tokens of the served file. */
+  tokens: number & tags.Type<"uint32">;
+}
+
+/** `data` of GET /v1/status. */
+export interface StatusData {
+  /** The current position over the chains listed. */
+  position: StreamPosition;
+  /** Every loaded chain the key may read, by chain id. */
+  chains: ChainStatus[];
+}
+
+/** 200 body of GET /v1/changes. */
+export type ChangesResponse = SuccessEnvelope<ChangesData>;
+
+/** 200 body of GET /v1/status. */
+export type StatusResponse = SuccessEnvelope<StatusData>;
+
+/**
+ * Query parameters of GET /v1/changes. `chainIds` is written `chainIds=1,8453`, `chainIds=1&chainIds=8453` or
+ * `chainIds[]=1&chainIds[]=8453`; an unknown parameter is a VALIDATION_ERROR (`whitelist`).
+ */
+export interface ChangesQuery {
+  /** The position to read from (`position` of GET /v1/status, of a `subscribed` event or of a previous walk); a malformed one is INVALID_POSITION. */
+  since: string;
+  /** Only these supported chains (unique); absent: every loaded chain the key may read. A position naming other chains is fine. */
+  chainIds?: ChainId[] & tags.UniqueItems;
+  /** Entries per page. @default 1000 */
+  limit?: number & tags.Type<"int32"> & tags.Minimum<1> & tags.Maximum<10000>;
+  /** `nextCursor` of the previous page (with the same `since` and `chainIds`); absent or empty: the first page. */
+  cursor?: string;
+}
+
+/**
+ * Query parameters of GET /v1/stream. `topics` is written `topics=a,b`, `topics=a&topics=b` or `topics[]=a`; an
+ * unknown parameter is a VALIDATION_ERROR (`whitelist`).
+ */
+export interface StreamQuery {
+  /** Topics to subscribe to at once: `changes`, `changes:<chainId>`, `pool:<chainId>:<poolAddress>`, `token:<chainId>:<tokenAddress>`. */
+  topics?: string[];
+  /** Replay what was served after this position (SSE: `Last-Event-ID` wins over it); a malformed one is INVALID_POSITION. */
+  since?: string;
 }
 
 // ---------------------------------------------------------------- headers
@@ -859,6 +1076,11 @@ export interface ResponseHeaders {
    * cursor's later pages while it is kept).
    */
   "x-snapshot-version": string & tags.Pattern<"^[0-9a-f]{12}$">;
+  /**
+   * The `generatedAt` (Unix seconds) of the chain file that answered: on every answer about one chain (pool
+   * details, the single-chain token routes, a basket on one chain, the price of one token).
+   */
+  "x-data-generated-at": number & tags.Type<"int64"> & tags.Minimum<0>;
   /** The error's `code`; on every error envelope. */
   "x-error-code": string;
   /** The key's quota: requests per window. */
@@ -1069,6 +1291,16 @@ export interface InvalidProtocolIdMetadata {
   invalidItems: string[];
 }
 
+export interface InvalidPositionMetadata {
+  /** The position as sent (`since`, or the `Last-Event-ID` header of an SSE request). */
+  position: string;
+}
+
+export interface NotAcceptableMetadata {
+  /** The request's Accept header; null when it had none. */
+  accept: string | null;
+}
+
 /** An empty object: the code carries no context. */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- an object without properties
 export interface NoErrorMetadata {}
@@ -1084,6 +1316,7 @@ export interface ErrorMetadataByCode {
   INVALID_BASKET_ID: InvalidBasketIdMetadata;
   INVALID_PROTOCOL_ID: InvalidProtocolIdMetadata;
   INVALID_REQUEST_FRAMING: InvalidRequestFramingMetadata;
+  INVALID_POSITION: InvalidPositionMetadata;
   API_KEY_MISSING: ApiKeyMissingMetadata;
   API_KEY_INVALID: ApiKeyInvalidMetadata;
   API_KEY_NOT_FOUND: ApiKeyNotFoundMetadata;
@@ -1095,6 +1328,7 @@ export interface ErrorMetadataByCode {
   TOKEN_BASKET_NOT_FOUND: TokenBasketNotFoundOnChainMetadata | TokenBasketNotFoundOnChainsMetadata;
   ROUTE_NOT_FOUND: RouteNotFoundMetadata;
   METHOD_NOT_ALLOWED: MethodNotAllowedMetadata;
+  NOT_ACCEPTABLE: NotAcceptableMetadata;
   PAYLOAD_TOO_LARGE: PayloadTooLargeMetadata;
   UNSUPPORTED_MEDIA_TYPE: UnsupportedMediaTypeMetadata;
   RATE_LIMIT_EXCEEDED: RateLimitExceededMetadata;

@@ -11,9 +11,11 @@ import { fileURLToPath } from "node:url";
 import cron from "node-cron";
 import { CorsPolicy } from "../http/transport/cors.js";
 import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../snapshot/normalize-token.js";
+import { DEFAULT_STREAM_LIMITS, type StreamLimits } from "../stream/stream-limits.js";
 import { IpRanges } from "../util/ip-address.js";
 import { FILE_LIMIT_RANGE_MB, FILE_LIMITS, mebibytes } from "../util/operator-file.js";
 import { checkTlsFiles, TlsFilesError, type TlsSettings } from "./tls-files.js";
+import { DEFAULT_CHANGES_RETENTION, MIN_CHANGES_RETENTION, type ChangesRetention } from "../serving/change-history.js";
 
 const MIB = mebibytes(1);
 
@@ -47,6 +49,8 @@ export interface GatewayConfig {
   readonly cursorSecretGenerated: boolean;
   readonly cursorRetentionSeconds: number;
   readonly snapshotMaxVersions: number;
+  /** CHANGES_RETENTION: change sets kept per chain (live.md §12). */
+  readonly changesRetention: ChangesRetention;
   /** How far a snapshot file's generatedAt may be ahead of this server's clock (seconds). */
   readonly snapshotMaxFutureSkewSeconds: number;
   readonly watchDebounceMs: number;
@@ -84,6 +88,8 @@ export interface GatewayConfig {
   readonly basketsFileMaxBytes: number;
   /** Largest snapshot file read, bytes; a larger one is rejected (`too-large`). */
   readonly snapshotFileMaxBytes: number;
+  /** Limits of GET /v1/stream (STREAM_*). */
+  readonly stream: StreamLimits;
 }
 
 /**
@@ -229,6 +235,11 @@ export const SETTINGS = {
     flag: "--snapshot-max-versions",
     help: "Earlier snapshot versions kept for cursors at most. Default 4.",
   },
+  changesRetention: {
+    env: "CHANGES_RETENTION",
+    flag: "--changes-retention",
+    help: `Change sets kept per chain for GET /v1/changes and stream replay, as COUNT or COUNT/MAX_AGE_SECONDS (COUNT at least ${MIN_CHANGES_RETENTION}; a chain's latest set always stays). Default ${DEFAULT_CHANGES_RETENTION.count}, no age limit.`,
+  },
   quotaStore: {
     env: "QUOTA_STORE",
     flag: "--quota-store",
@@ -258,6 +269,31 @@ export const SETTINGS = {
     env: "SNAPSHOT_MAX_FUTURE_SKEW_SECONDS",
     flag: "--snapshot-max-future-skew-seconds",
     help: "A snapshot file whose generatedAt is further ahead of this server's clock is rejected (future-generated-at). Default 300.",
+  },
+  streamMaxBufferBytes: {
+    env: "STREAM_MAX_BUFFER_BYTES",
+    flag: "--stream-max-buffer-bytes",
+    help: "Unsent bytes one stream connection may hold (65536-1073741824); past it the client is a slow consumer and is closed (WebSocket 4008 slow-consumer). Default 4194304 (4 MiB).",
+  },
+  streamMaxConnectionsPerKey: {
+    env: "STREAM_MAX_CONNECTIONS_PER_KEY",
+    flag: "--stream-max-connections-per-key",
+    help: "Open streams (WebSocket and SSE) one key may hold on this instance (1-100000); the next opening is answered 429. Default 100.",
+  },
+  streamMaxTopics: {
+    env: "STREAM_MAX_TOPICS",
+    flag: "--stream-max-topics",
+    help: "Topics one stream connection may hold (1-100000). Default 1000.",
+  },
+  streamMaxAddresses: {
+    env: "STREAM_MAX_ADDRESSES",
+    flag: "--stream-max-addresses",
+    help: "Longest address list a changes event carries (1-10000000); a longer change set is sent as counts with truncated: true (GET /v1/changes pages through it). Default 10000.",
+  },
+  streamMaxBadMessages: {
+    env: "STREAM_MAX_BAD_MESSAGES",
+    flag: "--stream-max-bad-messages",
+    help: "WebSocket messages in a row that are not JSON (1-10000); the next one closes the connection (1008). Default 20.",
   },
 } as const satisfies Record<string, Setting>;
 
@@ -340,6 +376,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Gat
   };
 
   const quotaStore = quotaStoreConfig(raw, name, integer);
+  const changesRetention = changesRetentionConfig(raw(SETTINGS.changesRetention), name(SETTINGS.changesRetention));
   const tlsNames = {
     certFile: name(SETTINGS.tlsCertFile),
     keyFile: name(SETTINGS.tlsKeyFile),
@@ -412,6 +449,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Gat
     cursorSecretGenerated: secretText === undefined,
     cursorRetentionSeconds: integer(SETTINGS.cursorRetentionSeconds, 900, 600, 86_400),
     snapshotMaxVersions: integer(SETTINGS.snapshotMaxVersions, 4, 1, 64),
+    changesRetention,
     snapshotMaxFutureSkewSeconds: integer(SETTINGS.snapshotMaxFutureSkewSeconds, 300, 0, 86_400),
     watchDebounceMs: 250,
     defaultRateLimit: quota(SETTINGS.defaultRateLimit, "600/60"),
@@ -433,6 +471,13 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Gat
     snapshotFileMaxBytes: mebibytes(
       integer(SETTINGS.snapshotFileMaxMb, FILE_LIMITS.snapshot.maxBytes / MIB, ...FILE_LIMIT_RANGE_MB.snapshot),
     ),
+    stream: {
+      maxBufferBytes: integer(SETTINGS.streamMaxBufferBytes, DEFAULT_STREAM_LIMITS.maxBufferBytes, 65_536, 1 << 30),
+      maxConnectionsPerKey: integer(SETTINGS.streamMaxConnectionsPerKey, DEFAULT_STREAM_LIMITS.maxConnectionsPerKey, 1, 100_000),
+      maxTopics: integer(SETTINGS.streamMaxTopics, DEFAULT_STREAM_LIMITS.maxTopics, 1, 100_000),
+      maxAddresses: integer(SETTINGS.streamMaxAddresses, DEFAULT_STREAM_LIMITS.maxAddresses, 1, 10_000_000),
+      maxBadMessages: integer(SETTINGS.streamMaxBadMessages, DEFAULT_STREAM_LIMITS.maxBadMessages, 1, 10_000),
+    },
   };
 }
 
@@ -475,6 +520,29 @@ function quotaStoreConfig(
   if (failure !== "open" && failure !== "closed")
     throw new ConfigError(`${name(SETTINGS.quotaFailure)} must be open or closed; got "${failure}".`);
   return { kind, url, keyPrefix, timeoutMs: integer(SETTINGS.redisTimeoutMs, 250, 10, 5000), failure };
+}
+
+/** Most change sets per chain CHANGES_RETENTION may keep, and the longest age it may name (a year). */
+const MAX_CHANGES_RETENTION = 100_000;
+const MAX_CHANGES_AGE_SECONDS = 31_536_000;
+
+/** CHANGES_RETENTION: `<count>[/<maxAgeSeconds>]`. */
+function changesRetentionConfig(text: string | undefined, setting: string): ChangesRetention {
+  if (text === undefined) return DEFAULT_CHANGES_RETENTION;
+  const m = /^([1-9][0-9]{0,5})(?:\/([1-9][0-9]{0,7}))?$/.exec(text);
+  const count = m === null ? NaN : Number(m[1]);
+  const maxAgeSeconds = m?.[2] === undefined ? null : Number(m[2]);
+  if (
+    m === null ||
+    count < MIN_CHANGES_RETENTION ||
+    count > MAX_CHANGES_RETENTION ||
+    (maxAgeSeconds !== null && maxAgeSeconds > MAX_CHANGES_AGE_SECONDS)
+  ) {
+    throw new ConfigError(
+      `${setting} must be COUNT or COUNT/MAX_AGE_SECONDS, with COUNT from ${MIN_CHANGES_RETENTION} to ${MAX_CHANGES_RETENTION} and MAX_AGE_SECONDS from 1 to ${MAX_CHANGES_AGE_SECONDS}, e.g. 64 or 64/86400; got "${text.slice(0, 80)}".`,
+    );
+  }
+  return { count, maxAgeSeconds };
 }
 
 function isDirectory(path: string): boolean {

@@ -9,10 +9,12 @@
  * thread's last-resort handler.
  */
 import { Admission, type PendingAdmission } from "../access/admission.js";
-import { toApiError } from "../api/errors.js";
+import { toApiError, type ApiError } from "../api/errors.js";
+import { StreamConnection } from "../stream/stream-hub.js";
+import { CLOSE_POLICY_VIOLATION, MAX_CLIENT_MESSAGE_BYTES, WS_IDLE_TIMEOUT_SECONDS } from "../stream/stream-limits.js";
 import type { IpRanges } from "../util/ip-address.js";
 import { clientAddressReader } from "./client-address.js";
-import { STATIC_500_BODY } from "./envelope.js";
+import { errorObject, STATIC_500_BODY } from "./envelope.js";
 import { Exchange, hasKey } from "./exchange.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { checkContentType, readJsonBody } from "./json-body.js";
@@ -22,7 +24,9 @@ import { DEFAULT_TRANSPORT, ResponseWriter, type ResponseLifecycle, type Transpo
 import type { RouteSpec } from "./route.js";
 import { ROUTES } from "./route-table.js";
 import { Router } from "./router.js";
+import { isNotJson, parseClientMessage, streamOpening, topicsFor, topicsWithout } from "./stream-input.js";
 import { uws, type HttpRequest, type HttpResponse, type TemplatedApp } from "./uws.js";
+import type { us_socket_context_t, WebSocket } from "uWebSockets.js";
 
 export interface AppOptions {
   /** Called as each request arrives (the serving thread counts requests in flight). */
@@ -54,8 +58,12 @@ export const PREFLIGHT_ROUTE = -2;
 const QUIET: ResponseLifecycle = { finished() {}, settled() {}, overloaded() {}, closeConnections: false };
 export const DEFAULT_WRITER_LIMITS: WriterLimits = { maxHeldBytes: 64 * 1024 * 1024 };
 
+/** The route of GET /v1/stream: also the WebSocket endpoint (`app.ws`), admitted as this route. */
+export const STREAM_ROUTE = "stream.open";
+
 export function createApp(ctx: GatewayContext, options: AppOptions = {}): TemplatedApp {
-  const router = new Router(options.routes ?? ROUTES);
+  const routes = options.routes ?? ROUTES;
+  const router = new Router(routes);
   const transport = options.transport ?? DEFAULT_TRANSPORT;
   const writer = new ResponseWriter(options.lifecycle ?? QUIET, options.limits ?? DEFAULT_WRITER_LIMITS, transport, ctx.log);
   const started = options.started ?? (() => {});
@@ -136,6 +144,7 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
     x.routeIndex = match.index;
     x.routeName = route.name;
     x.params = match.params;
+    if (route.headers !== undefined) x.headers = readHeaders(req, route.headers);
     if (route.access === "public") {
       admission.public(x.res, req, now);
     } else {
@@ -199,6 +208,104 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
       .catch((error: unknown) => fail(x, error));
   };
 
+  // ---------------------------------------------------------------- GET /v1/stream as a WebSocket (live.md §13)
+
+  const hub = ctx.stream;
+
+  /**
+   * The upgrade request runs the pipeline of every keyed route (framing, admission as the stream route: key,
+   * quota, `stream` group; then the query), and every refusal is a plain HTTP answer with the error envelope.
+   * Only an admitted request is upgraded.
+   */
+  const upgradeStream = (res: HttpResponse, req: HttpRequest, context: us_socket_context_t, index: number): void => {
+    started();
+    let x: Exchange;
+    try {
+      x = new Exchange(res, req, ctx, onAbort, transport.cors);
+    } catch (error) {
+      ctx.log.error({ event: "request-failed", err: error }, "reading a request failed");
+      res.writeStatus("500 Internal Server Error").writeHeader("content-type", "application/json; charset=utf-8").end(STATIC_500_BODY);
+      return;
+    }
+    const handshake = {
+      key: req.getHeader("sec-websocket-key"),
+      protocol: req.getHeader("sec-websocket-protocol"),
+      extensions: req.getHeader("sec-websocket-extensions"),
+    };
+    x.corked = true;
+    try {
+      const framing = checkRequestFraming(req);
+      if (framing !== null) {
+        x.closeConnection = true;
+        throw framing;
+      }
+      x.routeIndex = index;
+      x.routeName = STREAM_ROUTE;
+      const upgrade = () => {
+        const key = x.key!;
+        const opening = streamOpening(x.query, "", key, hub.limits.maxTopics);
+        const slot = hub.keyStreams.take(key.id);
+        let upgraded = false;
+        try {
+          const conn = new StreamConnection("websocket", key, slot, opening.topics, opening.since);
+          upgraded = writer.upgrade(x, () => res.upgrade(conn, handshake.key, handshake.protocol, handshake.extensions, context));
+        } finally {
+          if (!upgraded) hub.keyStreams.release(slot); // an upgraded socket gives its place back when it closes
+        }
+      };
+      const pending = admission.keyed(x, req.getHeader("authorization"), "stream", res, req, Date.now());
+      if (pending === null) upgrade();
+      else {
+        x.watchAbort();
+        if (pending.refused) pending.settled.catch((refusal: unknown) => fail(x, refusal));
+        else
+          pending.settled
+            .then((admitted) => {
+              if (admitted) upgrade();
+            })
+            .catch((error: unknown) => fail(x, error));
+      }
+    } catch (error) {
+      fail(x, error);
+    } finally {
+      x.corked = false;
+    }
+  };
+
+  /** A subscribe or unsubscribe message: `subscribed` with the whole topic list, or an `error` event (the connection stays). */
+  const streamMessage = (ws: WebSocket<StreamConnection>, message: ArrayBuffer, isBinary: boolean): void => {
+    const conn = ws.getUserData();
+    if (conn.closed) return;
+    try {
+      const parsed = parseClientMessage(message, isBinary);
+      conn.badMessages = 0;
+      const next =
+        parsed.op === "subscribe"
+          ? topicsFor(parsed.topics, conn.key, hub.limits.maxTopics, conn.topics)
+          : topicsWithout(parsed.topics, conn.key, conn.topics);
+      hub.setTopics(conn, next);
+    } catch (error) {
+      const apiError: ApiError = toApiError(error);
+      if (apiError.code === "UNKNOWN_ERROR") ctx.log.error({ event: "stream-message-failed", err: error }, "a stream message failed");
+      hub.sendError(conn, errorObject(apiError));
+      if (isNotJson(apiError) && ++conn.badMessages > hub.limits.maxBadMessages) {
+        conn.closed = true;
+        ws.end(CLOSE_POLICY_VIOLATION, "too many messages that are not JSON");
+      }
+    }
+  };
+
+  /** Nothing may throw out of a uWS callback: it would reach the thread's last-resort handler. */
+  const guarded =
+    <A extends unknown[]>(what: string, handler: (...args: A) => void) =>
+    (...args: A): void => {
+      try {
+        handler(...args);
+      } catch (error) {
+        ctx.log.error({ event: "stream-callback-failed", callback: what, err: error }, "a stream callback failed");
+      }
+    };
+
   const tls = options.tls;
   const app = (tls === undefined
     ? uws.App()
@@ -208,7 +315,7 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
         ...(tls.passphrase === undefined ? {} : { passphrase: tls.passphrase }),
         ...(tls.caFile === undefined ? {} : { ca_file_name: tls.caFile }),
       })) as unknown as TemplatedApp;
-  return app.any("/*", (res: HttpResponse, req: HttpRequest) => {
+  app.any("/*", (res: HttpResponse, req: HttpRequest) => {
     started();
     let x: Exchange;
     try {
@@ -226,5 +333,33 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
     } finally {
       x.corked = false;
     }
-  }) as TemplatedApp;
+  });
+  const streamIndex = routes.findIndex((route) => route.name === STREAM_ROUTE);
+  if (streamIndex >= 0) {
+    // A GET without a WebSocket handshake is not taken here: uWS yields it to the handler above (SSE or 406).
+    app.ws<StreamConnection>(routes[streamIndex].path, {
+      compression: uws.DISABLED,
+      maxPayloadLength: MAX_CLIENT_MESSAGE_BYTES,
+      // Past STREAM_MAX_BUFFER_BYTES of unsent bytes uWS drops a message and calls `dropped`: the hub closes the socket (4008).
+      maxBackpressure: hub.limits.maxBufferBytes,
+      closeOnBackpressureLimit: false,
+      idleTimeout: WS_IDLE_TIMEOUT_SECONDS,
+      sendPingsAutomatically: true,
+      upgrade: (res, req, context) => upgradeStream(res, req, context, streamIndex),
+      open: guarded("open", (ws: WebSocket<StreamConnection>) => hub.openWebSocket(ws)),
+      message: guarded("message", streamMessage),
+      dropped: guarded("dropped", (ws: WebSocket<StreamConnection>) => hub.dropped(ws)),
+      drain: guarded("drain", (ws: WebSocket<StreamConnection>) => hub.drained(ws)),
+      close: guarded("close", (ws: WebSocket<StreamConnection>) => hub.closed(ws.getUserData())),
+    });
+  }
+  hub.attach(app);
+  return app;
+}
+
+/** The named request headers ("" when absent). */
+function readHeaders(req: HttpRequest, names: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of names) out[name] = req.getHeader(name);
+  return out;
 }

@@ -4,7 +4,7 @@
  * error bodies can always be built: echoed values are bounded, and a static
  * 500 body is the last resort.
  */
-import type { ErrorEnvelope } from "../api/wire.js";
+import type { ErrorBody, ErrorEnvelope } from "../api/wire.js";
 import { boundedEcho } from "./bounded-echo.js";
 import type { ApiError } from "../api/errors.js";
 
@@ -37,17 +37,22 @@ export function successPrefix(request: EnvelopeRequest, timestamp: string): stri
   return `{"statusCode":200,"timestamp":"${timestamp}","path":${JSON.stringify(request.path)},"traceId":"${request.traceId}","data":`;
 }
 
+/** The usual error object of an ApiError (the envelope's `error`, a stream's `error` event), its echoes bounded. */
+export function errorObject(error: ApiError): ErrorBody {
+  const metadata: Record<string, unknown> = {};
+  for (const name in error.metadata) metadata[name] = boundedEcho(error.metadata[name]);
+  return { code: error.code, title: error.title, message: error.message, details: error.details, metadata };
+}
+
 /** The error envelope; never throws (see STATIC_500_BODY for what is sent when even this fails). */
 export function errorBody(request: EnvelopeRequest, error: ApiError, timestamp: string): string {
   try {
-    const metadata: Record<string, unknown> = {};
-    for (const name in error.metadata) metadata[name] = boundedEcho(error.metadata[name]);
     const body: ErrorEnvelope = {
       statusCode: error.status,
       timestamp,
       path: request.path,
       traceId: request.traceId,
-      error: { code: error.code, title: error.title, message: error.message, details: error.details, metadata },
+      error: errorObject(error),
     };
     return JSON.stringify(body);
   } catch {

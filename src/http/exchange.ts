@@ -35,6 +35,8 @@ export class Exchange implements RouteRequest, AdmittedRequest {
   /** The key's quota decision: the RateLimit-* headers of every response once counted. */
   quota: RateLimitDecision | null = null;
   body: unknown = undefined;
+  /** The headers the route names (route.ts `headers`), read once routed. */
+  headers: Readonly<Record<string, string>> = NO_HEADERS;
   /** `x-snapshot-version` of the response unless the reply names another: the snapshot current at arrival. */
   readonly snapshotVersion: string | undefined;
   /** GET or HEAD: answers carry an ETag and honour If-None-Match. */
@@ -96,6 +98,8 @@ export class Exchange implements RouteRequest, AdmittedRequest {
     });
   }
 }
+
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
 /** Whether admission set the request's key: it is then what a keyed route's handler is given. */
 export function hasKey(x: Exchange): x is Exchange & KeyedRequest {

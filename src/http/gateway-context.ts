@@ -17,6 +17,9 @@ import type { Logger } from "../log/logger.js";
 import { CursorCodec } from "../query/cursor.js";
 import type { Paging } from "../serving/list-page.js";
 import { SnapshotStore } from "../serving/snapshot-store.js";
+import { createStreamCounters } from "../stream/key-streams.js";
+import { StreamHub, type StreamMetrics } from "../stream/stream-hub.js";
+import { DEFAULT_STREAM_LIMITS, type StreamLimits } from "../stream/stream-limits.js";
 
 export interface GatewayContext extends AccessContext, Paging {
   readonly store: SnapshotStore;
@@ -36,6 +39,8 @@ export interface GatewayContext extends AccessContext, Paging {
   ready: boolean;
   /** The Prometheus exposition text of the whole gateway (rendered by the supervisor). */
   readonly fetchMetrics: () => Promise<{ contentType: string; text: string }>;
+  /** This thread's streams (GET /v1/stream). */
+  readonly stream: StreamHub;
 }
 
 interface Limit {
@@ -60,6 +65,10 @@ export interface GatewayContextInit {
   readonly publicRateLimit: Limit;
   readonly publicRequestCounters: SharedArrayBuffer;
   readonly cursorSecret: Uint8Array;
+  /** Open streams per key quota slot, shared by the instance's threads (key-streams.ts); default: this context's own. */
+  readonly streamCounters?: SharedArrayBuffer;
+  /** STREAM_* limits; default: the documented defaults. */
+  readonly streamLimits?: StreamLimits;
 }
 
 /** What the thread (or the test) plugs in. */
@@ -72,7 +81,11 @@ export interface GatewayContextHooks {
   readonly addressTableFull?: () => void;
   /** Whether the initial snapshot load has finished already (default false). */
   readonly ready?: boolean;
+  /** Where the streams' figures go (default: nowhere). */
+  readonly streamMetrics?: StreamMetrics;
 }
+
+const NO_STREAM_METRICS: StreamMetrics = { streamOpened() {}, streamEvents() {}, streamDelay() {}, streamSlowConsumer() {} };
 
 export function createGatewayContext(init: GatewayContextInit, hooks: GatewayContextHooks): GatewayContext {
   const full = hooks.addressTableFull ?? (() => {});
@@ -91,5 +104,12 @@ export function createGatewayContext(init: GatewayContextInit, hooks: GatewayCon
     log: hooks.log,
     ready: hooks.ready ?? false,
     fetchMetrics: hooks.fetchMetrics,
+    stream: new StreamHub(
+      init.streamLimits ?? DEFAULT_STREAM_LIMITS,
+      init.streamCounters ?? createStreamCounters(Math.max(1, ...Object.values(init.keySlots).map((slot) => slot + 1))),
+      init.keySlots,
+      hooks.streamMetrics ?? NO_STREAM_METRICS,
+      hooks.log,
+    ),
   };
 }

@@ -12,8 +12,11 @@
 import type { IValidation } from "typia";
 import { validated } from "./validation-error.js";
 
-/** The list parameters of a carrier, and the type of their items. */
-export type QueryLists = Readonly<Record<string, "numbers" | "strings">>;
+/**
+ * The parameters of a carrier that are not plain text: lists (`numbers`, `strings`: the type of their items)
+ * and scalar numbers (`number`: a value that reads as a JSON number becomes a number, else stays text).
+ */
+export type QueryLists = Readonly<Record<string, "numbers" | "strings" | "number">>;
 
 const JSON_NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
 
@@ -24,14 +27,15 @@ export function parseQuery<T>(query: string, lists: QueryLists, validate: (input
     for (const [raw, value] of new URLSearchParams(query)) {
       const name = raw.endsWith("[]") ? raw.slice(0, -2) : raw;
       const kind = Object.hasOwn(lists, name) ? lists[name] : undefined;
-      if (kind !== undefined) {
+      if (kind === "numbers" || kind === "strings") {
         let items = entries.get(name) as unknown[] | undefined;
         if (items === undefined) entries.set(name, (items = []));
         for (const item of value.split(",")) items.push(kind === "numbers" && JSON_NUMBER.test(item) ? Number(item) : item);
       } else {
         // A scalar given twice becomes a list, which its rule refuses.
+        const item = kind === "number" && JSON_NUMBER.test(value) ? Number(value) : value;
         const seen = entries.get(name);
-        entries.set(name, seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value]);
+        entries.set(name, seen === undefined ? item : [...(Array.isArray(seen) ? seen : [seen]), item]);
       }
     }
   }

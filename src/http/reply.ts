@@ -3,6 +3,8 @@
  * place (response-writer.ts), so handlers never touch the uWS response.
  */
 
+import type { HttpResponse } from "./uws.js";
+
 /** A piece of a body: bytes, or text written as UTF-8. */
 export type Chunk = Uint8Array | string;
 
@@ -22,6 +24,8 @@ export interface DataReply {
    * compressed form is kept and reused: e.g. `pools.get:8453:<address>`. Absent: compressed per response.
    */
   readonly cacheKey?: string;
+  /** `x-data-generated-at` of an answer about one chain: that chain's generatedAt as text (ServingSnapshot.dataGeneratedAt). */
+  readonly dataGeneratedAt?: string;
 }
 
 /** A body sent as it is (operations endpoints: health, readiness, metrics, the OpenAPI document). */
@@ -34,12 +38,33 @@ export interface RawReply {
   readonly cacheKey?: string;
 }
 
-export type Reply = DataReply | RawReply;
-
-export function dataReply(data: readonly Chunk[], snapshotVersion?: string, cacheKey?: string, dataCrc?: number): DataReply {
-  // One object shape for every data reply (monomorphic on the hot path).
-  return { kind: "data", data, snapshotVersion, dataCrc, cacheKey };
+/**
+ * A response that stays open (GET /v1/stream over SSE): the writer writes the
+ * status line and headers, then hands the response to `start`, which writes
+ * the events until it calls `ended` (or the client goes away: the writer then
+ * calls `aborted` on what `start` returned). `cancel` when it never starts
+ * (HEAD, or the client left first).
+ */
+export interface EventStreamReply {
+  readonly kind: "events";
+  start(res: HttpResponse, ended: () => void): { aborted(): void };
+  cancel(): void;
 }
+
+export type Reply = DataReply | RawReply | EventStreamReply;
+
+export function dataReply(
+  data: readonly Chunk[],
+  snapshotVersion?: string,
+  cacheKey?: string,
+  dataCrc?: number,
+  dataGeneratedAt?: string,
+): DataReply {
+  // One object shape for every data reply (monomorphic on the hot path).
+  return { kind: "data", data, snapshotVersion, dataCrc, cacheKey, dataGeneratedAt };
+}
+
+export const EVENT_STREAM_CONTENT_TYPE = "text/event-stream";
 
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 

@@ -27,7 +27,15 @@ import type { Logger } from "../log/logger.js";
 import { errorBody, IsoClock, STATIC_500_BODY, successPrefix } from "./envelope.js";
 import type { ApiError } from "../api/errors.js";
 import type { Exchange } from "./exchange.js";
-import { JSON_CONTENT_TYPE, type Chunk, type DataReply, type RawReply, type Reply } from "./reply.js";
+import {
+  EVENT_STREAM_CONTENT_TYPE,
+  JSON_CONTENT_TYPE,
+  type Chunk,
+  type DataReply,
+  type EventStreamReply,
+  type RawReply,
+  type Reply,
+} from "./reply.js";
 import { CompressionCache } from "./transport/compression-cache.js";
 import { chooseContentCoding, type ContentCoding } from "./transport/content-coding.js";
 import { bodyEtag, dataEtag, ifNoneMatchHits } from "./transport/conditional.js";
@@ -50,6 +58,7 @@ const STATUS_TEXT: Record<number, string> = {
   403: "403 Forbidden",
   404: "404 Not Found",
   405: "405 Method Not Allowed",
+  406: "406 Not Acceptable",
   413: "413 Payload Too Large",
   415: "415 Unsupported Media Type",
   429: "429 Too Many Requests",
@@ -61,6 +70,7 @@ const STATUS_LINE: Record<number, Buffer> = Object.fromEntries(Object.entries(ST
 const H_CONTENT_TYPE = bytes("content-type");
 const H_TRACE_ID = bytes("x-trace-id");
 const H_SNAPSHOT_VERSION = bytes("x-snapshot-version");
+const H_DATA_GENERATED_AT = bytes("x-data-generated-at");
 const H_RATELIMIT_LIMIT = bytes("ratelimit-limit");
 const H_RATELIMIT_REMAINING = bytes("ratelimit-remaining");
 const H_RATELIMIT_RESET = bytes("ratelimit-reset");
@@ -73,6 +83,10 @@ const H_EXPOSE_HEADERS = bytes("access-control-expose-headers");
 const H_CONTENT_LENGTH = bytes("content-length");
 const H_CONNECTION = bytes("connection");
 const V_JSON = bytes(JSON_CONTENT_TYPE);
+const V_EVENT_STREAM = bytes(EVENT_STREAM_CONTENT_TYPE);
+const H_ACCEL_BUFFERING = bytes("x-accel-buffering");
+const V_NO = bytes("no");
+const STATUS_101 = bytes("101 Switching Protocols");
 const V_CLOSE = bytes("close");
 const V_EXPOSE_HEADERS = bytes(CORS_EXPOSE_HEADERS);
 
@@ -148,7 +162,88 @@ export class ResponseWriter {
 
   reply(x: Exchange, reply: Reply): void {
     if (reply.kind === "data") this.data(x, reply);
-    else this.raw(x, reply);
+    else if (reply.kind === "raw") this.raw(x, reply);
+    else this.events(x, reply);
+  }
+
+  /**
+   * An event stream (SSE): 200 with the common headers, no Content-Length
+   * (uWS writes chunks), never stored; then the response belongs to the
+   * stream until it ends (`settled` then) or the client goes away. HEAD gets
+   * the headers only.
+   */
+  private events(x: Exchange, reply: EventStreamReply): void {
+    if (x.aborted || x.responded) {
+      reply.cancel();
+      return;
+    }
+    x.responded = true;
+    const res = x.res;
+    const opened: { stream: { aborted(): void } | null } = { stream: null };
+    const start = () => {
+      res.writeStatus(STATUS_LINE[200]);
+      res.writeHeader(H_CONTENT_TYPE, V_EVENT_STREAM);
+      res.writeHeader(H_TRACE_ID, x.traceId);
+      if (x.snapshotVersion !== undefined) res.writeHeader(H_SNAPSHOT_VERSION, this.versionOf(x.snapshotVersion));
+      const quota = x.quota;
+      if (quota !== null) {
+        res.writeHeader(H_RATELIMIT_LIMIT, String(quota.limit));
+        res.writeHeader(H_RATELIMIT_REMAINING, String(quota.remaining));
+        res.writeHeader(H_RATELIMIT_RESET, String(quota.resetSeconds));
+      }
+      res.writeHeader(H_CACHE_CONTROL, NO_STORE);
+      // Reverse proxies that buffer responses (nginx) pass this one through as it comes.
+      res.writeHeader(H_ACCEL_BUFFERING, V_NO);
+      if (x.corsOrigin !== null) {
+        res.writeHeader(H_ALLOW_ORIGIN, x.corsOrigin);
+        res.writeHeader(H_EXPOSE_HEADERS, V_EXPOSE_HEADERS);
+      }
+      if (x.head) {
+        res.endWithoutBody();
+        return;
+      }
+      opened.stream = reply.start(res, () => this.settle(x));
+    };
+    // The stream's abort handler replaces the exchange's (uWS keeps one): the request settles when the stream ends.
+    res.onAborted(() => {
+      x.aborted = true;
+      opened.stream?.aborted();
+      this.settle(x);
+    });
+    if (x.corked) start();
+    else res.cork(start);
+    this.lifecycle.finished(x, 200);
+    if (opened.stream === null) {
+      reply.cancel();
+      this.settle(x);
+    }
+  }
+
+  /**
+   * A WebSocket upgrade (GET /v1/stream): 101 with the trace id and the key's
+   * RateLimit-* headers, then uWS's own handshake headers (`upgrade` calls
+   * res.upgrade). False, without upgrading, when the client went away first.
+   */
+  upgrade(x: Exchange, upgrade: () => void): boolean {
+    if (x.aborted || x.responded) return false;
+    x.responded = true;
+    const res = x.res;
+    const write = () => {
+      res.writeStatus(STATUS_101);
+      res.writeHeader(H_TRACE_ID, x.traceId);
+      const quota = x.quota;
+      if (quota !== null) {
+        res.writeHeader(H_RATELIMIT_LIMIT, String(quota.limit));
+        res.writeHeader(H_RATELIMIT_REMAINING, String(quota.remaining));
+        res.writeHeader(H_RATELIMIT_RESET, String(quota.resetSeconds));
+      }
+      upgrade();
+    };
+    if (x.corked) write();
+    else res.cork(write);
+    this.lifecycle.finished(x, 101);
+    this.settle(x);
+    return true;
   }
 
   error(x: Exchange, error: ApiError): void {
@@ -244,7 +339,7 @@ export class ResponseWriter {
     if (x.conditional) {
       etag = dataEtag(version ?? "", reply.dataCrc ?? crcOf(chunks), dataLength);
       if (ifNoneMatchHits(x.ifNoneMatch, etag)) {
-        this.write(x, 304, null, null, "identity", null, version, etag, this.cacheControl(x));
+        this.write(x, 304, null, null, "identity", null, version, etag, this.cacheControl(x), reply.dataGeneratedAt);
         return;
       }
     }
@@ -264,15 +359,27 @@ export class ResponseWriter {
         version,
         etag,
         this.cacheControl(x),
+        reply.dataGeneratedAt,
       );
       return;
     }
     const body = this.assemble(prefix, chunks, "}");
     if (coding === "br") {
-      this.write(x, 200, JSON_CONTENT_TYPE, brotli(body, BROTLI_QUALITY_PER_RESPONSE), "br", null, version, etag, this.cacheControl(x));
+      this.write(
+        x,
+        200,
+        JSON_CONTENT_TYPE,
+        brotli(body, BROTLI_QUALITY_PER_RESPONSE),
+        "br",
+        null,
+        version,
+        etag,
+        this.cacheControl(x),
+        reply.dataGeneratedAt,
+      );
       return;
     }
-    this.write(x, 200, JSON_CONTENT_TYPE, body, "identity", null, version, etag, this.cacheControl(x));
+    this.write(x, 200, JSON_CONTENT_TYPE, body, "identity", null, version, etag, this.cacheControl(x), reply.dataGeneratedAt);
   }
 
   private raw(x: Exchange, reply: RawReply): void {
@@ -339,16 +446,17 @@ export class ResponseWriter {
     version: string | undefined,
     etag: string | null,
     cacheControl: Buffer | null,
+    generatedAt?: string,
   ): void {
     if (x.aborted || x.responded) return;
     x.responded = true;
     let done: boolean;
     // Inside the uWS handler the response is corked already; later (after an await) it is corked here.
-    if (x.corked) done = this.send(x, status, contentType, body, coding, extra, version, etag, cacheControl);
+    if (x.corked) done = this.send(x, status, contentType, body, coding, extra, version, etag, cacheControl, generatedAt);
     else {
       done = true;
       x.res.cork(() => {
-        done = this.send(x, status, contentType, body, coding, extra, version, etag, cacheControl);
+        done = this.send(x, status, contentType, body, coding, extra, version, etag, cacheControl, generatedAt);
       });
     }
     this.lifecycle.finished(x, status);
@@ -367,6 +475,7 @@ export class ResponseWriter {
     version: string | undefined,
     etag: string | null,
     cacheControl: Buffer | null,
+    generatedAt: string | undefined,
   ): boolean {
     const res = x.res;
     const close = this.lifecycle.closeConnections;
@@ -374,6 +483,7 @@ export class ResponseWriter {
     if (contentType !== null) res.writeHeader(H_CONTENT_TYPE, contentType === JSON_CONTENT_TYPE ? V_JSON : contentType);
     res.writeHeader(H_TRACE_ID, x.traceId);
     if (version !== undefined) res.writeHeader(H_SNAPSHOT_VERSION, this.versionOf(version));
+    if (generatedAt !== undefined) res.writeHeader(H_DATA_GENERATED_AT, generatedAt);
     const quota = x.quota;
     if (quota !== null) {
       res.writeHeader(H_RATELIMIT_LIMIT, String(quota.limit));

@@ -8,6 +8,7 @@
  */
 import {
   CHAIN_TOKEN_BASKET_RESPONSE_EXAMPLE,
+  CHANGES_RESPONSE_EXAMPLE,
   HEALTH_RESPONSE_EXAMPLE,
   POOL_RESPONSE_EXAMPLE,
   POOL_SEARCH_REQUEST_EXAMPLE,
@@ -19,6 +20,7 @@ import {
   SINGLE_CHAIN_SEARCH_REQUEST_EXAMPLE,
   SINGLE_CHAIN_SEARCH_RESPONSE_EXAMPLE,
   SINGLE_CHAIN_TOKEN_RESPONSE_EXAMPLE,
+  STATUS_RESPONSE_EXAMPLE,
   TOKEN_BASKET_RESPONSE_EXAMPLE,
   TOKEN_BASKETS_RESPONSE_EXAMPLE,
   TOKEN_LIST_REQUEST_EXAMPLE,
@@ -33,6 +35,7 @@ import {
 import { OpenApiDocument } from "./handlers/openapi.js";
 import { getHealth, getMetrics, getReadiness } from "./handlers/operations.js";
 import { listChainTokens, searchChainTokens } from "./handlers/chain-tokens.js";
+import { getChanges, getStatus } from "./handlers/changes.js";
 import { getPool } from "./handlers/pool-details.js";
 import { searchPoolsRoute } from "./handlers/pool-search.js";
 import { listProtocols } from "./handlers/protocols.js";
@@ -41,6 +44,7 @@ import { listTokens } from "./handlers/token-list.js";
 import { getChainToken, getTokensByAddress } from "./handlers/token-lookup.js";
 import { getTokenPrice, getTokenPrices } from "./handlers/token-prices.js";
 import { searchTokens } from "./handlers/token-search.js";
+import { openEventStream, STREAM_HEADERS } from "./handlers/stream.js";
 import type { DocumentedRoute } from "../openapi/operation-doc.js";
 import type { Reply } from "./reply.js";
 import type { RouteSpec } from "./route.js";
@@ -78,6 +82,24 @@ const CHAIN_LIST_DESCRIPTION = `The chain's tokens whose tracked TVL, swap count
 const CHAIN_SEARCH_DESCRIPTION = `The chain's eligible tokens (search defaults: thresholds 0, wrapped native included) whose symbol, name, normalized symbol or normalized name contains the term (case-insensitive, literal), or whose address equals it. Ordered by tracked TVL (ties by address), or by relevance tier (1 symbol equals the term, 2 starts with it, 3 a name starts with it or has a word starting with it, 4 any other match), then TVL desc, then address.`;
 
 const BASKETS_DESCRIPTION = `Baskets of the operator's baskets file, by id. A basket's \`addresses\` are its addresses on the chains in scope (the chains named, else every supported chain the key may read), chain ascending then the file's order; \`tokens\` the metadata of those the loaded snapshots hold, by tracked TVL desc, then chain id, then address. Baskets with no address in scope are left out. Lists in the query: \`a=1,2\`, \`a=1&a=2\` or \`a[]=1&a[]=2\`.`;
+
+const STREAM_DESCRIPTION = `Change sets, pools and tokens pushed as they start being served (docs/stream.md). One path, two transports: with \`Upgrade: websocket\` a WebSocket (its messages: the AsyncAPI document, /v1/asyncapi.json); with \`Accept: text/event-stream\` server-sent events (this response); any other request is 406 \`NOT_ACCEPTABLE\`. Opening counts as one request against the key's quota (events do not); refusals are plain HTTP answers, never an upgrade.
+
+1. Topics (\`topics=a,b\` or \`topics=a&topics=b\`, any letter case, answered lowercase): \`changes\` (every chain the key may read), \`changes:<chainId>\`, \`pool:<chainId>:<poolAddress>\`, \`token:<chainId>:<tokenAddress>\`; at most \`STREAM_MAX_TOPICS\` per connection. A chain the key may not read is 403.
+2. Events: \`event: <type>\`, \`id: <position after it>\`, \`data: <JSON>\`. The first is \`subscribed\` (the topics and the current position); then \`changes\` for every change set of a subscribed chain, \`pool\` / \`token\` with the record as its REST route answers it (\`removed: true\` when it left the file), \`resync\` when a chain must be re-read. Every event of a swap is sent after the swap serves on every thread; per connection, events keep swap order.
+3. \`since=<position>\` (or \`Last-Event-ID\`, which wins): the missed \`changes\` events (or \`resync\`) first, then one event with the current state of each subscribed pool or token that changed.
+4. A comment line every 15 s keeps the connection alive; a client whose unsent bytes pass \`STREAM_MAX_BUFFER_BYTES\` is disconnected; at most \`STREAM_MAX_CONNECTIONS_PER_KEY\` open streams per key (the next is 429).`;
+
+const CHANGES_DESCRIPTION = `What changed since a position, one address per entry, in pages linked by an opaque cursor (the change sets the stream's \`changes\` events carry).
+
+1. Each time a chain file starts being served, its change set lists the pools whose pool-details JSON is new or differs, the tokens whose single-chain JSON or tracked price is new or differs (\`upserted\`: re-read them), and those no longer in the file (\`removed\`: drop them). A chain's first load upserts everything. Applying a change set is idempotent.
+2. Per chain of the scope (\`chainIds\`, else every loaded chain the key may read): when the position's change set is in the history this gateway keeps (\`CHANGES_RETENTION\`), the sets served after it; otherwise, when the position's \`generatedAt\` is not older than the oldest state the history knows, every kept set with a larger \`generatedAt\` (a superset: a position moves between instances that skipped different files); otherwise, and after a deliberate rollback, the chain is in \`resync\`: re-read it through the REST routes.
+3. Entries: chain id ascending, then change-set order, then pools before tokens, upserted before removed, address ascending.
+4. \`position\` is where to continue once every page is read; it is the same on every page of a walk. \`nextCursor\` is null exactly at the end; send it with the same \`since\` and \`chainIds\` (\`limit\` may change). A change set dropped from the history before the walk reaches it puts its chain in that page's \`resync\`.
+
+A position naming chains outside the scope is fine: their entries are kept as they are in \`position\`. Positions are derived from the files' contents only: any instance that served the same files accepts them.`;
+
+const STATUS_DESCRIPTION = `The freshness of every loaded chain the key may read: the served file's \`generatedAt\`, \`blockNumber\` and change-set \`id\`, when this gateway started serving it, its age in whole seconds, and its pool and token counts. \`position\` names those chains' served files: pass it as \`since\` to GET /v1/changes or GET /v1/stream to learn what changes from now on.`;
 
 const pool = POOL_RESPONSE_EXAMPLE.data.pool;
 const SAMPLE_TOKEN = { chainId: 8453, address: "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913" };
@@ -233,6 +255,7 @@ export const ROUTES = [
         schema: "TokenBasketResponse",
         example: CHAIN_TOKEN_BASKET_RESPONSE_EXAMPLE,
         snapshotVersion: "always",
+        dataGeneratedAt: true,
       },
       errors: ["VALIDATION_ERROR", "UNSUPPORTED_CHAIN_ID", "INVALID_BASKET_ID", "CHAIN_DATA_UNAVAILABLE", "TOKEN_BASKET_NOT_FOUND"],
     },
@@ -255,6 +278,7 @@ export const ROUTES = [
         schema: "TokenPriceResponse",
         example: TOKEN_PRICE_RESPONSE_EXAMPLE,
         snapshotVersion: "always",
+        dataGeneratedAt: true,
       },
       errors: ["VALIDATION_ERROR", "UNSUPPORTED_CHAIN_ID", "CHAIN_DATA_UNAVAILABLE", "TOKEN_NOT_FOUND"],
     },
@@ -281,6 +305,7 @@ export const ROUTES = [
         schema: "SingleChainTokenListResponse",
         example: SINGLE_CHAIN_LIST_RESPONSE_EXAMPLE,
         snapshotVersion: "always",
+        dataGeneratedAt: true,
       },
       errors: [...PAGED_ERRORS],
     },
@@ -332,6 +357,7 @@ export const ROUTES = [
         schema: "SingleChainTokenSearchResponse",
         example: SINGLE_CHAIN_SEARCH_RESPONSE_EXAMPLE,
         snapshotVersion: "always",
+        dataGeneratedAt: true,
       },
       errors: [...PAGED_ERRORS],
     },
@@ -354,6 +380,7 @@ export const ROUTES = [
         schema: "SingleChainTokenResponse",
         example: SINGLE_CHAIN_TOKEN_RESPONSE_EXAMPLE,
         snapshotVersion: "always",
+        dataGeneratedAt: true,
       },
       errors: ["VALIDATION_ERROR", "UNSUPPORTED_CHAIN_ID", "CHAIN_DATA_UNAVAILABLE", "TOKEN_NOT_FOUND"],
     },
@@ -373,7 +400,13 @@ export const ROUTES = [
         { in: "path", carrier: "PoolPathParameters", name: "chainId", example: pool.chainId },
         { in: "path", carrier: "PoolPathParameters", name: "poolAddress", example: pool.address },
       ],
-      success: { description: "The pool.", schema: "PoolResponse", example: POOL_RESPONSE_EXAMPLE, snapshotVersion: "always" },
+      success: {
+        description: "The pool.",
+        schema: "PoolResponse",
+        example: POOL_RESPONSE_EXAMPLE,
+        snapshotVersion: "always",
+        dataGeneratedAt: true,
+      },
       errors: ["VALIDATION_ERROR", "UNSUPPORTED_CHAIN_ID", "INVALID_POOL_ADDRESS", "CHAIN_DATA_UNAVAILABLE", "LIQUIDITY_POOL_NOT_FOUND"],
     },
   },
@@ -411,6 +444,27 @@ export const ROUTES = [
     },
   },
   {
+    name: "stream.open",
+    method: "GET",
+    path: "/v1/stream",
+    access: "stream",
+    body: false,
+    headers: STREAM_HEADERS,
+    handler: openEventStream,
+    doc: {
+      operationId: "openStream",
+      summary: "Live change sets, pools and tokens (WebSocket or server-sent events)",
+      description: STREAM_DESCRIPTION,
+      success: {
+        description: "Server-sent events (`text/event-stream`), open until the client or the gateway closes it.",
+        contentType: "text/event-stream",
+        schema: { type: "string", description: "A stream of server-sent events; each `data` line is one JSON event." },
+        snapshotVersion: "always",
+      },
+      errors: ["VALIDATION_ERROR", "UNSUPPORTED_CHAIN_ID", "INVALID_POSITION", "NOT_ACCEPTABLE"],
+    },
+  },
+  {
     name: "protocols.list",
     method: "GET",
     path: "/v1/protocols",
@@ -429,6 +483,52 @@ export const ROUTES = [
         snapshotVersion: "always",
       },
       errors: ["CHAIN_DATA_UNAVAILABLE"],
+    },
+  },
+  {
+    name: "changes.list",
+    method: "GET",
+    path: "/v1/changes",
+    access: "stream",
+    body: false,
+    handler: getChanges,
+    doc: {
+      operationId: "listChanges",
+      summary: "Page through what changed since a position",
+      description: CHANGES_DESCRIPTION,
+      parameters: [
+        { in: "query", carrier: "ChangesQuery", name: "since", example: "AQ" },
+        { in: "query", carrier: "ChangesQuery", name: "chainIds", example: [143] },
+        { in: "query", carrier: "ChangesQuery", name: "limit", example: 2 },
+        { in: "query", carrier: "ChangesQuery", name: "cursor" },
+      ],
+      success: {
+        description: "One page of the changes.",
+        schema: "ChangesResponse",
+        example: CHANGES_RESPONSE_EXAMPLE,
+        snapshotVersion: "always",
+      },
+      errors: ["VALIDATION_ERROR", "UNSUPPORTED_CHAIN_ID", "INVALID_POSITION", "INVALID_PAGINATION_CURSOR", "CHAIN_DATA_UNAVAILABLE"],
+    },
+  },
+  {
+    name: "status",
+    method: "GET",
+    path: "/v1/status",
+    access: "stream",
+    body: false,
+    handler: getStatus,
+    doc: {
+      operationId: "getStatus",
+      summary: "Freshness of every chain and the current position",
+      description: STATUS_DESCRIPTION,
+      success: {
+        description: "The loaded chains the key may read.",
+        schema: "StatusResponse",
+        example: STATUS_RESPONSE_EXAMPLE,
+        snapshotVersion: "always",
+      },
+      errors: ["VALIDATION_ERROR", "CHAIN_DATA_UNAVAILABLE"],
     },
   },
   {

@@ -25,6 +25,8 @@ export interface RouteRequest {
   readonly path: string;
   /** The parsed JSON body (routes with `body: true`), else undefined. */
   readonly body: unknown;
+  /** The request headers the route names in `headers` (lowercase names; "" when absent). */
+  readonly headers: Readonly<Record<string, string>>;
 }
 
 /** What a keyed route's handler is given: the request and its admitted key. */
@@ -40,6 +42,8 @@ interface RouteSpecBase extends DocumentedRoute {
   readonly name: string;
   /** Reads a JSON body: Content-Type, size and nesting are checked before the handler runs. */
   readonly body: boolean;
+  /** Request headers the handler reads (lowercase), copied before any asynchronous step. */
+  readonly headers?: readonly string[];
   readonly doc: OperationDoc;
 }
 

@@ -22,7 +22,8 @@ type Constraint =
   | "uniqueItems"
   | "whitelist"
   | "isNotEmpty"
-  | "isEthereumAddress";
+  | "isEthereumAddress"
+  | "matches";
 
 /** `$input.filters.chainIds[1]` → `["filters", "chainIds", "1"]`. */
 function pathSegments(typiaPath: string): string[] {

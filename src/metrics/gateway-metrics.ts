@@ -7,7 +7,16 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from "prom-client";
 import type { ChainSnapshotInfo } from "../tables/compiled-chain.js";
 import { SNAPSHOT_ERROR_REASONS } from "../snapshot/snapshot-error.js";
-import { LATENCY_BUCKETS, readRequestMetrics, RequestMetricsLayout, type ThreadEvent } from "./request-metrics.js";
+import {
+  LATENCY_BUCKETS,
+  clearThreadGauges,
+  readRequestMetrics,
+  RequestMetricsLayout,
+  STREAM_DELAY_BUCKETS,
+  STREAM_EVENT_TYPES,
+  STREAM_TRANSPORTS,
+  type ThreadEvent,
+} from "./request-metrics.js";
 
 /** Latency histogram whose values come from the shared per-thread buckets. */
 function sharedLatencyHistogram(layout: RequestMetricsLayout, buffer: SharedArrayBuffer): Metric<string> {
@@ -38,6 +47,35 @@ function sharedLatencyHistogram(layout: RequestMetricsLayout, buffer: SharedArra
   } as unknown as Metric<string>;
 }
 
+/** The swap-to-last-stream-event delay histogram, from the shared per-thread buckets. */
+function sharedStreamDelayHistogram(layout: RequestMetricsLayout, buffer: SharedArrayBuffer): Metric<string> {
+  const name = "gateway_stream_publish_delay_seconds";
+  const help =
+    "Time from a serving thread's snapshot swap to the last stream event of it enqueued for that thread's subscribers (seconds; one observation per swap that carried change sets).";
+  return {
+    name,
+    help,
+    type: "histogram",
+    aggregator: "sum",
+    get: async () => {
+      const { buckets, sum, count } = readRequestMetrics(layout, buffer).streamDelay;
+      const values: Array<{ value: number; metricName: string; labels: Record<string, string | number> }> = [];
+      let cumulative = 0;
+      buckets.forEach((n, i) => {
+        cumulative += n;
+        values.push({
+          value: cumulative,
+          metricName: `${name}_bucket`,
+          labels: { le: i < STREAM_DELAY_BUCKETS.length ? STREAM_DELAY_BUCKETS[i] : "+Inf" },
+        });
+      });
+      values.push({ value: sum, metricName: `${name}_sum`, labels: {} });
+      values.push({ value: count, metricName: `${name}_count`, labels: {} });
+      return { name, help, type: "histogram", values, aggregator: "sum" };
+    },
+  } as unknown as Metric<string>;
+}
+
 export class GatewayMetrics {
   readonly registry = new Registry();
   private readonly chains = new Map<number, ChainSnapshotInfo>();
@@ -46,7 +84,7 @@ export class GatewayMetrics {
 
   readonly buildDuration = new Histogram({
     name: "gateway_snapshot_build_duration_seconds",
-    help: "Duration of snapshot builds in the build workers, by phase (chain: one chain file; token-index: the cross-chain index).",
+    help: "Duration of snapshot builds in the build workers, by phase (chain: one chain file, diff included; diff: its change set against the chain's previous file; token-index: the cross-chain index).",
     labelNames: ["phase"],
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
     registers: [this.registry],
@@ -101,7 +139,10 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
-  constructor(layout: RequestMetricsLayout, requestMetrics: SharedArrayBuffer) {
+  constructor(
+    private readonly layout: RequestMetricsLayout,
+    private readonly requestMetrics: SharedArrayBuffer,
+  ) {
     // prom-client calls collect() with the metric as `this`: the gauges read this object through `self`.
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const self = this;
@@ -147,6 +188,34 @@ export class GatewayMetrics {
       },
     });
     this.registry.registerMetric(sharedLatencyHistogram(layout, requestMetrics));
+    threadEvent(
+      "gateway_stream_slow_consumer_closes_total",
+      "Stream connections closed because their unsent bytes passed STREAM_MAX_BUFFER_BYTES (WebSocket 4008 slow-consumer, or the SSE response ended).",
+      "stream-slow-consumer",
+    );
+    new Gauge({
+      name: "gateway_streams_open",
+      help: "Open GET /v1/stream connections, by transport (websocket, sse).",
+      labelNames: ["transport"],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        const open = readRequestMetrics(layout, requestMetrics).streams;
+        for (const transport of STREAM_TRANSPORTS) this.set({ transport }, open[transport]);
+      },
+    });
+    new Counter({
+      name: "gateway_stream_events_sent_total",
+      help: "Stream events enqueued for clients, by type (one per connection that gets it; SSE and WebSocket alike).",
+      labelNames: ["type"],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        const sent = readRequestMetrics(layout, requestMetrics).streamEvents;
+        for (const type of STREAM_EVENT_TYPES) this.inc({ type }, sent[type]);
+      },
+    });
+    this.registry.registerMetric(sharedStreamDelayHistogram(layout, requestMetrics));
     const perChain = (name: string, help: string, value: (info: ChainSnapshotInfo) => number | null) =>
       new Gauge({
         name,
@@ -180,6 +249,11 @@ export class GatewayMetrics {
         for (const v of self.liveVersions) this.set({ version: v, current: v === self.currentVersion ? "1" : "0" }, 1);
       },
     });
+  }
+
+  /** A serving thread exited: the streams it held are gone (its gauges are zeroed). */
+  threadExited(slot: number): void {
+    clearThreadGauges(this.layout, this.requestMetrics, slot);
   }
 
   chainLoaded(info: ChainSnapshotInfo): void {

@@ -54,6 +54,7 @@ const TAGS: Record<string, string> = {
   tokens: "Tokens: the cross-chain list, search, single-chain lists, lookups, prices and baskets.",
   pools: "Liquidity pools: details and search.",
   protocols: "Protocols with pools in the loaded snapshots.",
+  stream: "Live data: what changed since a position, and the freshness of every chain.",
   operations: "Public endpoints: liveness, readiness, metrics, this document.",
 };
 
@@ -80,7 +81,7 @@ class DocumentBuilder {
     return {
       name: p.name,
       in: p.in,
-      required: p.in === "path",
+      required: p.in === "path" || (this.wire.requiredParameters[p.carrier] ?? []).includes(p.name),
       description,
       schema,
       ...(p.example === undefined ? {} : { example: p.example }),
@@ -98,6 +99,7 @@ class DocumentBuilder {
     if (conditional) {
       const headers = this.headers.notModified(rateLimit);
       if (doc.success.snapshotVersion === "always") headers["x-snapshot-version"] = this.headers.header("x-snapshot-version", true);
+      if (doc.success.dataGeneratedAt) headers["x-data-generated-at"] = this.headers.header("x-data-generated-at", true);
       other["304"] = {
         description:
           "Not Modified: `If-None-Match` matches the answer's ETag (weak comparison); no body. Counted against the key's quota like any request.",
@@ -105,6 +107,7 @@ class DocumentBuilder {
       };
     }
     if (doc.success.snapshotVersion === "always") successHeaders["x-snapshot-version"] = this.headers.header("x-snapshot-version", true);
+    if (doc.success.dataGeneratedAt) successHeaders["x-data-generated-at"] = this.headers.header("x-data-generated-at", true);
     for (const [status, response] of Object.entries(doc.otherResponses ?? {})) {
       other[status] = {
         description: response.description,

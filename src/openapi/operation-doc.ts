@@ -36,6 +36,8 @@ export interface OperationDoc {
     readonly schema: string | Record<string, unknown>;
     readonly example?: unknown;
     readonly snapshotVersion: Presence;
+    /** The answer is about one chain: it (and its 304) carries `x-data-generated-at`. */
+    readonly dataGeneratedAt?: true;
   };
   /** The codes this route answers besides those of every route and of its access. */
   readonly errors: readonly ErrorCode[];

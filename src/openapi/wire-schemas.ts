@@ -8,6 +8,9 @@
 import typia from "typia";
 import type {
   BasketPathParameters,
+  ChangesQuery,
+  ChangesResponse,
+  StatusResponse,
   ChainBasketPathParameters,
   ChainPathParameters,
   ChainTokenPathParameters,
@@ -69,6 +72,8 @@ const COLLECTION = typia.json.schemas<
     PoolSearchRequest,
     PoolSearchResponse,
     ProtocolsResponse,
+    ChangesResponse,
+    StatusResponse,
     HealthResponse,
     ReadinessResponse,
     ErrorEnvelope,
@@ -81,6 +86,7 @@ const COLLECTION = typia.json.schemas<
     TokensByAddressQuery,
     TokenBasketsQuery,
     TokenBasketQuery,
+    ChangesQuery,
     RequestHeaders,
     ResponseHeaders,
     ErrorMetadataByCode,
@@ -107,6 +113,7 @@ const PARAMETER_CARRIERS = [
   "TokensByAddressQuery",
   "TokenBasketsQuery",
   "TokenBasketQuery",
+  "ChangesQuery",
 ] as const;
 
 export interface WireSchemas {
@@ -114,6 +121,8 @@ export interface WireSchemas {
   readonly components: Record<string, JsonSchema>;
   /** Carrier name → parameter name → schema (with its description). */
   readonly parameters: Readonly<Record<string, Record<string, JsonSchema>>>;
+  /** Carrier name → the names of its required properties (a query parameter the request must send). */
+  readonly requiredParameters: Readonly<Record<string, readonly string[]>>;
   readonly requestHeaders: Record<keyof RequestHeaders, JsonSchema>;
   readonly responseHeaders: Record<keyof ResponseHeaders, JsonSchema>;
   /** `error.metadata` of each code. */
@@ -135,7 +144,11 @@ export function buildWireSchemas(requestBodies: readonly string[]): WireSchemas 
   unionsAsAnyOf(components);
   for (const body of requestBodies) closeObjectsReachableFrom(components, body);
   // Each carrier's schema has exactly the keys of its type.
+  const requiredParameters = Object.fromEntries(
+    PARAMETER_CARRIERS.map((name) => [name, ((components[name]?.required as string[] | undefined) ?? []).slice()]),
+  );
   return {
+    requiredParameters,
     parameters: Object.fromEntries(PARAMETER_CARRIERS.map((name) => [name, takeCarrier(components, name)])),
     requestHeaders: takeCarrier(components, "RequestHeaders") as WireSchemas["requestHeaders"],
     responseHeaders: takeCarrier(components, "ResponseHeaders") as WireSchemas["responseHeaders"],

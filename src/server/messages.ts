@@ -9,9 +9,14 @@ import type { QuotaStoreConfig } from "../config/config.js";
 import type { TokenIndexData } from "../tables/token-index.js";
 import type { ChainId } from "../chains/chains.js";
 import type { CompiledChain } from "../tables/compiled-chain.js";
+import type { ChangeHistoryMessage } from "../tables/change-sets.js";
+import type { StreamLimits } from "../stream/stream-limits.js";
 
 /** How long a serving thread waits for the supervisor's answer to a metrics request before it answers 500. */
 export const METRICS_REPLY_TIMEOUT_MS = 5000;
+
+/** How long the supervisor waits for every thread to swap a snapshot in before it has its change sets published anyway. */
+export const SWAP_ACK_TIMEOUT_MS = 2000;
 
 /** What a serving thread needs to start (its `workerData`). */
 export interface ServingThreadInit {
@@ -54,6 +59,10 @@ export interface ServingThreadInit {
   readonly versionUse: SharedArrayBuffer;
   /** Shared request counters, latency histograms and thread events (see request-metrics.ts). */
   readonly requestMetrics: SharedArrayBuffer;
+  /** Open streams per key quota slot, shared by the instance's threads (src/stream/key-streams.ts). */
+  readonly streamCounters: SharedArrayBuffer;
+  /** STREAM_* limits. */
+  readonly streamLimits: StreamLimits;
 }
 
 export interface SnapshotMessage {
@@ -66,6 +75,11 @@ export interface SnapshotMessage {
   /** Every chain's pool tables; null for an earlier version kept only for token-list cursors. */
   readonly chains: readonly CompiledChain[] | null;
   readonly tokenIndex: TokenIndexData;
+  /**
+   * Every retained change set (live.md §12) as of this publication, the sets this version introduced
+   * included (their `publication` is this message's); their lists are shared columns, never copied.
+   */
+  readonly changes: ChangeHistoryMessage;
 }
 
 export type SupervisorMessage =
@@ -78,10 +92,18 @@ export type SupervisorMessage =
   | { readonly type: "metrics-text"; readonly requestId: number; readonly text: string }
   /** The metrics could not be rendered: the thread answers its request at once (500 UNKNOWN_ERROR). */
   | { readonly type: "metrics-failed"; readonly requestId: number }
-  | { readonly type: "drain" };
+  | { readonly type: "drain" }
+  /**
+   * Every serving thread serves the snapshot of this publication (each answered `swapped`, or exited, or the
+   * wait timed out): publish the change sets of every snapshot up to it to this thread's streams. A thread's
+   * first one is its published mark (streams that opened before it wait for it).
+   */
+  | { readonly type: "publish"; readonly publication: number };
 
 export type ServingThreadMessage =
   | { readonly type: "listening"; readonly port: number }
   | { readonly type: "listen-failed"; readonly reason: string }
   | { readonly type: "metrics-request"; readonly requestId: number }
-  | { readonly type: "drained" };
+  | { readonly type: "drained" }
+  /** The thread serves the snapshot of this publication (it answers every snapshot message). */
+  | { readonly type: "swapped"; readonly publication: number };

@@ -49,6 +49,7 @@ const ctx = createGatewayContext(init, {
           )
       : undefined,
   addressTableFull: () => recorder.count("address-table-full"),
+  streamMetrics: recorder,
   fetchMetrics: () =>
     new Promise((resolve, reject) => {
       const requestId = nextMetricsRequest++;
@@ -137,6 +138,8 @@ function drain(): void {
   draining = true;
   if (listenSocket) uws.us_listen_socket_close(listenSocket);
   listenSocket = null;
+  // Streams end first, after what is enqueued for them (WebSocket 1001, SSE end of response).
+  ctx.stream.closeAll();
   const deadline = Date.now() + 4000;
   const check = () => {
     const busy = inFlight > 0 || Date.now() - lastRequestAt < DRAIN_QUIET_MS;
@@ -157,8 +160,16 @@ function drain(): void {
 port.on("message", (message: SupervisorMessage) => {
   switch (message.type) {
     case "snapshot":
-      ctx.store.swap(new ServingSnapshot(message.version, message.chainIds, message.chains, message.tokenIndex), message.slot);
+      ctx.store.swap(
+        new ServingSnapshot(message.version, message.chainIds, message.chains, message.tokenIndex, message.changes),
+        message.slot,
+      );
       ctx.store.current!.baskets(ctx.baskets).warm(); // resolve and encode the baskets on the new snapshot now, not in a request
+      ctx.stream.swapped(ctx.store.current!);
+      send({ type: "swapped", publication: message.changes?.publication ?? 0 });
+      break;
+    case "publish":
+      ctx.stream.publish(message.publication);
       break;
     case "retire":
       ctx.store.retire(message.version);
@@ -172,6 +183,7 @@ port.on("message", (message: SupervisorMessage) => {
       ctx.keys = new KeyStore(message.keys);
       quotas.keysChanged(message.keySlots);
       ctx.confirmedKeys.setSlots(message.keySlots);
+      ctx.stream.keyStreams.setSlots(message.keySlots);
       break;
     case "baskets":
       ctx.baskets = new BasketCatalogue(message.baskets);

@@ -29,7 +29,13 @@ import { MAX_SERVING_THREADS } from "../metrics/request-metrics.js";
 import type { ServingThreadData } from "./serving-thread.js";
 import { collectGarbageSoon } from "../util/collect-garbage.js";
 import type { RetentionChanges } from "../serving/version-retention.js";
-import type { ServingThreadInit, ServingThreadMessage, SnapshotMessage, SupervisorMessage } from "./messages.js";
+import {
+  SWAP_ACK_TIMEOUT_MS,
+  type ServingThreadInit,
+  type ServingThreadMessage,
+  type SnapshotMessage,
+  type SupervisorMessage,
+} from "./messages.js";
 
 interface ServingThread {
   readonly slot: number;
@@ -41,6 +47,14 @@ interface ServingThread {
   exited: boolean;
   /** The TLS files it starts with, until it has loaded them (it listens) or exited. */
   tls: ServingTls | null;
+}
+
+/** A snapshot broadcast whose change sets wait until every thread serves it. */
+interface AwaitedSwap {
+  readonly publication: number;
+  /** Threads that have not answered `swapped` yet. */
+  readonly waiting: Set<ServingThread>;
+  readonly timer: NodeJS.Timeout;
 }
 
 /** The TLS files serving threads load (uWS reads them when a thread starts). */
@@ -105,6 +119,10 @@ export class Supervisor {
   private lastFailureAt = Number.NEGATIVE_INFINITY;
   private nextReplacementAt = 0;
   private listeningCount = 0;
+  /** Snapshots broadcast and not yet published to the streams, oldest first. */
+  private readonly awaiting: AwaitedSwap[] = [];
+  /** The last publication every thread was told to publish (0: none yet). */
+  private published = 0;
 
   constructor(
     private readonly options: SupervisorOptions,
@@ -126,11 +144,50 @@ export class Supervisor {
     return this.port;
   }
 
+  /**
+   * Serves a snapshot: every thread swaps it in and answers `swapped`; once
+   * each has (or exited, or SWAP_ACK_TIMEOUT_MS passed), every thread is told to
+   * publish its change sets to its streams (live.md §13: events only after the
+   * swap serves everywhere), in the order the snapshots came.
+   */
   publishSnapshot(message: SnapshotMessage, changes: RetentionChanges): void {
     this.live.set(message.version, message);
     this.current = message;
     this.broadcast(message);
+    this.awaitSwaps(publicationOf(message));
     this.applyRetention(changes);
+  }
+
+  private awaitSwaps(publication: number): void {
+    const waiting = new Set([...this.threads.values()].filter((t) => !t.exited));
+    const timer = setTimeout(() => {
+      if (entry.waiting.size > 0)
+        this.log.warn(
+          { event: "swap-ack-timeout", publication, waiting: [...entry.waiting].map((t) => t.slot) },
+          `serving threads did not confirm a swap within ${SWAP_ACK_TIMEOUT_MS} ms; publishing its stream events anyway`,
+        );
+      entry.waiting.clear();
+      this.flushPublications();
+    }, SWAP_ACK_TIMEOUT_MS);
+    const entry: AwaitedSwap = { publication, waiting, timer };
+    this.awaiting.push(entry);
+    this.flushPublications();
+  }
+
+  /** A thread swapped in a publication's snapshot (or is gone: `publication` null). */
+  private swapDone(thread: ServingThread, publication: number | null): void {
+    for (const entry of this.awaiting) if (publication === null || entry.publication === publication) entry.waiting.delete(thread);
+    this.flushPublications();
+  }
+
+  /** Publishes, in order, every awaited snapshot every thread serves. */
+  private flushPublications(): void {
+    while (this.awaiting.length > 0 && this.awaiting[0].waiting.size === 0) {
+      const entry = this.awaiting.shift()!;
+      clearTimeout(entry.timer);
+      this.published = Math.max(this.published, entry.publication);
+      this.broadcast({ type: "publish", publication: entry.publication });
+    }
   }
 
   /** Drops retired versions, and the pool tables of versions kept for token-list cursors only, here and in every thread. */
@@ -239,6 +296,7 @@ export class Supervisor {
   async stop(): Promise<void> {
     this.stopping = true;
     if (this.replaceTimer) clearTimeout(this.replaceTimer);
+    for (const entry of this.awaiting.splice(0)) clearTimeout(entry.timer);
     await Promise.all([...this.threads.values()].map((t) => this.drain(t)));
     this.setTls(null);
   }
@@ -308,6 +366,10 @@ export class Supervisor {
     for (const message of this.live.values()) if (message !== this.current) worker.postMessage(message);
     if (this.current) worker.postMessage(this.current);
     if (this.ready) worker.postMessage({ type: "ready" } satisfies SupervisorMessage);
+    // Its published mark (streams open there, and wait for it): now, unless the current snapshot is still awaited
+    // (then the `publish` every thread gets once it is).
+    if (this.current === null || publicationOf(this.current) <= this.published)
+      worker.postMessage({ type: "publish", publication: this.published } satisfies SupervisorMessage);
 
     return new Promise((resolve, reject) => {
       const giveUp = (why: string) => {
@@ -340,6 +402,9 @@ export class Supervisor {
             break;
           case "drained":
             break;
+          case "swapped":
+            this.swapDone(thread, message.publication);
+            break;
         }
       });
       worker.on("error", (error) => this.log.error({ event: "serving-thread-error", slot, err: error }, "serving thread failed"));
@@ -347,6 +412,8 @@ export class Supervisor {
         clearTimeout(startTimer);
         thread.exited = true;
         if (this.threads.get(slot) === thread) this.threads.delete(slot);
+        this.metrics.threadExited(slot);
+        this.swapDone(thread, null);
         this.releaseTls(thread);
         this.recount();
         if (!thread.listening) {
@@ -437,6 +504,11 @@ export class Supervisor {
       thread.worker.postMessage({ type: "drain" } satisfies SupervisorMessage);
     });
   }
+}
+
+/** The publication a snapshot message is (0 for a message without change sets). */
+function publicationOf(message: SnapshotMessage): number {
+  return message.changes?.publication ?? 0;
 }
 
 function freePort(host: string): Promise<number> {

@@ -27,6 +27,11 @@ import { TokenListView } from "../query/token-list-view.js";
 import { LruCache } from "../util/lru-cache.js";
 import type { CompiledChain } from "../tables/compiled-chain.js";
 import { versionHex } from "../api/snapshot-version.js";
+import type { ChangeHistoryMessage } from "../tables/change-sets.js";
+import { findPool } from "../tables/pool-table.js";
+import { columnBytes } from "../tables/shared-columns.js";
+import { instanceOnChain, parseAddress, tokenInfoChunks } from "../tables/token-lookup.js";
+import { ServedChanges } from "./served-changes.js";
 
 const CACHED_QUERIES_PER_SNAPSHOT = 256;
 /** Most bytes the cached searches (and, separately, single-chain lists) of one snapshot hold in one thread. */
@@ -50,6 +55,10 @@ export class ServingSnapshot {
   private basketView: BasketView | null = null;
   /** The index's search strings as one string (decoded once per thread; see TokenIndexData.searchText). */
   readonly searchText: string;
+  /** The change sets this version carries (live.md §12): history, position, the sets it introduced. */
+  readonly changes: ServedChanges;
+  /** `x-data-generated-at` of each loaded chain: its served file's generatedAt, written once per snapshot. */
+  private readonly generatedAtHeaders = new Map<ChainId, string>();
 
   constructor(
     /** Content-derived 48-bit version (snapshot-version.ts): the same chain files give the same version. */
@@ -58,8 +67,16 @@ export class ServingSnapshot {
     /** Pool tables of every chain in chainIds; null for a version kept for token-list cursors only. */
     chains: readonly CompiledChain[] | null,
     readonly tokenIndex: TokenIndexData,
+    /** The retained change sets (src/server/messages.ts); null: none (a snapshot built outside the loader). */
+    changes: ChangeHistoryMessage | null = null,
   ) {
     this.chainIds = [...chainIds].sort((a, b) => a - b);
+    this.changes = new ServedChanges(changes);
+    for (const chain of chains ?? []) this.generatedAtHeaders.set(chain.info.chainId, String(chain.info.generatedAt));
+    for (const chainId of this.chainIds) {
+      const latest = this.changes.latest(chainId);
+      if (!this.generatedAtHeaders.has(chainId) && latest !== undefined) this.generatedAtHeaders.set(chainId, String(latest.generatedAt));
+    }
     this.poolTables = chains === null ? null : new Map(chains.map((c) => [c.info.chainId, c]));
     this.loadedMask = chainMask(this.chainIds);
     this.protocolsJson = Buffer.from(JSON.stringify({ protocols: mergeProtocols(chains ?? []) }));
@@ -71,17 +88,52 @@ export class ServingSnapshot {
   }
 
   /** A version with every chain's pool tables (what the loader builds). */
-  static of(version: number, chains: readonly CompiledChain[], tokenIndex: TokenIndexData): ServingSnapshot {
+  static of(
+    version: number,
+    chains: readonly CompiledChain[],
+    tokenIndex: TokenIndexData,
+    changes: ChangeHistoryMessage | null = null,
+  ): ServingSnapshot {
     return new ServingSnapshot(
       version,
       chains.map((c) => c.info.chainId),
       chains,
       tokenIndex,
+      changes,
     );
   }
 
   isLoaded(chainId: ChainId): boolean {
     return (this.loadedMask & chainBitOf(chainId)) !== 0;
+  }
+
+  /** `x-data-generated-at` of a loaded chain (the generatedAt of its served file, as text); undefined when not loaded. */
+  dataGeneratedAt(chainId: ChainId): string | undefined {
+    return this.generatedAtHeaders.get(chainId);
+  }
+
+  /**
+   * A pool's JSON as GET /v1/pools/{chainId}/{poolAddress} answers it (`data.pool`, the pre-encoded bytes), or
+   * null when the chain is not loaded or has no such pool. `address` in any letter case. Needs the pool tables.
+   */
+  poolJson(chainId: ChainId, address: string): Uint8Array | null {
+    const chain = this.chains.get(chainId);
+    if (chain === undefined) return null;
+    const index = findPool(chain.pools, address);
+    return index < 0 ? null : columnBytes(chain.pools.json, index);
+  }
+
+  /**
+   * A token's JSON as GET /v1/tokens/{chainId}/{tokenAddress} answers it (`data.token`: SingleChainTokenInfo),
+   * or null when the chain is not loaded or has no such token. `address`: `0x` + 40 hex, any letter case.
+   */
+  tokenJson(chainId: ChainId, address: string): Uint8Array | null {
+    const bytes = parseAddress(address);
+    if (bytes === null || !this.isLoaded(chainId)) return null;
+    const i = instanceOnChain(this.tokenIndex, chainId, bytes);
+    if (i < 0) return null;
+    const [head, tail] = tokenInfoChunks(this.tokenIndex, i);
+    return Buffer.concat([head, Buffer.from(tail)]);
   }
 
   /** Every chain's pool tables (pool details, pool search). Only a version with hasPools has them. */

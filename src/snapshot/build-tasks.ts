@@ -6,6 +6,8 @@
  */
 import type { ChainId } from "../chains/chains.js";
 import type { ChainTokenColumns, CompiledChain } from "../tables/compiled-chain.js";
+import type { ChainDiff } from "../tables/change-sets.js";
+import type { PoolTableData } from "../tables/pool-table.js";
 import type { AdmissionBounds } from "./chain-admission.js";
 import type { SnapshotErrorReason } from "./snapshot-error.js";
 
@@ -20,6 +22,17 @@ export interface ChainTask {
   readonly bounds: AdmissionBounds;
   /** Largest file read (SNAPSHOT_FILE_MAX_MB); a larger one is rejected `too-large` unread. */
   readonly maxBytes: number;
+  /**
+   * The tables of the chain's last accepted file (shared memory, not copied), which the new file's change set
+   * is computed against (src/snapshot/diff-chain.ts); null on the chain's first load.
+   */
+  readonly previous: PreviousChainTables | null;
+}
+
+/** What the change-set diff reads of the chain's last accepted file. */
+export interface PreviousChainTables {
+  readonly pools: PoolTableData;
+  readonly tokens: ChainTokenColumns;
 }
 
 /** Build the cross-chain token index (its answer: TokenIndexData) from compiled chains. */
@@ -29,7 +42,8 @@ export interface TokenIndexTask {
 }
 
 export type ChainTaskResult =
-  | { readonly status: "accepted"; readonly chain: CompiledChain }
+  /** `diff`: the change set against the task's `previous` (every address upserted when it is null). */
+  | { readonly status: "accepted"; readonly chain: CompiledChain; readonly diff: ChainDiff }
   /** The bytes hash to one of the task's known contents. */
   | { readonly status: "known"; readonly sha256: string }
   | {

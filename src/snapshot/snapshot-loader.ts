@@ -37,6 +37,8 @@ import { AllowOlderMarkers } from "./allow-older-marker.js";
 import type { ChainTask, ChainTaskResult, TokenIndexTask } from "./build-tasks.js";
 import { admissionBounds } from "./chain-admission.js";
 import type { ChainSnapshotInfo, CompiledChain } from "../tables/compiled-chain.js";
+import type { ChangeSetDraft } from "../tables/change-sets.js";
+import { ChangeSetDrafts } from "./change-set-drafts.js";
 import { FileAttempts, type BuildDecision } from "./file-attempts.js";
 import { SNAPSHOT_FILE_PATTERN } from "../api/snapshot-format.js";
 import { describeNotAFile, inspectLiveEntry } from "./live-entry.js";
@@ -65,11 +67,16 @@ export interface SnapshotLoaderOptions {
 
 /** What the loader reports; the supervisor wires these to the threads and metrics. */
 export interface LoaderEvents {
-  snapshotBuilt(version: number, chains: readonly CompiledChain[], tokenIndex: TokenIndexData): void;
+  /**
+   * A snapshot to serve, with the change sets of the chain files accepted since the last one served (per chain
+   * in the order accepted; each diffed against the file accepted before it, so applying them in order is exact).
+   */
+  snapshotBuilt(version: number, chains: readonly CompiledChain[], tokenIndex: TokenIndexData, changes: readonly ChangeSetDraft[]): void;
   chainAccepted(info: ChainSnapshotInfo): void;
   fileRejected(reason: SnapshotErrorReason): void;
   buildFailed(): void;
-  buildTimed(phase: "chain" | "token-index", seconds: number): void;
+  /** A build phase's duration: `chain` (the worker's whole task), `diff` (its change-set part), `token-index`. */
+  buildTimed(phase: "chain" | "diff" | "token-index", seconds: number): void;
 }
 
 /** What started a scan. */
@@ -93,6 +100,9 @@ export class SnapshotLoader {
   private lastVersion: number | null = null;
   private servedInfos: readonly ChainSnapshotInfo[] = [];
   private stopped = false;
+  /** Change sets of the files accepted since the last snapshot served (a failed snapshot build keeps them for the next). */
+  private pendingChanges: ChangeSetDraft[] = [];
+  private readonly drafts = new ChangeSetDrafts();
 
   constructor(
     private readonly options: SnapshotLoaderOptions,
@@ -243,6 +253,7 @@ export class SnapshotLoader {
       knownSha256: known,
       maxBytes: this.options.maxFileBytes ?? FILE_LIMITS.snapshot.maxBytes,
       bounds: admissionBounds(this.now(), this.options.maxFutureSkewSeconds, served?.info.generatedAt ?? null, allowOlder),
+      previous: served === undefined ? null : { pools: served.pools, tokens: served.tokens },
     };
     let result: ChainTaskResult;
     const started = performance.now();
@@ -289,8 +300,10 @@ export class SnapshotLoader {
         return false;
       }
       case "accepted": {
-        const { chain } = result;
+        const { chain, diff } = result;
         const { info } = chain;
+        this.events.buildTimed("diff", diff.ms / 1000);
+        this.pendingChanges.push(this.drafts.draft(info, served?.info ?? null, diff));
         this.lastGood.set(info.chainId, chain);
         this.attempts.record(name, signature, { kind: "served", sha256: info.sha256 });
         this.removedNoticed.delete(info.chainId);
@@ -348,7 +361,12 @@ export class SnapshotLoader {
     const chains = [...this.lastGood.values()];
     const infos = chains.map((c) => c.info);
     const contentKey = snapshotContentKey(infos);
-    if (contentKey === this.lastContentKey) return; // the same contents again: nothing to serve anew
+    if (contentKey === this.lastContentKey) {
+      // The same contents again: nothing to serve anew, and the pending change sets (each chain back at its
+      // served file, e.g. A → B → A) add up to no change at all.
+      this.pendingChanges = [];
+      return;
+    }
     let tokenIndex: TokenIndexData;
     try {
       tokenIndex = await this.pool.run({
@@ -367,7 +385,9 @@ export class SnapshotLoader {
     this.lastContentKey = contentKey;
     this.lastVersion = version;
     this.servedInfos = infos;
-    this.events.snapshotBuilt(version, chains, tokenIndex);
+    const changes = this.pendingChanges;
+    this.pendingChanges = [];
+    this.events.snapshotBuilt(version, chains, tokenIndex, changes);
     this.log.info(
       {
         event: "snapshot-built",

@@ -30,6 +30,41 @@ function hashAddress(address: string): number {
   return h >>> 0;
 }
 
+/** hashAddress of entry i of a table, from its stored (lowercase) bytes. */
+function hashEntry(table: AddressTableData, i: number): number {
+  const { keys, keyLength, width } = table;
+  const length = keyLength[i];
+  const base = i * width;
+  let h = Math.imul(0x811c9dc5 ^ length, 0x01000193);
+  for (let j = Math.max(0, length - HASHED_CHARS); j < length; j++) h = Math.imul(h ^ keys[base + j], 0x01000193);
+  return h >>> 0;
+}
+
+/**
+ * Index in `table` of the address of entry i of `other` (another table of the same width, e.g. the same
+ * chain's previous pool table), or -1. Allocation-free: compares the stored bytes.
+ */
+export function findEntryOf(table: AddressTableData, other: AddressTableData, i: number): number {
+  const { slots, keys, keyLength, width } = table;
+  const mask = slots.length - 1;
+  const length = other.keyLength[i];
+  const otherBase = i * other.width;
+  const otherKeys = other.keys;
+  let slot = hashEntry(other, i) & mask;
+  for (;;) {
+    const entry = slots[slot];
+    if (entry === 0) return -1;
+    const e = entry - 1;
+    if (keyLength[e] === length) {
+      const base = e * width;
+      let j = 0;
+      while (j < length && keys[base + j] === otherKeys[otherBase + j]) j++;
+      if (j === length) return e;
+    }
+    slot = (slot + 1) & mask;
+  }
+}
+
 /** @param addresses lowercase ASCII, at most `width` characters each; entry i is addresses[i]. */
 export function buildAddressTable(addresses: readonly string[], width: number): AddressTableData {
   const count = addresses.length;
@@ -94,5 +129,7 @@ export function compareAddress(table: AddressTableData, i: number, address: stri
 /** Entry i's address. */
 export function addressAt(table: AddressTableData, i: number): string {
   const base = i * table.width;
-  return String.fromCharCode(...table.keys.subarray(base, base + table.keyLength[i]));
+  return latin1.decode(table.keys.subarray(base, base + table.keyLength[i]));
 }
+
+const latin1 = new TextDecoder("latin1");

@@ -4,6 +4,7 @@
  * in any letter case. Allocation-free apart from the parsed key.
  */
 import { CHAINS, NATIVE_ADDRESS, SUPPORTED_CHAIN_IDS, type ChainId } from "../chains/chains.js";
+import { columnBytes } from "./shared-columns.js";
 import { ADDRESS_BYTES, type TokenIndexData } from "./token-index.js";
 
 const HEX = "0123456789abcdef";
@@ -116,4 +117,13 @@ export function hashAddressBytes(bytes: Uint8Array, at: number): number {
 export function sameAddress(a: Uint8Array, aAt: number, b: Uint8Array, bAt: number): boolean {
   for (let k = 0; k < ADDRESS_BYTES; k++) if (a[aAt + k] !== b[bAt + k]) return false;
   return true;
+}
+
+/**
+ * The SingleChainTokenInfo JSON of instance i (`data.token` of GET /v1/tokens/{chainId}/{tokenAddress}) in two
+ * pieces: its metadata JSON without the closing brace, then `,"totalValuePooledUsd":<tvl>}`.
+ */
+export function tokenInfoChunks(ix: TokenIndexData, i: number): [Uint8Array, string] {
+  const metadata = columnBytes(ix.metadataJson, i);
+  return [metadata.subarray(0, metadata.length - 1), `,"totalValuePooledUsd":${JSON.stringify(ix.tvl[i])}}`];
 }

@@ -1270,6 +1270,7 @@ const liveCases: LiveCase[] = [
     send: () => postTokens(base, { filters: { chainIds: [999] } }),
   },
   ...tokenSurfaceCases(),
+  ...liveDataCases(),
   {
     name: "unloaded chain (pool)",
     method: "GET",
@@ -1279,6 +1280,41 @@ const liveCases: LiveCase[] = [
     send: () => getPool(base, 999, NO_POOL),
   },
 ];
+
+/** GET /v1/changes and GET /v1/status (live.md §14-§15), and a 304 of an answer about one chain. */
+function liveDataCases(): LiveCase[] {
+  const CHANGES = "/v1/changes";
+  const STATUS = "/v1/status";
+  const get = (url: string, key?: string) => () => request(base, url, key === undefined ? {} : { key });
+  const case_ = (name: string, template: string, status: number, send: () => Promise<HttpResponse>, code?: ErrorCode): LiveCase => ({
+    name,
+    method: "GET",
+    template,
+    status,
+    send,
+    ...(code === undefined ? {} : { code }),
+  });
+  return [
+    case_("changes from no position", CHANGES, 200, get("/v1/changes?since=AQ&limit=3")),
+    case_("changes of one chain, every parameter", CHANGES, 200, async () => {
+      const first = await request(base, "/v1/changes?since=AQ&chainIds=1&limit=1");
+      return request(base, `/v1/changes?since=AQ&chainIds=1&limit=2&cursor=${first.body.data.nextCursor}`);
+    }),
+    case_("changes: malformed position", CHANGES, 400, get("/v1/changes?since=AQAB"), "INVALID_POSITION"),
+    case_("changes: no since", CHANGES, 400, get("/v1/changes"), "VALIDATION_ERROR"),
+    case_("changes: unsupported chain", CHANGES, 400, get("/v1/changes?since=AQ&chainIds=5"), "UNSUPPORTED_CHAIN_ID"),
+    case_("changes: foreign cursor", CHANGES, 400, get("/v1/changes?since=AQ&cursor=bm90LWEtY3Vyc29y"), "INVALID_PAGINATION_CURSOR"),
+    case_("changes: unloaded chain", CHANGES, 503, get("/v1/changes?since=AQ&chainIds=999"), "CHAIN_DATA_UNAVAILABLE"),
+    case_("changes: key without the stream group", CHANGES, 403, get("/v1/changes?since=AQ", KEYS.poolsOnly), "API_KEY_FORBIDDEN"),
+    case_("status", STATUS, 200, get("/v1/status")),
+    case_("status of a chain-restricted key", STATUS, 200, get("/v1/status", KEYS.chain1Only)),
+    case_("status: unknown parameter", STATUS, 400, get("/v1/status?x=1"), "VALIDATION_ERROR"),
+    case_("token on a chain: not modified", "/v1/tokens/{chainId}/{tokenAddress}", 304, async () => {
+      const first = await request(base, `/v1/tokens/1/${P.usdc1}`);
+      return request(base, `/v1/tokens/1/${P.usdc1}`, { headers: { "if-none-match": first.headers.get("etag")! } });
+    }),
+  ];
+}
 
 /** Every route of api-extended.md §8-§9: its successes and each error code HTTP can provoke. */
 function tokenSurfaceCases(): LiveCase[] {

@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { pack } from "msgpackr";
 import { CHAINS, NATIVE_ADDRESS, type ChainId } from "../../src/chains/chains.js";
+import type { AccessGroup } from "../../src/api/access-groups.js";
 import type {
   AlgebraMetadata,
   ConcentratedMetadata,
@@ -294,7 +295,7 @@ export interface TestKey {
   status?: "active" | "disabled";
   expiresAt?: string;
   rateLimit?: { requests: number; windowSeconds: number };
-  routes?: ("tokens" | "pools" | "protocols")[];
+  routes?: AccessGroup[];
   chainIds?: number[];
 }
 

@@ -44,6 +44,12 @@ const CONTROLLED_ENV = [
   "REDIS_TIMEOUT_MS",
   "QUOTA_FAILURE",
   "TRUSTED_PROXIES",
+  "STREAM_MAX_BUFFER_BYTES",
+  "STREAM_MAX_CONNECTIONS_PER_KEY",
+  "STREAM_MAX_TOPICS",
+  "STREAM_MAX_ADDRESSES",
+  "STREAM_MAX_BAD_MESSAGES",
+  "CHANGES_RETENTION",
 ];
 
 export type LogLine = Record<string, unknown>;
@@ -507,6 +513,9 @@ export const ERROR_TITLES: Record<string, [number, string]> = {
   // api-extended.md §7, §11
   TOKEN_NOT_FOUND: [404, "Not Found"],
   TOKEN_BASKET_NOT_FOUND: [404, "Not Found"],
+  // live.md §12-§15
+  INVALID_POSITION: [400, "Invalid Parameters"],
+  NOT_ACCEPTABLE: [406, "Not Acceptable"],
 };
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;

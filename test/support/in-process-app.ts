@@ -27,6 +27,11 @@ import type { SnapshotFile } from "../../src/api/snapshot-format.js";
 import { parseSnapshotBytes } from "../../src/snapshot/read-snapshot-file.js";
 import { IpRanges } from "../../src/util/ip-address.js";
 import { ServingSnapshot } from "../../src/serving/serving-snapshot.js";
+import { ChangeHistoryKeeper } from "../../src/serving/change-history.js";
+import { diffChain } from "../../src/snapshot/diff-chain.js";
+import { ChangeSetDrafts } from "../../src/snapshot/change-set-drafts.js";
+import type { ChangeHistoryMessage, ChangeSetDraft } from "../../src/tables/change-sets.js";
+import type { CompiledChain } from "../../src/tables/compiled-chain.js";
 import { snapshotVersion } from "../../src/api/snapshot-version.js";
 import { createHash } from "node:crypto";
 import { packSnapshot, standardKeys, writeKeysFile, type TestKey } from "./fixtures.js";
@@ -56,13 +61,36 @@ export interface InProcessApp {
   readonly ctx: GatewayContext;
   /** Requests whose response is complete or aborted, and those still open. */
   readonly counts: { started: number; settled: number; overloaded: number; statuses: number[] };
-  /** Serves another snapshot from now on (as a swap does). */
+  /** Serves another snapshot from now on (as a swap does), with the change sets against the files served before. */
   swap(files: readonly SnapshotFile[]): void;
   close(): void;
 }
 
-/** Compiles snapshot files as the build workers do. */
-export function compileSnapshot(files: readonly SnapshotFile[]): ServingSnapshot {
+/**
+ * The change sets of an in-process app's snapshots, as the loader and the supervisor make them: each chain
+ * diffed against its previous compile, stamped and retained.
+ */
+export class InProcessChanges {
+  private readonly keeper = new ChangeHistoryKeeper();
+  private readonly last = new Map<ChainId, CompiledChain>();
+  private readonly drafts = new ChangeSetDrafts();
+
+  /** The history message of a snapshot serving `chains` (every chain whose file changed gets a set). */
+  publish(chains: readonly CompiledChain[], version: number, nowMs = Date.now()): ChangeHistoryMessage {
+    const drafts: ChangeSetDraft[] = [];
+    for (const chain of chains) {
+      const { info } = chain;
+      const previous = this.last.get(info.chainId);
+      if (previous?.info.sha256 === info.sha256) continue;
+      drafts.push(this.drafts.draft(info, previous?.info ?? null, diffChain(previous ?? null, chain)));
+      this.last.set(info.chainId, chain);
+    }
+    return this.keeper.publish(drafts, version, nowMs);
+  }
+}
+
+/** Compiles snapshot files as the build workers do (with their change sets when `changes` is given). */
+export function compileSnapshot(files: readonly SnapshotFile[], changes?: InProcessChanges): ServingSnapshot {
   const chains = files.map((file) => {
     const bytes = packSnapshot(file);
     const source = {
@@ -75,7 +103,8 @@ export function compileSnapshot(files: readonly SnapshotFile[]): ServingSnapshot
     return compileChain(parseSnapshotBytes(bytes, file.chainId as ChainId), source);
   });
   const index = compileTokenIndex(chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })));
-  return ServingSnapshot.of(snapshotVersion(chains.map((c) => c.info)), chains, index);
+  const version = snapshotVersion(chains.map((c) => c.info));
+  return ServingSnapshot.of(version, chains, index, changes?.publish(chains, version) ?? null);
 }
 
 export async function startInProcess(files: readonly SnapshotFile[], options: InProcessOptions = {}): Promise<InProcessApp> {
@@ -105,7 +134,8 @@ export async function startInProcess(files: readonly SnapshotFile[], options: In
     },
   );
   const store = ctx.store;
-  if (files.length > 0) store.swap(compileSnapshot(files), 0);
+  const changes = new InProcessChanges();
+  if (files.length > 0) store.swap(compileSnapshot(files, changes), 0);
   const counts = { started: 0, settled: 0, overloaded: 0, statuses: [] as number[] };
   const lifecycle: ResponseLifecycle = {
     finished(_x: Exchange, status: number) {
@@ -137,7 +167,7 @@ export async function startInProcess(files: readonly SnapshotFile[], options: In
     port,
     ctx,
     counts,
-    swap: (next) => store.swap(compileSnapshot(next), slot++ % 8),
+    swap: (next) => store.swap(compileSnapshot(next, changes), slot++ % 8),
     close: () => {
       app.close();
       void ctx.quotas.close();

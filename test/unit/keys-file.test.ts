@@ -146,7 +146,7 @@ describe("parseKeysFile: each rule broken once", () => {
     [
       "unknown route",
       fileWith(0, (r) => (r.routes = ["tokens", "swaps"])),
-      'keys.json: keys[0].routes[1]: expected one of "tokens", "pools", "protocols", found "swaps"',
+      'keys.json: keys[0].routes[1]: expected one of "tokens", "pools", "protocols", "stream", found "swaps"',
     ],
     ["duplicate route", fileWith(0, (r) => (r.routes = ["pools", "pools"])), "keys.json: keys[0].routes: expected each route at most once"],
     [
@@ -306,5 +306,17 @@ describe("parseDateTime", () => {
     expect(parseDateTime("2025-02-29T00:00:00Z")).toBeNaN();
     expect(parseDateTime("2027-04-31T00:00:00Z")).toBeNaN();
     expect(parseDateTime("2027-01-01")).toBeNaN();
+  });
+});
+
+describe("the stream route group (live.md)", () => {
+  it("a key's routes may name stream; the keys CLI takes it", async () => {
+    const file = parseKeysFile(
+      fileWith(0, (r) => (r.routes = ["stream", "pools"])),
+      "keys.json",
+    );
+    expect(file.keys[0]!.routes).toEqual(["stream", "pools"]);
+    const { parseRoutes } = await import("../../src/cli/keys-cli.js");
+    expect(parseRoutes("stream,tokens")).toEqual(["tokens", "stream"]);
   });
 });

@@ -52,7 +52,7 @@ export function listChainTokens(request: KeyedRequest): Reply {
   const data: Chunk[] = ['{"tokens":'];
   pushEntries(data, page);
   data.push(`,"nextCursor":${page.nextCursor}}`);
-  return dataReply(data, page.snapshot.versionHex, cacheKey);
+  return dataReply(data, page.snapshot.versionHex, cacheKey, undefined, page.snapshot.dataGeneratedAt(chainId));
 }
 
 export function searchChainTokens(request: KeyedRequest): Reply {
@@ -63,5 +63,5 @@ export function searchChainTokens(request: KeyedRequest): Reply {
   const data: Chunk[] = ['{"tokens":'];
   pushEntries(data, page);
   data.push(`,"filters":${JSON.stringify(filtersEcho(query))},"nextCursor":${page.nextCursor}}`);
-  return dataReply(data, page.snapshot.versionHex, cacheKey);
+  return dataReply(data, page.snapshot.versionHex, cacheKey, undefined, page.snapshot.dataGeneratedAt(chainId));
 }

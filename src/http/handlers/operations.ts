@@ -16,7 +16,13 @@ export function getReadiness(request: RouteRequest): Reply {
   const quotaStore = ctx.quotas.status(Date.now());
   // Refusing every keyed request (QUOTA_FAILURE=closed without Redis) is not ready: a load balancer should send traffic elsewhere.
   const ready = ctx.ready && !(quotaStore.state === "unavailable" && quotaStore.onFailure === "closed");
-  const body = JSON.stringify({ ready, version: snapshot?.versionHex ?? null, chains, quotaStore } satisfies ReadinessResponse);
+  const body = JSON.stringify({
+    ready,
+    version: snapshot?.versionHex ?? null,
+    chains,
+    quotaStore,
+    position: snapshot?.changes.positionText ?? null,
+  } satisfies ReadinessResponse);
   return rawJson(ready ? 200 : 503, body);
 }
 

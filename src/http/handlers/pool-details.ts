@@ -53,5 +53,6 @@ export function getPool(request: KeyedRequest): Reply {
     snapshot.versionHex,
     `pools.get:${chainId}:${index}`,
     pools.jsonCrc[index],
+    snapshot.dataGeneratedAt(chainId),
   );
 }

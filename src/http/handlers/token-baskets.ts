@@ -124,5 +124,11 @@ export function getChainBasket(request: KeyedRequest): Reply {
       { basketId: request.params[1], chainId },
     );
   }
-  return dataReply(['{"basket":', json, "}"], snapshot.versionHex, answerKey(request, [chainId], basket.id));
+  return dataReply(
+    ['{"basket":', json, "}"],
+    snapshot.versionHex,
+    answerKey(request, [chainId], basket.id),
+    undefined,
+    snapshot.dataGeneratedAt(chainId),
+  );
 }

@@ -8,7 +8,7 @@ import { assertChainAllowed } from "../../access/restrictions.js";
 import type { NoQueryParameters, TokensByAddressQuery } from "../../api/wire.js";
 import type { ChainId } from "../../chains/chains.js";
 import type { TokenIndexData } from "../../tables/token-index.js";
-import { instanceOnChain, instancesWithAddress } from "../../tables/token-lookup.js";
+import { instanceOnChain, instancesWithAddress, tokenInfoChunks } from "../../tables/token-lookup.js";
 import type { ServingSnapshot } from "../../serving/serving-snapshot.js";
 import { columnBytes } from "../../tables/shared-columns.js";
 import { requireLoadedChain, requireSnapshot } from "../chain-availability.js";
@@ -65,11 +65,13 @@ export function getChainToken(request: KeyedRequest): Reply {
   const ix: TokenIndexData = snapshot.tokenIndex;
   const i = instanceOnChain(ix, chainId, address);
   if (i < 0) throw tokenNotFound(request, chainId);
-  const metadata = columnBytes(ix.metadataJson, i);
-  // SingleChainTokenMetadata without its closing brace, then the pooled value.
+  // SingleChainTokenMetadata without its closing brace, then the pooled value (the token JSON of the stream's events too).
+  const [head, tail] = tokenInfoChunks(ix, i);
   return dataReply(
-    ['{"token":', metadata.subarray(0, metadata.length - 1), `,"totalValuePooledUsd":${JSON.stringify(ix.tvl[i])}}}`],
+    ['{"token":', head, tail, "}"],
     snapshot.versionHex,
     `${request.routeName}:${i}`,
+    undefined,
+    snapshot.dataGeneratedAt(chainId),
   );
 }

@@ -21,7 +21,13 @@ export function getTokenPrice(request: KeyedRequest): Reply {
   const { chainId, address, snapshot } = pathToken(request);
   const i = priceInstance(snapshot.tokenIndex, chainId, address);
   if (i < 0) throw tokenNotFound(request, chainId);
-  return dataReply([`{"price":${JSON.stringify(snapshot.tokenIndex.price[i])}}`], snapshot.versionHex);
+  return dataReply(
+    [`{"price":${JSON.stringify(snapshot.tokenIndex.price[i])}}`],
+    snapshot.versionHex,
+    undefined,
+    undefined,
+    snapshot.dataGeneratedAt(chainId),
+  );
 }
 
 /** The request, or its first problem (token-address-lists.ts). */

@@ -8,7 +8,7 @@
  */
 export const CORS_ALLOW_HEADERS = "Authorization, Content-Type, x-trace-id, If-None-Match";
 export const CORS_EXPOSE_HEADERS =
-  "x-trace-id, x-snapshot-version, x-error-code, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, ETag";
+  "x-trace-id, x-snapshot-version, x-error-code, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, ETag, x-data-generated-at";
 /** How long a browser may cache a preflight answer, seconds. */
 export const CORS_MAX_AGE_SECONDS = 600;
 

@@ -1,0 +1,29 @@
+/**
+ * GET /v1/stream (live.md §13) without `Upgrade: websocket`: server-sent
+ * events when the request accepts `text/event-stream`, else 406. The
+ * WebSocket side of the same route is the app's `ws` behaviour (app.ts): both
+ * are admitted alike (key, quota, `stream` group), read the same query, and
+ * hand the connection to the thread's StreamHub (src/stream/).
+ */
+import { StreamConnection } from "../../stream/stream-hub.js";
+import type { EventStreamReply, Reply } from "../reply.js";
+import type { KeyedRequest } from "../route.js";
+import { acceptsEventStream, notAcceptable, streamOpening } from "../stream-input.js";
+
+/** The request headers the route reads. */
+export const STREAM_HEADERS = ["accept", "last-event-id"] as const;
+
+export function openEventStream(request: KeyedRequest): Reply {
+  const accept = request.headers.accept ?? "";
+  if (!acceptsEventStream(accept)) throw notAcceptable(accept);
+  const hub = request.ctx.stream;
+  const opening = streamOpening(request.query, request.headers["last-event-id"] ?? "", request.key, hub.limits.maxTopics);
+  const slot = hub.keyStreams.take(request.key.id);
+  const conn = new StreamConnection("sse", request.key, slot, opening.topics, opening.since);
+  const reply: EventStreamReply = {
+    kind: "events",
+    start: (res, ended) => hub.openSse(conn, res, ended),
+    cancel: () => hub.keyStreams.release(slot),
+  };
+  return reply;
+}

@@ -1,0 +1,598 @@
+/**
+ * A serving thread's streams (GET /v1/stream, live.md §13): its WebSocket and
+ * SSE connections, the topics they hold, and what each swap publishes to them.
+ *
+ * - Publication: every snapshot the thread swaps in waits here until the
+ *   supervisor says every thread serves it (`publish`); then each change set it
+ *   introduced is published, once per thread: its `changes` event encoded once
+ *   and published to `changes:<chain>`, and for the pools and tokens it touched
+ *   that some connection of this thread holds (the smaller of the chain's held
+ *   records and the set's lists is walked), one event each. WebSockets get the
+ *   bytes through uWS pub/sub (no per-subscriber work here); SSE connections are
+ *   written the same bytes framed once per event. Events keep swap order per
+ *   connection. A stream that opens meanwhile starts at the published position.
+ * - Opening: the `subscribed` event first (its topics, the published position),
+ *   then, with `since`, what the connection missed (src/query/resume.ts): per
+ *   chain it holds, the `changes` events after the position (or `resync`), then
+ *   one event with the current state of each held pool or token that changed.
+ * - Slow consumers: a WebSocket whose unsent bytes pass STREAM_MAX_BUFFER_BYTES
+ *   (uWS's maxBackpressure: uWS drops the message and calls `dropped`) gets
+ *   nothing more and is closed with 4008 `slow-consumer` once the close frame
+ *   fits behind what it holds (cut after 10 s otherwise); an SSE connection is
+ *   closed when its queue passes the same limit. A burst larger than the limit
+ *   (one swap's events for a connection) closes even a fast reader: the limit
+ *   must exceed the largest burst a client may get (documented).
+ * - Heartbeats: uWS pings idle WebSockets; SSE connections get a comment every 15 s.
+ * - Drain and shutdown: every connection is closed after the events already
+ *   enqueued (WebSocket 1001, SSE end of response).
+ */
+import type { HttpResponse, TemplatedApp, WebSocket } from "uWebSockets.js";
+import type { KeyEntry } from "../access/key-store.js";
+import { SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../chains/chains.js";
+import type { Logger } from "../log/logger.js";
+import { encodePosition, type Position } from "../query/positions.js";
+import { chainMask } from "../query/token-query.js";
+import { resumeChain } from "../query/resume.js";
+import type { ServingSnapshot } from "../serving/serving-snapshot.js";
+import type { ChangeSetRecord } from "../tables/change-sets.js";
+import type { CompiledChain } from "../tables/compiled-chain.js";
+import { findPool } from "../tables/pool-table.js";
+import { columnBytes } from "../tables/shared-columns.js";
+import { instanceOnChain, parseAddress, tokenInfoChunks } from "../tables/token-lookup.js";
+import { listEntry, listIncludes, listLength } from "./address-lists.js";
+import { KeyStreams } from "./key-streams.js";
+import { sseEvent, SSE_OPENING, SSE_PING } from "./sse.js";
+import { SseChannel } from "./sse-channel.js";
+import {
+  changesEventJson,
+  errorEventJson,
+  recordEventJson,
+  resyncEventJson,
+  subscribedEventJson,
+  type StreamEventType,
+  type StreamTransport,
+} from "./stream-events.js";
+import { CLOSE_GOING_AWAY, CLOSE_SLOW_CONSUMER, SLOW_CONSUMER_REASON, SSE_PING_INTERVAL_MS, type StreamLimits } from "./stream-limits.js";
+import { TopicRegistry } from "./topic-registry.js";
+import { changesTopic, uwsTopics, type Topic } from "./topics.js";
+
+/** What the hub records (the serving thread's shared metrics slice). */
+export interface StreamMetrics {
+  streamOpened(transport: StreamTransport, delta: 1 | -1): void;
+  streamEvents(type: StreamEventType, n: number): void;
+  streamDelay(seconds: number): void;
+  streamSlowConsumer(): void;
+}
+
+const NO_TOPICS: readonly Topic[] = Object.freeze([]);
+
+/** The position with no chain (nothing served yet). */
+export const EMPTY_POSITION = encodePosition(new Map());
+
+/** How often slow WebSockets waiting for room for their close frame are checked against their deadline. */
+const SLOW_CLOSE_CHECK_MS = 1000;
+/** How long a slow WebSocket may take to drain enough for its close frame before it is cut without one. */
+const SLOW_CLOSE_GRACE_MS = 10_000;
+
+/** One stream: a WebSocket's user data, or an SSE response's. */
+export class StreamConnection {
+  /** The client's topics (canonical), in the order first subscribed; held once the stream has started. */
+  topics: readonly Topic[] = NO_TOPICS;
+  /** The topics of the opening request, until the stream starts. */
+  requested: readonly Topic[];
+  /** `since` of the opening request, until the stream starts. */
+  since: Position | null;
+  /** Messages in a row that were not JSON (WebSocket). */
+  badMessages = 0;
+  /** Closed, or being closed: nothing more is sent. */
+  closed = false;
+  ws: WebSocket<StreamConnection> | null = null;
+  sse: SseChannel | null = null;
+  /** SSE: completes the response once (gives the connection back, tells the HTTP edge). */
+  settle: (() => void) | null = null;
+
+  /** The chains `changes` stands for: the key's, when the stream opened (a chainMask). */
+  readonly readable: number;
+
+  constructor(
+    readonly transport: StreamTransport,
+    /** The key that opened it (its chain restrictions apply to later subscriptions). */
+    readonly key: KeyEntry,
+    /** The key's place among its open streams (KeyStreams), given back on close. */
+    readonly keySlot: number,
+    requested: readonly Topic[],
+    since: Position | null,
+  ) {
+    this.readable = chainMask(key.allowedChainIds ?? SUPPORTED_CHAIN_IDS_ASCENDING);
+    this.requested = requested;
+    this.since = since;
+  }
+}
+
+/** A snapshot swapped in and not yet published, with its pool tables (kept even if the store releases them meanwhile). */
+interface Swapped {
+  readonly snapshot: ServingSnapshot;
+  readonly chains: ReadonlyMap<ChainId, CompiledChain>;
+  /** When this thread swapped it in (epoch ms). */
+  readonly swappedAt: number;
+}
+
+export class StreamHub {
+  private app: TemplatedApp | null = null;
+  private readonly registry = new TopicRegistry<SseChannel>();
+  private readonly sockets = new Set<WebSocket<StreamConnection>>();
+  private readonly channels = new Map<SseChannel, StreamConnection>();
+  private readonly pending: Swapped[] = [];
+  private published: Swapped | null = null;
+  private publishedPublication = 0;
+  private publishedPosition = EMPTY_POSITION;
+  /** The supervisor has given this thread its published mark (its first `publish`); until then streams wait. */
+  private primed = false;
+  private readonly unstarted: StreamConnection[] = [];
+  /** Slow WebSockets to close on the next turn (never from inside uWS's pub/sub drain). */
+  private readonly toClose: Array<() => void> = [];
+  /** Slow WebSockets waiting for room for their close frame, with the time they are cut at instead. */
+  private readonly closing = new Map<WebSocket<StreamConnection>, number>();
+  private closeScheduled = false;
+  private timers: NodeJS.Timeout[] = [];
+  private stopping = false;
+  readonly keyStreams: KeyStreams;
+
+  constructor(
+    readonly limits: StreamLimits,
+    streamCounters: SharedArrayBuffer,
+    keySlots: Readonly<Record<string, number>>,
+    private readonly metrics: StreamMetrics,
+    private readonly log: Logger,
+  ) {
+    this.keyStreams = new KeyStreams(streamCounters, keySlots, limits.maxConnectionsPerKey);
+  }
+
+  /** The app whose WebSockets this hub publishes to. */
+  attach(app: TemplatedApp): void {
+    this.app = app;
+  }
+
+  /** The SSE heartbeat and the slow-consumer check run while some stream is open. */
+  private runTimers(): void {
+    if (this.timers.length > 0 || this.stopping) return;
+    const ping = setInterval(() => {
+      for (const channel of [...this.channels.keys()]) channel.write(SSE_PING);
+    }, SSE_PING_INTERVAL_MS);
+    const check = setInterval(() => this.cutSlowSockets(), SLOW_CLOSE_CHECK_MS);
+    ping.unref();
+    check.unref();
+    this.timers = [ping, check];
+  }
+
+  private stopTimers(): void {
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers = [];
+  }
+
+  /** The position streams opening now start at: what every thread serves. */
+  get position(): string {
+    return this.publishedPosition;
+  }
+
+  /** Open streams of this thread. */
+  get openStreams(): number {
+    return this.sockets.size + this.channels.size;
+  }
+
+  // ------------------------------------------------------------------ snapshots
+
+  /** This thread serves `snapshot` from now on: its change sets wait for `publish`. */
+  swapped(snapshot: ServingSnapshot): void {
+    const publication = snapshot.changes.publication;
+    if (publication <= this.publishedPublication) return;
+    const entry: Swapped = { snapshot, chains: snapshot.hasPools ? snapshot.chains : new Map(), swappedAt: Date.now() };
+    let at = this.pending.length;
+    while (at > 0 && this.pending[at - 1].snapshot.changes.publication > publication) at--;
+    if (at > 0 && this.pending[at - 1].snapshot.changes.publication === publication) this.pending[at - 1] = entry;
+    else this.pending.splice(at, 0, entry);
+  }
+
+  /** Every thread serves publication `publication`: publish the change sets of every snapshot up to it, in order. */
+  publish(publication: number): void {
+    while (this.pending.length > 0 && this.pending[0].snapshot.changes.publication <= publication) {
+      const entry = this.pending.shift()!;
+      try {
+        this.fanOut(entry);
+      } catch (error) {
+        this.log.error({ event: "stream-publish-failed", err: error }, "publishing stream events failed");
+      }
+      this.published = entry;
+      this.publishedPublication = entry.snapshot.changes.publication;
+      this.publishedPosition = entry.snapshot.changes.positionText ?? EMPTY_POSITION;
+    }
+    if (this.primed) return;
+    this.primed = true;
+    for (const conn of this.unstarted.splice(0)) if (!conn.closed && (conn.ws !== null || conn.sse !== null)) this.start(conn);
+  }
+
+  private fanOut(entry: Swapped): void {
+    const introduced = entry.snapshot.changes.introduced;
+    if (introduced.length === 0 || this.registry.size === 0) return;
+    for (const { set, positionText } of introduced) {
+      const topic = this.registry.get(changesTopic(set.chainId).text);
+      if (topic !== undefined)
+        this.broadcast(
+          topic.topic.text,
+          topic.count,
+          topic.sse,
+          "changes",
+          positionText,
+          changesEventJson(set, positionText, this.limits.maxAddresses),
+        );
+      this.fanOutRecords(entry, "pool", set, positionText);
+      this.fanOutRecords(entry, "token", set, positionText);
+    }
+    this.metrics.streamDelay(Math.max(0, Date.now() - entry.swappedAt) / 1000);
+  }
+
+  /** The held pool (or token) topics of the set's chain that the set touched: one event each. */
+  private fanOutRecords(entry: Swapped, kind: "pool" | "token", set: ChangeSetRecord, position: string): void {
+    const held = this.registry.recordsOf(kind, set.chainId);
+    if (held === undefined) return;
+    const upserted = kind === "pool" ? set.poolsUpserted : set.tokensUpserted;
+    const removed = kind === "pool" ? set.poolsRemoved : set.tokensRemoved;
+    const send = (address: string, isRemoved: boolean) => {
+      const topic = held.get(address);
+      if (topic === undefined) return; // its last holder closed during this fan-out
+      const record = isRemoved ? null : this.record(entry, kind, set.chainId, address);
+      this.broadcast(
+        topic.topic.text,
+        topic.count,
+        topic.sse,
+        kind,
+        position,
+        recordEventJson(kind, position, set.chainId, address, record),
+      );
+    };
+    if (held.size <= listLength(upserted) + listLength(removed)) {
+      for (const address of [...held.keys()]) {
+        if (listIncludes(upserted, address)) send(address, false);
+        else if (listIncludes(removed, address)) send(address, true);
+      }
+      return;
+    }
+    for (let i = 0; i < listLength(upserted); i++) {
+      const address = listEntry(upserted, i);
+      if (held.has(address)) send(address, false);
+    }
+    for (let i = 0; i < listLength(removed); i++) {
+      const address = listEntry(removed, i);
+      if (held.has(address)) send(address, true);
+    }
+  }
+
+  /** One event to every connection holding `topic`: WebSockets through uWS pub/sub, SSE channels here. */
+  private broadcast(
+    topic: string,
+    holders: number,
+    sse: ReadonlySet<SseChannel> | null,
+    type: StreamEventType,
+    position: string,
+    json: Buffer,
+  ): void {
+    const sseCount = sse === null ? 0 : sse.size;
+    if (holders > sseCount) this.app?.publish(topic, json, false, false);
+    if (sse !== null) {
+      const framed = sseEvent(type, position, json);
+      for (const channel of [...sse]) channel.write(framed);
+    }
+    this.metrics.streamEvents(type, holders);
+  }
+
+  /** A pool's or token's JSON as its REST route answers it, from `entry`'s tables; null when the chain's file no longer has it. */
+  private record(entry: Swapped, kind: "pool" | "token", chainId: ChainId, address: string): Uint8Array[] | null {
+    if (kind === "pool") {
+      const chain = entry.chains.get(chainId);
+      if (chain === undefined) return null;
+      const i = findPool(chain.pools, address);
+      return i < 0 ? null : [columnBytes(chain.pools.json, i)];
+    }
+    const ix = entry.snapshot.tokenIndex;
+    const bytes = parseAddress(address);
+    const i = bytes === null ? -1 : instanceOnChain(ix, chainId, bytes);
+    if (i < 0) return null;
+    const [head, tail] = tokenInfoChunks(ix, i);
+    return [head, Buffer.from(tail)];
+  }
+
+  // ------------------------------------------------------------------ connections
+
+  /** A WebSocket opened (uWS `open`): its topics, `subscribed`, the replay. */
+  openWebSocket(ws: WebSocket<StreamConnection>): void {
+    const conn = ws.getUserData();
+    conn.ws = ws;
+    this.sockets.add(ws);
+    this.metrics.streamOpened("websocket", 1);
+    this.runTimers();
+    if (this.stopping) {
+      this.closeSocket(ws, CLOSE_GOING_AWAY, "going away");
+      return;
+    }
+    if (this.primed) this.start(conn);
+    else this.unstarted.push(conn);
+  }
+
+  /**
+   * An SSE response starts (its status line and headers are written): the
+   * channel, the opening comment, `subscribed`, the replay. `ended` is called
+   * once the response is complete (ended here, or aborted).
+   */
+  openSse(conn: StreamConnection, res: HttpResponse, ended: () => void): { aborted(): void } {
+    const channel = new SseChannel(res, this.limits.maxBufferBytes, (slow) => this.slowChannel(slow));
+    conn.sse = channel;
+    this.channels.set(channel, conn);
+    this.metrics.streamOpened("sse", 1);
+    this.runTimers();
+    let settled = false;
+    const settle = () => {
+      if (settled) return;
+      settled = true;
+      this.closed(conn);
+      ended();
+    };
+    conn.settle = settle;
+    channel.write(SSE_OPENING, true);
+    if (this.stopping) this.endChannel(conn);
+    else if (this.primed) this.start(conn);
+    else this.unstarted.push(conn);
+    return {
+      aborted: () => {
+        channel.aborted();
+        settle();
+      },
+    };
+  }
+
+  /** Holds the connection's topics, sends `subscribed` and, with `since`, the replay. */
+  private start(conn: StreamConnection): void {
+    conn.topics = this.hold(conn, NO_TOPICS, conn.requested);
+    conn.requested = NO_TOPICS;
+    this.send(conn, "subscribed", this.publishedPosition, subscribedEventJson(textsOf(conn.topics), this.publishedPosition));
+    const since = conn.since;
+    conn.since = null;
+    if (since !== null && !conn.closed) this.replay(conn, since);
+  }
+
+  /**
+   * Replaces the connection's topics (subscribe and unsubscribe messages: the
+   * HTTP edge validated and counted them) and answers `subscribed`.
+   */
+  setTopics(conn: StreamConnection, topics: readonly Topic[]): void {
+    if (conn.closed) return;
+    conn.topics = this.hold(conn, conn.topics, topics);
+    this.send(conn, "subscribed", this.publishedPosition, subscribedEventJson(textsOf(conn.topics), this.publishedPosition));
+  }
+
+  /** An `error` event (`error`: the usual error object). */
+  sendError(conn: StreamConnection, error: object): void {
+    this.send(conn, "error", null, errorEventJson(error));
+  }
+
+  /**
+   * Subscribes the connection to what `next` stands for and away from what only
+   * `before` did; returns `next` with each topic replaced by the registry's
+   * shared one (one object per topic, whoever holds it).
+   */
+  private hold(conn: StreamConnection, before: readonly Topic[], next: readonly Topic[]): Topic[] {
+    const was = new Map(uwsTopics(before, conn.readable).map((t) => [t.text, t]));
+    const now = uwsTopics(next, conn.readable);
+    const shared = new Map<string, Topic>();
+    for (const topic of now) {
+      if (was.delete(topic.text)) {
+        shared.set(topic.text, this.registry.get(topic.text)?.topic ?? topic);
+        continue;
+      }
+      shared.set(topic.text, this.registry.add(topic, conn.sse));
+      conn.ws?.subscribe(topic.text);
+    }
+    for (const topic of was.values()) {
+      this.registry.remove(topic, conn.sse);
+      conn.ws?.unsubscribe(topic.text);
+    }
+    return next.map((t) => shared.get(t.text) ?? t);
+  }
+
+  /** A connection closed (WebSocket `close`, SSE end or abort): its topics and its key's place are given back. */
+  closed(conn: StreamConnection): void {
+    if (conn.ws === null && conn.sse === null) return;
+    conn.closed = true;
+    for (const topic of uwsTopics(conn.topics, conn.readable)) this.registry.remove(topic, conn.sse);
+    this.keyStreams.release(conn.keySlot);
+    if (conn.ws !== null) {
+      this.sockets.delete(conn.ws);
+      this.closing.delete(conn.ws);
+      this.metrics.streamOpened("websocket", -1);
+    } else if (conn.sse !== null) {
+      this.channels.delete(conn.sse);
+      this.metrics.streamOpened("sse", -1);
+    }
+    conn.ws = null;
+    conn.sse = null;
+    if (this.openStreams === 0) this.stopTimers();
+  }
+
+  /** One event to one connection. */
+  private send(conn: StreamConnection, type: StreamEventType, position: string | null, json: Buffer | string): void {
+    if (conn.closed) return;
+    if (conn.ws !== null) conn.ws.send(json, false, false);
+    else if (conn.sse !== null) conn.sse.write(sseEvent(type, position, typeof json === "string" ? Buffer.from(json) : json));
+    this.metrics.streamEvents(type, 1);
+  }
+
+  /**
+   * What a connection opening with `since` missed, per chain it holds (chains
+   * ascending): the `changes` events after the position, or `resync`; then the
+   * current state of each held pool or token that changed (all of a resync
+   * chain's). Bounded by the connection's topics times the retained sets.
+   */
+  private replay(conn: StreamConnection, since: Position): void {
+    const published = this.published;
+    if (published === null) return;
+    const held = uwsTopics(conn.topics, conn.readable);
+    const changeChains = new Set<ChainId>();
+    const records = new Map<ChainId, Topic[]>();
+    for (const topic of held) {
+      const chainId = topic.chainId!;
+      if (topic.kind === "changes") changeChains.add(chainId);
+      else {
+        let list = records.get(chainId);
+        if (list === undefined) records.set(chainId, (list = []));
+        list.push(topic);
+      }
+    }
+    const running = new Map(since);
+    const resumed = new Map<ChainId, readonly ChangeSetRecord[] | null>();
+    for (const [chainId, sets] of published.snapshot.changes.history) {
+      if (!changeChains.has(chainId) && !records.has(chainId)) continue;
+      const found = resumeChain(sets, since.get(chainId));
+      resumed.set(chainId, found);
+      if (found === null) {
+        running.set(chainId, sets[sets.length - 1].id);
+        if (changeChains.has(chainId)) {
+          const position = encodePosition(running);
+          this.send(conn, "resync", position, resyncEventJson(chainId, position));
+        }
+        continue;
+      }
+      for (const set of found) {
+        running.set(chainId, set.id);
+        if (!changeChains.has(chainId)) continue;
+        const position = encodePosition(running);
+        this.send(conn, "changes", position, changesEventJson(set, position, this.limits.maxAddresses));
+      }
+    }
+    if (records.size === 0) return;
+    const position = encodePosition(running);
+    for (const [chainId, topics] of records) {
+      const found = resumed.get(chainId);
+      if (found === undefined) continue; // the chain is not served here: nothing is known of it
+      for (const topic of topics) {
+        const kind = topic.kind as "pool" | "token";
+        const address = topic.address!;
+        const changed =
+          found === null ||
+          found.some((set) =>
+            kind === "pool"
+              ? listIncludes(set.poolsUpserted, address) || listIncludes(set.poolsRemoved, address)
+              : listIncludes(set.tokensUpserted, address) || listIncludes(set.tokensRemoved, address),
+          );
+        if (!changed) continue;
+        const record = this.record(published, kind, chainId, address);
+        this.send(conn, kind, position, recordEventJson(kind, position, chainId, address, record));
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ slow consumers, closing
+
+  /** uWS dropped a message for this WebSocket: its unsent bytes passed STREAM_MAX_BUFFER_BYTES (uWS's maxBackpressure). */
+  dropped(ws: WebSocket<StreamConnection>): void {
+    this.slowSocket(ws);
+  }
+
+  /** uWS sent some of a WebSocket's unsent bytes: a slow consumer waiting to be closed may now take its close frame. */
+  drained(ws: WebSocket<StreamConnection>): void {
+    if (this.closing.has(ws)) this.endSlowSocket(ws);
+  }
+
+  /** Once a second: slow WebSockets that could not take their close frame in time are cut without one. */
+  private cutSlowSockets(): void {
+    const now = Date.now();
+    for (const [ws, deadline] of this.closing) {
+      if (now <= deadline) continue;
+      this.closing.delete(ws);
+      ws.close(); // no close frame: the client never took what was sent before it
+    }
+  }
+
+  private slowSocket(ws: WebSocket<StreamConnection>): void {
+    const conn = ws.getUserData();
+    if (conn.closed) return;
+    this.slow(conn, () => {
+      if (!this.sockets.has(ws)) return;
+      // It gets nothing more: its topics go now (its close frame follows what it was sent).
+      this.hold(conn, conn.topics, NO_TOPICS);
+      conn.topics = NO_TOPICS;
+      this.endSlowSocket(ws);
+    });
+  }
+
+  /**
+   * Closes a slow WebSocket with 4008 `slow-consumer` once uWS can queue the
+   * close frame (behind what the socket holds: a client that reads again gets
+   * every event it was sent, then the close); a socket that does not drain
+   * enough within SLOW_CLOSE_GRACE_MS is cut without one.
+   */
+  private endSlowSocket(ws: WebSocket<StreamConnection>): void {
+    if (ws.getBufferedAmount() <= this.limits.maxBufferBytes) {
+      this.closing.delete(ws);
+      this.closeSocket(ws, CLOSE_SLOW_CONSUMER, SLOW_CONSUMER_REASON);
+    } else if (!this.closing.has(ws)) this.closing.set(ws, Date.now() + SLOW_CLOSE_GRACE_MS);
+  }
+
+  private slowChannel(channel: SseChannel): void {
+    const conn = this.channels.get(channel);
+    if (conn === undefined || conn.closed) return;
+    this.slow(conn, () => {
+      channel.close();
+      conn.settle?.();
+    });
+  }
+
+  /**
+   * A slow consumer: nothing more is sent to it, and it is closed on the next
+   * turn, never from inside a uWS callback (uWS's pub/sub drain runs `dropped`:
+   * ending a socket there frees its subscriber mid-iteration; an SSE write
+   * may run inside its response's cork).
+   */
+  private slow(conn: StreamConnection, close: () => void): void {
+    conn.closed = true;
+    this.metrics.streamSlowConsumer();
+    this.log.info(
+      { event: "stream-slow-consumer", transport: conn.transport, key: conn.key.id },
+      "closing a stream whose client does not read (slow-consumer)",
+    );
+    this.toClose.push(close);
+    if (this.closeScheduled) return;
+    this.closeScheduled = true;
+    setImmediate(() => {
+      this.closeScheduled = false;
+      for (const pending of this.toClose.splice(0)) pending();
+    });
+  }
+
+  /** Ends a WebSocket with a close code (its close handler gives the connection back). */
+  private closeSocket(ws: WebSocket<StreamConnection>, code: number, reason: string): void {
+    if (!this.sockets.has(ws)) return;
+    try {
+      ws.end(code, reason);
+    } catch (error) {
+      this.log.warn({ event: "stream-close-failed", err: error }, "closing a stream failed");
+    }
+  }
+
+  private endChannel(conn: StreamConnection): void {
+    const channel = conn.sse;
+    if (channel === null) return;
+    channel.end();
+    conn.settle?.();
+  }
+
+  /** Drain and shutdown: every stream is closed after what is enqueued (WebSocket 1001, SSE end); new ones are closed at once. */
+  closeAll(): void {
+    this.stopping = true;
+    this.stopTimers();
+    for (const ws of [...this.sockets]) this.closeSocket(ws, CLOSE_GOING_AWAY, "going away");
+    for (const conn of [...this.channels.values()]) this.endChannel(conn);
+  }
+}
+
+function textsOf(topics: readonly Topic[]): string[] {
+  return topics.map((t) => t.text);
+}

@@ -1,0 +1,75 @@
+/**
+ * GET /v1/stream when admission finishes asynchronously (QUOTA_STORE=redis, a
+ * real redis-server): the WebSocket is upgraded once Redis has counted the
+ * request (the response corked, its abort watched meanwhile), SSE starts the
+ * same way, and a refusal decided by Redis (a key over its quota, an unknown
+ * key) is still a plain HTTP answer, never an upgrade.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { KEYS, standardKeys, tempDir, writeChainFile, writeKeysFile } from "../support/fixtures.js";
+import { expectError, request, startGateway, waitFor, type Gateway } from "../support/gateway-process.js";
+import { liveChain, LP, push } from "../support/live-fixture.js";
+import { startRedisServer, type RedisServer } from "../support/redis-server.js";
+import { openSse, openWs, refusedWs, type Refusal, type SseClient, type WsClient } from "../support/stream-clients.js";
+
+let redis: RedisServer;
+let gw: Gateway;
+let base: string;
+let dir: string;
+const open: Array<WsClient | SseClient> = [];
+
+function asResponse(r: Refusal) {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(r.headers))
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+  return { status: r.status, headers, text: r.text, body: r.body };
+}
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+  dir = tempDir("lgw-stream-redis-");
+  writeChainFile(dir, liveChain(8453, 0));
+  gw = await startGateway({
+    snapshotDir: dir,
+    keysFile: writeKeysFile(standardKeys()),
+    env: { GATEWAY_THREADS: "2", QUOTA_STORE: "redis", REDIS_URL: redis.url, REDIS_KEY_PREFIX: "stream-test" },
+  });
+  base = gw.baseUrl;
+}, 60_000);
+
+afterAll(async () => {
+  for (const client of open) {
+    if ("ws" in client) client.ws.terminate();
+    else client.close();
+  }
+  await gw?.stop();
+  await redis?.stop();
+});
+
+describe("with the Redis quota store", () => {
+  it("WebSocket and SSE open once Redis has counted the request, and receive a push", async () => {
+    const ws = await openWs(base, `topics=changes:8453,pool:8453:${LP.a}`);
+    const sse = await openSse(base, "topics=changes:8453");
+    open.push(ws, sse);
+    expect(ws.upgradeHeaders["ratelimit-limit"]).toBeTruthy();
+    expect((await ws.next()).event.type).toBe("subscribed");
+    expect((await sse.next()).event.type).toBe("subscribed");
+    const file = liveChain(8453, 1);
+    push(dir, file);
+    await waitFor("the push to be served", async () =>
+      (await request(base, "/v1/status")).body?.data?.chains?.[0]?.generatedAt === file.generatedAt ? true : undefined,
+    );
+    expect((await ws.next(20_000)).event).toMatchObject({ type: "changes", generatedAt: file.generatedAt });
+    expect((await ws.next(20_000)).event).toMatchObject({ type: "pool", address: LP.a });
+    expect((await sse.next(20_000)).event).toMatchObject({ type: "changes", generatedAt: file.generatedAt });
+  });
+
+  it("refusals Redis decides are plain HTTP answers", async () => {
+    for (let i = 0; i < 3; i++) await request(base, "/v1/status", { key: KEYS.rateLimited });
+    const over = await refusedWs(base, "topics=changes", { key: KEYS.rateLimited });
+    expectError(asResponse(over), 429, "RATE_LIMIT_EXCEEDED");
+    expect(over.headers["ratelimit-remaining"]).toBe("0");
+    expectError(asResponse(await refusedWs(base, "topics=changes", { key: "lgw_nobody_0123456789abcdef0123" })), 401, "API_KEY_NOT_FOUND");
+    expectError(asResponse(await refusedWs(base, "topics=changes:5")), 400, "UNSUPPORTED_CHAIN_ID");
+  });
+});
