@@ -15,7 +15,12 @@ import { DEFAULT_STREAM_LIMITS, type StreamLimits } from "../stream/stream-limit
 import { IpRanges } from "../util/ip-address.js";
 import { FILE_LIMIT_RANGE_MB, FILE_LIMITS, mebibytes } from "../util/operator-file.js";
 import { checkTlsFiles, TlsFilesError, type TlsSettings } from "./tls-files.js";
-import { DEFAULT_CHANGES_RETENTION, MIN_CHANGES_RETENTION, type ChangesRetention } from "../serving/change-history.js";
+import {
+  DEFAULT_CHANGES_MAX_MB,
+  DEFAULT_CHANGES_RETENTION,
+  MIN_CHANGES_RETENTION,
+  type ChangesRetention,
+} from "../serving/change-history.js";
 
 const MIB = mebibytes(1);
 
@@ -240,6 +245,11 @@ export const SETTINGS = {
     flag: "--changes-retention",
     help: `Change sets kept per chain for GET /v1/changes and stream replay, as COUNT or COUNT/MAX_AGE_SECONDS (COUNT at least ${MIN_CHANGES_RETENTION}; a chain's latest set always stays). Default ${DEFAULT_CHANGES_RETENTION.count}, no age limit.`,
   },
+  changesMaxMb: {
+    env: "CHANGES_MAX_MB",
+    flag: "--changes-max-mb",
+    help: `Most memory (MiB, 16-65536) the kept change sets' address lists take together; past it the oldest sets go first, whatever their chain (a chain's latest set stays). Default ${DEFAULT_CHANGES_MAX_MB}.`,
+  },
   quotaStore: {
     env: "QUOTA_STORE",
     flag: "--quota-store",
@@ -376,7 +386,10 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Gat
   };
 
   const quotaStore = quotaStoreConfig(raw, name, integer);
-  const changesRetention = changesRetentionConfig(raw(SETTINGS.changesRetention), name(SETTINGS.changesRetention));
+  const changesRetention: ChangesRetention = {
+    ...changesRetentionConfig(raw(SETTINGS.changesRetention), name(SETTINGS.changesRetention)),
+    maxBytes: integer(SETTINGS.changesMaxMb, DEFAULT_CHANGES_MAX_MB, 16, 65536) * MIB,
+  };
   const tlsNames = {
     certFile: name(SETTINGS.tlsCertFile),
     keyFile: name(SETTINGS.tlsKeyFile),
@@ -527,7 +540,7 @@ const MAX_CHANGES_RETENTION = 100_000;
 const MAX_CHANGES_AGE_SECONDS = 31_536_000;
 
 /** CHANGES_RETENTION: `<count>[/<maxAgeSeconds>]`. */
-function changesRetentionConfig(text: string | undefined, setting: string): ChangesRetention {
+function changesRetentionConfig(text: string | undefined, setting: string): Omit<ChangesRetention, "maxBytes"> {
   if (text === undefined) return DEFAULT_CHANGES_RETENTION;
   const m = /^([1-9][0-9]{0,5})(?:\/([1-9][0-9]{0,7}))?$/.exec(text);
   const count = m === null ? NaN : Number(m[1]);

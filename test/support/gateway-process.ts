@@ -50,6 +50,7 @@ const CONTROLLED_ENV = [
   "STREAM_MAX_ADDRESSES",
   "STREAM_MAX_BAD_MESSAGES",
   "CHANGES_RETENTION",
+  "CHANGES_MAX_MB",
 ];
 
 export type LogLine = Record<string, unknown>;

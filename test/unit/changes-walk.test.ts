@@ -9,7 +9,7 @@ import type { ChainId } from "../../src/chains/chains.js";
 import { changesPage, entryOf, type ChangeEntryRef, type ChangesWalk } from "../../src/query/changes-walk.js";
 import type { Position } from "../../src/query/positions.js";
 import { resume } from "../../src/query/resume.js";
-import { ChangeHistoryKeeper } from "../../src/serving/change-history.js";
+import { ChangeHistoryKeeper, listBytes } from "../../src/serving/change-history.js";
 import { ServedChanges } from "../../src/serving/served-changes.js";
 import { historyByChain, type ChangeHistory, type ChangeSetDraft } from "../../src/tables/change-sets.js";
 import { encodeStringColumn } from "../../src/tables/shared-columns.js";
@@ -107,6 +107,39 @@ describe("the change history", () => {
         .get(8453)!
         .map((s) => s.id),
     ).toEqual([b1.id]);
+  });
+
+  it("keeps the lists within maxBytes: the oldest sets of any chain go first, never a chain's latest", () => {
+    const rng = prng(3);
+    const t0 = Date.parse("2026-01-01T00:00:00Z");
+    const drafts: ChangeSetDraft[] = [];
+    const last = new Map<ChainId, ChangeSetDraft>();
+    for (let k = 0; k < 12; k++) {
+      const chainId: ChainId = k % 3 === 0 ? 8453 : 1;
+      const d = draft(rng, chainId, last.get(chainId) ?? null);
+      last.set(chainId, d);
+      drafts.push(d);
+    }
+    // A budget that holds about half of the lists.
+    const maxBytes = Math.floor(drafts.reduce((n, d) => n + listBytes(d), 0) / 2);
+    const keeper = new ChangeHistoryKeeper({ count: 64, maxAgeSeconds: null, maxBytes });
+    let message = keeper.publish([], 1, t0);
+    drafts.forEach((d, k) => (message = keeper.publish([d], 1, t0 + k)));
+    const kept = message.sets;
+    expect(keeper.bytes).toBeLessThanOrEqual(maxBytes);
+    expect(keeper.bytes).toBe(kept.reduce((n, s) => n + listBytes(s), 0));
+    // What was dropped is exactly the oldest sets (by publication order), and each chain's latest stays.
+    const keptIds = new Set(kept.map((s) => s.id));
+    const order = drafts.map((d) => d.id);
+    const firstKept = order.findIndex((id) => keptIds.has(id));
+    for (const [i, id] of order.entries()) {
+      const latest = last.get(drafts[i]!.chainId)!.id === id;
+      expect(keptIds.has(id), id).toBe(latest || i >= firstKept);
+    }
+    // A budget smaller than any set keeps only each chain's latest.
+    const tiny = new ChangeHistoryKeeper({ count: 64, maxAgeSeconds: null, maxBytes: 1 });
+    drafts.forEach((d, k) => (message = tiny.publish([d], 1, t0 + k)));
+    expect(message.sets.map((s) => s.id).sort()).toEqual([last.get(1)!.id, last.get(8453)!.id].sort());
   });
 
   it("the served changes: position, the position before, and the sets a publication introduced with the position after each", () => {
