@@ -77,7 +77,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   const policy = { retainMs: config.cursorRetentionSeconds * 1000, maxVersions: config.snapshotMaxVersions };
   const versionUse = VersionUseTable.create(VersionRetention.slotsFor(policy));
   const retention = new VersionRetention(policy, versionUse);
-  const changeHistory = new ChangeHistoryKeeper(config.changesRetention);
+  const changeHistory = new ChangeHistoryKeeper({ ...config.changesRetention, maxBytes: config.changesMaxBytes });
   const metricsLayout = new RequestMetricsLayout(ROUTE_NAMES);
   const requestMetrics = metricsLayout.createBuffer();
   const metrics = new GatewayMetrics(metricsLayout, requestMetrics);

@@ -55,7 +55,10 @@ export interface GatewayConfig {
   readonly cursorRetentionSeconds: number;
   readonly snapshotMaxVersions: number;
   /** CHANGES_RETENTION: change sets kept per chain (live.md §12). */
-  readonly changesRetention: ChangesRetention;
+  /** CHANGES_RETENTION: sets kept per chain and their age limit. */
+  readonly changesRetention: Omit<ChangesRetention, "maxBytes">;
+  /** CHANGES_MAX_MB in bytes: the kept sets' address lists together. */
+  readonly changesMaxBytes: number;
   /** How far a snapshot file's generatedAt may be ahead of this server's clock (seconds). */
   readonly snapshotMaxFutureSkewSeconds: number;
   readonly watchDebounceMs: number;
@@ -386,10 +389,8 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Gat
   };
 
   const quotaStore = quotaStoreConfig(raw, name, integer);
-  const changesRetention: ChangesRetention = {
-    ...changesRetentionConfig(raw(SETTINGS.changesRetention), name(SETTINGS.changesRetention)),
-    maxBytes: integer(SETTINGS.changesMaxMb, DEFAULT_CHANGES_MAX_MB, 16, 65536) * MIB,
-  };
+  const changesRetention = changesRetentionConfig(raw(SETTINGS.changesRetention), name(SETTINGS.changesRetention));
+  const changesMaxBytes = integer(SETTINGS.changesMaxMb, DEFAULT_CHANGES_MAX_MB, 16, 65536) * MIB;
   const tlsNames = {
     certFile: name(SETTINGS.tlsCertFile),
     keyFile: name(SETTINGS.tlsKeyFile),
@@ -463,6 +464,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Gat
     cursorRetentionSeconds: integer(SETTINGS.cursorRetentionSeconds, 900, 600, 86_400),
     snapshotMaxVersions: integer(SETTINGS.snapshotMaxVersions, 4, 1, 64),
     changesRetention,
+    changesMaxBytes,
     snapshotMaxFutureSkewSeconds: integer(SETTINGS.snapshotMaxFutureSkewSeconds, 300, 0, 86_400),
     watchDebounceMs: 250,
     defaultRateLimit: quota(SETTINGS.defaultRateLimit, "600/60"),
@@ -541,7 +543,7 @@ const MAX_CHANGES_AGE_SECONDS = 31_536_000;
 
 /** CHANGES_RETENTION: `<count>[/<maxAgeSeconds>]`. */
 function changesRetentionConfig(text: string | undefined, setting: string): Omit<ChangesRetention, "maxBytes"> {
-  if (text === undefined) return DEFAULT_CHANGES_RETENTION;
+  if (text === undefined) return { count: DEFAULT_CHANGES_RETENTION.count, maxAgeSeconds: DEFAULT_CHANGES_RETENTION.maxAgeSeconds };
   const m = /^([1-9][0-9]{0,5})(?:\/([1-9][0-9]{0,7}))?$/.exec(text);
   const count = m === null ? NaN : Number(m[1]);
   const maxAgeSeconds = m?.[2] === undefined ? null : Number(m[2]);
