@@ -261,7 +261,16 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
         else
           pending.settled
             .then((admitted) => {
-              if (admitted) upgrade();
+              // On the next turn: never from inside a uWS callback of another connection (a continuation run in
+              // its microtask checkpoint), where uWS would take this upgrade for that connection's.
+              if (admitted)
+                setImmediate(() => {
+                  try {
+                    upgrade();
+                  } catch (error) {
+                    fail(x, error);
+                  }
+                });
             })
             .catch((error: unknown) => fail(x, error));
       }

@@ -223,12 +223,24 @@ export class ResponseWriter {
    * A WebSocket upgrade (GET /v1/stream): 101 with the trace id and the key's
    * RateLimit-* headers, then uWS's own handshake headers (`upgrade` calls
    * res.upgrade). False, without upgrading, when the client went away first.
+   *
+   * Inside the uWS upgrade handler (`x.corked`) all of it runs in uWS's cork.
+   * Later (admission decided by Redis) only our headers are written in
+   * `res.cork`; res.upgrade runs outside it: uWS's HttpResponse::cork, after
+   * its callback, tells an upgraded socket from the HTTP one by its address
+   * alone, and the adoption into the WebSocket context reallocates the socket
+   * in place whenever the allocator can. It then reads the WebSocket's memory
+   * as the HTTP response's state and, depending on those bytes, shuts the new
+   * WebSocket down (the `open` event has run, the client saw 101 and
+   * `subscribed`, then the connection ends without a close frame) or re-arms it
+   * with the HTTP timeout. uWS prints one "writes must be made from within a
+   * corked callback" warning to stderr for that res.upgrade (docs/stream.md).
    */
   upgrade(x: Exchange, upgrade: () => void): boolean {
     if (x.aborted || x.responded) return false;
     x.responded = true;
     const res = x.res;
-    const write = () => {
+    const writeHeaders = () => {
       res.writeStatus(STATUS_101);
       res.writeHeader(H_TRACE_ID, x.traceId);
       const quota = x.quota;
@@ -237,10 +249,10 @@ export class ResponseWriter {
         res.writeHeader(H_RATELIMIT_REMAINING, String(quota.remaining));
         res.writeHeader(H_RATELIMIT_RESET, String(quota.resetSeconds));
       }
-      upgrade();
     };
-    if (x.corked) write();
-    else res.cork(write);
+    if (x.corked) writeHeaders();
+    else res.cork(writeHeaders);
+    upgrade();
     this.lifecycle.finished(x, 101);
     this.settle(x);
     return true;

@@ -208,7 +208,7 @@ export class StreamHub {
     }
     if (this.primed) return;
     this.primed = true;
-    for (const conn of this.unstarted.splice(0)) if (!conn.closed && (conn.ws !== null || conn.sse !== null)) this.start(conn);
+    for (const conn of this.unstarted.splice(0)) if (!conn.closed && (conn.ws !== null || conn.sse !== null)) this.startCorked(conn);
   }
 
   private fanOut(entry: Swapped): void {
@@ -314,7 +314,7 @@ export class StreamHub {
       this.closeSocket(ws, CLOSE_GOING_AWAY, "going away");
       return;
     }
-    if (this.primed) this.start(conn);
+    if (this.primed) this.startCorked(conn);
     else this.unstarted.push(conn);
   }
 
@@ -347,6 +347,16 @@ export class StreamHub {
         settle();
       },
     };
+  }
+
+  /**
+   * `start` with a WebSocket's sends corked into as few writes as they fill (a WebSocket upgraded after an
+   * asynchronous admission opens outside uWS's cork; one already corked just runs it).
+   */
+  private startCorked(conn: StreamConnection): void {
+    const ws = conn.ws;
+    if (ws === null) this.start(conn);
+    else ws.cork(() => this.start(conn));
   }
 
   /** Holds the connection's topics, sends `subscribed` and, with `since`, the replay. */

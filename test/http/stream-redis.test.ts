@@ -64,6 +64,25 @@ describe("with the Redis quota store", () => {
     expect((await sse.next(20_000)).event).toMatchObject({ type: "changes", generatedAt: file.generatedAt });
   });
 
+  it("every WebSocket upgraded after Redis counted it stays open and receives the next push", async () => {
+    // An upgrade from inside res.cork after the asynchronous admission let uWS end some WebSockets right after
+    // `open` (src/http/response-writer.ts `upgrade`); which ones depends on where the allocator put the socket,
+    // so this is a guard over many upgrades, not a deterministic reproduction: each must get the next push.
+    const sockets: WsClient[] = [];
+    for (let i = 0; i < 24; i++) {
+      const ws = await openWs(base, i % 2 === 0 ? "topics=changes:8453" : `topics=changes,pool:8453:${LP.b}`);
+      open.push(ws);
+      expect((await ws.next()).event.type).toBe("subscribed");
+      sockets.push(ws);
+    }
+    const file = liveChain(8453, 2);
+    push(dir, file);
+    for (const ws of sockets) {
+      const { found } = await ws.until((event) => event.type === "changes", 20_000);
+      expect(found.event).toMatchObject({ type: "changes", generatedAt: file.generatedAt });
+    }
+  });
+
   it("refusals Redis decides are plain HTTP answers", async () => {
     for (let i = 0; i < 3; i++) await request(base, "/v1/status", { key: KEYS.rateLimited });
     const over = await refusedWs(base, "topics=changes", { key: KEYS.rateLimited });
