@@ -54,14 +54,23 @@ export function authenticate(authorizationHeader: string | undefined, store: Key
   const key = header.slice(keyStart, end);
 
   const entry = store.find(key, "latin1");
-  if (entry === undefined) {
-    throw new ApiError(
-      "API_KEY_NOT_FOUND",
-      "The API key is not recognized; check that you are sending the complete key you were issued.",
-      "No key record matches the SHA-256 of the presented key; metadata.receivedKey shows a masked form of what was received.",
-      { receivedKey: maskKey(key) },
-    );
-  }
+  if (entry === undefined) throw keyNotFound(maskKey(key));
+  assertKeyUsable(entry, now);
+  return entry;
+}
+
+/** API_KEY_NOT_FOUND for a presented key no record matches (`maskedKey`: maskKey of what was presented). */
+export function keyNotFound(maskedKey: string): ApiError {
+  return new ApiError(
+    "API_KEY_NOT_FOUND",
+    "The API key is not recognized; check that you are sending the complete key you were issued.",
+    "No key record matches the SHA-256 of the presented key; metadata.receivedKey shows a masked form of what was received.",
+    { receivedKey: maskedKey },
+  );
+}
+
+/** Throws API_KEY_DISABLED or API_KEY_EXPIRED unless the key is active and unexpired at `now` (epoch ms). */
+export function assertKeyUsable(entry: KeyEntry, now: number): void {
   if (!entry.active) {
     throw new ApiError(
       "API_KEY_DISABLED",
@@ -78,7 +87,16 @@ export function authenticate(authorizationHeader: string | undefined, store: Key
       { expiredAt },
     );
   }
-  return entry;
+}
+
+/**
+ * The masked form (maskKey) of the key an Authorization header presents, for
+ * what outlives the request (an open stream keeps this, never the key);
+ * "***" when the header presents none.
+ */
+export function maskedKeyOf(authorizationHeader: string): string {
+  const value = authorizationHeader.trim();
+  return value.startsWith(PREFIX) ? maskKey(value.slice(PREFIX.length)) : "***";
 }
 
 /**

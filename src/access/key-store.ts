@@ -105,6 +105,14 @@ export class KeyStore {
     return this.find(presentedKey)?.record;
   }
 
+  /**
+   * The entry whose `sha256` is this (64 lowercase hex), or undefined: what a key admitted earlier (its
+   * entry's digest) matches in this store. Never for authenticating a presented key (`find`).
+   */
+  bySha256(sha256: string): KeyEntry | undefined {
+    return this.#byDigest.get(sha256);
+  }
+
   /** The entry with this id, or undefined (for operators' tools and metrics, never for authentication). */
   getById(id: string): KeyEntry | undefined {
     return this.#byId.get(id);

@@ -8,10 +8,12 @@
  * of any step lands in `fail`, once; nothing a request does can reach the
  * thread's last-resort handler.
  */
+import { maskedKeyOf } from "../access/authenticate.js";
 import { Admission, type PendingAdmission } from "../access/admission.js";
 import { toApiError, type ApiError } from "../api/errors.js";
 import { StreamConnection } from "../stream/stream-hub.js";
-import { CLOSE_POLICY_VIOLATION, MAX_CLIENT_MESSAGE_BYTES, WS_IDLE_TIMEOUT_SECONDS } from "../stream/stream-limits.js";
+import { CLOSE_POLICY_VIOLATION, POLICY_VIOLATION_REASON } from "../stream/close-codes.js";
+import { MAX_CLIENT_MESSAGE_BYTES, WS_IDLE_TIMEOUT_SECONDS } from "../stream/stream-limits.js";
 import type { IpRanges } from "../util/ip-address.js";
 import { clientAddressReader } from "./client-address.js";
 import { errorObject, STATIC_500_BODY } from "./envelope.js";
@@ -241,19 +243,21 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
       }
       x.routeIndex = index;
       x.routeName = STREAM_ROUTE;
+      const authorization = req.getHeader("authorization");
+      const maskedKey = maskedKeyOf(authorization); // what the stream keeps of its key (never the key)
       const upgrade = () => {
         const key = x.key!;
         const opening = streamOpening(x.query, "", key, hub.limits.maxTopics);
         const slot = hub.keyStreams.take(key.id);
         let upgraded = false;
         try {
-          const conn = new StreamConnection("websocket", key, slot, opening.topics, opening.since);
+          const conn = new StreamConnection("websocket", key, maskedKey, slot, opening.topics, opening.since);
           upgraded = writer.upgrade(x, () => res.upgrade(conn, handshake.key, handshake.protocol, handshake.extensions, context));
         } finally {
           if (!upgraded) hub.keyStreams.release(slot); // an upgraded socket gives its place back when it closes
         }
       };
-      const pending = admission.keyed(x, req.getHeader("authorization"), "stream", res, req, Date.now());
+      const pending = admission.keyed(x, authorization, "stream", res, req, Date.now());
       if (pending === null) upgrade();
       else {
         x.watchAbort();
@@ -299,7 +303,7 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
       hub.sendError(conn, errorObject(apiError));
       if (isNotJson(apiError) && ++conn.badMessages > hub.limits.maxBadMessages) {
         conn.closed = true;
-        ws.end(CLOSE_POLICY_VIOLATION, "too many messages that are not JSON");
+        ws.end(CLOSE_POLICY_VIOLATION, POLICY_VIOLATION_REASON);
       }
     }
   };

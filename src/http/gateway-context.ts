@@ -20,6 +20,7 @@ import { SnapshotStore } from "../serving/snapshot-store.js";
 import { createStreamCounters } from "../stream/key-streams.js";
 import { StreamHub, type StreamMetrics } from "../stream/stream-hub.js";
 import { DEFAULT_STREAM_LIMITS, type StreamLimits } from "../stream/stream-limits.js";
+import { errorObject } from "./envelope.js";
 
 export interface GatewayContext extends AccessContext, Paging {
   readonly store: SnapshotStore;
@@ -93,9 +94,10 @@ export function createGatewayContext(init: GatewayContextInit, hooks: GatewayCon
     new SharedRateLimiter(init.quotaCounters, init.keySlots, init.defaultRateLimit),
     new AddressLimiter(init.failedAuthCounters, init.failedAuthLimit, "failed authentication attempts", full),
   );
+  const keys = new KeyStore(init.keys);
   return {
     store: new SnapshotStore(init.versionUse),
-    keys: new KeyStore(init.keys),
+    keys,
     baskets: new BasketCatalogue(init.baskets),
     quotas: hooks.quotaStore === undefined ? local : hooks.quotaStore(local),
     confirmedKeys: new ConfirmedKeys(init.confirmedKeys, init.keySlots),
@@ -108,6 +110,8 @@ export function createGatewayContext(init: GatewayContextInit, hooks: GatewayCon
       init.streamLimits ?? DEFAULT_STREAM_LIMITS,
       init.streamCounters ?? createStreamCounters(Math.max(1, ...Object.values(init.keySlots).map((slot) => slot + 1))),
       init.keySlots,
+      keys,
+      errorObject,
       hooks.streamMetrics ?? NO_STREAM_METRICS,
       hooks.log,
     ),

@@ -184,6 +184,7 @@ port.on("message", (message: SupervisorMessage) => {
       quotas.keysChanged(message.keySlots);
       ctx.confirmedKeys.setSlots(message.keySlots);
       ctx.stream.keyStreams.setSlots(message.keySlots);
+      ctx.stream.keysChanged(ctx.keys, Date.now()); // open streams its keys may no longer hold are closed
       break;
     case "baskets":
       ctx.baskets = new BasketCatalogue(message.baskets);

@@ -25,9 +25,19 @@
  * - Heartbeats: uWS pings idle WebSockets; SSE connections get a comment every 15 s.
  * - Drain and shutdown: every connection is closed after the events already
  *   enqueued (WebSocket 1001, SSE end of response).
+ * - Access while open: a stream lives only as long as its key may hold it.
+ *   On every keys-file reload (`keysChanged`) each open connection is checked
+ *   as a request with its key would be now (src/access/reauthorize.ts), and
+ *   when the earliest `expiresAt` among the keys holding streams passes, that
+ *   key's connections are: a refused one gets an `error` event and is closed
+ *   (WebSocket 4401 or 4403 with the error code as reason, SSE end of
+ *   response). Connections are grouped by key, so an expiry touches only its
+ *   key's; nothing of this runs per event or per request.
  */
 import type { HttpResponse, TemplatedApp, WebSocket } from "uWebSockets.js";
-import type { KeyEntry } from "../access/key-store.js";
+import { ApiError } from "../api/errors.js";
+import type { KeyEntry, KeyStore } from "../access/key-store.js";
+import { reauthorize } from "../access/reauthorize.js";
 import { SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../chains/chains.js";
 import type { Logger } from "../log/logger.js";
 import { encodePosition, type Position } from "../query/positions.js";
@@ -52,7 +62,8 @@ import {
   type StreamEventType,
   type StreamTransport,
 } from "./stream-events.js";
-import { CLOSE_GOING_AWAY, CLOSE_SLOW_CONSUMER, SLOW_CONSUMER_REASON, SSE_PING_INTERVAL_MS, type StreamLimits } from "./stream-limits.js";
+import { CLOSE_GOING_AWAY, CLOSE_SLOW_CONSUMER, revocationCloseCode, SLOW_CONSUMER_REASON } from "./close-codes.js";
+import { SSE_PING_INTERVAL_MS, type StreamLimits } from "./stream-limits.js";
 import { TopicRegistry } from "./topic-registry.js";
 import { changesTopic, uwsTopics, type Topic } from "./topics.js";
 
@@ -91,23 +102,44 @@ export class StreamConnection {
   /** SSE: completes the response once (gives the connection back, tells the HTTP edge). */
   settle: (() => void) | null = null;
 
-  /** The chains `changes` stands for: the key's, when the stream opened (a chainMask). */
-  readonly readable: number;
+  /** The chains `changes` stands for: the key's (a chainMask), kept up to date on keys-file reloads. */
+  readable: number;
+  /**
+   * The key's entry: the one it was admitted with, then the one each keys-file reload found for its digest
+   * (its chain restrictions apply to later subscriptions).
+   */
+  key: KeyEntry;
 
   constructor(
     readonly transport: StreamTransport,
-    /** The key that opened it (its chain restrictions apply to later subscriptions). */
-    readonly key: KeyEntry,
+    key: KeyEntry,
+    /** The key's masked form (maskKey: what API_KEY_NOT_FOUND and the log show); the key itself is never kept. */
+    readonly maskedKey: string,
     /** The key's place among its open streams (KeyStreams), given back on close. */
     readonly keySlot: number,
     requested: readonly Topic[],
     since: Position | null,
   ) {
-    this.readable = chainMask(key.allowedChainIds ?? SUPPORTED_CHAIN_IDS_ASCENDING);
+    this.key = key;
+    this.readable = readableChains(key);
     this.requested = requested;
     this.since = since;
   }
 }
+
+/** The chains a key may read, as a chainMask. */
+function readableChains(key: KeyEntry): number {
+  return chainMask(key.allowedChainIds ?? SUPPORTED_CHAIN_IDS_ASCENDING);
+}
+
+/** A key's open connections on this thread, by the key's SHA-256, with the entry they all hold now. */
+interface KeyGroup {
+  entry: KeyEntry;
+  readonly conns: Set<StreamConnection>;
+}
+
+/** Longest setTimeout delay (ms); a later expiry is waited for in steps. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 /** A snapshot swapped in and not yet published, with its pool tables (kept even if the store releases them meanwhile). */
 interface Swapped {
@@ -137,11 +169,20 @@ export class StreamHub {
   private timers: NodeJS.Timeout[] = [];
   private stopping = false;
   readonly keyStreams: KeyStreams;
+  /** Open connections by key (SHA-256): what a reload re-checks, what an expiry closes. */
+  private readonly byKey = new Map<string, KeyGroup>();
+  private expiryTimer: NodeJS.Timeout | null = null;
+  /** When `expiryTimer` fires (epoch ms); +Infinity when none is set. */
+  private expiryAt = Number.POSITIVE_INFINITY;
 
   constructor(
     readonly limits: StreamLimits,
     streamCounters: SharedArrayBuffer,
     keySlots: Readonly<Record<string, number>>,
+    /** The keys in force (replaced by `keysChanged`). */
+    private keys: KeyStore,
+    /** The usual error object of an ApiError (the HTTP edge's, so stream errors match the HTTP refusals). */
+    private readonly errorObjectOf: (error: ApiError) => object,
     private readonly metrics: StreamMetrics,
     private readonly log: Logger,
   ) {
@@ -310,6 +351,7 @@ export class StreamHub {
     this.sockets.add(ws);
     this.metrics.streamOpened("websocket", 1);
     this.runTimers();
+    this.track(conn);
     if (this.stopping) {
       this.closeSocket(ws, CLOSE_GOING_AWAY, "going away");
       return;
@@ -337,6 +379,7 @@ export class StreamHub {
       ended();
     };
     conn.settle = settle;
+    this.track(conn);
     channel.write(SSE_OPENING, true);
     if (this.stopping) this.endChannel(conn);
     else if (this.primed) this.start(conn);
@@ -412,6 +455,7 @@ export class StreamHub {
   closed(conn: StreamConnection): void {
     if (conn.ws === null && conn.sse === null) return;
     conn.closed = true;
+    this.untrack(conn);
     for (const topic of uwsTopics(conn.topics, conn.readable)) this.registry.remove(topic, conn.sse);
     this.keyStreams.release(conn.keySlot);
     if (conn.ws !== null) {
@@ -497,6 +541,144 @@ export class StreamHub {
         this.send(conn, kind, position, recordEventJson(kind, position, chainId, address, record));
       }
     }
+  }
+
+  // ------------------------------------------------------------------ access while open
+
+  /**
+   * The keys file changed (every serving thread gets the new store): each open connection is checked
+   * against it; a refused one gets its `error` event and is closed, the others hold their key's new entry
+   * (its chains: what `changes` stands for, what later subscriptions may name). O(open connections), plus
+   * a walk of a connection's topics only when its key's chains changed.
+   */
+  keysChanged(keys: KeyStore, now: number): void {
+    this.keys = keys;
+    const conns: StreamConnection[] = [];
+    for (const group of this.byKey.values()) for (const conn of group.conns) conns.push(conn);
+    this.byKey.clear();
+    this.recheck(conns, now);
+    this.scheduleExpiry();
+  }
+
+  /** A connection opened: grouped under its key, or re-checked on the next turn when the keys changed since its admission. */
+  private track(conn: StreamConnection): void {
+    if (this.keys.getById(conn.key.id) === conn.key) {
+      this.group(conn);
+      if (conn.key.expiresAtMs < this.expiryAt) this.scheduleExpiry();
+      return;
+    }
+    // Admitted under the previous keys file: checked against this one once it has opened (never from inside its opening).
+    setImmediate(() => {
+      if (conn.closed || (conn.ws === null && conn.sse === null)) return;
+      this.recheck([conn], Date.now());
+      this.scheduleExpiry();
+    });
+  }
+
+  private group(conn: StreamConnection): void {
+    const sha256 = conn.key.record.sha256;
+    let group = this.byKey.get(sha256);
+    if (group === undefined) this.byKey.set(sha256, (group = { entry: conn.key, conns: new Set() }));
+    group.conns.add(conn);
+  }
+
+  private untrack(conn: StreamConnection): void {
+    const sha256 = conn.key.record.sha256;
+    const group = this.byKey.get(sha256);
+    if (group === undefined || !group.conns.delete(conn) || group.conns.size > 0) return;
+    this.byKey.delete(sha256);
+    if (this.byKey.size === 0) this.setExpiryTimer(Number.POSITIVE_INFINITY);
+  }
+
+  /** Checks each connection against the keys in force at `now`: regrouped under its entry, or refused and closed. */
+  private recheck(conns: readonly StreamConnection[], now: number): void {
+    for (const conn of conns) {
+      if (conn.closed) continue;
+      let entry: KeyEntry;
+      try {
+        entry = reauthorize(conn.key, conn.maskedKey, this.keys, now, "stream", (next) => this.heldChains(conn, next));
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        this.revoke(conn, error);
+        continue;
+      }
+      if (entry !== conn.key) {
+        const readable = readableChains(entry);
+        if (readable !== conn.readable) this.rescope(conn, readable);
+        conn.key = entry;
+      }
+      this.group(conn);
+    }
+  }
+
+  /** The chains a connection names explicitly (its topics, or those it opens with), when `next` restricts them anew. */
+  private heldChains(conn: StreamConnection, next: KeyEntry): number[] {
+    const before = conn.key.allowedChainIds;
+    const after = next.allowedChainIds!;
+    if (before !== null && before.every((chainId) => after.includes(chainId))) return []; // nothing it held became forbidden
+    const chains = new Set<number>();
+    for (const topic of conn.topics) if (topic.chainId !== null) chains.add(topic.chainId);
+    for (const topic of conn.requested) if (topic.chainId !== null) chains.add(topic.chainId);
+    return [...chains].sort((a, b) => a - b);
+  }
+
+  /** `changes` of a connection now stands for the chains of `readable`: its uWS topics follow. */
+  private rescope(conn: StreamConnection, readable: number): void {
+    const was = new Map(uwsTopics(conn.topics, conn.readable).map((t) => [t.text, t]));
+    conn.readable = readable;
+    for (const topic of uwsTopics(conn.topics, readable)) {
+      if (was.delete(topic.text)) continue;
+      this.registry.add(topic, conn.sse);
+      conn.ws?.subscribe(topic.text);
+    }
+    for (const topic of was.values()) {
+      this.registry.remove(topic, conn.sse);
+      conn.ws?.unsubscribe(topic.text);
+    }
+  }
+
+  /** The connection's key may no longer hold it: the `error` event, then the close (WebSocket 4401/4403, SSE end). */
+  private revoke(conn: StreamConnection, error: ApiError): void {
+    this.log.info(
+      { event: "stream-revoked", transport: conn.transport, key: conn.key.id, maskedKey: conn.maskedKey, code: error.code },
+      `closing a stream its key may no longer hold (${error.code})`,
+    );
+    this.sendError(conn, this.errorObjectOf(error));
+    const ws = conn.ws;
+    if (ws !== null) this.closeSocket(ws, revocationCloseCode(error.status), error.code);
+    else this.endChannel(conn);
+  }
+
+  /** Sets the timer for the earliest expiry among the keys holding streams here. */
+  private scheduleExpiry(): void {
+    let next = Number.POSITIVE_INFINITY;
+    for (const group of this.byKey.values()) if (group.entry.expiresAtMs < next) next = group.entry.expiresAtMs;
+    this.setExpiryTimer(next);
+  }
+
+  private setExpiryTimer(at: number): void {
+    if (at === this.expiryAt) return;
+    if (this.expiryTimer !== null) clearTimeout(this.expiryTimer);
+    this.expiryTimer = null;
+    this.expiryAt = at;
+    if (at === Number.POSITIVE_INFINITY || this.stopping) return;
+    this.expiryTimer = setTimeout(() => this.expired(), Math.min(MAX_TIMER_MS, Math.max(0, at - Date.now())));
+    this.expiryTimer.unref();
+  }
+
+  /** The expiry timer fired: the connections of every key whose `expiresAt` passed are re-checked (and closed). */
+  private expired(): void {
+    this.expiryTimer = null;
+    this.expiryAt = Number.POSITIVE_INFINITY;
+    const now = Date.now();
+    const due: StreamConnection[] = [];
+    for (const [sha256, group] of this.byKey) {
+      if (group.entry.expiresAtMs > now) continue;
+      this.byKey.delete(sha256);
+      due.push(...group.conns);
+    }
+    this.recheck(due, now);
+    this.scheduleExpiry();
   }
 
   // ------------------------------------------------------------------ slow consumers, closing
@@ -598,6 +780,7 @@ export class StreamHub {
   closeAll(): void {
     this.stopping = true;
     this.stopTimers();
+    this.setExpiryTimer(Number.POSITIVE_INFINITY);
     for (const ws of [...this.sockets]) this.closeSocket(ws, CLOSE_GOING_AWAY, "going away");
     for (const conn of [...this.channels.values()]) this.endChannel(conn);
   }

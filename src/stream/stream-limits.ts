@@ -33,8 +33,4 @@ export const WS_IDLE_TIMEOUT_SECONDS = 60;
 /** Milliseconds between SSE comment lines on an open event stream. */
 export const SSE_PING_INTERVAL_MS = 15_000;
 
-/** WebSocket close codes and reasons (RFC 6455 §7.4; 4000-4999 are the application's). */
-export const CLOSE_GOING_AWAY = 1001;
-export const CLOSE_POLICY_VIOLATION = 1008;
-export const CLOSE_SLOW_CONSUMER = 4008;
-export const SLOW_CONSUMER_REASON = "slow-consumer";
+// WebSocket close codes: src/stream/close-codes.ts.

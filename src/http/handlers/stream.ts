@@ -5,13 +5,14 @@
  * are admitted alike (key, quota, `stream` group), read the same query, and
  * hand the connection to the thread's StreamHub (src/stream/).
  */
+import { maskedKeyOf } from "../../access/authenticate.js";
 import { StreamConnection } from "../../stream/stream-hub.js";
 import type { EventStreamReply, Reply } from "../reply.js";
 import type { KeyedRequest } from "../route.js";
 import { acceptsEventStream, notAcceptable, streamOpening } from "../stream-input.js";
 
-/** The request headers the route reads. */
-export const STREAM_HEADERS = ["accept", "last-event-id"] as const;
+/** The request headers the route reads (`authorization`: only the key's masked form is kept, for the log and a later API_KEY_NOT_FOUND). */
+export const STREAM_HEADERS = ["accept", "last-event-id", "authorization"] as const;
 
 export function openEventStream(request: KeyedRequest): Reply {
   const accept = request.headers.accept ?? "";
@@ -19,7 +20,14 @@ export function openEventStream(request: KeyedRequest): Reply {
   const hub = request.ctx.stream;
   const opening = streamOpening(request.query, request.headers["last-event-id"] ?? "", request.key, hub.limits.maxTopics);
   const slot = hub.keyStreams.take(request.key.id);
-  const conn = new StreamConnection("sse", request.key, slot, opening.topics, opening.since);
+  const conn = new StreamConnection(
+    "sse",
+    request.key,
+    maskedKeyOf(request.headers.authorization ?? ""),
+    slot,
+    opening.topics,
+    opening.since,
+  );
   const reply: EventStreamReply = {
     kind: "events",
     start: (res, ended) => hub.openSse(conn, res, ended),
