@@ -6,6 +6,7 @@
  * key) is still a plain HTTP answer, never an upgrade.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { encodePosition } from "../../src/query/positions.js";
 import { KEYS, standardKeys, tempDir, writeChainFile, writeKeysFile } from "../support/fixtures.js";
 import { expectError, request, startGateway, waitFor, type Gateway } from "../support/gateway-process.js";
 import { liveChain, LP, push } from "../support/live-fixture.js";
@@ -35,6 +36,18 @@ beforeAll(async () => {
     env: { GATEWAY_THREADS: "2", QUOTA_STORE: "redis", REDIS_URL: redis.url, REDIS_KEY_PREFIX: "stream-test" },
   });
   base = gw.baseUrl;
+  // A stream starts at the position every thread serves, published once each thread swapped the initial
+  // load in; one opened before that on its thread is sent the initial load's `changes` event first (the
+  // first test would take it for the push's). Probes until several in a row, on either thread, start past it.
+  const empty = encodePosition(new Map());
+  let inARow = 0;
+  await waitFor("the initial load to be published to every thread's streams", async () => {
+    const probe = await openSse(base, "topics=changes:8453");
+    const subscribed = await probe.next();
+    probe.close();
+    inARow = subscribed.event.position === empty ? 0 : inARow + 1;
+    return inARow >= 8 ? true : undefined;
+  });
 }, 60_000);
 
 afterAll(async () => {
