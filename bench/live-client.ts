@@ -27,11 +27,14 @@ export type ClientCommand =
       readonly generatedAt: number;
     }
   | { readonly type: "collect"; readonly round: number }
+  /** Every socket unsubscribes from its `pool:` topics (keeping `changes`). */
+  | { readonly type: "unsubscribe-pools" }
   | { readonly type: "close" };
 
 /** Client → parent. */
 export type ClientReport =
   | { readonly type: "opened"; readonly ok: number; readonly failed: number; readonly firstError: string | null; readonly rssBytes: number }
+  | { readonly type: "unsubscribed"; readonly answered: number }
   | {
       readonly type: "round";
       readonly round: number;
@@ -47,6 +50,7 @@ export type ClientReport =
 
 interface Socket {
   readonly ws: WebSocket;
+  readonly poolTopics: string[];
   subscribed: boolean;
   gotChanges: boolean;
   pools: number;
@@ -60,6 +64,7 @@ let servedAt: string | null = null;
 let servedAtMs = NaN;
 let bytes = 0;
 let pending = 0;
+let unsubscribing = 0;
 
 const send = (report: ClientReport) => process.send?.(report);
 const now = () => performance.timeOrigin + performance.now();
@@ -68,6 +73,10 @@ function onMessage(socket: Socket, data: WebSocket.RawData): void {
   const text = data.toString();
   if (!socket.subscribed) {
     socket.subscribed = text.startsWith('{"type":"subscribed"');
+    return;
+  }
+  if (unsubscribing > 0 && text.startsWith('{"type":"subscribed"')) {
+    if (--unsubscribing === 0) send({ type: "unsubscribed", answered: sockets.length });
     return;
   }
   const round = armed;
@@ -117,7 +126,8 @@ function open(command: Extract<ClientCommand, { type: "open" }>): void {
       headers: { authorization: `Bearer ${command.key}` },
       perMessageDeflate: false,
     });
-    const socket: Socket = { ws, subscribed: false, gotChanges: false, pools: 0, doneAt: 0 };
+    const poolTopics = (new URLSearchParams(query).get("topics") ?? "").split(",").filter((t) => t.startsWith("pool:"));
+    const socket: Socket = { ws, poolTopics, subscribed: false, gotChanges: false, pools: 0, doneAt: 0 };
     let settled = false;
     ws.on("message", (data) => {
       onMessage(socket, data);
@@ -161,6 +171,9 @@ process.on("message", (command: ClientCommand) => {
       poolsPerSocket: command.poolsPerSocket,
       generatedAt: `"generatedAt":${command.generatedAt},`,
     };
+  } else if (command.type === "unsubscribe-pools") {
+    unsubscribing = sockets.length;
+    for (const s of sockets) s.ws.send(JSON.stringify({ op: "unsubscribe", topics: s.poolTopics }));
   } else if (command.type === "collect") {
     if (armed?.round === command.round) report(command.round);
   } else {

@@ -40,6 +40,7 @@ import { PROJECT_ROOT } from "../src/config/config.js";
 import { Flags, log, onCleanup, round, runBench } from "./entry.js";
 import type { ClientCommand, ClientReport } from "./live-client.js";
 import { writeSection } from "./results-md.js";
+import { readProcessCpu } from "./proc-stat.js";
 import { readMemory } from "./rss.js";
 import { startGateway, writeBenchKey, type RunningGateway } from "./targets/gateway.js";
 import { ensureWrk, runWrk, type WrkBinary, type WrkResult } from "./wrk.js";
@@ -125,6 +126,11 @@ export function percentiles(values: readonly number[]): Percentiles {
 
 interface RoundResult {
   readonly round: number;
+  /** `full`: changes + 10 pool events per subscriber; `changes-only`: the changes event alone. */
+  readonly scenario: "full" | "changes-only";
+  /** CPU seconds from the push to the last report: the gateway process, and the subscriber processes together. */
+  readonly gatewayCpuS: number;
+  readonly clientsCpuS: number;
   readonly latencyMs: Percentiles;
   readonly incomplete: number;
   readonly servedAt: string | null;
@@ -183,7 +189,11 @@ interface LiveResults {
   /** The first push with subscribers (cold), left out of `idle`. */
   readonly coldRound: RoundResult;
   readonly rounds: RoundResult[];
+  /** Gateway CPU seconds of a push without subscribers (to served, plus 1 s). */
+  readonly swapAloneCpuS: number[];
   readonly idle: Percentiles;
+  /** Idle pushes once every subscriber follows `changes` alone. */
+  readonly changesOnly: Percentiles;
   readonly underLoad: Percentiles;
   readonly wrk: {
     readonly baseline: WrkFigures;
@@ -278,15 +288,23 @@ function startClients(count: number): ClientProcess[] {
 /** Arms every client for a push, pushes, and waits for every subscriber to hold its events (at most 60 s). */
 async function measurePush(
   clients: ClientProcess[],
+  gatewayPid: number,
   chain: ChainData,
   changed: number,
   v: number,
   underWrk: boolean,
   latenciesOut: number[],
+  scenario: RoundResult["scenario"] = "full",
 ): Promise<RoundResult> {
   const generatedAt = chain.file.generatedAt + v;
-  for (const c of clients) c.send({ type: "arm", round: v, chainId: chain.chainId, poolsPerSocket: POOLS_PER_CLIENT, generatedAt });
+  const poolsPerSocket = scenario === "full" ? POOLS_PER_CLIENT : 0;
+  for (const c of clients) c.send({ type: "arm", round: v, chainId: chain.chainId, poolsPerSocket, generatedAt });
   await new Promise((r) => setTimeout(r, 50)); // the arm messages are read before the push can be served
+  const cpu = () => ({
+    gateway: readProcessCpu(gatewayPid),
+    clients: clients.reduce((sum, c) => sum + readProcessCpu(c.child.pid ?? -1), 0),
+  });
+  const cpuBefore = cpu();
   pushVersion(chain, changed, v);
   const reports = await Promise.all(
     clients.map(async (c) => {
@@ -296,10 +314,14 @@ async function measurePush(
       return report;
     }),
   );
+  const cpuAfter = cpu();
   const latencies = reports.flatMap((r) => r.latenciesMs);
   for (const l of latencies) latenciesOut.push(l);
   const result: RoundResult = {
     round: v,
+    scenario,
+    gatewayCpuS: cpuAfter.gateway - cpuBefore.gateway,
+    clientsCpuS: cpuAfter.clients - cpuBefore.clients,
     latencyMs: percentiles(latencies),
     incomplete: reports.reduce((s, r) => s + r.incomplete, 0),
     servedAt: reports.find((r) => r.servedAt !== null)?.servedAt ?? null,
@@ -308,9 +330,9 @@ async function measurePush(
   };
   const closes = Object.entries(reports.reduce<Record<string, number>>((all, r) => ({ ...all, ...r.closes }), {}));
   log(
-    `push ${v}${underWrk ? " (under wrk)" : ""}: servedAt ${result.servedAt}; swap → last event p50 ${fmt(result.latencyMs.p50)} ms, p99 ${fmt(
+    `push ${v}${underWrk ? " (under wrk)" : ""}${scenario === "full" ? "" : ` (${scenario})`}: servedAt ${result.servedAt}; swap → last event p50 ${fmt(result.latencyMs.p50)} ms, p99 ${fmt(
       result.latencyMs.p99,
-    )} ms, max ${fmt(result.latencyMs.max)} ms over ${result.latencyMs.n} subscribers; ${result.incomplete} incomplete; ${fmtBytes(result.bytes)} received` +
+    )} ms, max ${fmt(result.latencyMs.max)} ms over ${result.latencyMs.n} subscribers; ${result.incomplete} incomplete; ${fmtBytes(result.bytes)} received; CPU gateway ${fmt(result.gatewayCpuS, 2)} s, subscribers ${fmt(result.clientsCpuS, 2)} s` +
       (closes.length > 0 ? `; closes ${closes.map(([code, n]) => `${code}×${n}`).join(" ")}` : ""),
   );
   return result;
@@ -380,6 +402,10 @@ function renderSection(r: LiveResults, jsonPath: string): string {
   const fanOutRatio = r.wrk.fanOut.p99Ms / r.wrk.baseline.p99Ms;
   const verdict = (ok: boolean) => (ok ? "**met**" : "**missed**");
   const perClientBytes = r.rounds.length > 0 ? r.rounds[0].bytes / Math.max(1, r.rounds[0].latencyMs.n) : NaN;
+  const idleFull = r.rounds.filter((x) => x.scenario === "full" && !x.underWrk);
+  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
+  const gatewayCpu = mean(idleFull.map((x) => x.gatewayCpuS));
+  const clientsCpu = mean(idleFull.map((x) => x.clientsCpuS));
   return [
     "## Live data: stream fan-out (`npm run bench:live`)",
     "",
@@ -391,7 +417,8 @@ function renderSection(r: LiveResults, jsonPath: string): string {
     "",
     `| target | measured on ${machine} | result |`,
     "|---|---|---|",
-    `| swap → last subscriber holding its events, p99 <= 250 ms (${r.setup.opened.toLocaleString("en-US")} subscribers, idle) | p99 ${fmt(r.idle.p99)} ms, p50 ${fmt(r.idle.p50)} ms, max ${fmt(r.idle.max)} ms | ${verdict(r.idle.p99 <= 250)} |`,
+    `| swap → last subscriber holding its events, p99 <= 250 ms (${r.setup.opened.toLocaleString("en-US")} subscribers, idle, ${fmtBytes(perClientBytes)} each per push) | p99 ${fmt(r.idle.p99)} ms, p50 ${fmt(r.idle.p50)} ms, max ${fmt(r.idle.max)} ms | ${verdict(r.idle.p99 <= 250)} |`,
+    `| (the same, subscribers on \`changes\` alone: one event per push) | p99 ${fmt(r.changesOnly.p99)} ms, p50 ${fmt(r.changesOnly.p50)} ms, max ${fmt(r.changesOnly.max)} ms | ${verdict(r.changesOnly.p99 <= 250)} |`,
     `| server memory per idle connection <= 4 KiB | ${fmt(perConnKiB, 2)} KiB | ${verdict(perConnKiB <= 4)} |`,
     `| pool route p99 during the fan-out <= 1.5x without subscribers | ${fmt(fanOutRatio, 2)}x (${fmt(r.wrk.fanOut.p99Ms, 2)} ms vs ${fmt(r.wrk.baseline.p99Ms, 2)} ms; ${fmt(r.wrk.fanOut.p99Ms / r.wrk.baselineAfter.p99Ms, 2)}x against the run without subscribers at the end, ${fmt(r.wrk.baselineAfter.p99Ms, 2)} ms) | ${verdict(fanOutRatio <= 1.5)} |`,
     "",
@@ -413,8 +440,9 @@ function renderSection(r: LiveResults, jsonPath: string): string {
     `| first push with subscribers (cold; left out below): swap → last event | p50 ${fmt(r.coldRound.latencyMs.p50)} ms, p99 ${fmt(r.coldRound.latencyMs.p99)} ms, max ${fmt(r.coldRound.latencyMs.max)} ms |`,
     ...r.rounds.map(
       (x) =>
-        `| push ${x.round}${x.underWrk ? " (during wrk)" : ""}: swap → last event over ${x.latencyMs.n.toLocaleString("en-US")} subscribers | p50 ${fmt(x.latencyMs.p50)} ms, p99 ${fmt(x.latencyMs.p99)} ms, max ${fmt(x.latencyMs.max)} ms${x.incomplete > 0 ? `, ${x.incomplete} incomplete` : ""} |`,
+        `| push ${x.round}${x.underWrk ? " (during wrk)" : ""}${x.scenario === "full" ? "" : ` (\`changes\` only, ${fmtBytes(x.bytes / Math.max(1, x.latencyMs.n))} per subscriber)`}: swap → last event over ${x.latencyMs.n.toLocaleString("en-US")} subscribers | p50 ${fmt(x.latencyMs.p50)} ms, p99 ${fmt(x.latencyMs.p99)} ms, max ${fmt(x.latencyMs.max)} ms${x.incomplete > 0 ? `, ${x.incomplete} incomplete` : ""}; CPU gateway ${fmt(x.gatewayCpuS, 2)} s, subscriber processes ${fmt(x.clientsCpuS, 2)} s |`,
     ),
+    `| all idle pushes with \`changes\` only together | p50 ${fmt(r.changesOnly.p50)} ms, p99 ${fmt(r.changesOnly.p99)} ms, max ${fmt(r.changesOnly.max)} ms |`,
     `| all idle pushes together | p50 ${fmt(r.idle.p50)} ms, p99 ${fmt(r.idle.p99)} ms, max ${fmt(r.idle.max)} ms |`,
     `| all pushes during wrk together | p50 ${fmt(r.underLoad.p50)} ms, p99 ${fmt(r.underLoad.p99)} ms, max ${fmt(r.underLoad.max)} ms |`,
     ...[r.wrk.baseline, r.wrk.fanOut, r.wrk.swapsOnly, r.wrk.baselineAfter].map(
@@ -422,7 +450,7 @@ function renderSection(r: LiveResults, jsonPath: string): string {
         `| pool route, ${w.label} | ${Math.round(w.rps).toLocaleString("en-US")} req/s, p50 ${fmt(w.p50Ms, 2)} ms, p99 ${fmt(w.p99Ms, 2)} ms, max ${fmt(w.maxMs, 2)} ms${w.errors > 0 ? `, ${w.errors} errors` : ""} |`,
     ),
     "",
-    "On two shared cores the subscriber processes (parsing every message they receive) and wrk take CPU from the gateway; the fan-out figures include that contention.",
+    `Where the time goes: an idle push to every subscriber (${fmtBytes(r.rounds[0]?.bytes ?? NaN)} of events) took ${fmt(gatewayCpu, 2)} s of gateway CPU (its swap included: a push without subscribers took ${r.swapAloneCpuS.map((x) => fmt(x, 2)).join(" and ")} s) and ${fmt(clientsCpu, 2)} s of the subscriber processes' CPU on average, on ${m.cores} cores shared with each other (and with the other work on the machine: see the load average). The subscribers' receiving (\`ws\` framing, one string per message) competes with the gateway's sending, so on this machine the fan-out figures are bounded by both; the gateway's part alone is its CPU figure.`,
   ].join("\n");
 }
 
@@ -552,10 +580,10 @@ async function main(): Promise<void> {
   const idleLatencies: number[] = [];
   const loadLatencies: number[] = [];
   // The first fan-out of a process runs cold (JIT, first encodings, the build worker starting): measured, kept apart.
-  const coldRound = await measurePush(clients, largest, changed, ++version, false, []);
+  const coldRound = await measurePush(clients, gateway.child.pid, largest, changed, ++version, false, []);
   await new Promise((r) => setTimeout(r, 2000));
   for (let i = 0; i < args.rounds; i++) {
-    rounds.push(await measurePush(clients, largest, changed, ++version, false, idleLatencies));
+    rounds.push(await measurePush(clients, gateway.child.pid, largest, changed, ++version, false, idleLatencies));
     await new Promise((r) => setTimeout(r, 2000));
   }
 
@@ -574,7 +602,7 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, PUSH_INTERVAL_MS / 2));
       while (performance.now() < until) {
         const t0 = performance.now();
-        rounds.push(await measurePush(clients, largest, changed, ++version, true, loadLatencies));
+        rounds.push(await measurePush(clients, gateway.child.pid, largest, changed, ++version, true, loadLatencies));
         n++;
         const left = PUSH_INTERVAL_MS - (performance.now() - t0);
         if (left > 0) await new Promise((r) => setTimeout(r, left));
@@ -583,8 +611,40 @@ async function main(): Promise<void> {
     },
   );
 
+  // 2b: the same subscribers on `changes` alone (each unsubscribes from its pool topics): one event per push.
+  await Promise.all(
+    clients.map((c) => {
+      c.send({ type: "unsubscribe-pools" });
+      return c.next("unsubscribed", 120_000);
+    }),
+  );
+  const changesOnlyLatencies: number[] = [];
+  for (let i = 0; i < args.rounds; i++) {
+    await new Promise((r) => setTimeout(r, 2000));
+    rounds.push(await measurePush(clients, gateway.child.pid, largest, changed, ++version, false, changesOnlyLatencies, "changes-only"));
+  }
+
   for (const c of clients) c.send({ type: "close" });
   await new Promise((r) => setTimeout(r, 3000));
+
+  // The gateway's CPU for a push without subscribers (the swap alone: watch, build worker, diff, thread swaps).
+  const swapAloneCpuS: number[] = [];
+  for (let i = 0; i < 2; i++) {
+    const before = readProcessCpu(gateway.child.pid);
+    const generatedAt = pushVersion(largest, changed, ++version);
+    const deadline = performance.now() + 30_000;
+    for (;;) {
+      const status = (await (await fetch(`${gateway.baseUrl}/v1/status`, { headers: { authorization: `Bearer ${key.key}` } })).json()) as {
+        data: { chains: Array<{ chainId: number; generatedAt: number }> };
+      };
+      if (status.data.chains.some((c) => c.chainId === largest.chainId && c.generatedAt === generatedAt)) break;
+      if (performance.now() > deadline) throw new Error("a push without subscribers was not served within 30 s");
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+    swapAloneCpuS.push(readProcessCpu(gateway.child.pid) - before);
+    log(`push ${version} without subscribers: gateway CPU ${fmt(swapAloneCpuS[i], 2)} s (to served + 1 s)`);
+  }
 
   // 3b: the pool route with the swaps alone (the subscribers gone).
   const swapsOnly = await wrkRun(
@@ -630,7 +690,9 @@ async function main(): Promise<void> {
     },
     coldRound,
     rounds,
+    swapAloneCpuS,
     idle: percentiles(idleLatencies),
+    changesOnly: percentiles(changesOnlyLatencies),
     underLoad: percentiles(loadLatencies),
     wrk: { baseline, swapsOnly, fanOut, baselineAfter },
   };
