@@ -30,11 +30,14 @@ const COLLECTION = typia.json.schemas<
   "3.1"
 >();
 
-/** A WebSocket close code the gateway sends, and when (the route table gives them: they are the stream's). */
+/** One way a stream WebSocket ends (the stream layer's catalogue of close codes has this shape). */
 export interface CloseCodeDoc {
+  /** The close code; 1006 is what clients report when the socket ends without a close frame. */
   readonly code: number;
-  /** The close frame's reason text, when it has one. */
-  readonly reason?: string;
+  /** The close reason sent, or how it is made (`<error code>`); null: no close frame. */
+  readonly reason: string | null;
+  /** Whether an `error` event (the usual error object) comes just before the close frame. */
+  readonly errorEvent: boolean;
   readonly when: string;
 }
 
@@ -99,7 +102,12 @@ const WS_DESCRIPTION = (facts: StreamFacts): string =>
 
 Close codes a client sees:
 
-${facts.closeCodes.map((c) => `- \`${c.code}\`${c.reason === undefined ? "" : ` \`${c.reason}\``}: ${c.when}`).join("\n")}`;
+${facts.closeCodes
+  .map(
+    (c) =>
+      `- \`${c.code}\` (${c.reason === null ? "no close frame" : `reason \`${c.reason}\``}${c.errorEvent ? ", after an `error` event" : ""}): ${c.when}`,
+  )
+  .join("\n")}`;
 
 const SSE_DESCRIPTION = `The server-sent events of \`GET /v1/stream\` (\`Accept: text/event-stream\`, no upgrade): the same events as the WebSocket, each as \`event: <type>\`, \`id: <position after it>\` (every event but \`error\`), \`data: <the JSON on one line>\`. The response begins with a comment line and gets a comment line (\`: ping\`) every 15 s. \`Last-Event-ID: <position>\` (EventSource sends it when it reconnects) wins over \`since\`. A client whose unsent bytes pass \`STREAM_MAX_BUFFER_BYTES\` is disconnected; graceful shutdown ends the response after the last event. The client sends nothing over this transport.`;
 

@@ -42,36 +42,45 @@ export class OpenApiDocument extends BuiltDocument {
   }
 }
 
-/**
- * The WebSocket close codes of the stream (docs/stream.md). 4401 and 4403 close
- * the streams of a key that a keys-file reload revoked: 4400 plus the HTTP
- * status an opening with that key would now get.
- */
+/** Every way the gateway ends a stream WebSocket (docs/stream.md, "Close codes"). */
 export const STREAM_CLOSE_CODES: readonly CloseCodeDoc[] = [
   {
     code: CLOSE_GOING_AWAY,
-    when: "the serving thread drains (graceful shutdown, `kill -USR2` rolling restart), after the last event; reconnect with `since`.",
+    reason: "going away",
+    errorEvent: false,
+    when: "the serving thread drains (graceful shutdown, rolling restart), after the last event enqueued; reconnect with `since`",
+  },
+  {
+    code: 1006,
+    reason: null,
+    errorEvent: false,
+    when: "a frame larger than 64 KiB or a text frame that is not UTF-8 (uWS closes the socket); a slow consumer that does not drain within 10 s",
   },
   {
     code: CLOSE_POLICY_VIOLATION,
-    when: "more than `STREAM_MAX_BAD_MESSAGES` messages in a row that are not JSON (valid JSON resets the count).",
+    reason: "too many messages that are not JSON",
+    errorEvent: true,
+    when: "more than STREAM_MAX_BAD_MESSAGES messages in a row that are not JSON (each answered by an error event)",
   },
   {
     code: CLOSE_SLOW_CONSUMER,
     reason: SLOW_CONSUMER_REASON,
-    when: "the connection's unsent bytes passed `STREAM_MAX_BUFFER_BYTES`; everything sent before the close is delivered first.",
+    errorEvent: false,
+    when: "the connection's unsent bytes passed STREAM_MAX_BUFFER_BYTES, once the close frame fits behind what it holds",
   },
   {
     code: 4401,
-    when: "the key was revoked by a keys-file reload and no longer authenticates (removed: an opening would be 401).",
+    reason: "<error code>",
+    errorEvent: true,
+    when: "a keys-file reload removed the stream's key (or changed its secret): API_KEY_NOT_FOUND",
   },
   {
     code: 4403,
-    when: "a keys-file reload disabled the key, it expired, or it may no longer read this stream (route group `stream` or a followed chain withdrawn: an opening would be 403).",
-  },
-  {
-    code: 1006,
-    when: "no close frame: a client frame larger than the limit or a text frame that is not UTF-8 (uWS closes the socket), or a slow consumer that did not drain within 10 s.",
+    reason: "<error code>",
+    errorEvent: true,
+    when:
+      "the key was disabled (API_KEY_DISABLED) or expired (API_KEY_EXPIRED) while the stream was open, or a reload took the " +
+      "`stream` route group from it or a chain of one of the stream's topics (API_KEY_FORBIDDEN)",
   },
 ];
 
