@@ -1050,6 +1050,17 @@ export interface StreamQuery {
   since?: string;
 }
 
+/** Request headers GET /v1/stream reads besides those of every route (and `Accept`, which selects server-sent events). */
+export interface StreamRequestHeaders {
+  /** `websocket`, with the rest of a WebSocket handshake (RFC 6455): opens a WebSocket (101) instead of server-sent events. */
+  Upgrade?: string;
+  /**
+   * Server-sent events only: the position to resume from (the `id` of the last event processed; EventSource sends
+   * it when it reconnects). It wins over `since`; a malformed one is INVALID_POSITION.
+   */
+  "Last-Event-ID"?: string;
+}
+
 // ---------------------------------------------------------------- headers
 
 /** Request headers every route reads (besides Authorization and Content-Type). */
@@ -1109,6 +1120,8 @@ export interface ResponseHeaders {
   "Access-Control-Allow-Origin": string;
   /** CORS (when enabled): the response headers a browser script may read. */
   "Access-Control-Expose-Headers": string;
+  /** `no` on an event stream (GET /v1/stream as server-sent events): a reverse proxy that buffers answers (nginx) passes it through as it comes. */
+  "X-Accel-Buffering": "no";
 }
 
 // ---------------------------------------------------------------- `error.metadata` of each error code

@@ -32,7 +32,7 @@ import {
   TOKEN_SEARCH_RESPONSE_EXAMPLE,
   TOKENS_BY_ADDRESS_RESPONSE_EXAMPLE,
 } from "../openapi/examples.js";
-import { OpenApiDocument } from "./handlers/openapi.js";
+import { ASYNCAPI_DOCUMENT, OpenApiDocument } from "./handlers/openapi.js";
 import { getHealth, getMetrics, getReadiness } from "./handlers/operations.js";
 import { listChainTokens, searchChainTokens } from "./handlers/chain-tokens.js";
 import { getChanges, getStatus } from "./handlers/changes.js";
@@ -455,6 +455,16 @@ export const ROUTES = [
       operationId: "openStream",
       summary: "Live change sets, pools and tokens (WebSocket or server-sent events)",
       description: STREAM_DESCRIPTION,
+      parameters: [
+        { in: "query", carrier: "StreamQuery", name: "topics", example: ["changes:8453", `pool:${pool.chainId}:${pool.address}`] },
+        { in: "query", carrier: "StreamQuery", name: "since", example: "AQ" },
+        { in: "header", carrier: "StreamRequestHeaders", name: "Last-Event-ID" },
+        { in: "header", carrier: "StreamRequestHeaders", name: "Upgrade", example: "websocket" },
+      ],
+      stream: {
+        upgrade:
+          "Switching Protocols: the request was a WebSocket handshake (`Upgrade: websocket`) and was admitted; the connection is now a WebSocket carrying the events as text messages and the client's subscribe/unsubscribe messages (the AsyncAPI document, /v1/asyncapi.json). Besides uWS's handshake headers, it carries `x-trace-id` and the key's `RateLimit-*`.",
+      },
       success: {
         description: "Server-sent events (`text/event-stream`), open until the client or the gateway closes it.",
         contentType: "text/event-stream",
@@ -604,6 +614,26 @@ export const ROUTES = [
       success: {
         description: "The document.",
         schema: { type: "object", description: "An OpenAPI 3.1 document." },
+        snapshotVersion: "sometimes",
+      },
+      errors: [],
+    },
+  },
+  {
+    name: "asyncapi",
+    method: "GET",
+    path: "/v1/asyncapi.json",
+    access: "public",
+    body: false,
+    handler: (): Reply => ASYNCAPI_DOCUMENT.reply(),
+    doc: {
+      operationId: "getAsyncApiDocument",
+      summary: "The AsyncAPI 3.0 document of GET /v1/stream",
+      description:
+        "The WebSocket and server-sent-events channels of GET /v1/stream: the query (`topics`, `since`), every event the gateway sends, the messages a WebSocket client sends, and the close codes (docs/stream.md).",
+      success: {
+        description: "The document.",
+        schema: { type: "object", description: "An AsyncAPI 3.0 document." },
         snapshotVersion: "sometimes",
       },
       errors: [],

@@ -11,9 +11,9 @@ import type { Presence } from "../api/presence.js";
 /** `public` routes need no key (they are limited per client address instead). */
 export type RouteAccess = AccessGroup | "public";
 
-/** A path or query parameter, documented from a property of a carrier type of src/api/wire.ts. */
+/** A path, query or header parameter, documented from a property of a carrier type of src/api/wire.ts. */
 export interface ParameterDoc {
-  readonly in: "path" | "query";
+  readonly in: "path" | "query" | "header";
   /** The carrier type (e.g. `PoolPathParameters`) and its property. */
   readonly carrier: string;
   readonly name: string;
@@ -43,6 +43,11 @@ export interface OperationDoc {
   readonly errors: readonly ErrorCode[];
   /** Responses besides the success and the errors (e.g. /ready's 503), by status. */
   readonly otherResponses?: Readonly<Record<string, { readonly description: string; readonly schema: string }>>;
+  /**
+   * The route opens a stream (GET /v1/stream): the 200 is an event stream (no ETag, no 304, no content coding,
+   * `X-Accel-Buffering`), and `upgrade` describes its 101 (a WebSocket: its messages are in the AsyncAPI document).
+   */
+  readonly stream?: { readonly upgrade: string };
 }
 
 /** A route as the document sees it. */

@@ -54,6 +54,21 @@ export class ResponseHeaderCatalogue {
     return headers;
   }
 
+  /** An event stream's 200 (server-sent events): never stored, never compressed, passed through by buffering proxies. */
+  eventStream(rateLimit: Presence): HeaderObjects {
+    const headers = this.shared(this.common(rateLimit));
+    headers["Cache-Control"] = this.header("Cache-Control", true, { const: "no-store" });
+    headers["X-Accel-Buffering"] = this.header("X-Accel-Buffering", true);
+    return headers;
+  }
+
+  /** 101 Switching Protocols (a WebSocket): the trace id and the key's RateLimit-* headers, then the handshake's own. */
+  switchingProtocols(): HeaderObjects {
+    const headers: HeaderObjects = { "x-trace-id": this.header("x-trace-id", true) };
+    for (const name of ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"] as const) headers[name] = this.header(name, true);
+    return headers;
+  }
+
   /** 304: the validator and caching headers of the 200 it stands for, no body. */
   notModified(rateLimit: Presence): HeaderObjects {
     const headers = this.shared(this.common(rateLimit));

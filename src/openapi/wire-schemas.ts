@@ -10,6 +10,8 @@ import type {
   BasketPathParameters,
   ChangesQuery,
   ChangesResponse,
+  StreamQuery,
+  StreamRequestHeaders,
   StatusResponse,
   ChainBasketPathParameters,
   ChainPathParameters,
@@ -87,6 +89,8 @@ const COLLECTION = typia.json.schemas<
     TokenBasketsQuery,
     TokenBasketQuery,
     ChangesQuery,
+    StreamQuery,
+    StreamRequestHeaders,
     RequestHeaders,
     ResponseHeaders,
     ErrorMetadataByCode,
@@ -100,7 +104,7 @@ const METADATA_FOR_EVERY_CODE: SameKeys<keyof ErrorMetadataByCode, ErrorCode> = 
 void METADATA_FOR_EVERY_CODE;
 
 /**
- * Carrier types of path and query parameters (route-table docs name them): each
+ * Carrier types of path, query and header parameters (route-table docs name them): each
  * property becomes a parameter whose JSDoc is its description.
  */
 const PARAMETER_CARRIERS = [
@@ -114,6 +118,8 @@ const PARAMETER_CARRIERS = [
   "TokenBasketsQuery",
   "TokenBasketQuery",
   "ChangesQuery",
+  "StreamQuery",
+  "StreamRequestHeaders",
 ] as const;
 
 export interface WireSchemas {

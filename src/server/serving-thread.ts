@@ -10,6 +10,7 @@ import { RedisQuotaStore } from "../access/redis-quota-store.js";
 import { BasketCatalogue } from "../baskets/basket-catalogue.js";
 import { createApp } from "../http/app.js";
 import { createGatewayContext } from "../http/gateway-context.js";
+import { ASYNCAPI_DOCUMENT } from "../http/handlers/openapi.js";
 import { OPENAPI_DOCUMENT, ROUTE_NAMES } from "../http/route-table.js";
 import { CorsPolicy } from "../http/transport/cors.js";
 import { uws, type us_listen_socket } from "../http/uws.js";
@@ -99,6 +100,7 @@ const app = createApp(ctx, {
   ...(init.trustedProxies.length === 0 ? {} : { trustedProxies: IpRanges.parse(init.trustedProxies.join(",")) }),
 });
 OPENAPI_DOCUMENT.encoded(); // built now, not on the first request
+ASYNCAPI_DOCUMENT.encoded();
 // A thread that dies with open uWS sockets takes the whole process down; one
 // that closes them first just ends, and the supervisor replaces it.
 const fail = (error: unknown) => {
