@@ -26,7 +26,7 @@
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import type { Logger } from "../log/logger.js";
 import { ByteWriter } from "./byte-writer.js";
-import { errorBody, IsoClock, STATIC_500_BODY, writeSuccessPrefix } from "./envelope.js";
+import { errorBody, IsoClock, STATIC_500_BODY, successPrefix } from "./envelope.js";
 import type { ApiError } from "../api/errors.js";
 import type { Exchange } from "./exchange.js";
 import {
@@ -373,7 +373,7 @@ export class ResponseWriter {
     }
     const out = this.body;
     out.at = 0;
-    writeSuccessPrefix(out, x, this.clock.now());
+    out.utf8(successPrefix(x, this.clock.now()));
     const size = out.at + dataLength + 1;
     const coding =
       x.head || size < this.transport.compressionMinBytes ? "identity" : chooseContentCoding(x.acceptEncoding, size <= BROTLI_MAX_BYTES);
@@ -519,11 +519,11 @@ export class ResponseWriter {
     const head = this.head;
     head.at = 0;
     head.bytes(this.statusRun(status, contentType));
-    head.text(x.traceId);
+    head.ascii(x.traceId);
     if (version !== undefined) head.bytes(this.versionRun(version, generatedAt));
     else if (generatedAt !== undefined) {
       head.bytes(R_DATA_GENERATED_AT);
-      head.text(generatedAt);
+      head.utf8(generatedAt);
     }
     const quota = x.quota;
     if (quota !== null) {
@@ -535,22 +535,22 @@ export class ResponseWriter {
     if (cacheControl !== null) head.bytes(this.cacheRuns[cacheControl]);
     if (etag !== null) {
       head.bytes(R_ETAG);
-      head.text(etag);
+      head.ascii(etag);
     }
     if (extra !== null)
       for (const name in extra) {
         head.bytes(R_CRLF);
-        head.text(name);
+        head.utf8(name);
         head.bytes(R_COLON);
-        head.text(extra[name]);
+        head.utf8(extra[name]);
       }
     if (coding !== "identity") {
       head.bytes(R_CONTENT_ENCODING);
-      head.text(coding);
+      head.utf8(coding);
     }
     if (x.corsOrigin !== null) {
       head.bytes(R_ALLOW_ORIGIN);
-      head.text(x.corsOrigin);
+      head.utf8(x.corsOrigin);
       head.bytes(R_EXPOSE_HEADERS);
     }
     if (body === null || x.head) {

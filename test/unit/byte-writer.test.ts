@@ -1,7 +1,7 @@
-/** The response byte writer (issue 23): whatever it writes is exactly the UTF-8 of the text it stands for. */
+/** The response byte writer and envelope prefix (issue 23): whatever they write is exactly the UTF-8 of the text it stands for. */
 import { describe, expect, it } from "vitest";
 import { ByteWriter } from "../../src/http/byte-writer.js";
-import { successPrefix, writeSuccessPrefix } from "../../src/http/envelope.js";
+import { successPrefix } from "../../src/http/envelope.js";
 import { newTraceId, traceIdFor } from "../../src/http/trace-id.js";
 
 const written = (write: (w: ByteWriter) => void, initial = 4): string => {
@@ -14,27 +14,13 @@ describe("ByteWriter", () => {
   it("writes text as UTF-8, ASCII or not, growing its buffer", () => {
     for (const text of ["", "plain ascii", "café", "Ω at the start", "ascii then 日本語", "\u{1F600} emoji", "lone \ud800 surrogate"]) {
       const w = new ByteWriter(1);
-      w.text(text);
+      w.utf8(text);
       expect(w.view().equals(Buffer.from(text, "utf8"))).toBe(true);
     }
-  });
-
-  it("writes JSON strings exactly as JSON.stringify", () => {
-    for (const text of [
-      "/v1/pools/1/0xabc",
-      "/v1/tokens?x=1&y=2",
-      'quote"in',
-      "back\\slash",
-      "tab\there",
-      "\u0000ctl",
-      "é",
-      "\u2028",
-      "a\ud800b",
-    ]) {
-      const w = new ByteWriter(2);
-      w.jsonString(text);
-      expect(w.view().equals(Buffer.from(JSON.stringify(text), "utf8"))).toBe(true);
-    }
+    const w = new ByteWriter(1);
+    w.ascii("trace-id.0123");
+    w.utf8("é");
+    expect(w.view().toString("utf8")).toBe("trace-id.0123é");
   });
 
   it("writes integers in decimal, and anything else as String() does", () => {
@@ -48,12 +34,22 @@ describe("ByteWriter", () => {
     expect(written((w) => (w.bytes(Buffer.from("ab")), w.bytes(long), w.bytes(Buffer.from("c"))))).toBe(`ab${"a".repeat(300)}c`);
   });
 
-  it("writes the success prefix byte for byte as successPrefix", () => {
-    for (const path of ["/v1/pools/8453/0xabc", '/v1/x?q="1"', "/v1/é"]) {
-      const request = { path, traceId: "abc-123" };
-      const w = new ByteWriter(8);
-      writeSuccessPrefix(w, request, "2026-01-01T00:00:00.000Z");
-      expect(w.view().equals(Buffer.from(successPrefix(request, "2026-01-01T00:00:00.000Z")))).toBe(true);
+  it("the success prefix quotes the path exactly as JSON.stringify", () => {
+    for (const path of [
+      "/v1/pools/8453/0xabc",
+      "/v1/tokens?x=1&y=2",
+      '/v1/x?q="1"',
+      "/v1/back\\slash",
+      "/v1/tab\t",
+      "/v1/é",
+      "/v1/\u2028",
+      "/v1/a\ud800b",
+      "",
+    ]) {
+      const prefix = successPrefix({ path, traceId: "abc-123" }, "2026-01-01T00:00:00.000Z");
+      expect(prefix).toBe(
+        `{"statusCode":200,"timestamp":"2026-01-01T00:00:00.000Z","path":${JSON.stringify(path)},"traceId":"abc-123","data":`,
+      );
     }
   });
 });
