@@ -14,6 +14,7 @@
  * with --write-summary). Every process it starts is stopped at the end, also
  * on failure or an interrupt.
  */
+import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, release, tmpdir, totalmem } from "node:os";
@@ -49,6 +50,7 @@ import { cpuMicrosPerRequest } from "./stats.js";
 import { capture, writeCanned, type CannedResponse, type CannedTarget } from "./targets/canned.js";
 import { startNode, stopAllChildren, type BenchChild } from "./targets/child.js";
 import { freePort } from "./targets/free-port.js";
+import { openIdleStreams } from "./targets/idle-streams.js";
 import { startGateway, writeBenchKey } from "./targets/gateway.js";
 import { startBenchRedis } from "./targets/redis-server.js";
 import { samplePoolAddresses } from "./targets/pool-addresses.js";
@@ -72,6 +74,8 @@ interface Args {
   targets: string | null;
   writeSummary: boolean;
   notes: string[];
+  /** WebSocket subscribers kept open on each gateway's /v1/stream while it is measured (0: none). */
+  idleStreams: number;
 }
 
 const USAGE = `usage: npm run bench -- [--quick] [options]
@@ -88,7 +92,9 @@ const USAGE = `usage: npm run bench -- [--quick] [options]
   --servers A,B       only these servers (ids in bench/http-targets.ts; a gateway is needed: it provides the bytes)
   --targets A,B       only these targets
   --note TEXT         a note to print with the results (repeatable)
-  --write-summary     with --quick: also regenerate the http-cpu section of bench/RESULTS.md (a full run always does)`;
+  --write-summary     with --quick: also regenerate the http-cpu section of bench/RESULTS.md (a full run always does)
+  --idle-streams N    keep N idle WebSocket subscribers open on each gateway's /v1/stream while measuring (opened by a
+                      separate process on the wrk CPUs; STREAM_MAX_CONNECTIONS_PER_KEY and descriptor limits raised to fit)`;
 
 function parseArgs(argv: readonly string[]): Args {
   const args: Args = {
@@ -106,6 +112,7 @@ function parseArgs(argv: readonly string[]): Args {
     targets: null,
     writeSummary: false,
     notes: [],
+    idleStreams: 0,
   };
   const flags = new Flags(argv);
   const cpuList = () => {
@@ -129,6 +136,7 @@ function parseArgs(argv: readonly string[]): Args {
     else if (flag === "--targets") args.targets = flags.value();
     else if (flag === "--note") args.notes.push(flags.value());
     else if (flag === "--write-summary") args.writeSummary = true;
+    else if (flag === "--idle-streams") args.idleStreams = flags.integer(0, 100_000);
     else if (flag === "--help" || flag === "-h") {
       process.stdout.write(`${USAGE}\n`);
       process.exit(0);
@@ -191,6 +199,20 @@ interface RunningServer {
   readonly baseUrl: string;
   /** Processes whose CPU counts as this server's (its redis-server). */
   readonly helpers?: readonly BenchChild[];
+}
+
+/**
+ * Makes sure process `pid` may open `needed` descriptors: raises its soft limit (prlimit, util-linux) up to its
+ * hard limit; throws when even the hard limit is lower.
+ */
+function raiseDescriptorLimit(pid: number, needed: number): void {
+  const line = /^Max open files\s+(\d+|unlimited)\s+(\d+|unlimited)/m.exec(readFileSync(`/proc/${pid}/limits`, "utf8"));
+  if (line === null) throw new Error(`cannot read the descriptor limit of process ${pid}`);
+  const [soft, hard] = [line[1], line[2]].map((v) => (v === "unlimited" ? Infinity : Number(v)));
+  if (soft >= needed) return;
+  if (hard < needed)
+    throw new Error(`--idle-streams needs ${needed} descriptors in the gateway; its hard limit is ${hard} (raise it: ulimit -Hn)`);
+  execFileSync("prlimit", ["--pid", String(pid), `--nofile=${needed}:${hard === Infinity ? "unlimited" : hard}`]);
 }
 
 /** CPU seconds of a server's process and its helpers. */
@@ -346,6 +368,7 @@ async function main(): Promise<void> {
       log(`starting ${def.id}: ${threadsOf(def)} serving thread(s), auth and quotas on, LOG_LEVEL warn`);
       // One cursor secret for every gateway of the run (as a deployment configures one), so their next-page cursors match.
       const env: Record<string, string> = { CURSOR_SECRET: cursorSecret, ...(def.env ?? {}) };
+      if (args.idleStreams > 0) env.STREAM_MAX_CONNECTIONS_PER_KEY = String(Math.max(100, args.idleStreams));
       const helpers: BenchChild[] = [];
       if (def.redis) {
         const redis = await startBenchRedis(pin.serverCpus);
@@ -394,6 +417,18 @@ async function main(): Promise<void> {
     for (const def of servers.filter((s) => s.kind !== "gateway")) {
       log(`starting ${def.id}: ${threadsOf(def)} thread(s)`);
       running.push(await startUws(def, threadsOf(def), cannedFile, pin.serverCpus));
+    }
+    if (args.idleStreams > 0) {
+      for (const server of running.filter((s) => s.def.kind === "gateway")) {
+        raiseDescriptorLimit(server.child.pid, args.idleStreams + 4096);
+        const idle = await openIdleStreams(server.baseUrl, benchKey.key, args.idleStreams, pin.wrkCpus);
+        log(
+          `${server.def.id}: ${idle.count} idle WebSocket subscribers open on /v1/stream (${idle.openMs} ms); they stay open while it is measured`,
+        );
+      }
+      notes.push(
+        `Each gateway held ${args.idleStreams} idle WebSocket subscribers on /v1/stream throughout (opened from a separate process on the wrk CPUs; the server answers their pings).`,
+      );
     }
     // Measure in the order of SERVERS (as listed), not of start-up.
     running.sort((a, b) => servers.indexOf(a.def) - servers.indexOf(b.def));

@@ -81,6 +81,8 @@ export class Admission<Res, Req> {
     const { keys, quotas, confirmedKeys } = this.ctx;
     let key = knownKey(authorization, keys, nowMs);
     if (key !== null && !confirmedKeys.has(key)) key = null;
+    // Confirmed already (the usual request): nothing to mark once counted.
+    const confirmed = key !== null;
     let address: Uint8Array | null = null;
     if (key === null) {
       address = this.clientAddress(res, req);
@@ -108,23 +110,23 @@ export class Admission<Res, Req> {
         refused: false,
         settled: quota.then((decided) => {
           if (request.aborted) return false;
-          this.grant(request, admitted, group, decided);
+          this.grant(request, admitted, group, decided, confirmed);
           return true;
         }),
       };
     }
-    this.grant(request, key, group, quota);
+    this.grant(request, key, group, quota, confirmed);
     return null;
   }
 
   /**
    * Records the key's quota decision (its RateLimit-* headers) and the key as
-   * confirmed valid (it passed every address check), then refuses a key over its
+   * confirmed valid (it passed every address check; `confirmed`: it was found confirmed on arrival), then refuses a key over its
    * quota or outside its allowed routes.
    */
-  private grant(request: AdmittedRequest, key: KeyEntry, group: AccessGroup, quota: RateLimitDecision): void {
+  private grant(request: AdmittedRequest, key: KeyEntry, group: AccessGroup, quota: RateLimitDecision, confirmed: boolean): void {
     request.quota = quota;
-    this.ctx.confirmedKeys.mark(key);
+    if (!confirmed) this.ctx.confirmedKeys.mark(key);
     if (!quota.allowed) throw rateLimitExceeded(quota);
     assertRouteAllowed(key, group);
   }

@@ -34,8 +34,13 @@ export interface EnvelopeRequest {
  * A trace id is always 1-128 characters of `[A-Za-z0-9._-]` (trace-id.ts), which JSON writes as they are.
  */
 export function successPrefix(request: EnvelopeRequest, timestamp: string): string {
-  return `{"statusCode":200,"timestamp":"${timestamp}","path":${JSON.stringify(request.path)},"traceId":"${request.traceId}","data":`;
+  const path = request.path;
+  // JSON.stringify of printable ASCII without `"` or `\` (every usual path) is the text in quotes; the test is cheaper.
+  const json = PLAIN_JSON_TEXT.test(path) ? `"${path}"` : JSON.stringify(path);
+  return `{"statusCode":200,"timestamp":"${timestamp}","path":${json},"traceId":"${request.traceId}","data":`;
 }
+
+const PLAIN_JSON_TEXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
 /** The usual error object of an ApiError (the envelope's `error`, a stream's `error` event), its echoes bounded. */
 export function errorObject(error: ApiError): ErrorBody {

@@ -13,6 +13,7 @@ import type { Exchange } from "./exchange.js";
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from "../api/limits.js";
 
 export function checkContentType(contentType: string): void {
+  if (contentType === "application/json") return; // what nearly every client sends: no parsing
   const mediaType = contentType.split(";")[0].trim().toLowerCase();
   if (mediaType === "application/json") return;
   throw new ApiError(

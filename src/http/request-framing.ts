@@ -36,13 +36,27 @@ export interface FramingFields {
  * the request has none.
  */
 export function readFramingFields(req: HttpRequest): FramingFields | null {
-  const contentLength: string[] = [];
-  const transferEncoding: string[] = [];
-  req.forEach((name, value) => {
-    if (name === "content-length") contentLength.push(value);
-    else if (name === "transfer-encoding") transferEncoding.push(value);
-  });
-  return contentLength.length === 0 && transferEncoding.length === 0 ? null : { contentLength, transferEncoding };
+  seenLengths = null;
+  seenEncodings = null;
+  req.forEach(collectFraming);
+  const contentLength = seenLengths;
+  const transferEncoding = seenEncodings;
+  seenLengths = seenEncodings = null;
+  return contentLength === null && transferEncoding === null
+    ? null
+    : { contentLength: contentLength ?? [], transferEncoding: transferEncoding ?? [] };
+}
+
+/*
+ * The walk's state: one callback for every request, and lists made only when a framing field is found (no closure
+ * or array per request; `forEach` calls back synchronously, so one walk never sees another's state).
+ */
+let seenLengths: string[] | null = null;
+let seenEncodings: string[] | null = null;
+
+function collectFraming(name: string, value: string): void {
+  if (name === "content-length") (seenLengths ??= []).push(value);
+  else if (name === "transfer-encoding") (seenEncodings ??= []).push(value);
 }
 
 /** The framing error of a request, or null when its body is delimited unambiguously. */

@@ -19,11 +19,13 @@
  *   connection, so a client that never reads pins at most one response. The
  *   bytes held per thread are capped: past the cap the connection is closed.
  *   (uWS closes a connection whose writes do not drain within its idle timeout.)
- * - Identity success bodies are assembled in one reusable scratch buffer; uWS
+ * - The head (status line and headers) is written as one block, and identity
+ *   success bodies are assembled in one reusable buffer (byte-writer.ts); uWS
  *   copies what it sends, and a held remainder is copied out first.
  */
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import type { Logger } from "../log/logger.js";
+import { ByteWriter } from "./byte-writer.js";
 import { errorBody, IsoClock, STATIC_500_BODY, successPrefix } from "./envelope.js";
 import type { ApiError } from "../api/errors.js";
 import type { Exchange } from "./exchange.js";
@@ -70,31 +72,41 @@ const STATUS_LINE: Record<number, Buffer> = Object.fromEntries(Object.entries(ST
 const H_CONTENT_TYPE = bytes("content-type");
 const H_TRACE_ID = bytes("x-trace-id");
 const H_SNAPSHOT_VERSION = bytes("x-snapshot-version");
-const H_DATA_GENERATED_AT = bytes("x-data-generated-at");
 const H_RATELIMIT_LIMIT = bytes("ratelimit-limit");
 const H_RATELIMIT_REMAINING = bytes("ratelimit-remaining");
 const H_RATELIMIT_RESET = bytes("ratelimit-reset");
 const H_CACHE_CONTROL = bytes("cache-control");
-const H_VARY = bytes("vary");
-const H_ETAG = bytes("etag");
-const H_CONTENT_ENCODING = bytes("content-encoding");
 const H_ALLOW_ORIGIN = bytes("access-control-allow-origin");
 const H_EXPOSE_HEADERS = bytes("access-control-expose-headers");
-const H_CONTENT_LENGTH = bytes("content-length");
-const H_CONNECTION = bytes("connection");
-const V_JSON = bytes(JSON_CONTENT_TYPE);
 const V_EVENT_STREAM = bytes(EVENT_STREAM_CONTENT_TYPE);
 const H_ACCEL_BUFFERING = bytes("x-accel-buffering");
 const V_NO = bytes("no");
 const STATUS_101 = bytes("101 Switching Protocols");
-const V_CLOSE = bytes("close");
 const V_EXPOSE_HEADERS = bytes(CORS_EXPOSE_HEADERS);
 
 /** Answers that must never be stored (errors). */
 const NO_STORE = bytes("no-store");
-/** Success answers: a cache may keep them but must revalidate; keyed answers never go to a shared cache. */
-const PRIVATE_REVALIDATE = bytes("private, no-cache");
-const REVALIDATE = bytes("no-cache");
+
+/**
+ * A response's head is written as one block (`writeStatus` with the status text, then every header as
+ * "\r\nname: value": uWS appends the status line's own "\r\n", then its Date header, Content-Length and the
+ * body): one native call instead of one per header. These are its fixed runs.
+ */
+const R_TRACE_ID = bytes("\r\nx-trace-id: ");
+const R_SNAPSHOT_VERSION = bytes("\r\nx-snapshot-version: ");
+const R_DATA_GENERATED_AT = bytes("\r\nx-data-generated-at: ");
+const R_RATELIMIT_RESET = bytes("\r\nratelimit-reset: ");
+const R_ETAG = bytes("\r\netag: ");
+const R_CONTENT_ENCODING = bytes("\r\ncontent-encoding: ");
+const R_ALLOW_ORIGIN = bytes("\r\naccess-control-allow-origin: ");
+const R_EXPOSE_HEADERS = bytes(`\r\naccess-control-expose-headers: ${CORS_EXPOSE_HEADERS}`);
+const R_CONTENT_LENGTH = bytes("\r\ncontent-length: ");
+const R_CONNECTION_CLOSE = bytes("\r\nconnection: close");
+const R_CRLF = bytes("\r\n");
+const R_COLON = bytes(": ");
+
+/** How an answer may be cached: its cache-control header, and vary on answers that are not errors. */
+export type CachePolicy = "no-store" | "revalidate" | "private-revalidate";
 
 /** uWS's cork buffer (LoopData::CORK_BUFFER_SIZE): a write at least this large is sent at once. */
 const UWS_CORK_BUFFER_BYTES = 16 * 1024;
@@ -136,14 +148,24 @@ export const DEFAULT_TRANSPORT: TransportOptions = { compressionMinBytes: 1024, 
 type Kept = { readonly bytes: number; readonly piece?: DeflatedPiece; readonly body?: Buffer };
 
 export class ResponseWriter {
-  private scratch = Buffer.allocUnsafe(1 << 16);
+  /** Identity bodies (and pieces to compress) are assembled here; uWS copies what it sends. */
+  private readonly body = new ByteWriter(1 << 16);
+  /** The head of the response being written. */
+  private readonly head = new ByteWriter(4096);
   private heldBytes = 0;
   readonly clock = new IsoClock();
   private readonly kept: CompressionCache<Kept>;
-  private readonly varyValue: Buffer;
+  /** The cache-control (and vary) run of each policy. */
+  private readonly cacheRuns: Readonly<Record<CachePolicy, Buffer>>;
+  /** The first run of a head by content type and status: status text, content-type, the trace id's name. */
+  private readonly statusRuns = new Map<string | null, Buffer[]>();
   /** The last snapshot version written, and its bytes (a version serves many responses). */
   private versionText = "";
   private versionBytes = bytes("");
+  /** Version runs by data-generated-at ("" for none), of the snapshot version `versionText`. */
+  private versionRuns = new Map<string, Buffer>();
+  /** "\r\nratelimit-limit: L\r\nratelimit-remaining: " by limit (keys share a few limits). */
+  private readonly limitRuns = new Map<number, Buffer>();
 
   constructor(
     private readonly lifecycle: ResponseLifecycle,
@@ -152,7 +174,13 @@ export class ResponseWriter {
     private readonly log: Logger,
   ) {
     this.kept = new CompressionCache(transport.compressionCacheBytes);
-    this.varyValue = bytes(transport.cors !== null && !transport.cors.any ? "Accept-Encoding, Origin" : "Accept-Encoding");
+    const vary = transport.cors !== null && !transport.cors.any ? "Accept-Encoding, Origin" : "Accept-Encoding";
+    // Answers (not errors) may be compressed or, with a CORS list, vary by origin.
+    this.cacheRuns = {
+      "no-store": bytes("\r\ncache-control: no-store"),
+      revalidate: bytes(`\r\ncache-control: no-cache\r\nvary: ${vary}`),
+      "private-revalidate": bytes(`\r\ncache-control: private, no-cache\r\nvary: ${vary}`),
+    };
   }
 
   /** Bytes held for connections whose socket has not taken them yet. */
@@ -263,7 +291,7 @@ export class ResponseWriter {
     const status = text === STATIC_500_BODY ? 500 : error.status;
     const headers = { ...error.headers, "x-error-code": status === 500 ? "UNKNOWN_ERROR" : error.code };
     if (x.closeConnection) this.refuseAndClose(x, status, text, headers);
-    else this.write(x, status, JSON_CONTENT_TYPE, Buffer.from(text), "identity", headers, x.snapshotVersion, null, NO_STORE);
+    else this.write(x, status, JSON_CONTENT_TYPE, Buffer.from(text), "identity", headers, x.snapshotVersion, null, "no-store");
   }
 
   /**
@@ -334,13 +362,13 @@ export class ResponseWriter {
     this.settle(x);
   }
 
-  private cacheControl(x: Exchange): Buffer {
-    return x.key === null ? REVALIDATE : PRIVATE_REVALIDATE;
+  /** Success answers: a cache may keep them but must revalidate; keyed answers never go to a shared cache. */
+  private cacheControl(x: Exchange): CachePolicy {
+    return x.key === null ? "revalidate" : "private-revalidate";
   }
 
   private data(x: Exchange, reply: DataReply): void {
     const version = reply.snapshotVersion ?? x.snapshotVersion;
-    const prefix = successPrefix(x, this.clock.now());
     const chunks = reply.data;
     let dataLength = 0;
     for (let i = 0; i < chunks.length; i++) {
@@ -355,17 +383,21 @@ export class ResponseWriter {
         return;
       }
     }
-    const size = Buffer.byteLength(prefix) + dataLength + 1;
+    const out = this.body;
+    out.at = 0;
+    out.utf8(successPrefix(x, this.clock.now()));
+    const size = out.at + dataLength + 1;
     const coding =
       x.head || size < this.transport.compressionMinBytes ? "identity" : chooseContentCoding(x.acceptEncoding, size <= BROTLI_MAX_BYTES);
     if (coding === "gzip") {
+      const prefix = Buffer.from(out.view()); // the body buffer is reused below
       const piece = this.deflated(version, reply, chunks, dataLength);
-      const raw = piece.length <= 16 * 1024 ? this.assemble("", chunks, "") : undefined;
+      const raw = piece.length <= 16 * 1024 ? this.assemble(chunks) : undefined;
       this.write(
         x,
         200,
         JSON_CONTENT_TYPE,
-        gzipMember(Buffer.from(prefix), piece, CLOSE_BRACE, raw),
+        gzipMember(prefix, piece, CLOSE_BRACE, raw),
         "gzip",
         null,
         version,
@@ -375,7 +407,7 @@ export class ResponseWriter {
       );
       return;
     }
-    const body = this.assemble(prefix, chunks, "}");
+    const body = this.append(chunks, CLOSE_BRACE);
     if (coding === "br") {
       this.write(
         x,
@@ -422,7 +454,7 @@ export class ResponseWriter {
       const hit = this.kept.get(key);
       if (hit?.piece !== undefined) return hit.piece;
     }
-    const piece = deflatePiece(dataLength === 0 ? Buffer.alloc(0) : Buffer.from(this.assemble("", chunks, "")), key === undefined ? 1 : 6);
+    const piece = deflatePiece(dataLength === 0 ? Buffer.alloc(0) : Buffer.from(this.assemble(chunks)), key === undefined ? 1 : 6);
     if (key !== undefined) this.kept.set(key, { bytes: piece.deflated.length + 64, piece });
     return piece;
   }
@@ -457,7 +489,7 @@ export class ResponseWriter {
     extra: Record<string, string> | null,
     version: string | undefined,
     etag: string | null,
-    cacheControl: Buffer | null,
+    cacheControl: CachePolicy | null,
     generatedAt?: string,
   ): void {
     if (x.aborted || x.responded) return;
@@ -476,7 +508,12 @@ export class ResponseWriter {
     else this.hold(x, body!);
   }
 
-  /** The status line, the headers, the body; true when the socket took all of it. */
+  /**
+   * The status line, the headers, the body; true when the socket took all of it. The head is one block
+   * (see R_TRACE_ID), headers in this order: content-type, x-trace-id, x-snapshot-version,
+   * x-data-generated-at, ratelimit-limit/-remaining/-reset, cache-control, vary, etag, the extra headers,
+   * content-encoding, CORS; content-length (HEAD) and connection (draining).
+   */
   private send(
     x: Exchange,
     status: number,
@@ -486,47 +523,61 @@ export class ResponseWriter {
     extra: Record<string, string> | null,
     version: string | undefined,
     etag: string | null,
-    cacheControl: Buffer | null,
+    cacheControl: CachePolicy | null,
     generatedAt: string | undefined,
   ): boolean {
     const res = x.res;
     const close = this.lifecycle.closeConnections;
-    res.writeStatus(STATUS_LINE[status] ?? String(status));
-    if (contentType !== null) res.writeHeader(H_CONTENT_TYPE, contentType === JSON_CONTENT_TYPE ? V_JSON : contentType);
-    res.writeHeader(H_TRACE_ID, x.traceId);
-    if (version !== undefined) res.writeHeader(H_SNAPSHOT_VERSION, this.versionOf(version));
-    if (generatedAt !== undefined) res.writeHeader(H_DATA_GENERATED_AT, generatedAt);
+    const head = this.head;
+    head.at = 0;
+    head.bytes(this.statusRun(status, contentType));
+    head.ascii(x.traceId);
+    if (version !== undefined) head.bytes(this.versionRun(version, generatedAt));
+    else if (generatedAt !== undefined) {
+      head.bytes(R_DATA_GENERATED_AT);
+      head.utf8(generatedAt);
+    }
     const quota = x.quota;
     if (quota !== null) {
-      res.writeHeader(H_RATELIMIT_LIMIT, String(quota.limit));
-      res.writeHeader(H_RATELIMIT_REMAINING, String(quota.remaining));
-      res.writeHeader(H_RATELIMIT_RESET, String(quota.resetSeconds));
+      head.bytes(this.limitRun(quota.limit));
+      head.uint(quota.remaining);
+      head.bytes(R_RATELIMIT_RESET);
+      head.uint(quota.resetSeconds);
     }
-    if (cacheControl !== null) {
-      res.writeHeader(H_CACHE_CONTROL, cacheControl);
-      // Answers (not errors) may be compressed or, with a CORS list, vary by origin.
-      if (cacheControl !== NO_STORE) res.writeHeader(H_VARY, this.varyValue);
+    if (cacheControl !== null) head.bytes(this.cacheRuns[cacheControl]);
+    if (etag !== null) {
+      head.bytes(R_ETAG);
+      head.ascii(etag);
     }
-    if (etag !== null) res.writeHeader(H_ETAG, etag);
-    if (extra !== null) for (const name in extra) res.writeHeader(name, extra[name]);
-    if (coding !== "identity") res.writeHeader(H_CONTENT_ENCODING, coding);
+    if (extra !== null)
+      for (const name in extra) {
+        head.bytes(R_CRLF);
+        head.utf8(name);
+        head.bytes(R_COLON);
+        head.utf8(extra[name]);
+      }
+    if (coding !== "identity") {
+      head.bytes(R_CONTENT_ENCODING);
+      head.utf8(coding);
+    }
     if (x.corsOrigin !== null) {
-      res.writeHeader(H_ALLOW_ORIGIN, x.corsOrigin);
-      res.writeHeader(H_EXPOSE_HEADERS, V_EXPOSE_HEADERS);
+      head.bytes(R_ALLOW_ORIGIN);
+      head.utf8(x.corsOrigin);
+      head.bytes(R_EXPOSE_HEADERS);
     }
-    if (body === null) {
-      // 204/304: no body and no Content-Length (endWithoutBody() writes none of its own).
-      if (close) res.writeHeader(H_CONNECTION, V_CLOSE);
+    if (body === null || x.head) {
+      // 204/304: no body and no Content-Length (endWithoutBody() writes none of its own); HEAD: the GET body's
+      // length (given an argument, endWithoutBody() aborts the process).
+      if (body !== null) {
+        head.bytes(R_CONTENT_LENGTH);
+        head.uint(body.length);
+      }
+      if (close) head.bytes(R_CONNECTION_CLOSE);
+      res.writeStatus(head.view());
       res.endWithoutBody();
       return true;
     }
-    if (x.head) {
-      // endWithoutBody() writes no Content-Length of its own (given an argument, uWS aborts the process).
-      res.writeHeader(H_CONTENT_LENGTH, String(body.length));
-      if (close) res.writeHeader(H_CONNECTION, V_CLOSE);
-      res.endWithoutBody();
-      return true;
-    }
+    res.writeStatus(head.view());
     if (close) {
       res.end(body, true);
       return true;
@@ -534,11 +585,49 @@ export class ResponseWriter {
     return res.tryEnd(body, body.length)[1];
   }
 
+  /** The status text, the content-type header and the trace id header's name. */
+  private statusRun(status: number, contentType: string | null): Buffer {
+    let runs = this.statusRuns.get(contentType);
+    if (runs === undefined) this.statusRuns.set(contentType, (runs = []));
+    let run = runs[status];
+    if (run === undefined) {
+      const type = contentType === null ? "" : `\r\ncontent-type: ${contentType}`;
+      run = runs[status] = Buffer.concat([Buffer.from(`${STATUS_TEXT[status] ?? String(status)}${type}`), R_TRACE_ID]);
+    }
+    return run;
+  }
+
+  /** The x-snapshot-version header, and x-data-generated-at when given. */
+  private versionRun(version: string, generatedAt: string | undefined): Buffer {
+    const versionBytes = this.versionOf(version);
+    const key = generatedAt ?? "";
+    let run = this.versionRuns.get(key);
+    if (run === undefined) {
+      const parts = [R_SNAPSHOT_VERSION, versionBytes];
+      if (generatedAt !== undefined) parts.push(R_DATA_GENERATED_AT, Buffer.from(generatedAt));
+      run = Buffer.concat(parts);
+      // A version's runs are one per chain; a bound all the same (a data-generated-at comes from the snapshot).
+      if (this.versionRuns.size < 1024) this.versionRuns.set(key, run);
+    }
+    return run;
+  }
+
+  /** The ratelimit-limit header and the ratelimit-remaining header's name. */
+  private limitRun(limit: number): Buffer {
+    let run = this.limitRuns.get(limit);
+    if (run === undefined) {
+      run = Buffer.from(`\r\nratelimit-limit: ${limit}\r\nratelimit-remaining: `);
+      if (this.limitRuns.size < 1024) this.limitRuns.set(limit, run);
+    }
+    return run;
+  }
+
   /** The bytes of a snapshot version (remembered: consecutive responses carry the same one). */
   private versionOf(version: string): Buffer {
     if (version !== this.versionText) {
       this.versionText = version;
       this.versionBytes = bytes(version);
+      this.versionRuns = new Map();
     }
     return this.versionBytes;
   }
@@ -555,7 +644,7 @@ export class ResponseWriter {
       x.res.close(); // runs the abort handler
       return;
     }
-    const copy = Buffer.from(body); // the scratch buffer is reused by the next response
+    const copy = Buffer.from(body); // the body buffer is reused by the next response
     x.held = copy;
     this.heldBytes += copy.length;
     x.res.onWritable((offset) => {
@@ -580,26 +669,22 @@ export class ResponseWriter {
     this.lifecycle.settled(x);
   }
 
-  /** prefix + chunks + suffix in the scratch buffer (valid until the next call). */
-  private assemble(prefix: string, chunks: readonly Chunk[], suffix: string): Buffer {
-    let size = Buffer.byteLength(prefix) + Buffer.byteLength(suffix);
+  /** The chunks alone in the body buffer (valid until the next use of it). */
+  private assemble(chunks: readonly Chunk[]): Buffer {
+    this.body.at = 0;
+    return this.append(chunks, null);
+  }
+
+  /** The chunks, then `suffix`, after what the body buffer holds; all of it (valid until the next use of it). */
+  private append(chunks: readonly Chunk[], suffix: Buffer | null): Buffer {
+    const out = this.body;
     for (let i = 0; i < chunks.length; i++) {
       const c = chunks[i];
-      size += typeof c === "string" ? Buffer.byteLength(c) : c.length;
+      if (typeof c === "string") out.utf8(c);
+      else out.bytes(c);
     }
-    if (size > this.scratch.length) this.scratch = Buffer.allocUnsafe(Math.max(size, this.scratch.length * 2));
-    const out = this.scratch;
-    let at = out.write(prefix, 0);
-    for (let i = 0; i < chunks.length; i++) {
-      const c = chunks[i];
-      if (typeof c === "string") at += out.write(c, at);
-      else {
-        out.set(c, at);
-        at += c.length;
-      }
-    }
-    at += out.write(suffix, at);
-    return out.subarray(0, at);
+    if (suffix !== null) out.bytes(suffix);
+    return out.view();
   }
 }
 
