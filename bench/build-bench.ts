@@ -109,7 +109,7 @@ async function profileInThisProcess(dir: string): Promise<BuildProfile> {
       logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE,
     });
     const compileMs = performance.now() - t;
-    tokens.push({ chainId: chain.info.chainId, tokens: chain.tokens });
+    tokens.push({ chainId: chain.info.chainId, tokens: chain.tokens, run: chain.tokenRun });
     files.push({
       file,
       bytes: bytes.length,

@@ -5,7 +5,7 @@
  * handing them back copies nothing large, and failures come back as values.
  */
 import type { ChainId } from "../chains/chains.js";
-import type { ChainTokenColumns, CompiledChain } from "../tables/compiled-chain.js";
+import type { ChainTokenColumns, CompiledChain, TokenRunData } from "../tables/compiled-chain.js";
 import type { ChainDiff } from "../tables/change-sets.js";
 import type { PoolTableData } from "../tables/pool-table.js";
 import type { AdmissionBounds } from "./chain-admission.js";
@@ -38,7 +38,7 @@ export interface PreviousChainTables {
 /** Build the cross-chain token index (its answer: TokenIndexData) from compiled chains. */
 export interface TokenIndexTask {
   readonly kind: "token-index";
-  readonly chains: ReadonlyArray<{ chainId: ChainId; tokens: ChainTokenColumns }>;
+  readonly chains: ReadonlyArray<{ chainId: ChainId; tokens: ChainTokenColumns; run: TokenRunData }>;
 }
 
 export type ChainTaskResult =

@@ -371,7 +371,7 @@ export class SnapshotLoader {
     try {
       tokenIndex = await this.pool.run({
         kind: "token-index",
-        chains: chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })),
+        chains: chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens, run: c.tokenRun })),
       } satisfies TokenIndexTask);
     } catch (error) {
       if (this.stopped) return;
