@@ -134,6 +134,8 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
       watchDebounceMs: config.watchDebounceMs,
       workerFile: WORKER_FILE,
       workerMaxOldGenerationMb: config.buildWorkerMaxMb,
+      startBuilds: config.buildStartWorkers,
+      workerNice: config.buildWorkerNice,
       maxFutureSkewSeconds: config.snapshotMaxFutureSkewSeconds,
       maxFileBytes: config.snapshotFileMaxBytes,
     },

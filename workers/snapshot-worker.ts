@@ -9,7 +9,7 @@
  */
 import { setPriority } from "node:os";
 import { basename } from "node:path";
-import type { ChainTask, ChainTaskResult, TokenIndexTask } from "../src/snapshot/build-tasks.js";
+import { type ChainTask, type ChainTaskResult, type TokenIndexTask } from "../src/snapshot/build-tasks.js";
 import { checkAdmission } from "../src/snapshot/chain-admission.js";
 import { compileChain } from "../src/snapshot/compile-chain.js";
 import { compileTokenIndex } from "../src/snapshot/compile-token-index.js";
@@ -19,18 +19,26 @@ import { openSnapshotFile, openSnapshotSource } from "../src/snapshot/read-snaps
 import type { TokenIndexData } from "../src/tables/token-index.js";
 
 /**
- * Builds yield the CPU to the serving threads, so requests keep their latency
- * while a snapshot builds. On Linux a thread's priority is its own: this lowers
- * the build worker only, never the serving threads of the same process.
+ * Once a snapshot serves, builds yield the CPU to the serving threads, so
+ * requests keep their latency while a snapshot builds; before that (start-up)
+ * nothing is served and the build takes its full share. On Linux a thread's
+ * priority is its own: this sets the build worker's thread only, never the
+ * serving threads of the same process.
  */
-const BUILD_NICENESS = 10;
-try {
-  setPriority(BUILD_NICENESS);
-} catch {
-  // Not permitted here: build at normal priority.
+let niceness = 0;
+
+function setNiceness(nice: number): void {
+  if (nice === niceness) return;
+  try {
+    setPriority(nice);
+    niceness = nice;
+  } catch {
+    // Not permitted here (raising the priority back needs CAP_SYS_NICE): keep the current one.
+  }
 }
 
 export default function run(task: ChainTask | TokenIndexTask): ChainTaskResult | TokenIndexData {
+  setNiceness(task.nice);
   return task.kind === "chain" ? buildChain(task) : compileTokenIndex(task.chains);
 }
 

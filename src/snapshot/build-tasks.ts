@@ -11,9 +11,14 @@ import type { PoolTableData } from "../tables/pool-table.js";
 import type { AdmissionBounds } from "./chain-admission.js";
 import type { SnapshotErrorReason } from "./snapshot-error.js";
 
+/** Niceness of a build worker by default once a snapshot serves: under load the serving threads get the CPU first. */
+export const DEFAULT_WORKER_NICE = 10;
+
 /** Read, decode, validate and compile one chain file. */
 export interface ChainTask {
   readonly kind: "chain";
+  /** Niceness of the worker's thread while it runs the task: 0 before anything serves, BUILD_WORKER_NICE after. */
+  readonly nice: number;
   readonly path: string;
   readonly logoTemplate: string;
   /** Contents (SHA-256) already known for this name (served, or rejected before): a file with these bytes is not decoded. */
@@ -38,6 +43,8 @@ export interface PreviousChainTables {
 /** Build the cross-chain token index (its answer: TokenIndexData) from compiled chains. */
 export interface TokenIndexTask {
   readonly kind: "token-index";
+  /** As ChainTask.nice. */
+  readonly nice: number;
   readonly chains: ReadonlyArray<{ chainId: ChainId; tokens: ChainTokenColumns; run: TokenRunData }>;
 }
 

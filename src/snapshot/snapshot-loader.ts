@@ -34,7 +34,7 @@ import { isSupportedChainId, type ChainId } from "../chains/chains.js";
 import type { Logger } from "../log/logger.js";
 import type { TokenIndexData } from "../tables/token-index.js";
 import { AllowOlderMarkers } from "./allow-older-marker.js";
-import type { ChainTask, ChainTaskResult, TokenIndexTask } from "./build-tasks.js";
+import { DEFAULT_WORKER_NICE, type ChainTask, type ChainTaskResult, type TokenIndexTask } from "./build-tasks.js";
 import { admissionBounds } from "./chain-admission.js";
 import type { ChainSnapshotInfo, CompiledChain } from "../tables/compiled-chain.js";
 import type { ChangeSetDraft } from "../tables/change-sets.js";
@@ -63,6 +63,13 @@ export interface SnapshotLoaderOptions {
   readonly maxFileBytes?: number;
   /** The clock (epoch ms); tests move it. */
   readonly now?: () => number;
+  /**
+   * How many files build at once while nothing is served yet (start-up; default 1). Once a snapshot
+   * serves, files build one at a time, whatever this says.
+   */
+  readonly startBuilds?: number;
+  /** Niceness of the build worker threads (default 10; see workers/snapshot-worker.ts). */
+  readonly workerNice?: number;
 }
 
 /** What the loader reports; the supervisor wires these to the threads and metrics. */
@@ -88,6 +95,7 @@ export class SnapshotLoader {
   private readonly markers: AllowOlderMarkers;
   private readonly removedNoticed = new Set<ChainId>();
   private readonly pool: Piscina;
+  private readonly startBuilds: number;
   private readonly now: () => number;
   private scanning: Promise<void> | null = null;
   private rescanRequested = false;
@@ -112,10 +120,18 @@ export class SnapshotLoader {
     const resourceLimits = options.workerMaxOldGenerationMb ? { maxOldGenerationSizeMb: options.workerMaxOldGenerationMb } : undefined;
     this.markers = new AllowOlderMarkers(options.snapshotDir);
     this.now = options.now ?? Date.now;
-    // One build at a time (one file's new columns in memory at once; a batch's token index
-    // before the next file). The idle build worker exits after 10 s so its heap does not
-    // stay resident between builds.
-    this.pool = new Piscina({ filename: options.workerFile, maxThreads: 1, minThreads: 0, idleTimeout: 10_000, resourceLimits });
+    // Once a snapshot is served, one build at a time (one file's new columns in memory at once; a
+    // batch's token index before the next file). Before that (start-up: nothing is served, the cores
+    // are the build's) up to startBuilds files build at once. An idle build worker exits after 10 s
+    // so its heap does not stay resident between builds.
+    this.startBuilds = Math.max(1, options.startBuilds ?? 1);
+    this.pool = new Piscina({
+      filename: options.workerFile,
+      maxThreads: this.startBuilds,
+      minThreads: 0,
+      idleTimeout: 10_000,
+      resourceLimits,
+    });
   }
 
   /** Loads what is in the directory now, then starts watching and the schedule. */
@@ -209,30 +225,52 @@ export class SnapshotLoader {
       }
       files.push({ name, chainId, path, signature: entry.signature, bytes: entry.bytes });
     }
-    // Largest first: the largest file then builds while nothing else waits to be served.
+    // Largest first: the largest file then builds while nothing else waits.
     files.sort((x, y) => y.bytes - x.bytes || (x.name < y.name ? -1 : 1));
     let changed = false;
-    /** File bytes of the chains built in this scan and not served yet. */
-    let pendingBytes = 0;
-    for (const { name, chainId, path, signature, bytes } of files) {
-      if (this.stopped) break;
-      const chainAllowsOlder = isSupportedChainId(chainId) && allowOlder.has(chainId);
-      const decision = this.attempts.decide(name, signature, { tick, nowMs: this.now(), allowOlder: chainAllowsOlder });
-      if (!decision.build) continue;
-      if (changed && this.lastVersion !== null && pendingBytes + bytes > this.servedBytes() * REPUSH_BATCH_SHARE) {
-        // Serve this batch before building more (the old data it replaces is released meanwhile).
-        await this.buildSnapshot();
-        changed = false;
-        pendingBytes = 0;
-      }
-      // One at a time: a file's new columns are large, and builds share the cores with the serving threads.
-      if (await this.buildChain(name, path, chainId, signature, decision, chainAllowsOlder)) {
-        changed = true;
-        pendingBytes += bytes;
+    if (this.lastVersion === null && this.startBuilds > 1) {
+      // Nothing served yet: several files at once, each worker taking the next largest.
+      let next = 0;
+      const builder = async (): Promise<void> => {
+        while (next < files.length && !this.stopped) {
+          const file = files[next++];
+          if (await this.buildFile(file, allowOlder, tick)) changed = true;
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(this.startBuilds, files.length) }, builder));
+    } else {
+      /** File bytes of the chains built in this scan and not served yet. */
+      let pendingBytes = 0;
+      for (const file of files) {
+        if (this.stopped) break;
+        if (changed && this.lastVersion !== null && pendingBytes + file.bytes > this.servedBytes() * REPUSH_BATCH_SHARE) {
+          // Serve this batch before building more (the old data it replaces is released meanwhile).
+          await this.buildSnapshot();
+          changed = false;
+          pendingBytes = 0;
+        }
+        // One at a time: a file's new columns are large, and builds share the cores with the serving threads.
+        if (await this.buildFile(file, allowOlder, tick)) {
+          changed = true;
+          pendingBytes += file.bytes;
+        }
       }
     }
     this.noticeRemoved(present);
     if (changed) await this.buildSnapshot();
+  }
+
+  /** Builds one listed file when its attempts say so; true when the chain's served data changed. */
+  private async buildFile(
+    file: { name: string; chainId: number; path: string; signature: string },
+    allowOlder: ReadonlySet<number>,
+    tick: boolean,
+  ): Promise<boolean> {
+    const { name, chainId, path, signature } = file;
+    const chainAllowsOlder = isSupportedChainId(chainId) && allowOlder.has(chainId);
+    const decision = this.attempts.decide(name, signature, { tick, nowMs: this.now(), allowOlder: chainAllowsOlder });
+    if (!decision.build) return false;
+    return this.buildChain(name, path, chainId, signature, decision, chainAllowsOlder);
   }
 
   /** Builds one chain file; true when the chain's served data changed. */
@@ -248,6 +286,7 @@ export class SnapshotLoader {
     const known = [served?.info.sha256, decision.unchangedRejected].filter((s): s is string => typeof s === "string");
     const task: ChainTask = {
       kind: "chain",
+      nice: this.buildNice(),
       path,
       logoTemplate: this.options.logoTemplate,
       knownSha256: known,
@@ -341,6 +380,11 @@ export class SnapshotLoader {
     }
   }
 
+  /** Niceness of a build now: none before a snapshot serves (nothing to yield to), BUILD_WORKER_NICE after. */
+  private buildNice(): number {
+    return this.lastVersion === null ? 0 : (this.options.workerNice ?? DEFAULT_WORKER_NICE);
+  }
+
   /** File bytes of the chains the served snapshot was built from. */
   private servedBytes(): number {
     let bytes = 0;
@@ -371,6 +415,7 @@ export class SnapshotLoader {
     try {
       tokenIndex = await this.pool.run({
         kind: "token-index",
+        nice: this.buildNice(),
         chains: chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens, run: c.tokenRun })),
       } satisfies TokenIndexTask);
     } catch (error) {
