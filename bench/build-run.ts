@@ -160,6 +160,7 @@ async function main(): Promise<void> {
   const connections = args.connections ?? 32;
   const notes: string[] = [
     `${machine.cores} cores (${machine.cpuModel}): the load generator (autocannon, one process) and the gateway share them.`,
+    `Gateway build settings: BUILD_WORKER_NICE ${process.env.BUILD_WORKER_NICE ?? "default (10)"}, BUILD_START_WORKERS ${process.env.BUILD_START_WORKERS ?? "default (2 with 2+ cores and 4 GiB free)"} (from the bench's environment).`,
   ];
   log(
     `mode ${mode}; machine: ${machine.cores} cores, ${machine.cpuModel}, node ${machine.node}; load average ${machine.loadAverageStart.join(" ")}`,

@@ -16,6 +16,7 @@ import { compileTokenIndex } from "../src/snapshot/compile-token-index.js";
 import { diffChain } from "../src/snapshot/diff-chain.js";
 import { isSnapshotError, SnapshotError } from "../src/snapshot/snapshot-error.js";
 import { openSnapshotFile, openSnapshotSource } from "../src/snapshot/read-snapshot-file.js";
+import type { PoolSource } from "../src/snapshot/pool-stream.js";
 import type { TokenIndexData } from "../src/tables/token-index.js";
 
 /**
@@ -26,6 +27,14 @@ import type { TokenIndexData } from "../src/tables/token-index.js";
  * serving threads of the same process.
  */
 let niceness = 0;
+/** The current task's wanted niceness (build-tasks.ts). */
+let wanted: Int32Array | null = null;
+/** Pools between two looks at the wanted niceness. */
+const NICE_CHECK_POOLS = 1024;
+
+function followNiceness(): void {
+  if (wanted !== null) setNiceness(Atomics.load(wanted, 0));
+}
 
 function setNiceness(nice: number): void {
   if (nice === niceness) return;
@@ -38,7 +47,8 @@ function setNiceness(nice: number): void {
 }
 
 export default function run(task: ChainTask | TokenIndexTask): ChainTaskResult | TokenIndexData {
-  setNiceness(task.nice);
+  wanted = task.nice;
+  followNiceness();
   return task.kind === "chain" ? buildChain(task) : compileTokenIndex(task.chains);
 }
 
@@ -63,7 +73,7 @@ function buildChain(task: ChainTask): ChainTaskResult {
       const { snapshot, pools } = openSnapshotSource(file.source, file.chainId, task.logoTemplate);
       generatedAt = snapshot.generatedAt;
       checkAdmission(snapshot.generatedAt, task.bounds);
-      chain = compileChain(snapshot, source, pools);
+      chain = compileChain(snapshot, source, followingNiceness(pools));
       if (file.changedSinceOpen()) {
         throw new SnapshotError(
           "io",
@@ -79,4 +89,16 @@ function buildChain(task: ChainTask): ChainTaskResult {
     if (isSnapshotError(error)) return { status: "rejected", reason: error.reason, message: error.message, sha256, generatedAt };
     throw error;
   }
+}
+
+/** The pools as they are taken, looking at the wanted niceness every NICE_CHECK_POOLS pools. */
+function followingNiceness(pools: PoolSource): PoolSource {
+  let taken = 0;
+  return {
+    count: pools.count,
+    next() {
+      if (++taken % NICE_CHECK_POOLS === 0) followNiceness();
+      return pools.next();
+    },
+  };
 }

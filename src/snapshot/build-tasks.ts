@@ -17,8 +17,12 @@ export const DEFAULT_WORKER_NICE = 10;
 /** Read, decode, validate and compile one chain file. */
 export interface ChainTask {
   readonly kind: "chain";
-  /** Niceness of the worker's thread while it runs the task: 0 before anything serves, BUILD_WORKER_NICE after. */
-  readonly nice: number;
+  /**
+   * Niceness the worker's thread should run at, one shared Int32 the loader updates while the task runs
+   * (BUILD_WORKER_NICE while the serving threads are busy, 0 while they are idle or before anything
+   * serves); the worker reads it as it goes.
+   */
+  readonly nice: Int32Array;
   readonly path: string;
   readonly logoTemplate: string;
   /** Contents (SHA-256) already known for this name (served, or rejected before): a file with these bytes is not decoded. */
@@ -44,7 +48,7 @@ export interface PreviousChainTables {
 export interface TokenIndexTask {
   readonly kind: "token-index";
   /** As ChainTask.nice. */
-  readonly nice: number;
+  readonly nice: Int32Array;
   readonly chains: ReadonlyArray<{ chainId: ChainId; tokens: ChainTokenColumns; run: TokenRunData }>;
 }
 

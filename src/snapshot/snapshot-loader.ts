@@ -46,6 +46,11 @@ import type { SnapshotErrorReason } from "./snapshot-error.js";
 import { snapshotContentKey, snapshotVersion, versionHex } from "../api/snapshot-version.js";
 import { FILE_LIMITS } from "../util/operator-file.js";
 
+/** Serving threads' event-loop utilization from which a build yields the CPU (BUILD_WORKER_NICE). */
+const BUSY_SERVING_LOAD = 0.25;
+/** How often a running build's niceness follows the serving threads' load. */
+const NICE_UPDATE_MS = 250;
+
 /** Share of the served files' bytes that a re-push may build before serving what it built (see above). */
 const REPUSH_BATCH_SHARE = 1 / 3;
 
@@ -68,8 +73,13 @@ export interface SnapshotLoaderOptions {
    * serves, files build one at a time, whatever this says.
    */
   readonly startBuilds?: number;
-  /** Niceness of the build worker threads (default 10; see workers/snapshot-worker.ts). */
+  /** Niceness of the build worker threads while the serving threads are busy (default 10; see workers/snapshot-worker.ts). */
   readonly workerNice?: number;
+  /**
+   * How busy the serving threads have been since the last call, 0-1 (the largest event-loop utilization);
+   * absent: always busy.
+   */
+  readonly servingLoad?: () => number;
 }
 
 /** What the loader reports; the supervisor wires these to the threads and metrics. */
@@ -96,6 +106,10 @@ export class SnapshotLoader {
   private readonly removedNoticed = new Set<ChainId>();
   private readonly pool: Piscina;
   private readonly startBuilds: number;
+  /** The niceness build tasks should run at (shared with the workers: see ChainTask.nice). */
+  private readonly niceCell = new Int32Array(new SharedArrayBuffer(4));
+  private niceTimer: NodeJS.Timeout | null = null;
+  private tasksRunning = 0;
   private readonly now: () => number;
   private scanning: Promise<void> | null = null;
   private rescanRequested = false;
@@ -286,7 +300,7 @@ export class SnapshotLoader {
     const known = [served?.info.sha256, decision.unchangedRejected].filter((s): s is string => typeof s === "string");
     const task: ChainTask = {
       kind: "chain",
-      nice: this.buildNice(),
+      nice: this.niceCell,
       path,
       logoTemplate: this.options.logoTemplate,
       knownSha256: known,
@@ -297,7 +311,7 @@ export class SnapshotLoader {
     let result: ChainTaskResult;
     const started = performance.now();
     try {
-      result = await this.pool.run(task);
+      result = await this.runTask<ChainTaskResult>(task);
       this.events.buildTimed("chain", (performance.now() - started) / 1000);
     } catch (error) {
       if (this.stopped) return false;
@@ -380,9 +394,30 @@ export class SnapshotLoader {
     }
   }
 
-  /** Niceness of a build now: none before a snapshot serves (nothing to yield to), BUILD_WORKER_NICE after. */
+  /**
+   * Niceness a build should run at now: none before a snapshot serves or while the serving threads are
+   * idle (nothing to yield to), BUILD_WORKER_NICE while they are busy.
+   */
   private buildNice(): number {
-    return this.lastVersion === null ? 0 : (this.options.workerNice ?? DEFAULT_WORKER_NICE);
+    if (this.lastVersion === null) return 0;
+    const load = this.options.servingLoad?.() ?? 1;
+    return load >= BUSY_SERVING_LOAD ? (this.options.workerNice ?? DEFAULT_WORKER_NICE) : 0;
+  }
+
+  /** Runs a build task with its niceness kept up to date (every NICE_UPDATE_MS) while it runs. */
+  private async runTask<T>(task: ChainTask | TokenIndexTask): Promise<T> {
+    const update = () => Atomics.store(this.niceCell, 0, this.buildNice());
+    update();
+    this.tasksRunning++;
+    this.niceTimer ??= setInterval(update, NICE_UPDATE_MS);
+    try {
+      return (await this.pool.run(task)) as T;
+    } finally {
+      if (--this.tasksRunning === 0 && this.niceTimer !== null) {
+        clearInterval(this.niceTimer);
+        this.niceTimer = null;
+      }
+    }
   }
 
   /** File bytes of the chains the served snapshot was built from. */
@@ -413,9 +448,9 @@ export class SnapshotLoader {
     }
     let tokenIndex: TokenIndexData;
     try {
-      tokenIndex = await this.pool.run({
+      tokenIndex = await this.runTask<TokenIndexData>({
         kind: "token-index",
-        nice: this.buildNice(),
+        nice: this.niceCell,
         chains: chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens, run: c.tokenRun })),
       } satisfies TokenIndexTask);
     } catch (error) {
