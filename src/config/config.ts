@@ -220,7 +220,7 @@ export const SETTINGS = {
   buildWorkerNice: {
     env: "BUILD_WORKER_NICE",
     flag: "--build-worker-nice",
-    help: "Niceness (0-19) of the build worker threads only (Linux: per thread); under load the serving threads get the CPU first. Default 10.",
+    help: "Niceness (0-19) of a build worker thread while the serving threads are busy (Linux: per thread); under load the serving threads get the CPU first. Idle and at start-up builds run at 0. Default 10.",
   },
   maxApiKeys: {
     env: "MAX_API_KEYS",
