@@ -109,7 +109,7 @@ async function profileInThisProcess(dir: string): Promise<BuildProfile> {
       logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE,
     });
     const compileMs = performance.now() - t;
-    tokens.push({ chainId: chain.info.chainId, tokens: chain.tokens });
+    tokens.push({ chainId: chain.info.chainId, tokens: chain.tokens, run: chain.tokenRun });
     files.push({
       file,
       bytes: bytes.length,
@@ -185,18 +185,22 @@ export class PreparedPush {
    */
   readonly finalVersion: string;
 
-  constructor(dir: string) {
+  /** @param only the file names to re-push (default every chain file); the others stay as they are. */
+  constructor(dir: string, only: readonly string[] | null = null) {
     const contents: Array<{ chainId: ChainId; sha256: string }> = [];
-    this.pending = snapshotFiles(dir).map((name) => {
+    this.pending = [];
+    for (const name of snapshotFiles(dir)) {
       const live = join(dir, name);
+      const chainId = Number(/\d+/.exec(name)![0]) as ChainId;
+      if (only !== null && !only.includes(name)) {
+        contents.push({ chainId, sha256: createHash("sha256").update(readFileSync(live)).digest("hex") });
+        continue;
+      }
       const tmp = join(dir, `.${name}.bench-tmp`);
       copyWithNewGeneratedAt(live, tmp, 1);
-      contents.push({
-        chainId: Number(/\d+/.exec(name)![0]) as ChainId,
-        sha256: createHash("sha256").update(readFileSync(tmp)).digest("hex"),
-      });
-      return { tmp, live };
-    });
+      contents.push({ chainId, sha256: createHash("sha256").update(readFileSync(tmp)).digest("hex") });
+      this.pending.push({ tmp, live });
+    }
     this.finalVersion = versionHex(snapshotVersion(contents));
   }
 
@@ -231,6 +235,16 @@ export interface RebuildFigures {
   readonly gatewayBuildMetrics: Record<string, { sumSeconds: number; count: number }>;
   /** Memory of the whole gateway process around the loaded re-push. */
   readonly repushMemory: RepushMemory;
+  /** The largest file alone re-pushed: idle, and under the same pool-route load (its latency from push to swap). */
+  readonly oneChain: OneChainRepush;
+}
+
+export interface OneChainRepush {
+  readonly file: string;
+  readonly idleMs: number;
+  readonly loadedMs: number;
+  readonly duringSwap: LoadResult;
+  readonly memory: RepushMemory;
 }
 
 export interface RepushMemory {
@@ -259,30 +273,30 @@ export interface RebuildOptions {
   readonly rebuildTimeoutMs: number;
 }
 
-export async function measureRebuilds(options: RebuildOptions): Promise<RebuildFigures> {
-  const { gateway, servingDir } = options;
-  // 1. Idle: re-push every file, wait for the new version.
-  let push = new PreparedPush(servingDir);
-  const gatewayCpuBefore = readProcessCpu(gateway.child.pid);
-  const busyBefore = readMachineBusySeconds();
-  let pushedAt = push.commit();
-  let swapped = await waitForVersion(gateway.baseUrl, push.finalVersion, options.rebuildTimeoutMs);
-  const idleRebuildMs = swapped.at + performance.timeOrigin - pushedAt;
-  const gatewayCpuS = readProcessCpu(gateway.child.pid) - gatewayCpuBefore;
-  const idleRebuildCpu = {
-    gatewayPercent: Math.round((gatewayCpuS / (idleRebuildMs / 1000)) * 100),
-    otherPercent: Math.max(0, Math.round(((readMachineBusySeconds() - busyBefore - gatewayCpuS) / (idleRebuildMs / 1000)) * 100)),
-  };
+/** Re-pushes `only` (every file when null) and waits until the new version serves; the ms from the push. */
+async function idleRepush(options: RebuildOptions, only: readonly string[] | null): Promise<number> {
+  const push = new PreparedPush(options.servingDir, only);
+  const pushedAt = push.commit();
+  const swapped = await waitForVersion(options.gateway.baseUrl, push.finalVersion, options.rebuildTimeoutMs);
+  return swapped.at + performance.timeOrigin - pushedAt;
+}
 
-  // 2. Baseline latency on the pool route, no rebuild.
-  const baseline = await runLoad(options.poolLoad).result;
+interface LoadedRepush {
+  readonly ms: number;
+  /** The pool route from the push to the swap. */
+  readonly duringSwap: LoadResult;
+  readonly memory: RepushMemory;
+}
 
-  // 3. The same load with a re-push 1 s into it; the load stops 1 s after the swap.
-  push = new PreparedPush(servingDir);
+/** The pool-route load with a re-push of `only` (every file when null) 1 s into it; the load stops 1 s after the swap. */
+async function loadedRepush(options: RebuildOptions, only: readonly string[] | null): Promise<LoadedRepush> {
+  const { gateway } = options;
+  const push = new PreparedPush(options.servingDir, only);
   await new Promise((resolve) => setTimeout(resolve, BUILD_WORKER_EXIT_MS));
   const load = runLoad({ ...options.poolLoad, warmupS: 0, durationS: Math.ceil(options.rebuildTimeoutMs / 1000) + 5 });
   let steadyBytes = NaN;
   let peakReset = false;
+  let pushedAt: number;
   try {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     steadyBytes = readMemory(gateway.child.pid)?.rssBytes ?? NaN;
@@ -293,6 +307,7 @@ export async function measureRebuilds(options: RebuildOptions): Promise<RebuildF
     load.stop();
     throw error;
   }
+  let swapped;
   try {
     swapped = await waitForVersion(gateway.baseUrl, push.finalVersion, options.rebuildTimeoutMs);
   } catch (error) {
@@ -306,16 +321,56 @@ export async function measureRebuilds(options: RebuildOptions): Promise<RebuildF
   const duringSwap = await load.result;
   await new Promise((resolve) => setTimeout(resolve, RELEASE_SETTLE_MS));
   const after = readMemory(gateway.child.pid);
-  const repushMemory = { steadyBytes, peakBytes: after?.peakRssBytes ?? NaN, afterBytes: after?.rssBytes ?? NaN, peakReset };
   return {
-    repushMemory,
+    ms: swappedAt - pushedAt,
+    duringSwap,
+    memory: { steadyBytes, peakBytes: after?.peakRssBytes ?? NaN, afterBytes: after?.rssBytes ?? NaN, peakReset },
+  };
+}
+
+export async function measureRebuilds(options: RebuildOptions): Promise<RebuildFigures> {
+  const { gateway } = options;
+  // 1. Idle: re-push every file, wait for the new version.
+  const gatewayCpuBefore = readProcessCpu(gateway.child.pid);
+  const busyBefore = readMachineBusySeconds();
+  const idleRebuildMs = await idleRepush(options, null);
+  const gatewayCpuS = readProcessCpu(gateway.child.pid) - gatewayCpuBefore;
+  const idleRebuildCpu = {
+    gatewayPercent: Math.round((gatewayCpuS / (idleRebuildMs / 1000)) * 100),
+    otherPercent: Math.max(0, Math.round(((readMachineBusySeconds() - busyBefore - gatewayCpuS) / (idleRebuildMs / 1000)) * 100)),
+  };
+
+  // 2. Idle: re-push one chain (the largest file), the build worker started anew as after a quiet spell.
+  const oneFile = largestFile(options.servingDir);
+  await new Promise((resolve) => setTimeout(resolve, BUILD_WORKER_EXIT_MS));
+  const oneChainIdleMs = await idleRepush(options, [oneFile]);
+
+  // 3. Baseline latency on the pool route, no rebuild.
+  const baseline = await runLoad(options.poolLoad).result;
+
+  // 4. The same load with a re-push of that one chain, then of every file.
+  const oneChainLoaded = await loadedRepush(options, [oneFile]);
+  const everyLoaded = await loadedRepush(options, null);
+  return {
+    repushMemory: everyLoaded.memory,
     idleRebuildMs,
     idleRebuildCpu,
-    loadedRebuildMs: swappedAt - pushedAt,
+    loadedRebuildMs: everyLoaded.ms,
     baseline,
-    duringSwap,
+    duringSwap: everyLoaded.duringSwap,
+    oneChain: {
+      file: oneFile,
+      idleMs: oneChainIdleMs,
+      loadedMs: oneChainLoaded.ms,
+      duringSwap: oneChainLoaded.duringSwap,
+      memory: oneChainLoaded.memory,
+    },
     gatewayBuildMetrics: await buildDurations(gateway.baseUrl),
   };
+}
+
+function largestFile(dir: string): string {
+  return snapshotFiles(dir).reduce((x, y) => (statSync(join(dir, y)).size > statSync(join(dir, x)).size ? y : x));
 }
 
 if (process.argv[1] === THIS_FILE && process.argv[2] === "--profile" && process.send) {

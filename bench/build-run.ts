@@ -20,7 +20,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { Flags, log, onCleanup, round, runBench } from "./entry.js";
 import { PROJECT_ROOT } from "../src/config/config.js";
 import { SUPPORTED_CHAIN_IDS_ASCENDING } from "../src/chains/chains.js";
-import { measureRebuilds, profileBuild, snapshotFiles } from "./build-bench.js";
+import { measureRebuilds, profileBuild, snapshotFiles, type BuildProfile, type OneChainRepush } from "./build-bench.js";
 import { runLoad } from "./load.js";
 import { readMemory, RssSampler } from "./rss.js";
 import { BUILD_SECTION_ID, evaluateTargets, renderBuildSection, type BuildResults, type MachineInfo } from "./build-summary.js";
@@ -134,6 +134,20 @@ function scratchSnapshotDir(dataDir: string, scratch: string): string {
   return dir;
 }
 
+function oneChainFigures(profile: BuildProfile, repush: OneChainRepush): NonNullable<BuildResults["build"]["oneChain"]> {
+  const file = profile.files.find((f) => f.file === repush.file);
+  const w = repush.duringSwap.window;
+  return {
+    file: repush.file,
+    plainDecodeMs: file ? round(file.readMs + file.unpackMs) : NaN,
+    idleMs: round(repush.idleMs),
+    loadedMs: round(repush.loadedMs),
+    duringSwap: w
+      ? { rps: w.rps, latencyMs: w.latencyMs, durationS: w.durationS }
+      : { rps: repush.duringSwap.rps, latencyMs: repush.duringSwap.latencyMs, durationS: repush.duringSwap.durationS },
+  };
+}
+
 // ------------------------------------------------------------------ main
 
 async function main(): Promise<void> {
@@ -146,6 +160,7 @@ async function main(): Promise<void> {
   const connections = args.connections ?? 32;
   const notes: string[] = [
     `${machine.cores} cores (${machine.cpuModel}): the load generator (autocannon, one process) and the gateway share them.`,
+    `Gateway build settings: BUILD_WORKER_NICE ${process.env.BUILD_WORKER_NICE ?? "default (10)"}, BUILD_START_WORKERS ${process.env.BUILD_START_WORKERS ?? "default (2 with 2+ cores and 4 GiB free)"} (from the bench's environment).`,
   ];
   log(
     `mode ${mode}; machine: ${machine.cores} cores, ${machine.cpuModel}, node ${machine.node}; load average ${machine.loadAverageStart.join(" ")}`,
@@ -233,6 +248,9 @@ async function main(): Promise<void> {
       rebuildTimeoutMs: largeSet ? 10 * 60_000 : 60_000,
     });
     log(
+      `${rebuilds.oneChain.file} alone: idle ${round(rebuilds.oneChain.idleMs)} ms, under load ${round(rebuilds.oneChain.loadedMs)} ms; pool p99 ${rebuilds.oneChain.duringSwap.window?.latencyMs.p99} ms during`,
+    );
+    log(
       `rebuild: idle ${round(rebuilds.idleRebuildMs)} ms, under load ${round(rebuilds.loadedRebuildMs)} ms; pool p99 ${rebuilds.baseline.latencyMs.p99} ms without, ${rebuilds.duringSwap.window?.latencyMs.p99} ms during`,
     );
     const m = rebuilds.repushMemory;
@@ -282,6 +300,7 @@ async function main(): Promise<void> {
         watchDebounceMs: 250,
         gatewayBuildMetrics: rebuilds.gatewayBuildMetrics,
         repushMemory: rebuilds.repushMemory,
+        oneChain: oneChainFigures(profile, rebuilds.oneChain),
         rss: {
           readyBytes: atReady?.rssBytes ?? NaN,
           peakAtReadyBytes: atReady?.peakRssBytes ?? NaN,

@@ -24,6 +24,8 @@ import { holdTlsFiles, TLS_SETTING_NAMES } from "./config/tls-files.js";
 import { CertificateWatcher } from "./server/certificate-watcher.js";
 import { Supervisor } from "./server/supervisor.js";
 import { SnapshotLoader } from "./snapshot/snapshot-loader.js";
+import type { Worker } from "node:worker_threads";
+import type { EventLoopUtilization } from "node:perf_hooks";
 import { VersionRetention, VersionUseTable } from "./serving/version-retention.js";
 import { ChangeHistoryKeeper } from "./serving/change-history.js";
 import { versionHex } from "./api/snapshot-version.js";
@@ -134,6 +136,9 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
       watchDebounceMs: config.watchDebounceMs,
       workerFile: WORKER_FILE,
       workerMaxOldGenerationMb: config.buildWorkerMaxMb,
+      startBuilds: config.buildStartWorkers,
+      workerNice: config.buildWorkerNice,
+      servingLoad: servingLoadMeter(() => supervisor.serving().map((t) => t.worker)),
       maxFutureSkewSeconds: config.snapshotMaxFutureSkewSeconds,
       maxFileBytes: config.snapshotFileMaxBytes,
     },
@@ -243,5 +248,24 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
       await supervisor.stop();
       await loader.stop();
     },
+  };
+}
+
+/**
+ * How busy the serving threads have been since the last call: the largest event-loop utilization among
+ * them (0 idle, 1 never idle). A build yields the CPU only while they are busy (BUILD_WORKER_NICE).
+ */
+function servingLoadMeter(workers: () => readonly Worker[]): () => number {
+  const last = new WeakMap<Worker, EventLoopUtilization>();
+  return () => {
+    let load = 0;
+    for (const worker of workers()) {
+      const now = worker.performance.eventLoopUtilization();
+      const before = last.get(worker);
+      last.set(worker, now);
+      const delta = before === undefined ? now : worker.performance.eventLoopUtilization(now, before);
+      load = Math.max(load, delta.utilization);
+    }
+    return load;
   };
 }

@@ -9,28 +9,46 @@
  */
 import { setPriority } from "node:os";
 import { basename } from "node:path";
-import type { ChainTask, ChainTaskResult, TokenIndexTask } from "../src/snapshot/build-tasks.js";
+import { type ChainTask, type ChainTaskResult, type TokenIndexTask } from "../src/snapshot/build-tasks.js";
 import { checkAdmission } from "../src/snapshot/chain-admission.js";
 import { compileChain } from "../src/snapshot/compile-chain.js";
 import { compileTokenIndex } from "../src/snapshot/compile-token-index.js";
 import { diffChain } from "../src/snapshot/diff-chain.js";
 import { isSnapshotError, SnapshotError } from "../src/snapshot/snapshot-error.js";
 import { openSnapshotFile, openSnapshotSource } from "../src/snapshot/read-snapshot-file.js";
+import type { PoolSource } from "../src/snapshot/pool-stream.js";
 import type { TokenIndexData } from "../src/tables/token-index.js";
 
 /**
- * Builds yield the CPU to the serving threads, so requests keep their latency
- * while a snapshot builds. On Linux a thread's priority is its own: this lowers
- * the build worker only, never the serving threads of the same process.
+ * Once a snapshot serves, builds yield the CPU to the serving threads, so
+ * requests keep their latency while a snapshot builds; before that (start-up)
+ * nothing is served and the build takes its full share. On Linux a thread's
+ * priority is its own: this sets the build worker's thread only, never the
+ * serving threads of the same process.
  */
-const BUILD_NICENESS = 10;
-try {
-  setPriority(BUILD_NICENESS);
-} catch {
-  // Not permitted here: build at normal priority.
+let niceness = 0;
+/** The current task's wanted niceness (build-tasks.ts). */
+let wanted: Int32Array | null = null;
+/** Pools between two looks at the wanted niceness. */
+const NICE_CHECK_POOLS = 1024;
+
+function followNiceness(): void {
+  if (wanted !== null) setNiceness(Atomics.load(wanted, 0));
+}
+
+function setNiceness(nice: number): void {
+  if (nice === niceness) return;
+  try {
+    setPriority(nice);
+    niceness = nice;
+  } catch {
+    // Not permitted here (raising the priority back needs CAP_SYS_NICE): keep the current one.
+  }
 }
 
 export default function run(task: ChainTask | TokenIndexTask): ChainTaskResult | TokenIndexData {
+  wanted = task.nice;
+  followNiceness();
   return task.kind === "chain" ? buildChain(task) : compileTokenIndex(task.chains);
 }
 
@@ -55,7 +73,7 @@ function buildChain(task: ChainTask): ChainTaskResult {
       const { snapshot, pools } = openSnapshotSource(file.source, file.chainId, task.logoTemplate);
       generatedAt = snapshot.generatedAt;
       checkAdmission(snapshot.generatedAt, task.bounds);
-      chain = compileChain(snapshot, source, pools);
+      chain = compileChain(snapshot, source, followingNiceness(pools));
       if (file.changedSinceOpen()) {
         throw new SnapshotError(
           "io",
@@ -71,4 +89,16 @@ function buildChain(task: ChainTask): ChainTaskResult {
     if (isSnapshotError(error)) return { status: "rejected", reason: error.reason, message: error.message, sha256, generatedAt };
     throw error;
   }
+}
+
+/** The pools as they are taken, looking at the wanted niceness every NICE_CHECK_POOLS pools. */
+function followingNiceness(pools: PoolSource): PoolSource {
+  let taken = 0;
+  return {
+    count: pools.count,
+    next() {
+      if (++taken % NICE_CHECK_POOLS === 0) followNiceness();
+      return pools.next();
+    },
+  };
 }

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { existsSync, statSync } from "node:fs";
-import { availableParallelism } from "node:os";
+import { availableParallelism, freemem } from "node:os";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import cron from "node-cron";
@@ -66,6 +66,10 @@ export interface GatewayConfig {
   readonly threads: number;
   /** Heap limit of a snapshot build worker (MB), or null for Node's default. */
   readonly buildWorkerMaxMb: number | null;
+  /** Files built at once at start-up, before anything is served (build workers then). */
+  readonly buildStartWorkers: number;
+  /** Niceness of the build worker threads (0-19): under load the serving threads get the CPU first. */
+  readonly buildWorkerNice: number;
   /** Capacity of the shared quota table (keys in one file at most). */
   readonly maxApiKeys: number;
   /** Failed authentication attempts allowed per client address and window. */
@@ -207,6 +211,16 @@ export const SETTINGS = {
     env: "BUILD_WORKER_MAX_MB",
     flag: "--build-worker-max-mb",
     help: "Heap limit (MB) of a snapshot build worker; a build over it fails and the current data keeps serving. Default: Node's.",
+  },
+  buildStartWorkers: {
+    env: "BUILD_START_WORKERS",
+    flag: "--build-start-workers",
+    help: "Snapshot files built at once at start-up, before anything is served (1-8); afterwards one at a time. Default: 2 on a host with 2 or more cores and at least 4 GiB of free memory, else 1.",
+  },
+  buildWorkerNice: {
+    env: "BUILD_WORKER_NICE",
+    flag: "--build-worker-nice",
+    help: "Niceness (0-19) of a build worker thread while the serving threads are busy (Linux: per thread); under load the serving threads get the CPU first. Idle and at start-up builds run at 0. Default 10.",
   },
   maxApiKeys: {
     env: "MAX_API_KEYS",
@@ -477,6 +491,8 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Gat
     corsOrigins,
     threads: integer(SETTINGS.threads, Math.min(availableParallelism(), 63), 1, 63),
     buildWorkerMaxMb: raw(SETTINGS.buildWorkerMaxMb) === undefined ? null : integer(SETTINGS.buildWorkerMaxMb, 0, 16, 1_048_576),
+    buildStartWorkers: integer(SETTINGS.buildStartWorkers, defaultStartWorkers(), 1, 8),
+    buildWorkerNice: integer(SETTINGS.buildWorkerNice, 10, 0, 19),
     maxApiKeys: integer(SETTINGS.maxApiKeys, 10_000, 1, 1_000_000),
     quotaStore,
     maxHeaderBytes: integer(SETTINGS.maxHeaderBytes, 8192, 1024, 65_536),
@@ -574,4 +590,9 @@ function isFile(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Two start-up builds where there are cores and memory for them: each holds a file's new columns and its worker's heap. */
+function defaultStartWorkers(): number {
+  return availableParallelism() >= 2 && freemem() >= 4 * 2 ** 30 ? 2 : 1;
 }

@@ -5,15 +5,24 @@
  * handing them back copies nothing large, and failures come back as values.
  */
 import type { ChainId } from "../chains/chains.js";
-import type { ChainTokenColumns, CompiledChain } from "../tables/compiled-chain.js";
+import type { ChainTokenColumns, CompiledChain, TokenRunData } from "../tables/compiled-chain.js";
 import type { ChainDiff } from "../tables/change-sets.js";
 import type { PoolTableData } from "../tables/pool-table.js";
 import type { AdmissionBounds } from "./chain-admission.js";
 import type { SnapshotErrorReason } from "./snapshot-error.js";
 
+/** Niceness of a build worker by default once a snapshot serves: under load the serving threads get the CPU first. */
+export const DEFAULT_WORKER_NICE = 10;
+
 /** Read, decode, validate and compile one chain file. */
 export interface ChainTask {
   readonly kind: "chain";
+  /**
+   * Niceness the worker's thread should run at, one shared Int32 the loader updates while the task runs
+   * (BUILD_WORKER_NICE while the serving threads are busy, 0 while they are idle or before anything
+   * serves); the worker reads it as it goes.
+   */
+  readonly nice: Int32Array;
   readonly path: string;
   readonly logoTemplate: string;
   /** Contents (SHA-256) already known for this name (served, or rejected before): a file with these bytes is not decoded. */
@@ -38,7 +47,9 @@ export interface PreviousChainTables {
 /** Build the cross-chain token index (its answer: TokenIndexData) from compiled chains. */
 export interface TokenIndexTask {
   readonly kind: "token-index";
-  readonly chains: ReadonlyArray<{ chainId: ChainId; tokens: ChainTokenColumns }>;
+  /** As ChainTask.nice. */
+  readonly nice: Int32Array;
+  readonly chains: ReadonlyArray<{ chainId: ChainId; tokens: ChainTokenColumns; run: TokenRunData }>;
 }
 
 export type ChainTaskResult =

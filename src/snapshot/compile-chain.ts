@@ -13,6 +13,7 @@ import { tokenLogoUrl, type NormalizedSnapshotToken } from "./normalize-token.js
 import { buildPoolTable } from "../tables/pool-table.js";
 import type { NormalizedSnapshotFile } from "./read-snapshot-file.js";
 import { poolArray, type PoolSource } from "./pool-stream.js";
+import { compileTokenRun } from "./compile-token-run.js";
 
 /** First guess of a pool's JSON size (the column grows if pools are larger). */
 const EXPECTED_POOL_JSON_BYTES = 3072;
@@ -65,6 +66,7 @@ export function compileChain(
 
   const pools = buildPoolTable(poolAddresses, poolJson.finish());
   const tokens = tokenColumns(snapshot.tokens);
+  const tokenRun = compileTokenRun(chainId, tokens);
   const poolSearch = search.finish(poolAddresses);
   const info: ChainSnapshotInfo = {
     chainId,
@@ -78,7 +80,7 @@ export function compileChain(
     poolCount,
     buildMs: Math.round(performance.now() - started),
   };
-  return { info, protocols: [...usedProtocols].sort().map((id) => protocolById.get(id)!), pools, tokens, poolSearch };
+  return { info, protocols: [...usedProtocols].sort().map((id) => protocolById.get(id)!), pools, tokens, tokenRun, poolSearch };
 }
 
 /** The native asset as a pool token when the chain's snapshot has no record of it (api-decisions.md §6). */

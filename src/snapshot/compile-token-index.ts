@@ -1,44 +1,30 @@
 /**
- * Builds the cross-chain token index from the token columns of every loaded
- * chain (runs in a build worker; the result is shared columns).
+ * Builds the cross-chain token index from every loaded chain's token columns
+ * and token run (runs in a build worker; the result is shared columns).
  *
- * Every string column is decoded once per chain; the rank order (symbol asc,
- * TVL desc, chainId asc, address asc) comes from stable typed-array sorts
- * applied from the least significant key up, never from a comparator over
- * per-instance objects; name features are computed once per distinct name.
+ * Each chain's run (compile-token-run.ts, built with the chain) holds its
+ * tokens in rank order within the chain and everything about a token that does
+ * not depend on the other chains. The index is a k-way merge of the runs by
+ * rank order (symbol asc, TVL desc, chainId asc, address asc): what is left
+ * per instance is copying its pieces and mapping its chain-local name and
+ * search-string ids to index-wide ones, in rank order, so ids are handed out
+ * exactly as a build from scratch hands them out.
  */
-import { CHAINS, SUPPORTED_CHAIN_IDS, type ChainId } from "../chains/chains.js";
-import { containsSymbol, initialsMatchSymbol, nameWords, type NameWords } from "../tables/name-parity.js";
-import { FLAG_INITIALS_MATCH_SYMBOL, FLAG_NAME_CONTAINS_SYMBOL, FLAG_WRAPPED_NATIVE, type TokenIndexData } from "../tables/token-index.js";
+import { SUPPORTED_CHAIN_IDS, type ChainId } from "../chains/chains.js";
+import { nameWords, type NameWords } from "../tables/name-parity.js";
+import type { TokenIndexData } from "../tables/token-index.js";
 import { ADDRESS_BYTES } from "../tables/token-index.js";
-import { sortByFloatKey } from "../util/float-key-sort.js";
-import { columnStrings, encodeStringColumn, sharedArray, StringColumnBuilder, utf8, type StringColumn } from "../tables/shared-columns.js";
-import type { ChainTokenColumns } from "../tables/compiled-chain.js";
-import { SearchStringsBuilder } from "./compile-search-strings.js";
+import { columnStrings, encodeStringColumn, sharedArray, StringColumnBuilder } from "../tables/shared-columns.js";
+import type { ChainTokenColumns, TokenRunData } from "../tables/compiled-chain.js";
 import { compileAddressTable, compileChainOrders } from "./compile-token-lookups.js";
+import { compileTokenRun } from "./compile-token-run.js";
+import { searchStringsFromPairs } from "./compile-search-strings.js";
 
-type ChainTokens = { chainId: ChainId; tokens: ChainTokenColumns };
-
-/** Every instance of every chain, ordered by chainId asc then address asc. */
-interface Instances {
-  readonly count: number;
-  readonly chainId: Uint32Array;
-  /** Position of the chain in SUPPORTED_CHAIN_IDS. */
-  readonly chainPos: Uint8Array;
-  /** Where the instance's display strings are: tokens of chains[chain], row. */
-  readonly chain: Uint8Array;
-  readonly row: Uint32Array;
-  readonly wrappedNative: Uint8Array;
-  readonly tvl: Float64Array;
-  readonly price: Float64Array;
-  readonly swaps: Float64Array;
-  readonly volume: Float64Array;
-  readonly normalizedSymbol: string[];
-  readonly normalizedName: string[];
-  readonly symbol: string[];
-  readonly name: string[];
-  /** In chainId order. */
-  readonly chains: ChainTokens[];
+/** A chain's tokens and, when it was built with them, its token run (built here otherwise). */
+export interface ChainTokens {
+  readonly chainId: ChainId;
+  readonly tokens: ChainTokenColumns;
+  readonly run?: TokenRunData;
 }
 
 /** A distinct name's interned features. */
@@ -49,46 +35,42 @@ interface NameEntry extends NameWords {
   readonly wordIds: Uint32Array;
 }
 
+/** One chain in the merge. */
+interface Lane {
+  readonly chainId: ChainId;
+  readonly tokens: ChainTokenColumns;
+  readonly run: TokenRunData;
+  readonly symbols: readonly string[];
+  /** Index-wide name entry of each chain-local name (null until first met). */
+  readonly nameEntry: (NameEntry | null)[];
+  /** Index-wide search string id + 1 of each chain-local one (0 until first met). */
+  readonly searchId: Uint32Array;
+  readonly searchText: readonly string[];
+  /** Position of the chain's first instance in (chainId, address) order. */
+  readonly base: number;
+  /** Next position in the run. */
+  at: number;
+}
+
 export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>): TokenIndexData {
-  const all = gatherInstances(chains);
-  const n = all.count;
-
-  // Distinct symbols in code-unit order: the groups.
-  const symbolSlot = new Map<string, number>();
-  const distinct: string[] = [];
-  const slotOf = new Uint32Array(n);
-  for (let i = 0; i < n; i++) {
-    const s = all.normalizedSymbol[i];
-    let slot = symbolSlot.get(s);
-    if (slot === undefined) {
-      slot = distinct.length;
-      symbolSlot.set(s, slot);
-      distinct.push(s);
-    }
-    slotOf[i] = slot;
-  }
-  const groupSymbols = distinct.slice().sort();
-  const groupCount = groupSymbols.length;
-  const rankOfSlot = new Uint32Array(groupCount);
-  for (let g = 0; g < groupCount; g++) rankOfSlot[symbolSlot.get(groupSymbols[g])!] = g;
-
-  // Rank order: stable by TVL desc over (chainId, address) order, then a
-  // stable counting sort by group.
-  const byTvl = sortByFloatKey(all.tvl, n, true);
-  const groupStart = sharedArray(Uint32Array, groupCount + 1);
-  const groupOf = new Uint32Array(n);
-  for (let i = 0; i < n; i++) {
-    const g = rankOfSlot[slotOf[i]];
-    groupOf[i] = g;
-    groupStart[g + 1]++;
-  }
-  for (let g = 0; g < groupCount; g++) groupStart[g + 1] += groupStart[g];
-  const next = groupStart.slice(0, groupCount);
-  const order = new Uint32Array(n);
-  for (let j = 0; j < n; j++) {
-    const i = byTvl[j];
-    order[next[groupOf[i]]++] = i;
-  }
+  const ordered = [...chains].sort((a, b) => a.chainId - b.chainId);
+  let n = 0;
+  const lanes: Lane[] = ordered.map(({ chainId, tokens, run }) => {
+    const r = run ?? compileTokenRun(chainId, tokens);
+    const lane: Lane = {
+      chainId,
+      tokens,
+      run: r,
+      symbols: columnStrings(tokens.normalizedSymbol),
+      nameEntry: new Array<NameEntry | null>(r.names.offsets.length - 1).fill(null),
+      searchId: new Uint32Array(r.searchStrings.offsets.length - 1),
+      searchText: columnStrings(r.searchStrings),
+      base: n,
+      at: 0,
+    };
+    n += tokens.count;
+    return lane;
+  });
 
   const chainId = sharedArray(Uint32Array, n);
   const chainBit = sharedArray(Uint8Array, n);
@@ -101,78 +83,109 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>): TokenInde
   const nameId = sharedArray(Uint32Array, n);
   const firstWordId = sharedArray(Uint32Array, n);
   const wordStart = sharedArray(Uint32Array, n + 1);
-  let textBytes = 0;
-  for (const { tokens } of all.chains) textBytes += tokens.symbol.bytes.length + tokens.name.bytes.length + tokens.logoUrl.bytes.length;
-  const addressJson = new StringColumnBuilder(n, n * 80);
-  const headerJson = new StringColumnBuilder(n, n * 32 + textBytes + (textBytes >> 3));
-  const metadataJson = new StringColumnBuilder(n, n * 110 + textBytes + (textBytes >> 3));
   const groupOfAt = sharedArray(Uint32Array, n);
   const addressBytes = sharedArray(Uint8Array, n * ADDRESS_BYTES);
+  let addressJsonBytes = 0;
+  let headerJsonBytes = 0;
+  let metadataJsonBytes = 0;
+  for (const { run } of lanes) {
+    addressJsonBytes += run.addressJson.bytes.length;
+    headerJsonBytes += run.headerJson.bytes.length;
+    metadataJsonBytes += run.metadataJson.bytes.length;
+  }
+  const addressJson = new StringColumnBuilder(n, addressJsonBytes);
+  const headerJson = new StringColumnBuilder(n, headerJsonBytes);
+  const metadataJson = new StringColumnBuilder(n, metadataJsonBytes);
+  /** Index position of each instance in (chainId, address) order. */
   const positionOf = new Uint32Array(n);
-  const searchStrings = new SearchStringsBuilder(n);
-  const metadataPrefix = all.chains.map((c) => utf8(`{"chainId":${c.chainId},"address":`));
-  const chainBits = new Map<number, number>(SUPPORTED_CHAIN_IDS.map((id, i) => [id, 1 << i]));
-  const addressPrefix = all.chains.map((c) => utf8(`{"chainId":${c.chainId},"address":`));
   const names = new NameInterner();
   const entries: NameEntry[] = new Array(n);
+  const groupSymbols: string[] = [];
+  const groupStarts: number[] = [];
+  const pairString = new Uint32Array(n * 4);
+  const pairFields = new Uint8Array(n * 4);
+  const pairCount = new Uint8Array(n);
+  const searchTexts: string[] = [];
+  /** Index-wide search string id + 1 of each string met so far. */
+  const searchIds = new Map<string, number>();
+  const chainBits = new Map<number, number>(SUPPORTED_CHAIN_IDS.map((id, i) => [id, 1 << i]));
 
   let totalWords = 0;
-  let g = -1;
-  let lowerSymbol = "";
+  let symbol: string | null = null;
   for (let at = 0; at < n; at++) {
-    while (at === groupStart[g + 1]) lowerSymbol = groupSymbols[++g].toLowerCase();
-    const i = order[at];
-    positionOf[i] = at;
-    groupOfAt[at] = g;
-    const chain = all.chainId[i];
-    chainId[at] = chain;
-    chainBit[at] = chainBits.get(chain)!;
-    chainRow[at] = all.row[i];
-    tvl[at] = all.tvl[i];
-    price[at] = all.price[i];
-    swaps[at] = all.swaps[i];
-    volume[at] = all.volume[i];
+    // The lane whose next instance comes first: symbol asc, TVL desc, chainId asc (lanes are in chainId order).
+    let best: Lane | null = null;
+    let bestSymbol = "";
+    let bestTvl = 0;
+    for (let l = 0; l < lanes.length; l++) {
+      const lane = lanes[l];
+      if (lane.at === lane.tokens.count) continue;
+      const row = lane.run.rank[lane.at];
+      const s = lane.symbols[row];
+      const t = lane.tokens.tvl[row];
+      if (best === null || s < bestSymbol || (s === bestSymbol && t > bestTvl)) {
+        best = lane;
+        bestSymbol = s;
+        bestTvl = t;
+      }
+    }
+    const lane = best!;
+    const { run, tokens } = lane;
+    const row = run.rank[lane.at++];
+    if (bestSymbol !== symbol) {
+      symbol = bestSymbol;
+      groupSymbols.push(symbol);
+      groupStarts.push(at);
+    }
+    groupOfAt[at] = groupSymbols.length - 1;
+    positionOf[lane.base + addressPosition(lane, row)] = at;
+    chainId[at] = lane.chainId;
+    chainBit[at] = chainBits.get(lane.chainId)!;
+    chainRow[at] = row;
+    tvl[at] = tokens.tvl[row];
+    price[at] = tokens.price[row];
+    swaps[at] = tokens.swaps[row];
+    volume[at] = tokens.volume[row];
+    flags[at] = run.flags[row];
 
-    const entry = names.get(all.normalizedName[i]);
-    let f = 0;
-    if (all.wrappedNative[i]) f |= FLAG_WRAPPED_NATIVE;
-    if (containsSymbol(entry, lowerSymbol)) f |= FLAG_NAME_CONTAINS_SYMBOL;
-    if (initialsMatchSymbol(entry, lowerSymbol)) f |= FLAG_INITIALS_MATCH_SYMBOL;
-    flags[at] = f;
+    const local = run.nameOf[row];
+    let entry = lane.nameEntry[local];
+    if (entry === null) {
+      const o = run.names.offsets;
+      entry = lane.nameEntry[local] = names.get(columnString(run.names.bytes, o[local], o[local + 1]));
+    }
     nameId[at] = entry.id;
     firstWordId[at] = entry.firstWordId;
     entries[at] = entry;
     totalWords += entry.wordIds.length;
 
-    // {"chainId":…,"address":"0x…"} and "symbol":…,"name":…,"logoUrl":…, straight from the UTF-8 columns.
-    const c = all.chain[i];
-    const row = all.row[i];
-    const tokens = all.chains[c].tokens;
-    const prefix = addressPrefix[c];
-    addressJson.writeBytes(prefix, 0, prefix.length);
-    writeJsonField(addressJson, null, tokens.address, row);
-    addressJson.writeBytes(CLOSE_OBJECT, 0, 1);
-    addressJson.endValue();
-    writeJsonField(headerJson, SYMBOL_KEY, tokens.symbol, row);
-    writeJsonField(headerJson, NAME_KEY, tokens.name, row);
-    writeJsonField(headerJson, LOGO_URL_KEY, tokens.logoUrl, row);
-    headerJson.endValue();
+    copyValue(addressJson, run.addressJson.bytes, run.addressJson.offsets, row);
+    copyValue(headerJson, run.headerJson.bytes, run.headerJson.offsets, row);
+    copyValue(metadataJson, run.metadataJson.bytes, run.metadataJson.offsets, row);
+    addressBytes.set(run.addressBytes.subarray(row * ADDRESS_BYTES, row * ADDRESS_BYTES + ADDRESS_BYTES), at * ADDRESS_BYTES);
 
-    // {"chainId":…,"address":"0x…","decimals":…,"name":…,"symbol":…,"logoUrl":…}
-    const metaPrefix = metadataPrefix[c];
-    metadataJson.writeBytes(metaPrefix, 0, metaPrefix.length);
-    writeJsonField(metadataJson, null, tokens.address, row);
-    metadataJson.writeBytes(DECIMALS_KEY, 0, DECIMALS_KEY.length);
-    metadataJson.writeNumber(tokens.decimals[row]);
-    writeJsonField(metadataJson, NAME_KEY, tokens.name, row);
-    writeJsonField(metadataJson, SYMBOL_AFTER_KEY, tokens.symbol, row);
-    writeJsonField(metadataJson, LOGO_URL_KEY, tokens.logoUrl, row);
-    metadataJson.writeBytes(CLOSE_OBJECT, 0, 1);
-    metadataJson.endValue();
-
-    writeAddressBytes(addressBytes, at * ADDRESS_BYTES, tokens.address, row);
-    searchStrings.add(at, all.symbol[i], all.name[i], all.normalizedSymbol[i], all.normalizedName[i]);
+    const pairs = run.pairCount[row];
+    pairCount[at] = pairs;
+    for (let k = 0; k < pairs; k++) {
+      const localString = run.pairString[row * 4 + k];
+      let id = lane.searchId[localString];
+      if (id === 0) {
+        const text = lane.searchText[localString];
+        let known = searchIds.get(text);
+        if (known === undefined) {
+          searchTexts.push(text);
+          searchIds.set(text, (known = searchTexts.length));
+        }
+        id = lane.searchId[localString] = known;
+      }
+      pairString[at * 4 + k] = id - 1;
+      pairFields[at * 4 + k] = run.pairFields[row * 4 + k];
+    }
   }
+  const groupCount = groupSymbols.length;
+  const groupStart = sharedArray(Uint32Array, groupCount + 1);
+  groupStart.set(groupStarts);
+  groupStart[groupCount] = n;
 
   const words = sharedArray(Uint32Array, totalWords);
   let w = 0;
@@ -183,7 +196,18 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>): TokenInde
   }
   wordStart[n] = w;
 
-  const chainOrders = compileChainOrders(all.tvl, all.chainPos, positionOf, SUPPORTED_CHAIN_IDS.length);
+  // (chainId, address) order: what the single-chain orders break TVL ties with.
+  const gatheredTvl = new Float64Array(n);
+  const gatheredChainPos = new Uint8Array(n);
+  for (const lane of lanes) {
+    const pos = SUPPORTED_CHAIN_IDS.indexOf(lane.chainId);
+    const { byAddress } = lane.run;
+    for (let k = 0; k < byAddress.length; k++) {
+      gatheredTvl[lane.base + k] = lane.tokens.tvl[byAddress[k]];
+      gatheredChainPos[lane.base + k] = pos;
+    }
+  }
+  const chainOrders = compileChainOrders(gatheredTvl, gatheredChainPos, positionOf, SUPPORTED_CHAIN_IDS.length);
   const addressTable = compileAddressTable(addressBytes, n);
 
   return {
@@ -210,8 +234,33 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>): TokenInde
     addressBytes,
     ...addressTable,
     ...chainOrders,
-    ...searchStrings.finish(),
+    ...searchStringsFromPairs(searchTexts, pairString, pairFields, pairCount, n),
   };
+}
+
+const addressPositions = new WeakMap<TokenRunData, Uint32Array>();
+
+/** Position of `row` in its chain's address order. */
+function addressPosition(lane: Lane, row: number): number {
+  let positions = addressPositions.get(lane.run);
+  if (positions === undefined) {
+    const { byAddress } = lane.run;
+    positions = new Uint32Array(byAddress.length);
+    for (let k = 0; k < byAddress.length; k++) positions[byAddress[k]] = k;
+    addressPositions.set(lane.run, positions);
+  }
+  return positions[row];
+}
+
+function copyValue(out: StringColumnBuilder, bytes: Uint8Array, offsets: Uint32Array, row: number): void {
+  out.writeBytes(bytes, offsets[row], offsets[row + 1]);
+  out.endValue();
+}
+
+const decoder = new TextDecoder();
+
+function columnString(bytes: Uint8Array, from: number, to: number): string {
+  return decoder.decode(bytes.subarray(from, to));
 }
 
 /**
@@ -242,96 +291,8 @@ class NameInterner {
   }
 }
 
-const SYMBOL_KEY = utf8('"symbol":');
-const NAME_KEY = utf8(',"name":');
-const LOGO_URL_KEY = utf8(',"logoUrl":');
-const CLOSE_OBJECT = utf8("}");
-const DECIMALS_KEY = utf8(',"decimals":');
-const SYMBOL_AFTER_KEY = utf8(',"symbol":');
-
-/** The 20 bytes of a lowercase `0x` + 40 hex address held in a string column. */
-function writeAddressBytes(out: Uint8Array, at: number, column: StringColumn, row: number): void {
-  const from = column.offsets[row] + 2;
-  for (let k = 0; k < ADDRESS_BYTES; k++)
-    out[at + k] = (hexValue(column.bytes[from + 2 * k]) << 4) | hexValue(column.bytes[from + 2 * k + 1]);
-}
-
-function hexValue(c: number): number {
-  return c <= 0x39 ? c - 0x30 : c - 0x57;
-}
-
-/** Writes `key` (when given) and the JSON string of column value `row`. */
-function writeJsonField(out: StringColumnBuilder, key: Uint8Array | null, column: StringColumn, row: number): void {
-  if (key !== null) out.writeBytes(key, 0, key.length);
-  out.writeJsonString(column.bytes, column.offsets[row], column.offsets[row + 1]);
-}
-
 function intern(map: Map<string, number>, key: string): number {
   let id = map.get(key);
   if (id === undefined) map.set(key, (id = map.size + 1));
   return id;
-}
-
-/** Decodes each chain's grouping strings once, in (chainId asc, address asc) order. */
-function gatherInstances(chains: ReadonlyArray<ChainTokens>): Instances {
-  const ordered = [...chains].sort((a, b) => a.chainId - b.chainId);
-  let count = 0;
-  for (const c of ordered) count += c.tokens.count;
-  const all: Instances = {
-    count,
-    chainId: new Uint32Array(count),
-    chainPos: new Uint8Array(count),
-    chain: new Uint8Array(count),
-    row: new Uint32Array(count),
-    wrappedNative: new Uint8Array(count),
-    tvl: new Float64Array(count),
-    price: new Float64Array(count),
-    swaps: new Float64Array(count),
-    volume: new Float64Array(count),
-    normalizedSymbol: new Array(count),
-    normalizedName: new Array(count),
-    symbol: new Array(count),
-    name: new Array(count),
-    chains: ordered,
-  };
-  let at = 0;
-  for (let c = 0; c < ordered.length; c++) {
-    const { chainId, tokens } = ordered[c];
-    const wrapped = CHAINS[chainId].wrappedNative;
-    const address = columnStrings(tokens.address);
-    const normalizedSymbol = columnStrings(tokens.normalizedSymbol);
-    const normalizedName = columnStrings(tokens.normalizedName);
-    const symbol = columnStrings(tokens.symbol);
-    const name = columnStrings(tokens.name);
-    const chainPos = SUPPORTED_CHAIN_IDS.indexOf(chainId);
-    for (const row of rowsByAddress(address)) {
-      all.chainId[at] = chainId;
-      all.chainPos[at] = chainPos;
-      all.chain[at] = c;
-      all.row[at] = row;
-      all.wrappedNative[at] = address[row] === wrapped ? 1 : 0;
-      all.tvl[at] = tokens.tvl[row];
-      all.price[at] = tokens.price[row];
-      all.swaps[at] = tokens.swaps[row];
-      all.volume[at] = tokens.volume[row];
-      all.normalizedSymbol[at] = normalizedSymbol[row];
-      all.normalizedName[at] = normalizedName[row];
-      all.symbol[at] = symbol[row];
-      all.name[at] = name[row];
-      at++;
-    }
-  }
-  return all;
-}
-
-/** Row indices in address order (code units). */
-function rowsByAddress(address: readonly string[]): Uint32Array {
-  const rows = new Uint32Array(address.length);
-  let sorted = true;
-  for (let r = 0; r < rows.length; r++) {
-    rows[r] = r;
-    if (r > 0 && address[r - 1] > address[r]) sorted = false;
-  }
-  if (sorted) return rows;
-  return rows.sort((a, b) => (address[a] < address[b] ? -1 : address[a] > address[b] ? 1 : 0));
 }

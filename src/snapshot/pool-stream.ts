@@ -36,6 +36,8 @@ export interface SplitSnapshot {
   /** Offset of the first pool's bytes in the file. */
   readonly poolsAt: number;
   readonly poolCount: number;
+  /** Where each pool's bytes end (framed once here, so the pools are not walked again as they are taken). */
+  readonly poolEnds: Float64Array;
 }
 
 const POOLS_KEY = "pools";
@@ -48,16 +50,23 @@ export function splitPools(bytes: ByteSource): SplitSnapshot | null {
   const map = mapHeader(bytes, 0);
   if (map === null) return null;
   let at = map.body;
-  let pools: { valueAt: number; valueEnd: number; count: number; body: number } | null = null;
+  let pools: { valueAt: number; valueEnd: number; count: number; body: number; ends: Float64Array } | null = null;
   for (let e = 0; e < map.count; e++) {
     const keyEnd = valueEnd(bytes, at);
     if (keyEnd < 0) return null;
-    const end = valueEnd(bytes, keyEnd);
-    if (end < 0) return null;
+    let end: number;
     if (isPoolsKey(bytes, at, keyEnd)) {
       const array = arrayHeader(bytes, keyEnd);
-      if (pools !== null || array === null) return null;
-      pools = { valueAt: keyEnd, valueEnd: end, count: array.count, body: array.body };
+      // Every pool takes at least one byte: a larger count does not frame (nor allocates its ends).
+      if (pools !== null || array === null || array.count > bytes.length - array.body) return null;
+      const ends = new Float64Array(array.count);
+      end = array.body;
+      for (let i = 0; i < array.count && end >= 0; i++) ends[i] = end = valueEnd(bytes, end);
+      if (end < 0) return null;
+      pools = { valueAt: keyEnd, valueEnd: end, count: array.count, body: array.body, ends };
+    } else {
+      end = valueEnd(bytes, keyEnd);
+      if (end < 0) return null;
     }
     at = end;
   }
@@ -66,7 +75,7 @@ export function splitPools(bytes: ByteSource): SplitSnapshot | null {
   copyInto(header, 0, bytes, 0, pools.valueAt);
   header[pools.valueAt] = EMPTY_ARRAY;
   copyInto(header, pools.valueAt + 1, bytes, pools.valueEnd, bytes.length);
-  return { header, poolsAt: pools.body, poolCount: pools.count };
+  return { header, poolsAt: pools.body, poolCount: pools.count, poolEnds: pools.ends };
 }
 
 function copyInto(target: Uint8Array, at: number, bytes: ByteSource, from: number, to: number): void {
@@ -89,6 +98,7 @@ export class PoolStream implements PoolSource {
   readonly count: number;
   private at: number;
   private index = 0;
+  private readonly ends: Float64Array;
 
   constructor(
     private readonly bytes: ByteSource,
@@ -97,12 +107,13 @@ export class PoolStream implements PoolSource {
   ) {
     this.count = split.poolCount;
     this.at = split.poolsAt;
+    this.ends = split.poolEnds;
   }
 
   next(): SnapshotPool {
     const i = this.index++;
-    // splitPools framed the whole array: every pool's end is found.
-    const end = valueEnd(this.bytes, this.at);
+    // splitPools framed the whole array: every pool's end is known.
+    const end = this.ends[i];
     const value = decodeSnapshotRecord(this.bytes.view(this.at, end), `pools[${i}]`);
     this.at = end;
     return this.checker.pool(i, value);

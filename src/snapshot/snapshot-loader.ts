@@ -34,7 +34,7 @@ import { isSupportedChainId, type ChainId } from "../chains/chains.js";
 import type { Logger } from "../log/logger.js";
 import type { TokenIndexData } from "../tables/token-index.js";
 import { AllowOlderMarkers } from "./allow-older-marker.js";
-import type { ChainTask, ChainTaskResult, TokenIndexTask } from "./build-tasks.js";
+import { DEFAULT_WORKER_NICE, type ChainTask, type ChainTaskResult, type TokenIndexTask } from "./build-tasks.js";
 import { admissionBounds } from "./chain-admission.js";
 import type { ChainSnapshotInfo, CompiledChain } from "../tables/compiled-chain.js";
 import type { ChangeSetDraft } from "../tables/change-sets.js";
@@ -45,6 +45,11 @@ import { describeNotAFile, inspectLiveEntry } from "./live-entry.js";
 import type { SnapshotErrorReason } from "./snapshot-error.js";
 import { snapshotContentKey, snapshotVersion, versionHex } from "../api/snapshot-version.js";
 import { FILE_LIMITS } from "../util/operator-file.js";
+
+/** Serving threads' event-loop utilization from which a build yields the CPU (BUILD_WORKER_NICE). */
+const BUSY_SERVING_LOAD = 0.25;
+/** How often a running build's niceness follows the serving threads' load. */
+const NICE_UPDATE_MS = 250;
 
 /** Share of the served files' bytes that a re-push may build before serving what it built (see above). */
 const REPUSH_BATCH_SHARE = 1 / 3;
@@ -63,6 +68,18 @@ export interface SnapshotLoaderOptions {
   readonly maxFileBytes?: number;
   /** The clock (epoch ms); tests move it. */
   readonly now?: () => number;
+  /**
+   * How many files build at once while nothing is served yet (start-up; default 1). Once a snapshot
+   * serves, files build one at a time, whatever this says.
+   */
+  readonly startBuilds?: number;
+  /** Niceness of the build worker threads while the serving threads are busy (default 10; see workers/snapshot-worker.ts). */
+  readonly workerNice?: number;
+  /**
+   * How busy the serving threads have been since the last call, 0-1 (the largest event-loop utilization);
+   * absent: always busy.
+   */
+  readonly servingLoad?: () => number;
 }
 
 /** What the loader reports; the supervisor wires these to the threads and metrics. */
@@ -88,6 +105,11 @@ export class SnapshotLoader {
   private readonly markers: AllowOlderMarkers;
   private readonly removedNoticed = new Set<ChainId>();
   private readonly pool: Piscina;
+  private readonly startBuilds: number;
+  /** The niceness build tasks should run at (shared with the workers: see ChainTask.nice). */
+  private readonly niceCell = new Int32Array(new SharedArrayBuffer(4));
+  private niceTimer: NodeJS.Timeout | null = null;
+  private tasksRunning = 0;
   private readonly now: () => number;
   private scanning: Promise<void> | null = null;
   private rescanRequested = false;
@@ -112,10 +134,18 @@ export class SnapshotLoader {
     const resourceLimits = options.workerMaxOldGenerationMb ? { maxOldGenerationSizeMb: options.workerMaxOldGenerationMb } : undefined;
     this.markers = new AllowOlderMarkers(options.snapshotDir);
     this.now = options.now ?? Date.now;
-    // One build at a time (one file's new columns in memory at once; a batch's token index
-    // before the next file). The idle build worker exits after 10 s so its heap does not
-    // stay resident between builds.
-    this.pool = new Piscina({ filename: options.workerFile, maxThreads: 1, minThreads: 0, idleTimeout: 10_000, resourceLimits });
+    // Once a snapshot is served, one build at a time (one file's new columns in memory at once; a
+    // batch's token index before the next file). Before that (start-up: nothing is served, the cores
+    // are the build's) up to startBuilds files build at once. An idle build worker exits after 10 s
+    // so its heap does not stay resident between builds.
+    this.startBuilds = Math.max(1, options.startBuilds ?? 1);
+    this.pool = new Piscina({
+      filename: options.workerFile,
+      maxThreads: this.startBuilds,
+      minThreads: 0,
+      idleTimeout: 10_000,
+      resourceLimits,
+    });
   }
 
   /** Loads what is in the directory now, then starts watching and the schedule. */
@@ -209,30 +239,52 @@ export class SnapshotLoader {
       }
       files.push({ name, chainId, path, signature: entry.signature, bytes: entry.bytes });
     }
-    // Largest first: the largest file then builds while nothing else waits to be served.
+    // Largest first: the largest file then builds while nothing else waits.
     files.sort((x, y) => y.bytes - x.bytes || (x.name < y.name ? -1 : 1));
     let changed = false;
-    /** File bytes of the chains built in this scan and not served yet. */
-    let pendingBytes = 0;
-    for (const { name, chainId, path, signature, bytes } of files) {
-      if (this.stopped) break;
-      const chainAllowsOlder = isSupportedChainId(chainId) && allowOlder.has(chainId);
-      const decision = this.attempts.decide(name, signature, { tick, nowMs: this.now(), allowOlder: chainAllowsOlder });
-      if (!decision.build) continue;
-      if (changed && this.lastVersion !== null && pendingBytes + bytes > this.servedBytes() * REPUSH_BATCH_SHARE) {
-        // Serve this batch before building more (the old data it replaces is released meanwhile).
-        await this.buildSnapshot();
-        changed = false;
-        pendingBytes = 0;
-      }
-      // One at a time: a file's new columns are large, and builds share the cores with the serving threads.
-      if (await this.buildChain(name, path, chainId, signature, decision, chainAllowsOlder)) {
-        changed = true;
-        pendingBytes += bytes;
+    if (this.lastVersion === null && this.startBuilds > 1) {
+      // Nothing served yet: several files at once, each worker taking the next largest.
+      let next = 0;
+      const builder = async (): Promise<void> => {
+        while (next < files.length && !this.stopped) {
+          const file = files[next++];
+          if (await this.buildFile(file, allowOlder, tick)) changed = true;
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(this.startBuilds, files.length) }, builder));
+    } else {
+      /** File bytes of the chains built in this scan and not served yet. */
+      let pendingBytes = 0;
+      for (const file of files) {
+        if (this.stopped) break;
+        if (changed && this.lastVersion !== null && pendingBytes + file.bytes > this.servedBytes() * REPUSH_BATCH_SHARE) {
+          // Serve this batch before building more (the old data it replaces is released meanwhile).
+          await this.buildSnapshot();
+          changed = false;
+          pendingBytes = 0;
+        }
+        // One at a time: a file's new columns are large, and builds share the cores with the serving threads.
+        if (await this.buildFile(file, allowOlder, tick)) {
+          changed = true;
+          pendingBytes += file.bytes;
+        }
       }
     }
     this.noticeRemoved(present);
     if (changed) await this.buildSnapshot();
+  }
+
+  /** Builds one listed file when its attempts say so; true when the chain's served data changed. */
+  private async buildFile(
+    file: { name: string; chainId: number; path: string; signature: string },
+    allowOlder: ReadonlySet<number>,
+    tick: boolean,
+  ): Promise<boolean> {
+    const { name, chainId, path, signature } = file;
+    const chainAllowsOlder = isSupportedChainId(chainId) && allowOlder.has(chainId);
+    const decision = this.attempts.decide(name, signature, { tick, nowMs: this.now(), allowOlder: chainAllowsOlder });
+    if (!decision.build) return false;
+    return this.buildChain(name, path, chainId, signature, decision, chainAllowsOlder);
   }
 
   /** Builds one chain file; true when the chain's served data changed. */
@@ -248,6 +300,7 @@ export class SnapshotLoader {
     const known = [served?.info.sha256, decision.unchangedRejected].filter((s): s is string => typeof s === "string");
     const task: ChainTask = {
       kind: "chain",
+      nice: this.niceCell,
       path,
       logoTemplate: this.options.logoTemplate,
       knownSha256: known,
@@ -258,7 +311,7 @@ export class SnapshotLoader {
     let result: ChainTaskResult;
     const started = performance.now();
     try {
-      result = await this.pool.run(task);
+      result = await this.runTask<ChainTaskResult>(task);
       this.events.buildTimed("chain", (performance.now() - started) / 1000);
     } catch (error) {
       if (this.stopped) return false;
@@ -341,6 +394,32 @@ export class SnapshotLoader {
     }
   }
 
+  /**
+   * Niceness a build should run at now: none before a snapshot serves or while the serving threads are
+   * idle (nothing to yield to), BUILD_WORKER_NICE while they are busy.
+   */
+  private buildNice(): number {
+    if (this.lastVersion === null) return 0;
+    const load = this.options.servingLoad?.() ?? 1;
+    return load >= BUSY_SERVING_LOAD ? (this.options.workerNice ?? DEFAULT_WORKER_NICE) : 0;
+  }
+
+  /** Runs a build task with its niceness kept up to date (every NICE_UPDATE_MS) while it runs. */
+  private async runTask<T>(task: ChainTask | TokenIndexTask): Promise<T> {
+    const update = () => Atomics.store(this.niceCell, 0, this.buildNice());
+    update();
+    this.tasksRunning++;
+    this.niceTimer ??= setInterval(update, NICE_UPDATE_MS);
+    try {
+      return (await this.pool.run(task)) as T;
+    } finally {
+      if (--this.tasksRunning === 0 && this.niceTimer !== null) {
+        clearInterval(this.niceTimer);
+        this.niceTimer = null;
+      }
+    }
+  }
+
   /** File bytes of the chains the served snapshot was built from. */
   private servedBytes(): number {
     let bytes = 0;
@@ -369,9 +448,10 @@ export class SnapshotLoader {
     }
     let tokenIndex: TokenIndexData;
     try {
-      tokenIndex = await this.pool.run({
+      tokenIndex = await this.runTask<TokenIndexData>({
         kind: "token-index",
-        chains: chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })),
+        nice: this.niceCell,
+        chains: chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens, run: c.tokenRun })),
       } satisfies TokenIndexTask);
     } catch (error) {
       if (this.stopped) return;

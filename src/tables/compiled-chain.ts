@@ -41,12 +41,41 @@ export interface ChainTokenColumns {
   readonly volume: Float64Array;
 }
 
+/**
+ * One chain's part of the cross-chain token index (src/snapshot/compile-token-run.ts): per row of the
+ * chain's token columns unless said otherwise; the index merges the chains' runs.
+ */
+export interface TokenRunData {
+  /** Rows in the index's rank order within the chain: normalizedSymbol asc (code units), tracked TVL desc, address asc. */
+  readonly rank: Uint32Array;
+  /** Rows in address order. */
+  readonly byAddress: Uint32Array;
+  /** FLAG_* of the token index. */
+  readonly flags: Uint8Array;
+  /** 20 bytes a row. */
+  readonly addressBytes: Uint8Array;
+  readonly addressJson: StringColumn;
+  readonly headerJson: StringColumn;
+  readonly metadataJson: StringColumn;
+  /** Distinct normalizedName values of the chain, and each row's among them. */
+  readonly names: StringColumn;
+  readonly nameOf: Uint32Array;
+  /** Distinct lowercased symbol, name, normalizedSymbol and normalizedName values of the chain. */
+  readonly searchStrings: StringColumn;
+  /** Up to four (search string, FIELD_* bits) pairs a row: pairString[row * 4 + k], k < pairCount[row]. */
+  readonly pairString: Uint32Array;
+  readonly pairFields: Uint8Array;
+  readonly pairCount: Uint8Array;
+}
+
 export interface CompiledChain {
   readonly info: ChainSnapshotInfo;
   /** Protocols that have at least one pool on this chain, by id. */
   readonly protocols: readonly Protocol[];
   readonly pools: PoolTableData;
   readonly tokens: ChainTokenColumns;
+  /** The chain's part of the cross-chain token index. */
+  readonly tokenRun: TokenRunData;
   /** What pool search reads (api-extended.md §10). */
   readonly poolSearch: PoolSearchIndexData;
 }

@@ -54,7 +54,7 @@ afterEach(async () => {
   await Promise.all(harnesses.splice(0).map((h) => h.loader.stop()));
 });
 
-function harness(options: { maxFutureSkewSeconds?: number; dir?: string } = {}): Harness {
+function harness(options: { maxFutureSkewSeconds?: number; dir?: string; startBuilds?: number } = {}): Harness {
   const dir = options.dir ?? tempDir("lgw-loader-");
   const logs: Record<string, unknown>[] = [];
   const log = pino({ level: "debug" }, { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) });
@@ -87,6 +87,7 @@ function harness(options: { maxFutureSkewSeconds?: number; dir?: string } = {}):
         workerMaxOldGenerationMb: null,
         maxFutureSkewSeconds: options.maxFutureSkewSeconds ?? 300,
         now: () => h.clock,
+        startBuilds: options.startBuilds,
       },
       {
         snapshotBuilt: (version, chains) => void h.built.push({ version, chains }),
@@ -101,6 +102,27 @@ function harness(options: { maxFutureSkewSeconds?: number; dir?: string } = {}):
   harnesses.push(h);
   return h;
 }
+
+describe("start-up builds (BUILD_START_WORKERS)", () => {
+  it("two files at once at start-up: one snapshot with every good chain, a bad file rejected; later pushes build one at a time", async () => {
+    const h = harness({ startBuilds: 2 });
+    const files = [chain(1, NOW_S, "AAA"), chain(8453, NOW_S, "BBB"), chain(130, NOW_S, "CCC"), chain(999, NOW_S, "DDD")];
+    const bytes = files.map((f) => h.push(f));
+    writeFileSync(path.join(h.dir, "chain-143.msgpack"), packSnapshot(chain(143, NOW_S, "EEE")).subarray(0, 40));
+    await h.loader.scan("start");
+    expect(h.built).toHaveLength(1);
+    expect(h.built[0]!.chains.map((c) => c.info.chainId).sort((a, b) => a - b)).toEqual([1, 130, 999, 8453]);
+    expect(h.built[0]!.version).toBe(snapshotVersion(files.map((f, i) => ({ chainId: f.chainId, sha256: sha(bytes[i]!) }))));
+    expect(h.rejected).toEqual(["decode"]);
+    // Served now: a re-push of two files builds them one after the other and serves them (one batch each or together).
+    h.push(chain(1, NOW_S + 10, "AAA2"));
+    h.push(chain(130, NOW_S + 10, "CCC2"));
+    await h.loader.scan("change");
+    const last = h.built[h.built.length - 1]!;
+    expect(last.chains.map((c) => c.info.generatedAt).sort()).toEqual([NOW_S, NOW_S, NOW_S + 10, NOW_S + 10]);
+    expect(h.accepted).toHaveLength(6);
+  });
+});
 
 describe("content-derived versions", () => {
   it("the version comes from the files' SHA-256: identical files in another directory (another instance) give the same version", async () => {

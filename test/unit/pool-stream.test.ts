@@ -14,6 +14,7 @@ import type { ChainId } from "../../src/chains/chains.js";
 import { decodeSnapshotBytes } from "../../src/snapshot/decode-snapshot.js";
 import { arrayHeader, mapHeader, valueEnd } from "../../src/snapshot/msgpack-layout.js";
 import { splitPools } from "../../src/snapshot/pool-stream.js";
+import { SnapshotError } from "../../src/snapshot/snapshot-error.js";
 import { openSnapshotBytes, openSnapshotFile, openSnapshotSource, parseSnapshotBytes } from "../../src/snapshot/read-snapshot-file.js";
 import { arraySource, FileSource } from "../../src/snapshot/byte-source.js";
 import { addr, chainFile, nativeToken, poolStats, poolToken, protocol, token, v2Pool, v3Pool } from "../support/fixtures.js";
@@ -179,6 +180,22 @@ describe("splitPools and openSnapshotBytes", () => {
     expect(() => streamed(trailing)).toThrow(/unexpected bytes after the MessagePack value/);
     expect(splitPools(arraySource(pack([1, 2])))).toBeNull();
     expect(splitPools(arraySource(pack({ ...file, pools: "none" })))).toBeNull();
+  });
+
+  it("records where each pool ends; a pool count the bytes cannot hold does not frame (and allocates nothing for it)", () => {
+    const file = sampleFile(5);
+    const bytes = pack(file);
+    const split = splitPools(arraySource(bytes))!;
+    expect(split.poolEnds).toHaveLength(5);
+    let at = split.poolsAt;
+    for (let i = 0; i < 5; i++) {
+      expect(split.poolEnds[i]).toBe(valueEnd(bytes, at));
+      at = split.poolEnds[i]!;
+    }
+    // {"pools": array32 of 2^32-1 pools} followed by a few bytes.
+    const hostile = Buffer.concat([Buffer.from([0x81]), pack("pools"), Buffer.from([0xdd, 0xff, 0xff, 0xff, 0xff, 0x01, 0x02])]);
+    expect(splitPools(arraySource(hostile))).toBeNull();
+    expect(() => streamed(hostile)).toThrow(SnapshotError);
   });
 
   it("names the pool that does not decode or validate, as the whole decode does", () => {
