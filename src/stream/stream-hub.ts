@@ -12,7 +12,9 @@
  *   written the same bytes framed once per event. The events go in slices
  *   (FANOUT_SLICE_COST: their bytes times their holders, what uWS's drain then
  *   writes), one slice per turn of the event loop, so the thread answers
- *   requests between them. One publication at a time: events keep swap order
+ *   requests between them. WebSockets are spread over FANOUT_SHARDS shards
+ *   (each holds a topic as `<topic>#<shard>` in uWS), and a slice sends whole
+ *   shards: all of a connection's events of a swap leave in one write. One publication at a time: events keep swap order
  *   per connection. Its position becomes the published one once all its events
  *   are out: a stream that opens meanwhile, and a subscribe or unsubscribe
  *   message, wait until then (the connection keeps the topics it held through
@@ -107,6 +109,8 @@ export class StreamConnection {
   owed: Array<() => void> | null = null;
   /** `subscribed` was sent. */
   started = false;
+  /** Its fan-out shard (a WebSocket holds each topic as the shard's uWS topic: `shardTopic`). */
+  shard = 0;
   /** `since` of the opening request, until the stream starts. */
   since: Position | null;
   /** Messages in a row that were not JSON (WebSocket). */
@@ -164,6 +168,17 @@ const MAX_TIMER_MS = 2_147_483_647;
  * never split: a topic with more holders than the budget allows goes in a slice of its own.
  */
 export const FANOUT_SLICE_COST = 1 << 20;
+/**
+ * WebSockets are spread over this many fan-out shards (round robin as they open); a fan-out publishes to
+ * one shard's connections at a time, all their events of the publication together.
+ */
+export const FANOUT_SHARDS = 128;
+
+/** The uWS topic through which the WebSockets of `shard` hold `topic`. */
+function shardTopic(topic: string, shard: number): string {
+  return `${topic}#${shard}`;
+}
+
 /** What sending one event to one more holder costs beyond its bytes, counted as bytes (uWS's per-subscriber work). */
 export const FANOUT_EVENT_OVERHEAD = 256;
 
@@ -196,6 +211,8 @@ export class StreamHub {
   private fanning: FanOut | null = null;
   /** Started connections whose topic changes or answers wait for the fan-out under way. */
   private readonly owing = new Set<StreamConnection>();
+  /** The shard the next WebSocket gets (round robin). */
+  private nextShard = 0;
   /** The supervisor has given this thread its published mark (its first `publish`); until then streams wait. */
   private primed = false;
   private readonly unstarted: StreamConnection[] = [];
@@ -341,61 +358,77 @@ export class StreamHub {
   }
 
   /**
-   * A publication's events, one step per event published (yielding its cost): per change set it introduced,
-   * its `changes` event, then the held pool and token topics it touched. Holders are looked up as each event
-   * goes (connections close between slices; none is added: holds wait for the end).
+   * A publication's events, one step each (yielding its cost): first each event is built once (per change set
+   * it introduced, its `changes` event, then the held pool and token topics it touched) and written to the
+   * SSE connections holding it; then the WebSockets get them shard after shard, every event of a shard's
+   * connections in the same slice (so uWS writes each connection's events of the publication at once: slicing
+   * by topic would split them into as many writes as slices). Holders are looked up as each event goes
+   * (connections close between slices; none is added: holds wait for the end).
    */
   private *fanOutSteps(entry: Swapped): Generator<number, void> {
+    const byShard = new Map<number, Array<{ readonly holders: RegistryEntry<SseChannel>; readonly json: Buffer }>>();
+    const built = (holders: RegistryEntry<SseChannel>, type: StreamEventType, position: string, json: Buffer): number => {
+      const sse = holders.sse;
+      let cost = json.length;
+      if (sse !== null) {
+        const framed = sseEvent(type, position, json);
+        for (const channel of [...sse]) channel.write(framed);
+        cost += sse.size * (framed.length + FANOUT_EVENT_OVERHEAD);
+      }
+      for (const shard of holders.shards.keys()) {
+        let list = byShard.get(shard);
+        if (list === undefined) byShard.set(shard, (list = []));
+        list.push({ holders, json });
+      }
+      this.metrics.streamEvents(type, holders.count);
+      return cost;
+    };
     for (const { set, positionText } of entry.snapshot.changes.introduced) {
-      if (this.registry.size === 0) return;
+      if (this.registry.size === 0) break;
       const topic = this.registry.get(changesTopic(set.chainId).text);
-      if (topic !== undefined)
-        yield this.broadcast(topic, "changes", positionText, changesEventJson(set, positionText, this.limits.maxAddresses));
-      yield* this.recordSteps(entry, "pool", set, positionText);
-      yield* this.recordSteps(entry, "token", set, positionText);
+      if (topic !== undefined) yield built(topic, "changes", positionText, changesEventJson(set, positionText, this.limits.maxAddresses));
+      for (const kind of ["pool", "token"] as const)
+        for (const [holders, isRemoved] of this.touched(kind, set)) {
+          const record = isRemoved ? null : this.record(entry, kind, set.chainId, holders.topic.address!);
+          yield built(holders, kind, positionText, recordEventJson(kind, positionText, set.chainId, holders.topic.address!, record));
+        }
+    }
+    for (const shard of [...byShard.keys()].sort((a, b) => a - b)) {
+      let cost = 0;
+      for (const { holders, json } of byShard.get(shard)!) {
+        const n = holders.shards.get(shard);
+        if (n === undefined) continue; // its holders of this shard closed meanwhile
+        this.app?.publish(shardTopic(holders.topic.text, shard), json, false, false);
+        cost += n * (json.length + FANOUT_EVENT_OVERHEAD);
+      }
+      yield cost;
     }
   }
 
-  /** The held pool (or token) topics of the set's chain that the set touched: one event each. */
-  private *recordSteps(entry: Swapped, kind: "pool" | "token", set: ChangeSetRecord, position: string): Generator<number, void> {
+  /** The held pool (or token) topics of the set's chain that the set touched, and whether it removed them. */
+  private *touched(kind: "pool" | "token", set: ChangeSetRecord): Generator<[RegistryEntry<SseChannel>, boolean], void> {
     const held = this.registry.recordsOf(kind, set.chainId);
     if (held === undefined) return;
     const upserted = kind === "pool" ? set.poolsUpserted : set.tokensUpserted;
     const removed = kind === "pool" ? set.poolsRemoved : set.tokensRemoved;
-    const send = (address: string, isRemoved: boolean): number => {
-      const topic = this.registry.recordsOf(kind, set.chainId)?.get(address);
-      if (topic === undefined) return 0; // its last holder closed during this fan-out
-      const record = isRemoved ? null : this.record(entry, kind, set.chainId, address);
-      return this.broadcast(topic, kind, position, recordEventJson(kind, position, set.chainId, address, record));
-    };
+    const still = (address: string) => this.registry.recordsOf(kind, set.chainId)?.get(address); // its last holder may have closed meanwhile
     if (held.size <= listLength(upserted) + listLength(removed)) {
       for (const address of [...held.keys()]) {
-        if (listIncludes(upserted, address)) yield send(address, false);
-        else if (listIncludes(removed, address)) yield send(address, true);
+        const isRemoved = !listIncludes(upserted, address);
+        if (isRemoved && !listIncludes(removed, address)) continue;
+        const holders = still(address);
+        if (holders !== undefined) yield [holders, isRemoved];
       }
       return;
     }
     for (let i = 0; i < listLength(upserted); i++) {
-      const address = listEntry(upserted, i);
-      if (held.has(address)) yield send(address, false);
+      const holders = held.has(listEntry(upserted, i)) ? still(listEntry(upserted, i)) : undefined;
+      if (holders !== undefined) yield [holders, false];
     }
     for (let i = 0; i < listLength(removed); i++) {
-      const address = listEntry(removed, i);
-      if (held.has(address)) yield send(address, true);
+      const holders = held.has(listEntry(removed, i)) ? still(listEntry(removed, i)) : undefined;
+      if (holders !== undefined) yield [holders, true];
     }
-  }
-
-  /** One event to every connection holding `topic`: WebSockets through uWS pub/sub, SSE channels here. */
-  private broadcast(entry: RegistryEntry<SseChannel>, type: StreamEventType, position: string, json: Buffer): number {
-    const { count, sse } = entry;
-    const sseCount = sse === null ? 0 : sse.size;
-    if (count > sseCount) this.app?.publish(entry.topic.text, json, false, false);
-    if (sse !== null) {
-      const framed = sseEvent(type, position, json);
-      for (const channel of [...sse]) channel.write(framed);
-    }
-    this.metrics.streamEvents(type, count);
-    return count * (json.length + FANOUT_EVENT_OVERHEAD);
   }
 
   /** A pool's or token's JSON as its REST route answers it, from `entry`'s tables; null when the chain's file no longer has it. */
@@ -420,6 +453,8 @@ export class StreamHub {
   openWebSocket(ws: WebSocket<StreamConnection>): void {
     const conn = ws.getUserData();
     conn.ws = ws;
+    conn.shard = this.nextShard;
+    this.nextShard = (this.nextShard + 1) % FANOUT_SHARDS;
     this.sockets.add(ws);
     this.metrics.streamOpened("websocket", 1);
     this.runTimers();
@@ -544,12 +579,12 @@ export class StreamHub {
         shared.set(topic.text, this.registry.get(topic.text)?.topic ?? topic);
         continue;
       }
-      shared.set(topic.text, this.registry.add(topic, conn.sse));
-      conn.ws?.subscribe(topic.text);
+      shared.set(topic.text, this.registry.add(topic, conn.sse, conn.shard));
+      conn.ws?.subscribe(shardTopic(topic.text, conn.shard));
     }
     for (const topic of was.values()) {
-      this.registry.remove(topic, conn.sse);
-      conn.ws?.unsubscribe(topic.text);
+      this.registry.remove(topic, conn.sse, conn.shard);
+      conn.ws?.unsubscribe(shardTopic(topic.text, conn.shard));
     }
     return next.map((t) => shared.get(t.text) ?? t);
   }
@@ -561,7 +596,7 @@ export class StreamHub {
     conn.owed = null;
     this.owing.delete(conn);
     this.untrack(conn);
-    for (const topic of uwsTopics(conn.held, conn.readable)) this.registry.remove(topic, conn.sse);
+    for (const topic of uwsTopics(conn.held, conn.readable)) this.registry.remove(topic, conn.sse, conn.shard);
     this.keyStreams.release(conn.keySlot);
     if (conn.ws !== null) {
       this.sockets.delete(conn.ws);
@@ -733,12 +768,12 @@ export class StreamHub {
     conn.readable = readable;
     for (const topic of uwsTopics(conn.held, readable)) {
       if (was.delete(topic.text)) continue;
-      this.registry.add(topic, conn.sse);
-      conn.ws?.subscribe(topic.text);
+      this.registry.add(topic, conn.sse, conn.shard);
+      conn.ws?.subscribe(shardTopic(topic.text, conn.shard));
     }
     for (const topic of was.values()) {
-      this.registry.remove(topic, conn.sse);
-      conn.ws?.unsubscribe(topic.text);
+      this.registry.remove(topic, conn.sse, conn.shard);
+      conn.ws?.unsubscribe(shardTopic(topic.text, conn.shard));
     }
   }
 
