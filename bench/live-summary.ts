@@ -27,6 +27,10 @@ export interface RoundResult {
   readonly clientsCpuS: number;
   readonly latencyMs: Percentiles;
   readonly incomplete: number;
+  /** Subscribers that got more events than expected, plus sampled pool events that failed their check (bench/live-client.ts). */
+  readonly wrong: number;
+  /** Pool events parsed in full and checked (one in 100). */
+  readonly sampled: number;
   readonly servedAt: string | null;
   /** Bytes the subscribers received for the push, all of them. */
   readonly bytes: number;
@@ -145,7 +149,7 @@ export function renderSection(r: LiveResults, jsonPath: string): string {
     `| first push with subscribers (cold; left out below): swap → last event | p50 ${fmt(r.coldRound.latencyMs.p50)} ms, p99 ${fmt(r.coldRound.latencyMs.p99)} ms, max ${fmt(r.coldRound.latencyMs.max)} ms |`,
     ...r.rounds.map(
       (x) =>
-        `| push ${x.round}${x.underWrk ? " (during wrk)" : ""}${x.scenario === "full" ? "" : ` (\`changes\` only, ${fmtBytes(x.bytes / Math.max(1, x.latencyMs.n))} per subscriber)`}: swap → last event over ${x.latencyMs.n.toLocaleString("en-US")} subscribers | p50 ${fmt(x.latencyMs.p50)} ms, p99 ${fmt(x.latencyMs.p99)} ms, max ${fmt(x.latencyMs.max)} ms${x.incomplete > 0 ? `, ${x.incomplete} incomplete` : ""}; CPU gateway ${fmt(x.gatewayCpuS, 2)} s, subscriber processes ${fmt(x.clientsCpuS, 2)} s |`,
+        `| push ${x.round}${x.underWrk ? " (during wrk)" : ""}${x.scenario === "full" ? "" : ` (\`changes\` only, ${fmtBytes(x.bytes / Math.max(1, x.latencyMs.n))} per subscriber)`}: swap → last event over ${x.latencyMs.n.toLocaleString("en-US")} subscribers | p50 ${fmt(x.latencyMs.p50)} ms, p99 ${fmt(x.latencyMs.p99)} ms, max ${fmt(x.latencyMs.max)} ms${x.incomplete > 0 ? `, ${x.incomplete} incomplete` : ""}${x.wrong > 0 ? `, ${x.wrong} WRONG` : ""}; CPU gateway ${fmt(x.gatewayCpuS, 2)} s, subscriber processes ${fmt(x.clientsCpuS, 2)} s |`,
     ),
     `| all idle pushes with \`changes\` only together | p50 ${fmt(r.changesOnly.p50)} ms, p99 ${fmt(r.changesOnly.p99)} ms, max ${fmt(r.changesOnly.max)} ms |`,
     `| all idle pushes together | p50 ${fmt(r.idle.p50)} ms, p99 ${fmt(r.idle.p99)} ms, max ${fmt(r.idle.max)} ms |`,
@@ -155,6 +159,6 @@ export function renderSection(r: LiveResults, jsonPath: string): string {
         `| pool route, ${w.label} | ${Math.round(w.rps).toLocaleString("en-US")} req/s, p50 ${fmt(w.p50Ms, 2)} ms, p99 ${fmt(w.p99Ms, 2)} ms, max ${fmt(w.maxMs, 2)} ms${w.errors > 0 ? `, ${w.errors} errors` : ""} |`,
     ),
     "",
-    `Where the time goes: an idle push to every subscriber (${fmtBytes(r.rounds[0]?.bytes ?? NaN)} of events) took ${fmt(gatewayCpu, 2)} s of gateway CPU (its swap included: a push without subscribers took ${r.swapAloneCpuS.map((x) => fmt(x, 2)).join(" and ")} s) and ${fmt(clientsCpu, 2)} s of the subscriber processes' CPU on average, on ${m.cores} cores shared with each other (and with the other work on the machine: see the load average). The subscribers' receiving (\`ws\` framing, one string per message) competes with the gateway's sending, so on this machine the fan-out figures are bounded by both; the gateway's part alone is its CPU figure.`,
+    `Where the time goes: an idle push to every subscriber (${fmtBytes(r.rounds[0]?.bytes ?? NaN)} of events) took ${fmt(gatewayCpu, 2)} s of gateway CPU (its swap included: a push without subscribers took ${r.swapAloneCpuS.map((x) => fmt(x, 2)).join(" and ")} s) and ${fmt(clientsCpu, 2)} s of the subscriber processes' CPU on average, on ${m.cores} cores shared with each other (and with the other work on the machine: see the load average). The subscribers' receiving (\`ws\` framing; events recognised by their first bytes, one \`pool\` event in 100 parsed and checked in full, every event counted per subscriber) competes with the gateway's sending, so on this machine the fan-out figures are bounded by both; the gateway's part alone is its CPU figure. Each serving thread sends a push's events in slices of about 1 MiB of bytes × holders, one per turn of its event loop (src/stream/stream-hub.ts), answering requests between them.`,
   ].join("\n");
 }

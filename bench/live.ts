@@ -229,6 +229,8 @@ async function measurePush(
     clientsCpuS: cpuAfter.clients - cpuBefore.clients,
     latencyMs: percentiles(latencies),
     incomplete: reports.reduce((s, r) => s + r.incomplete, 0),
+    wrong: reports.reduce((s, r) => s + r.wrong, 0),
+    sampled: reports.reduce((s, r) => s + r.sampled, 0),
     servedAt: reports.find((r) => r.servedAt !== null)?.servedAt ?? null,
     bytes: reports.reduce((s, r) => s + r.bytes, 0),
     underWrk,
@@ -237,7 +239,7 @@ async function measurePush(
   log(
     `push ${v}${underWrk ? " (under wrk)" : ""}${scenario === "full" ? "" : ` (${scenario})`}: servedAt ${result.servedAt}; swap → last event p50 ${fmt(result.latencyMs.p50)} ms, p99 ${fmt(
       result.latencyMs.p99,
-    )} ms, max ${fmt(result.latencyMs.max)} ms over ${result.latencyMs.n} subscribers; ${result.incomplete} incomplete; ${fmtBytes(result.bytes)} received; CPU gateway ${fmt(result.gatewayCpuS, 2)} s, subscribers ${fmt(result.clientsCpuS, 2)} s` +
+    )} ms, max ${fmt(result.latencyMs.max)} ms over ${result.latencyMs.n} subscribers; ${result.incomplete} incomplete; ${result.wrong} wrong (${result.sampled} pool events checked in full${reports.find((r) => r.firstWrong !== null)?.firstWrong ? `; first: ${reports.find((r) => r.firstWrong !== null)!.firstWrong}` : ""}); ${fmtBytes(result.bytes)} received; CPU gateway ${fmt(result.gatewayCpuS, 2)} s, subscribers ${fmt(result.clientsCpuS, 2)} s` +
       (closes.length > 0 ? `; closes ${closes.map(([code, n]) => `${code}×${n}`).join(" ")}` : ""),
   );
   return result;

@@ -9,8 +9,16 @@
  *   that some connection of this thread holds (the smaller of the chain's held
  *   records and the set's lists is walked), one event each. WebSockets get the
  *   bytes through uWS pub/sub (no per-subscriber work here); SSE connections are
- *   written the same bytes framed once per event. Events keep swap order per
- *   connection. A stream that opens meanwhile starts at the published position.
+ *   written the same bytes framed once per event. The events go in slices
+ *   (FANOUT_SLICE_COST: their bytes times their holders, what uWS's drain then
+ *   writes), one slice per turn of the event loop, so the thread answers
+ *   requests between them. WebSockets are spread over FANOUT_SHARDS shards
+ *   (each holds a topic as `<topic>#<shard>` in uWS), and a slice sends whole
+ *   shards: all of a connection's events of a swap leave in one write. One publication at a time: events keep swap order
+ *   per connection. Its position becomes the published one once all its events
+ *   are out: a stream that opens meanwhile, and a subscribe or unsubscribe
+ *   message, wait until then (the connection keeps the topics it held through
+ *   the publication's events, then gets its answer at the new position).
  * - Opening: the `subscribed` event first (its topics, the published position),
  *   then, with `since`, what the connection missed (src/query/resume.ts): per
  *   chain it holds, the `changes` events after the position (or `resync`), then
@@ -23,8 +31,8 @@
  *   (one swap's events for a connection) closes even a fast reader: the limit
  *   must exceed the largest burst a client may get (documented).
  * - Heartbeats: uWS pings idle WebSockets; SSE connections get a comment every 15 s.
- * - Drain and shutdown: every connection is closed after the events already
- *   enqueued (WebSocket 1001, SSE end of response).
+ * - Drain and shutdown: the fan-out under way is finished at once, then every
+ *   connection is closed after its events (WebSocket 1001, SSE end of response).
  * - Access while open: a stream lives only as long as its key may hold it.
  *   On every keys-file reload (`keysChanged`) each open connection is checked
  *   as a request with its key would be now (src/access/reauthorize.ts), and
@@ -64,7 +72,7 @@ import {
 } from "./stream-events.js";
 import { CLOSE_GOING_AWAY, CLOSE_SLOW_CONSUMER, revocationCloseCode, SLOW_CONSUMER_REASON } from "./close-codes.js";
 import { SSE_PING_INTERVAL_MS, type StreamLimits } from "./stream-limits.js";
-import { TopicRegistry } from "./topic-registry.js";
+import { TopicRegistry, type RegistryEntry } from "./topic-registry.js";
 import { changesTopic, uwsTopics, type Topic } from "./topics.js";
 
 /** What the hub records (the serving thread's shared metrics slice). */
@@ -87,10 +95,22 @@ const SLOW_CLOSE_GRACE_MS = 10_000;
 
 /** One stream: a WebSocket's user data, or an SSE response's. */
 export class StreamConnection {
-  /** The client's topics (canonical), in the order first subscribed; held once the stream has started. */
-  topics: readonly Topic[] = NO_TOPICS;
+  /**
+   * The client's topics (canonical), in the order first subscribed: what its later subscribe and unsubscribe
+   * messages build on. The opening request's until the stream starts; may run ahead of `held` while a fan-out
+   * is under way (the change waits in `owed`).
+   */
+  topics: readonly Topic[];
+  /** The topics the registry and uWS hold for it (nothing until the stream starts). */
+  held: readonly Topic[] = NO_TOPICS;
   /** The topics of the opening request, until the stream starts. */
   requested: readonly Topic[];
+  /** Answers (`subscribed`, `error`) that wait for the fan-out under way, in order; null when none. */
+  owed: Array<() => void> | null = null;
+  /** `subscribed` was sent. */
+  started = false;
+  /** Its fan-out shard (a WebSocket holds each topic as the shard's uWS topic: `shardTopic`). */
+  shard = 0;
   /** `since` of the opening request, until the stream starts. */
   since: Position | null;
   /** Messages in a row that were not JSON (WebSocket). */
@@ -123,6 +143,7 @@ export class StreamConnection {
     this.key = key;
     this.readable = readableChains(key);
     this.requested = requested;
+    this.topics = requested;
     this.since = since;
   }
 }
@@ -141,6 +162,32 @@ interface KeyGroup {
 /** Longest setTimeout delay (ms); a later expiry is waited for in steps. */
 const MAX_TIMER_MS = 2_147_483_647;
 
+/**
+ * What one slice of a fan-out may cost before the rest waits for the next turn of the event loop: the bytes
+ * uWS writes for its events (each event's bytes plus FANOUT_EVENT_OVERHEAD, times its holders). One event is
+ * never split: a topic with more holders than the budget allows goes in a slice of its own.
+ */
+export const FANOUT_SLICE_COST = 1 << 20;
+/**
+ * WebSockets are spread over this many fan-out shards (round robin as they open); a fan-out publishes to
+ * one shard's connections at a time, all their events of the publication together.
+ */
+export const FANOUT_SHARDS = 128;
+
+/** The uWS topic through which the WebSockets of `shard` hold `topic`. */
+function shardTopic(topic: string, shard: number): string {
+  return `${topic}#${shard}`;
+}
+
+/** What sending one event to one more holder costs beyond its bytes, counted as bytes (uWS's per-subscriber work). */
+export const FANOUT_EVENT_OVERHEAD = 256;
+
+/** A publication being fanned out: its events still to go. */
+interface FanOut {
+  readonly entry: Swapped;
+  readonly steps: Generator<number, void>;
+}
+
 /** A snapshot swapped in and not yet published, with its pool tables (kept even if the store releases them meanwhile). */
 interface Swapped {
   readonly snapshot: ServingSnapshot;
@@ -158,6 +205,14 @@ export class StreamHub {
   private published: Swapped | null = null;
   private publishedPublication = 0;
   private publishedPosition = EMPTY_POSITION;
+  /** The highest publication every thread serves (the supervisor's last `publish`). */
+  private confirmed = 0;
+  /** The publication whose events are being sent, and what is left of them; null between fan-outs. */
+  private fanning: FanOut | null = null;
+  /** Started connections whose topic changes or answers wait for the fan-out under way. */
+  private readonly owing = new Set<StreamConnection>();
+  /** The shard the next WebSocket gets (round robin). */
+  private nextShard = 0;
   /** The supervisor has given this thread its published mark (its first `publish`); until then streams wait. */
   private primed = false;
   private readonly unstarted: StreamConnection[] = [];
@@ -234,96 +289,146 @@ export class StreamHub {
     else this.pending.splice(at, 0, entry);
   }
 
-  /** Every thread serves publication `publication`: publish the change sets of every snapshot up to it, in order. */
+  /**
+   * Every thread serves publication `publication`: the change sets of every snapshot up to it are published,
+   * in order, in slices (`runFanOut`).
+   */
   publish(publication: number): void {
-    while (this.pending.length > 0 && this.pending[0].snapshot.changes.publication <= publication) {
-      const entry = this.pending.shift()!;
+    if (publication > this.confirmed) this.confirmed = publication;
+    this.primed = true;
+    if (this.fanning === null) this.runFanOut(FANOUT_SLICE_COST);
+  }
+
+  /**
+   * Publishes confirmed snapshots' events until `budget` is spent (each event costs its bytes plus
+   * FANOUT_EVENT_OVERHEAD, times its holders: what uWS's drain then writes), then goes on at the next turn of
+   * the event loop, so requests are answered between slices (uWS sends what was published at the end of each
+   * turn). One publication at a time, its events in order: a later swap's never overtake an earlier one's.
+   * A publication's position becomes the published one (where streams opening now start) once all its events
+   * are out; streams opening meanwhile and topic changes wait until then (`owe`).
+   */
+  private runFanOut(budget: number): void {
+    let spent = 0;
+    for (;;) {
+      if (this.fanning === null) {
+        this.settleWaiting();
+        const next = this.pending[0];
+        if (next === undefined || next.snapshot.changes.publication > this.confirmed) return;
+        this.pending.shift();
+        this.fanning = { entry: next, steps: this.fanOutSteps(next) };
+      }
+      const job = this.fanning;
+      let step: IteratorResult<number, void>;
       try {
-        this.fanOut(entry);
+        step = job.steps.next();
       } catch (error) {
         this.log.error({ event: "stream-publish-failed", err: error }, "publishing stream events failed");
+        step = { done: true, value: undefined };
       }
-      this.published = entry;
-      this.publishedPublication = entry.snapshot.changes.publication;
-      this.publishedPosition = entry.snapshot.changes.positionText ?? EMPTY_POSITION;
+      if (step.done === true) {
+        this.fanning = null;
+        this.published = job.entry;
+        this.publishedPublication = job.entry.snapshot.changes.publication;
+        this.publishedPosition = job.entry.snapshot.changes.positionText ?? EMPTY_POSITION;
+        if (job.entry.snapshot.changes.introduced.length > 0)
+          this.metrics.streamDelay(Math.max(0, Date.now() - job.entry.swappedAt) / 1000);
+        continue;
+      }
+      spent += step.value;
+      if (spent < budget) continue;
+      setImmediate(() => {
+        if (this.fanning === job) this.runFanOut(FANOUT_SLICE_COST);
+      });
+      return;
     }
-    if (this.primed) return;
-    this.primed = true;
-    for (const conn of this.unstarted.splice(0)) if (!conn.closed && (conn.ws !== null || conn.sse !== null)) this.startCorked(conn);
   }
 
-  private fanOut(entry: Swapped): void {
-    const introduced = entry.snapshot.changes.introduced;
-    if (introduced.length === 0 || this.registry.size === 0) return;
-    for (const { set, positionText } of introduced) {
+  /** Between publications: streams that waited start at the published position; topic changes that waited apply. */
+  private settleWaiting(): void {
+    if (this.unstarted.length > 0)
+      for (const conn of this.unstarted.splice(0)) if (!conn.closed && (conn.ws !== null || conn.sse !== null)) this.startCorked(conn);
+    if (this.owing.size === 0) return;
+    const owing = [...this.owing];
+    this.owing.clear();
+    for (const conn of owing) {
+      const ws = conn.ws;
+      if (ws === null) this.payOwed(conn);
+      else ws.cork(() => this.payOwed(conn));
+    }
+  }
+
+  /**
+   * A publication's events, one step each (yielding its cost): first each event is built once (per change set
+   * it introduced, its `changes` event, then the held pool and token topics it touched) and written to the
+   * SSE connections holding it; then the WebSockets get them shard after shard, every event of a shard's
+   * connections in the same slice (so uWS writes each connection's events of the publication at once: slicing
+   * by topic would split them into as many writes as slices). Holders are looked up as each event goes
+   * (connections close between slices; none is added: holds wait for the end).
+   */
+  private *fanOutSteps(entry: Swapped): Generator<number, void> {
+    const byShard = new Map<number, Array<{ readonly holders: RegistryEntry<SseChannel>; readonly json: Buffer }>>();
+    const built = (holders: RegistryEntry<SseChannel>, type: StreamEventType, position: string, json: Buffer): number => {
+      const sse = holders.sse;
+      let cost = json.length;
+      if (sse !== null) {
+        const framed = sseEvent(type, position, json);
+        for (const channel of [...sse]) channel.write(framed);
+        cost += sse.size * (framed.length + FANOUT_EVENT_OVERHEAD);
+      }
+      for (const shard of holders.shards.keys()) {
+        let list = byShard.get(shard);
+        if (list === undefined) byShard.set(shard, (list = []));
+        list.push({ holders, json });
+      }
+      this.metrics.streamEvents(type, holders.count);
+      return cost;
+    };
+    for (const { set, positionText } of entry.snapshot.changes.introduced) {
+      if (this.registry.size === 0) break;
       const topic = this.registry.get(changesTopic(set.chainId).text);
-      if (topic !== undefined)
-        this.broadcast(
-          topic.topic.text,
-          topic.count,
-          topic.sse,
-          "changes",
-          positionText,
-          changesEventJson(set, positionText, this.limits.maxAddresses),
-        );
-      this.fanOutRecords(entry, "pool", set, positionText);
-      this.fanOutRecords(entry, "token", set, positionText);
+      if (topic !== undefined) yield built(topic, "changes", positionText, changesEventJson(set, positionText, this.limits.maxAddresses));
+      for (const kind of ["pool", "token"] as const)
+        for (const [holders, isRemoved] of this.touched(kind, set)) {
+          const record = isRemoved ? null : this.record(entry, kind, set.chainId, holders.topic.address!);
+          yield built(holders, kind, positionText, recordEventJson(kind, positionText, set.chainId, holders.topic.address!, record));
+        }
     }
-    this.metrics.streamDelay(Math.max(0, Date.now() - entry.swappedAt) / 1000);
+    for (const shard of [...byShard.keys()].sort((a, b) => a - b)) {
+      let cost = 0;
+      for (const { holders, json } of byShard.get(shard)!) {
+        const n = holders.shards.get(shard);
+        if (n === undefined) continue; // its holders of this shard closed meanwhile
+        this.app?.publish(shardTopic(holders.topic.text, shard), json, false, false);
+        cost += n * (json.length + FANOUT_EVENT_OVERHEAD);
+      }
+      yield cost;
+    }
   }
 
-  /** The held pool (or token) topics of the set's chain that the set touched: one event each. */
-  private fanOutRecords(entry: Swapped, kind: "pool" | "token", set: ChangeSetRecord, position: string): void {
+  /** The held pool (or token) topics of the set's chain that the set touched, and whether it removed them. */
+  private *touched(kind: "pool" | "token", set: ChangeSetRecord): Generator<[RegistryEntry<SseChannel>, boolean], void> {
     const held = this.registry.recordsOf(kind, set.chainId);
     if (held === undefined) return;
     const upserted = kind === "pool" ? set.poolsUpserted : set.tokensUpserted;
     const removed = kind === "pool" ? set.poolsRemoved : set.tokensRemoved;
-    const send = (address: string, isRemoved: boolean) => {
-      const topic = held.get(address);
-      if (topic === undefined) return; // its last holder closed during this fan-out
-      const record = isRemoved ? null : this.record(entry, kind, set.chainId, address);
-      this.broadcast(
-        topic.topic.text,
-        topic.count,
-        topic.sse,
-        kind,
-        position,
-        recordEventJson(kind, position, set.chainId, address, record),
-      );
-    };
+    const still = (address: string) => this.registry.recordsOf(kind, set.chainId)?.get(address); // its last holder may have closed meanwhile
     if (held.size <= listLength(upserted) + listLength(removed)) {
       for (const address of [...held.keys()]) {
-        if (listIncludes(upserted, address)) send(address, false);
-        else if (listIncludes(removed, address)) send(address, true);
+        const isRemoved = !listIncludes(upserted, address);
+        if (isRemoved && !listIncludes(removed, address)) continue;
+        const holders = still(address);
+        if (holders !== undefined) yield [holders, isRemoved];
       }
       return;
     }
     for (let i = 0; i < listLength(upserted); i++) {
-      const address = listEntry(upserted, i);
-      if (held.has(address)) send(address, false);
+      const holders = held.has(listEntry(upserted, i)) ? still(listEntry(upserted, i)) : undefined;
+      if (holders !== undefined) yield [holders, false];
     }
     for (let i = 0; i < listLength(removed); i++) {
-      const address = listEntry(removed, i);
-      if (held.has(address)) send(address, true);
+      const holders = held.has(listEntry(removed, i)) ? still(listEntry(removed, i)) : undefined;
+      if (holders !== undefined) yield [holders, true];
     }
-  }
-
-  /** One event to every connection holding `topic`: WebSockets through uWS pub/sub, SSE channels here. */
-  private broadcast(
-    topic: string,
-    holders: number,
-    sse: ReadonlySet<SseChannel> | null,
-    type: StreamEventType,
-    position: string,
-    json: Buffer,
-  ): void {
-    const sseCount = sse === null ? 0 : sse.size;
-    if (holders > sseCount) this.app?.publish(topic, json, false, false);
-    if (sse !== null) {
-      const framed = sseEvent(type, position, json);
-      for (const channel of [...sse]) channel.write(framed);
-    }
-    this.metrics.streamEvents(type, holders);
   }
 
   /** A pool's or token's JSON as its REST route answers it, from `entry`'s tables; null when the chain's file no longer has it. */
@@ -348,6 +453,8 @@ export class StreamHub {
   openWebSocket(ws: WebSocket<StreamConnection>): void {
     const conn = ws.getUserData();
     conn.ws = ws;
+    conn.shard = this.nextShard;
+    this.nextShard = (this.nextShard + 1) % FANOUT_SHARDS;
     this.sockets.add(ws);
     this.metrics.streamOpened("websocket", 1);
     this.runTimers();
@@ -356,8 +463,8 @@ export class StreamHub {
       this.closeSocket(ws, CLOSE_GOING_AWAY, "going away");
       return;
     }
-    if (this.primed) this.startCorked(conn);
-    else this.unstarted.push(conn);
+    if (this.primed && this.fanning === null) this.startCorked(conn);
+    else this.unstarted.push(conn); // started at the published position once the fan-out under way is out
   }
 
   /**
@@ -382,7 +489,7 @@ export class StreamHub {
     this.track(conn);
     channel.write(SSE_OPENING, true);
     if (this.stopping) this.endChannel(conn);
-    else if (this.primed) this.start(conn);
+    else if (this.primed && this.fanning === null) this.start(conn);
     else this.unstarted.push(conn);
     return {
       aborted: () => {
@@ -404,12 +511,14 @@ export class StreamHub {
 
   /** Holds the connection's topics, sends `subscribed` and, with `since`, the replay. */
   private start(conn: StreamConnection): void {
-    conn.topics = this.hold(conn, NO_TOPICS, conn.requested);
+    conn.held = conn.topics = this.hold(conn, NO_TOPICS, conn.topics);
     conn.requested = NO_TOPICS;
+    conn.started = true;
     this.send(conn, "subscribed", this.publishedPosition, subscribedEventJson(textsOf(conn.topics), this.publishedPosition));
     const since = conn.since;
     conn.since = null;
     if (since !== null && !conn.closed) this.replay(conn, since);
+    this.payOwed(conn);
   }
 
   /**
@@ -418,13 +527,42 @@ export class StreamHub {
    */
   setTopics(conn: StreamConnection, topics: readonly Topic[]): void {
     if (conn.closed) return;
-    conn.topics = this.hold(conn, conn.topics, topics);
-    this.send(conn, "subscribed", this.publishedPosition, subscribedEventJson(textsOf(conn.topics), this.publishedPosition));
+    conn.topics = topics;
+    const texts = textsOf(topics);
+    const answer = () => this.send(conn, "subscribed", this.publishedPosition, subscribedEventJson(texts, this.publishedPosition));
+    if (this.owe(conn, answer)) return;
+    conn.held = conn.topics = this.hold(conn, conn.held, topics);
+    answer();
   }
 
-  /** An `error` event (`error`: the usual error object). */
+  /** An `error` event (`error`: the usual error object); after the answers the connection is still owed. */
   sendError(conn: StreamConnection, error: object): void {
-    this.send(conn, "error", null, errorEventJson(error));
+    const json = errorEventJson(error);
+    const answer = () => this.send(conn, "error", null, json);
+    if (!this.owe(conn, answer)) answer();
+  }
+
+  /**
+   * While a fan-out is under way (or before the stream started) a topic change waits for its end: the
+   * connection keeps the topics it held through every event of the publications being sent, then holds its
+   * new ones and gets its `subscribed` answers at the position they were all sent at (nothing is missed nor
+   * sent twice). Answers after a waiting one wait too. Returns whether `answer` waits.
+   */
+  private owe(conn: StreamConnection, answer: () => void): boolean {
+    if (conn.owed === null && conn.started && this.fanning === null) return false;
+    (conn.owed ??= []).push(answer);
+    if (conn.started) this.owing.add(conn);
+    return true;
+  }
+
+  /** The connection's topic changes and answers that waited (the topics first: every answer names the position after them). */
+  private payOwed(conn: StreamConnection): void {
+    const owed = conn.owed;
+    if (owed === null) return;
+    conn.owed = null;
+    if (conn.closed) return;
+    conn.held = conn.topics = this.hold(conn, conn.held, conn.topics);
+    for (const answer of owed) answer();
   }
 
   /**
@@ -441,12 +579,12 @@ export class StreamHub {
         shared.set(topic.text, this.registry.get(topic.text)?.topic ?? topic);
         continue;
       }
-      shared.set(topic.text, this.registry.add(topic, conn.sse));
-      conn.ws?.subscribe(topic.text);
+      shared.set(topic.text, this.registry.add(topic, conn.sse, conn.shard));
+      conn.ws?.subscribe(shardTopic(topic.text, conn.shard));
     }
     for (const topic of was.values()) {
-      this.registry.remove(topic, conn.sse);
-      conn.ws?.unsubscribe(topic.text);
+      this.registry.remove(topic, conn.sse, conn.shard);
+      conn.ws?.unsubscribe(shardTopic(topic.text, conn.shard));
     }
     return next.map((t) => shared.get(t.text) ?? t);
   }
@@ -455,8 +593,10 @@ export class StreamHub {
   closed(conn: StreamConnection): void {
     if (conn.ws === null && conn.sse === null) return;
     conn.closed = true;
+    conn.owed = null;
+    this.owing.delete(conn);
     this.untrack(conn);
-    for (const topic of uwsTopics(conn.topics, conn.readable)) this.registry.remove(topic, conn.sse);
+    for (const topic of uwsTopics(conn.held, conn.readable)) this.registry.remove(topic, conn.sse, conn.shard);
     this.keyStreams.release(conn.keySlot);
     if (conn.ws !== null) {
       this.sockets.delete(conn.ws);
@@ -488,7 +628,7 @@ export class StreamHub {
   private replay(conn: StreamConnection, since: Position): void {
     const published = this.published;
     if (published === null) return;
-    const held = uwsTopics(conn.topics, conn.readable);
+    const held = uwsTopics(conn.held, conn.readable);
     const changeChains = new Set<ChainId>();
     const records = new Map<ChainId, Topic[]>();
     for (const topic of held) {
@@ -624,16 +764,16 @@ export class StreamHub {
 
   /** `changes` of a connection now stands for the chains of `readable`: its uWS topics follow. */
   private rescope(conn: StreamConnection, readable: number): void {
-    const was = new Map(uwsTopics(conn.topics, conn.readable).map((t) => [t.text, t]));
+    const was = new Map(uwsTopics(conn.held, conn.readable).map((t) => [t.text, t]));
     conn.readable = readable;
-    for (const topic of uwsTopics(conn.topics, readable)) {
+    for (const topic of uwsTopics(conn.held, readable)) {
       if (was.delete(topic.text)) continue;
-      this.registry.add(topic, conn.sse);
-      conn.ws?.subscribe(topic.text);
+      this.registry.add(topic, conn.sse, conn.shard);
+      conn.ws?.subscribe(shardTopic(topic.text, conn.shard));
     }
     for (const topic of was.values()) {
-      this.registry.remove(topic, conn.sse);
-      conn.ws?.unsubscribe(topic.text);
+      this.registry.remove(topic, conn.sse, conn.shard);
+      conn.ws?.unsubscribe(shardTopic(topic.text, conn.shard));
     }
   }
 
@@ -643,7 +783,9 @@ export class StreamHub {
       { event: "stream-revoked", transport: conn.transport, key: conn.key.id, maskedKey: conn.maskedKey, code: error.code },
       `closing a stream its key may no longer hold (${error.code})`,
     );
-    this.sendError(conn, this.errorObjectOf(error));
+    conn.owed = null; // it is closed: what waited goes, the error is sent now
+    this.owing.delete(conn);
+    this.send(conn, "error", null, errorEventJson(this.errorObjectOf(error)));
     const ws = conn.ws;
     if (ws !== null) this.closeSocket(ws, revocationCloseCode(error.status), error.code);
     else this.endChannel(conn);
@@ -709,8 +851,9 @@ export class StreamHub {
     this.slow(conn, () => {
       if (!this.sockets.has(ws)) return;
       // It gets nothing more: its topics go now (its close frame follows what it was sent).
-      this.hold(conn, conn.topics, NO_TOPICS);
-      conn.topics = NO_TOPICS;
+      this.hold(conn, conn.held, NO_TOPICS);
+      conn.held = conn.topics = NO_TOPICS;
+      conn.owed = null;
       this.endSlowSocket(ws);
     });
   }
@@ -778,6 +921,7 @@ export class StreamHub {
 
   /** Drain and shutdown: every stream is closed after what is enqueued (WebSocket 1001, SSE end); new ones are closed at once. */
   closeAll(): void {
+    if (this.fanning !== null) this.runFanOut(Number.POSITIVE_INFINITY); // what every thread serves goes out before the close
     this.stopping = true;
     this.stopTimers();
     this.setExpiryTimer(Number.POSITIVE_INFINITY);

@@ -5,7 +5,9 @@
  * written here). Pool and token topics are also kept by chain, so a change
  * set's fan-out walks whichever is smaller: the chain's subscribed records or
  * the set's address lists. Kept by subscribe, unsubscribe and close; the
- * topic text of an entry is shared by every connection holding it.
+ * topic text of an entry is shared by every connection holding it. WebSocket
+ * holders are also counted by fan-out shard (StreamHub: a WebSocket holds a
+ * topic as its shard's uWS topic, so a fan-out can reach one shard at a time).
  */
 import type { ChainId } from "../chains/chains.js";
 import type { Topic } from "./topics.js";
@@ -17,6 +19,8 @@ export interface RegistryEntry<S> {
   count: number;
   /** The SSE connections holding it; null when none. */
   sse: Set<S> | null;
+  /** WebSocket holders by shard (shards without one absent). */
+  readonly shards: Map<number, number>;
 }
 
 export class TopicRegistry<S> {
@@ -29,11 +33,11 @@ export class TopicRegistry<S> {
     return this.entries.size;
   }
 
-  /** One more holder of `topic` (`sse`: the SSE connection, null for a WebSocket); returns the shared topic. */
-  add(topic: Topic, sse: S | null): Topic {
+  /** One more holder of `topic` (`sse`: the SSE connection, null for a WebSocket of shard `shard`); returns the shared topic. */
+  add(topic: Topic, sse: S | null, shard = 0): Topic {
     let entry = this.entries.get(topic.text);
     if (entry === undefined) {
-      entry = { topic, count: 0, sse: null };
+      entry = { topic, count: 0, sse: null, shards: new Map() };
       this.entries.set(topic.text, entry);
       if (topic.address !== null) {
         const group = groupKey(topic.kind as "pool" | "token", topic.chainId!);
@@ -44,16 +48,23 @@ export class TopicRegistry<S> {
     }
     entry.count++;
     if (sse !== null) (entry.sse ??= new Set()).add(sse);
+    else entry.shards.set(shard, (entry.shards.get(shard) ?? 0) + 1);
     return entry.topic;
   }
 
-  /** One holder fewer (the same `sse` it was added with). */
-  remove(topic: Topic, sse: S | null): void {
+  /** One holder fewer (the same `sse` and `shard` it was added with). */
+  remove(topic: Topic, sse: S | null, shard = 0): void {
     const entry = this.entries.get(topic.text);
     if (entry === undefined) return;
-    if (sse !== null && entry.sse !== null) {
-      entry.sse.delete(sse);
-      if (entry.sse.size === 0) entry.sse = null;
+    if (sse !== null) {
+      if (entry.sse !== null) {
+        entry.sse.delete(sse);
+        if (entry.sse.size === 0) entry.sse = null;
+      }
+    } else {
+      const left = (entry.shards.get(shard) ?? 0) - 1;
+      if (left > 0) entry.shards.set(shard, left);
+      else entry.shards.delete(shard);
     }
     if (--entry.count > 0) return;
     this.entries.delete(topic.text);

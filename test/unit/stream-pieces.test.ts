@@ -130,6 +130,25 @@ describe("the topic registry", () => {
     expect(registry.size).toBe(2);
   });
 
+  it("counts WebSocket holders per fan-out shard (SSE holders apart), dropping a shard with none left", () => {
+    const registry = new TopicRegistry<string>();
+    registry.add(topic("changes:8453"), null, 3);
+    registry.add(topic("changes:8453"), null, 3);
+    registry.add(topic("changes:8453"), null, 5);
+    registry.add(topic("changes:8453"), "sse-1", 7);
+    expect(registry.get("changes:8453")).toMatchObject({
+      count: 4,
+      shards: new Map([
+        [3, 2],
+        [5, 1],
+      ]),
+    });
+    registry.remove(topic("changes:8453"), null, 5);
+    registry.remove(topic("changes:8453"), "sse-1", 7);
+    registry.remove(topic("changes:8453"), null, 3);
+    expect(registry.get("changes:8453")).toMatchObject({ count: 1, sse: null, shards: new Map([[3, 1]]) });
+  });
+
   it("after any sequence of adds and removes, counts equal the holders left", () => {
     const texts = ["changes:1", `pool:1:${A40}`, `token:1:${A40}`, `pool:8453:${A64}`];
     fc.assert(
