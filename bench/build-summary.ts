@@ -437,7 +437,7 @@ export function renderBuildSection(results: BuildResults, files: { jsonFile: str
       [
         ["plain msgpackr decode, every file (read + unpack, one thread)", seconds(p.plainDecodeMs)],
         [
-          "gateway start to ready (initial load, 1 build worker)",
+          "gateway start to ready (initial load, BUILD_START_WORKERS build workers)",
           `${seconds(b.startToReadyMs)} (${fmt(b.startToReadyMs / p.plainDecodeMs, 1)}x plain decode)`,
         ],
         [
