@@ -20,7 +20,7 @@ import { errorObject, STATIC_500_BODY } from "./envelope.js";
 import { Exchange, hasKey } from "./exchange.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { checkContentType, readJsonBody } from "./json-body.js";
-import { checkRequestFraming } from "./request-framing.js";
+import { FramingReader } from "./request-framing.js";
 import type { Reply } from "./reply.js";
 import { DEFAULT_TRANSPORT, ResponseWriter, type ResponseLifecycle, type TransportOptions, type WriterLimits } from "./response-writer.js";
 import type { RouteSpec } from "./route.js";
@@ -71,6 +71,7 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
   const started = options.started ?? (() => {});
   const onAbort = (x: Exchange) => writer.aborted(x);
   const admission = new Admission(ctx, clientAddressReader(options.trustedProxies ?? null));
+  const framingReader = new FramingReader();
 
   const fail = (x: Exchange, error: unknown): void => {
     const apiError = toApiError(error);
@@ -118,7 +119,7 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
   const admit = (x: Exchange, req: HttpRequest): void => {
     // HTTP edge (request-framing.ts): a body of ambiguous length is refused before anything else, and the
     // connection closed at once (response-writer.ts): nothing after this request is read as another one.
-    const framing = checkRequestFraming(req);
+    const framing = framingReader.check(req);
     if (framing !== null) {
       x.closeConnection = true;
       throw framing;
@@ -236,7 +237,7 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
     };
     x.corked = true;
     try {
-      const framing = checkRequestFraming(req);
+      const framing = framingReader.check(req);
       if (framing !== null) {
         x.closeConnection = true;
         throw framing;

@@ -31,32 +31,37 @@ export interface FramingFields {
 }
 
 /**
- * Reads the framing fields of a request (every occurrence, empty ones
- * included: `getHeader` hides both the repeats and the empty fields); null when
- * the request has none.
+ * Reads the framing fields of requests (every occurrence, empty ones included:
+ * `getHeader` hides both the repeats and the empty fields). One reader per
+ * app (serving thread): its header callback is made once, and lists only when
+ * a framing field is found, so a request allocates nothing here; `forEach`
+ * calls back synchronously, so one walk never sees another's fields.
  */
-export function readFramingFields(req: HttpRequest): FramingFields | null {
-  seenLengths = null;
-  seenEncodings = null;
-  req.forEach(collectFraming);
-  const contentLength = seenLengths;
-  const transferEncoding = seenEncodings;
-  seenLengths = seenEncodings = null;
-  return contentLength === null && transferEncoding === null
-    ? null
-    : { contentLength: contentLength ?? [], transferEncoding: transferEncoding ?? [] };
-}
+export class FramingReader {
+  private lengths: string[] | null = null;
+  private encodings: string[] | null = null;
+  private readonly collect = (name: string, value: string): void => {
+    if (name === "content-length") (this.lengths ??= []).push(value);
+    else if (name === "transfer-encoding") (this.encodings ??= []).push(value);
+  };
 
-/*
- * The walk's state: one callback for every request, and lists made only when a framing field is found (no closure
- * or array per request; `forEach` calls back synchronously, so one walk never sees another's state).
- */
-let seenLengths: string[] | null = null;
-let seenEncodings: string[] | null = null;
+  /** The request's framing fields; null when it has none. */
+  read(req: HttpRequest): FramingFields | null {
+    this.lengths = this.encodings = null;
+    req.forEach(this.collect);
+    const contentLength = this.lengths;
+    const transferEncoding = this.encodings;
+    this.lengths = this.encodings = null;
+    return contentLength === null && transferEncoding === null
+      ? null
+      : { contentLength: contentLength ?? [], transferEncoding: transferEncoding ?? [] };
+  }
 
-function collectFraming(name: string, value: string): void {
-  if (name === "content-length") (seenLengths ??= []).push(value);
-  else if (name === "transfer-encoding") (seenEncodings ??= []).push(value);
+  /** The framing error of the request being handled, or null. */
+  check(req: HttpRequest): ApiError | null {
+    const fields = this.read(req);
+    return fields === null ? null : framingError(fields);
+  }
 }
 
 /** The framing error of a request, or null when its body is delimited unambiguously. */
@@ -117,10 +122,4 @@ function invalidFraming(
   details: string,
 ): ApiError {
   return new ApiError("INVALID_REQUEST_FRAMING", message, details, { header, values: [...values] });
-}
-
-/** The framing error of the request being handled, or null. */
-export function checkRequestFraming(req: HttpRequest): ApiError | null {
-  const fields = readFramingFields(req);
-  return fields === null ? null : framingError(fields);
 }
