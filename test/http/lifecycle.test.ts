@@ -286,7 +286,9 @@ describe("a build worker that crashes", () => {
       snapshotDir: dir,
       keysFile: writeKeysFile(standardKeys()),
       // A heap limit the small file fits in and the pushed one does not: the worker dies out of memory.
-      env: { GATEWAY_THREADS: "1", BUILD_WORKER_MAX_MB: "24" },
+      // The backstop schedule is pinned to once a year: a failed build is retried on each tick (next
+      // test), and the default minute tick falling inside this test's window made it count 2 (CI, stop 24).
+      env: { GATEWAY_THREADS: "1", BUILD_WORKER_MAX_MB: "24", REBUILD_CRON: "0 0 1 1 *" },
     });
     try {
       expect(await poolCreatedAt(gw.baseUrl, 1)).toBe(T0);
@@ -316,6 +318,39 @@ describe("a build worker that crashes", () => {
           )
         ).value,
       ).toBe(T0 + 2);
+    } finally {
+      await gw.stop();
+    }
+  });
+});
+
+describe("a build that crashed", () => {
+  it("is tried again on the next REBUILD_CRON tick, though the file did not change", async () => {
+    const dir = tempDir("lgw-crash-tick-");
+    push(dir, chainAt(1, 0));
+    const gw = await startGateway({
+      snapshotDir: dir,
+      keysFile: writeKeysFile(standardKeys()),
+      // node-cron's six-field form: a tick every 3 seconds.
+      env: { GATEWAY_THREADS: "1", BUILD_WORKER_MAX_MB: "24", REBUILD_CRON: "*/3 * * * * *" },
+    });
+    try {
+      push(dir, chainAt(1, 1, 150_000));
+      const { value: failed } = await waitFor(
+        async () => gw.logs().filter((l) => l.event === "build-failed").length,
+        (n) => n >= 2,
+        30_000,
+      );
+      expect(failed).toBeGreaterThanOrEqual(2);
+      // Every attempt was of the same file, and the first snapshot is still served.
+      const files = new Set(
+        gw
+          .logs()
+          .filter((l) => l.event === "build-failed")
+          .map((l) => l.file),
+      );
+      expect(files.size).toBe(1);
+      expect(await poolCreatedAt(gw.baseUrl, 1)).toBe(T0);
     } finally {
       await gw.stop();
     }
