@@ -50,6 +50,9 @@ interface Lane {
   readonly base: number;
   /** Next position in the run. */
   at: number;
+  /** Normalized symbol and TVL of the instance at `at` (read once per advance, compared many times). */
+  headSymbol: string;
+  headTvl: number;
 }
 
 export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>): TokenIndexData {
@@ -67,7 +70,10 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>): TokenInde
       searchText: columnStrings(r.searchStrings),
       base: n,
       at: 0,
+      headSymbol: "",
+      headTvl: 0,
     };
+    readHead(lane);
     n += tokens.count;
     return lane;
   });
@@ -120,9 +126,8 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>): TokenInde
     for (let l = 0; l < lanes.length; l++) {
       const lane = lanes[l];
       if (lane.at === lane.tokens.count) continue;
-      const row = lane.run.rank[lane.at];
-      const s = lane.symbols[row];
-      const t = lane.tokens.tvl[row];
+      const s = lane.headSymbol;
+      const t = lane.headTvl;
       if (best === null || s < bestSymbol || (s === bestSymbol && t > bestTvl)) {
         best = lane;
         bestSymbol = s;
@@ -131,7 +136,10 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>): TokenInde
     }
     const lane = best!;
     const { run, tokens } = lane;
-    const row = run.rank[lane.at++];
+    /** Rank position within the chain: where the run's JSON pieces and address bytes of this instance are. */
+    const position = lane.at++;
+    const row = run.rank[position];
+    readHead(lane);
     if (bestSymbol !== symbol) {
       symbol = bestSymbol;
       groupSymbols.push(symbol);
@@ -159,10 +167,11 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>): TokenInde
     entries[at] = entry;
     totalWords += entry.wordIds.length;
 
-    copyValue(addressJson, run.addressJson.bytes, run.addressJson.offsets, row);
-    copyValue(headerJson, run.headerJson.bytes, run.headerJson.offsets, row);
-    copyValue(metadataJson, run.metadataJson.bytes, run.metadataJson.offsets, row);
-    addressBytes.set(run.addressBytes.subarray(row * ADDRESS_BYTES, row * ADDRESS_BYTES + ADDRESS_BYTES), at * ADDRESS_BYTES);
+    copyValue(addressJson, run.addressJson.bytes, run.addressJson.offsets, position);
+    copyValue(headerJson, run.headerJson.bytes, run.headerJson.offsets, position);
+    copyValue(metadataJson, run.metadataJson.bytes, run.metadataJson.offsets, position);
+    const fromAddress = run.addressBytes;
+    for (let b = 0, from = position * ADDRESS_BYTES, to = at * ADDRESS_BYTES; b < ADDRESS_BYTES; b++) addressBytes[to + b] = fromAddress[from + b];
 
     const pairs = run.pairCount[row];
     pairCount[at] = pairs;
@@ -236,6 +245,14 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>): TokenInde
     ...chainOrders,
     ...searchStringsFromPairs(searchTexts, pairString, pairFields, pairCount, n),
   };
+}
+
+/** Caches the symbol and TVL of the lane's next instance (nothing when the lane is done). */
+function readHead(lane: Lane): void {
+  if (lane.at === lane.tokens.count) return;
+  const row = lane.run.rank[lane.at];
+  lane.headSymbol = lane.symbols[row];
+  lane.headTvl = lane.tokens.tvl[row];
 }
 
 const addressPositions = new WeakMap<TokenRunData, Uint32Array>();

@@ -60,7 +60,7 @@ export function compileTokenRun(chainId: ChainId, tokens: ChainTokenColumns): To
     rank[groupStart[rankOfSlot[slotOf[row]]]++] = row;
   }
 
-  // Per row: flags, JSON pieces, address bytes, chain-local name and search-string ids.
+  // Per row: flags, chain-local name and search-string ids.
   const wrapped = CHAINS[chainId].wrappedNative;
   const flags = sharedArray(Uint8Array, m);
   const addressBytes = sharedArray(Uint8Array, m * ADDRESS_BYTES);
@@ -90,7 +90,12 @@ export function compileTokenRun(chainId: ChainId, tokens: ChainTokenColumns): To
     if (containsSymbol(nameFeatures[id], lowerSymbol)) f |= FLAG_NAME_CONTAINS_SYMBOL;
     if (initialsMatchSymbol(nameFeatures[id], lowerSymbol)) f |= FLAG_INITIALS_MATCH_SYMBOL;
     flags[row] = f;
-
+    search.add(row, symbol[row], name[row], normalizedSymbol[row], normalizedName[row]);
+  }
+  // JSON pieces and address bytes in rank order (value j is row rank[j]): the index's merge then
+  // reads each chain's pieces front to back instead of gathering them from all over the columns.
+  for (let j = 0; j < m; j++) {
+    const row = rank[j];
     // {"chainId":…,"address":"0x…"} and "symbol":…,"name":…,"logoUrl":…, straight from the UTF-8 columns.
     addressJson.writeBytes(prefix, 0, prefix.length);
     writeJsonField(addressJson, null, tokens.address, row);
@@ -111,8 +116,7 @@ export function compileTokenRun(chainId: ChainId, tokens: ChainTokenColumns): To
     metadataJson.writeBytes(CLOSE_OBJECT, 0, 1);
     metadataJson.endValue();
 
-    writeAddressBytes(addressBytes, row * ADDRESS_BYTES, tokens.address, row);
-    search.add(row, symbol[row], name[row], normalizedSymbol[row], normalizedName[row]);
+    writeAddressBytes(addressBytes, j * ADDRESS_BYTES, tokens.address, row);
   }
   return {
     rank,

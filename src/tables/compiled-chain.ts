@@ -52,8 +52,9 @@ export interface TokenRunData {
   readonly byAddress: Uint32Array;
   /** FLAG_* of the token index. */
   readonly flags: Uint8Array;
-  /** 20 bytes a row. */
+  /** 20 bytes per rank position: bytes [20j, 20j + 20) are row rank[j]'s address. */
   readonly addressBytes: Uint8Array;
+  /** The JSON pieces, one value per rank position (value j is row rank[j]'s), so a merge reads them in order. */
   readonly addressJson: StringColumn;
   readonly headerJson: StringColumn;
   readonly metadataJson: StringColumn;
