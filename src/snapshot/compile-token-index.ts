@@ -171,7 +171,8 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>): TokenInde
     copyValue(headerJson, run.headerJson.bytes, run.headerJson.offsets, position);
     copyValue(metadataJson, run.metadataJson.bytes, run.metadataJson.offsets, position);
     const fromAddress = run.addressBytes;
-    for (let b = 0, from = position * ADDRESS_BYTES, to = at * ADDRESS_BYTES; b < ADDRESS_BYTES; b++) addressBytes[to + b] = fromAddress[from + b];
+    for (let b = 0, from = position * ADDRESS_BYTES, to = at * ADDRESS_BYTES; b < ADDRESS_BYTES; b++)
+      addressBytes[to + b] = fromAddress[from + b];
 
     const pairs = run.pairCount[row];
     pairCount[at] = pairs;
