@@ -13,7 +13,13 @@
  */
 import { sortByFloatKey } from "../util/float-key-sort.js";
 import { jaccardSorted } from "../tables/name-parity.js";
-import { FLAG_INITIALS_MATCH_SYMBOL, FLAG_NAME_CONTAINS_SYMBOL, FLAG_WRAPPED_NATIVE, type TokenIndexData } from "../tables/token-index.js";
+import {
+  FLAG_INITIALS_MATCH_SYMBOL,
+  FLAG_NAME_CONTAINS_SYMBOL,
+  FLAG_WRAPPED_NATIVE,
+  type TokenIndexColumns,
+  type TokenListData,
+} from "../tables/token-index.js";
 import type { TokenQuery } from "./token-query.js";
 
 /** What a search matched (see search-match.ts). */
@@ -28,18 +34,7 @@ export interface TokenListMatch {
 }
 
 /** The full ordered list of one query; pages are slices of it. */
-export interface TokenListResult {
-  readonly count: number;
-  /** Group index (into the token index) of each entry, in list order. */
-  readonly group: Uint32Array;
-  /** Group TVL of each entry, in list order. */
-  readonly tvl: Float64Array;
-  /** Members of entry e: members[memberStart[e]..memberStart[e+1]], in rank order. */
-  readonly memberStart: Uint32Array;
-  readonly members: Uint32Array;
-  /** Relevance tier of each entry, in list order (searches ordered by relevance); null otherwise. */
-  readonly tier: Uint8Array | null;
-}
+export type TokenListResult = TokenListData;
 
 const PRICE_TOLERANCE = 0.2;
 const JACCARD_THRESHOLD = 0.5;
@@ -70,7 +65,7 @@ function reserve(groupCount: number, instanceCount: number): void {
  *   (the query's chains, or all loaded ones when it names none).
  */
 export function evaluateTokenList(
-  ix: TokenIndexData,
+  ix: TokenIndexColumns,
   q: TokenQuery,
   loadedMask: number,
   match: TokenListMatch | null = null,
@@ -85,7 +80,7 @@ export function evaluateTokenList(
  * order; returns the entry count. Entry e's members are
  * memberScratch[entryStart[e]..entryStart[e+1]].
  */
-function collectEntries(ix: TokenIndexData, q: TokenQuery, loadedMask: number, match: TokenListMatch | null): number {
+function collectEntries(ix: TokenIndexColumns, q: TokenQuery, loadedMask: number, match: TokenListMatch | null): number {
   const { groupCount, groupStart, chainBit, tvl, swaps, volume, flags, price, nameId, firstWordId, wordStart, words } = ix;
   const excluded = q.ignoreWrappedNative ? FLAG_WRAPPED_NATIVE : 0;
   const { minTvl, minSwaps, minVolume, matchAllSymbols } = q;

@@ -159,6 +159,14 @@ function drain(): void {
   check();
 }
 
+/** The work a snapshot defers from its swap (ServingSnapshot.warm), a step per event-loop turn while it is current. */
+function warmBetweenRequests(snapshot: ServingSnapshot): void {
+  const step = () => {
+    if (ctx.store.current === snapshot && snapshot.warm()) setImmediate(step);
+  };
+  setImmediate(step);
+}
+
 port.on("message", (message: SupervisorMessage) => {
   switch (message.type) {
     case "snapshot":
@@ -169,6 +177,7 @@ port.on("message", (message: SupervisorMessage) => {
       ctx.store.current!.baskets(ctx.baskets).warm(); // resolve and encode the baskets on the new snapshot now, not in a request
       ctx.stream.swapped(ctx.store.current!);
       send({ type: "swapped", publication: message.changes?.publication ?? 0 });
+      warmBetweenRequests(ctx.store.current!);
       break;
     case "publish":
       ctx.stream.publish(message.publication);

@@ -32,8 +32,10 @@ import { findPool } from "../tables/pool-table.js";
 import { columnBytes } from "../tables/shared-columns.js";
 import { instanceOnChain, parseAddress, tokenInfoChunks } from "../tables/token-lookup.js";
 import { ServedChanges } from "./served-changes.js";
+import { SlicedUtf8 } from "../util/sliced-utf8.js";
 
 const CACHED_QUERIES_PER_SNAPSHOT = 256;
+const DEFAULT_TOKEN_QUERY_KEY = tokenQueryKey(DEFAULT_TOKEN_QUERY);
 /** Most bytes the cached searches (and, separately, single-chain lists) of one snapshot hold in one thread. */
 const CACHED_RESULT_BYTES = 32 * 1024 * 1024;
 /** A search whose matches lie in more than 1/4 of the symbol groups restricts the cached list of its filters. */
@@ -53,8 +55,8 @@ export class ServingSnapshot {
   private readonly searches = new LruCache<string, TokenListView>(CACHED_QUERIES_PER_SNAPSHOT, CACHED_RESULT_BYTES, (v) => v.weight);
   private readonly chainLists = new LruCache<string, SingleChainView>(CACHED_QUERIES_PER_SNAPSHOT, CACHED_RESULT_BYTES, (v) => v.weight);
   private basketView: BasketView | null = null;
-  /** The index's search strings as one string (decoded once per thread; see TokenIndexData.searchText). */
-  readonly searchText: string;
+  /** The index's search strings, decoded once per thread (see TokenIndexData.searchText and `warm`). */
+  private readonly searchStrings: SlicedUtf8;
   /** The change sets this version carries (live.md §12): history, position, the sets it introduced. */
   readonly changes: ServedChanges;
   /** `x-data-generated-at` of each loaded chain: its served file's generatedAt, written once per snapshot. */
@@ -81,10 +83,9 @@ export class ServingSnapshot {
     this.loadedMask = chainMask(this.chainIds);
     this.protocolsJson = Buffer.from(JSON.stringify({ protocols: mergeProtocols(chains ?? []) }));
     this.versionHex = versionHex(version);
-    const text = tokenIndex.searchText;
-    this.searchText = Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString("utf8");
-    // Warm the default view so the most common request never computes.
-    this.tokenList(DEFAULT_TOKEN_QUERY);
+    this.searchStrings = new SlicedUtf8(tokenIndex.searchText);
+    // The default view, from the list evaluated with the index: the most common request never computes, nor does the swap.
+    this.tokenList(DEFAULT_TOKEN_QUERY, DEFAULT_TOKEN_QUERY_KEY);
   }
 
   /** A version with every chain's pool tables (what the loader builds). */
@@ -101,6 +102,20 @@ export class ServingSnapshot {
       tokenIndex,
       changes,
     );
+  }
+
+  /**
+   * One step of the work this snapshot defers from its swap (decoding the index's search strings, about
+   * 1 ms a step): the serving thread calls it between requests until it says false. A search that comes
+   * first finishes it.
+   */
+  warm(): boolean {
+    return this.searchStrings.step();
+  }
+
+  /** The index's search strings as one string (see TokenIndexData.searchText). */
+  get searchText(): string {
+    return this.searchStrings.text();
   }
 
   isLoaded(chainId: ChainId): boolean {
@@ -156,7 +171,9 @@ export class ServingSnapshot {
     let view = this.views.get(key);
     if (view === undefined) {
       const mask = query.chainIds.length === 0 ? this.loadedMask : chainMask(query.chainIds) & this.loadedMask;
-      view = new TokenListView(this.tokenIndex, evaluateTokenList(this.tokenIndex, query, mask), query.direction);
+      const built = this.tokenIndex.defaultList;
+      const result = key === DEFAULT_TOKEN_QUERY_KEY && mask === built.mask ? built.list : evaluateTokenList(this.tokenIndex, query, mask);
+      view = new TokenListView(this.tokenIndex, result, query.direction);
       this.views.set(key, view);
     }
     return view;

@@ -12,7 +12,9 @@
  */
 import { SUPPORTED_CHAIN_IDS, type ChainId } from "../chains/chains.js";
 import { nameWords, type NameWords } from "../tables/name-parity.js";
-import type { TokenIndexData } from "../tables/token-index.js";
+import type { TokenIndexColumns, TokenIndexData, TokenListData } from "../tables/token-index.js";
+import { evaluateTokenList } from "../query/evaluate-token-list.js";
+import { chainMask, DEFAULT_TOKEN_QUERY } from "../query/token-query.js";
 import { ADDRESS_BYTES } from "../tables/token-index.js";
 import { columnStrings, encodeStringColumn, sharedArray, StringColumnBuilder } from "../tables/shared-columns.js";
 import type { ChainTokenColumns, TokenRunData } from "../tables/compiled-chain.js";
@@ -220,7 +222,7 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>): TokenInde
   const chainOrders = compileChainOrders(gatheredTvl, gatheredChainPos, positionOf, SUPPORTED_CHAIN_IDS.length);
   const addressTable = compileAddressTable(addressBytes, n);
 
-  return {
+  const columns: TokenIndexColumns = {
     instanceCount: n,
     groupCount,
     groupStart,
@@ -245,6 +247,26 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>): TokenInde
     ...addressTable,
     ...chainOrders,
     ...searchStringsFromPairs(searchTexts, pairString, pairFields, pairCount, n),
+  };
+  // The default token list, once here rather than in every serving thread as it takes the snapshot.
+  const mask = chainMask(ordered.map((c) => c.chainId));
+  return { ...columns, defaultList: { mask, list: sharedList(evaluateTokenList(columns, DEFAULT_TOKEN_QUERY, mask)) } };
+}
+
+/** The list in shared memory: handed to every serving thread without a copy. */
+function sharedList(list: TokenListData): TokenListData {
+  const share = <T extends Uint32Array | Float64Array | Uint8Array>(array: T, make: (n: number) => T): T => {
+    const copy = make(array.length);
+    copy.set(array);
+    return copy;
+  };
+  return {
+    count: list.count,
+    group: share(list.group, (n) => sharedArray(Uint32Array, n)),
+    tvl: share(list.tvl, (n) => sharedArray(Float64Array, n)),
+    memberStart: share(list.memberStart, (n) => sharedArray(Uint32Array, n)),
+    members: share(list.members, (n) => sharedArray(Uint32Array, n)),
+    tier: list.tier === null ? null : share(list.tier, (n) => sharedArray(Uint8Array, n)),
   };
 }
 

@@ -10,7 +10,34 @@ export const FLAG_WRAPPED_NATIVE = 1;
 export const FLAG_NAME_CONTAINS_SYMBOL = 2;
 export const FLAG_INITIALS_MATCH_SYMBOL = 4;
 
-export interface TokenIndexData {
+/**
+ * A token list (api-decisions.md §3): its entries (symbol groups) in list order, each with its listed
+ * members (query/evaluate-token-list.ts computes them).
+ */
+export interface TokenListData {
+  readonly count: number;
+  /** Group index (into the token index) of each entry, in list order. */
+  readonly group: Uint32Array;
+  /** Group TVL of each entry, in list order. */
+  readonly tvl: Float64Array;
+  /** Members of entry e: members[memberStart[e]..memberStart[e+1]], in rank order. */
+  readonly memberStart: Uint32Array;
+  readonly members: Uint32Array;
+  /** Relevance tier of each entry, in list order (searches ordered by relevance); null otherwise. */
+  readonly tier: Uint8Array | null;
+}
+
+export interface TokenIndexData extends TokenIndexColumns {
+  /**
+   * The list of the default token query (every chain of the index, the default filters, TVL desc: what
+   * `POST /v1/tokens {}` pages through), evaluated once when the index is built, so that no serving
+   * thread evaluates it when it takes the snapshot; `mask`: the chains it was evaluated over.
+   */
+  readonly defaultList: { readonly mask: number; readonly list: TokenListData };
+}
+
+/** The index's columns: what a token list is evaluated from. */
+export interface TokenIndexColumns {
   readonly instanceCount: number;
   readonly groupCount: number;
   /** groupStart[g]..groupStart[g+1] are the instances of group g, in rank order. */

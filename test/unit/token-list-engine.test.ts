@@ -9,7 +9,9 @@ import { describe, expect, test } from "vitest";
 import { CHAINS, SUPPORTED_CHAIN_IDS, type ChainId } from "../../src/chains/chains.js";
 import { evaluateTokenList } from "../../src/query/evaluate-token-list.js";
 import { TokenListView } from "../../src/query/token-list-view.js";
-import { chainMask, toTokenQuery } from "../../src/query/token-query.js";
+import { chainMask, DEFAULT_TOKEN_QUERY, toTokenQuery } from "../../src/query/token-query.js";
+import { ServingSnapshot } from "../../src/serving/serving-snapshot.js";
+import type { CompiledChain } from "../../src/tables/compiled-chain.js";
 import { compileChain } from "../../src/snapshot/compile-chain.js";
 import { compileTokenIndex } from "../../src/snapshot/compile-token-index.js";
 import type { SnapshotFile, SnapshotToken } from "../../src/api/snapshot-format.js";
@@ -89,8 +91,8 @@ const requestArb: fc.Arbitrary<ReferenceRequest> = fc.record({
   }),
 });
 
-function engineList(snapshots: SnapshotFile[], request: ReferenceRequest): unknown[] {
-  const chains = snapshots.map((f) =>
+function compiled(snapshots: SnapshotFile[]): CompiledChain[] {
+  return snapshots.map((f) =>
     compileChain(parseSnapshotBytes(packSnapshot(f), f.chainId as ChainId), {
       file: "x",
       fileBytes: 0,
@@ -99,6 +101,10 @@ function engineList(snapshots: SnapshotFile[], request: ReferenceRequest): unkno
       logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE,
     }),
   );
+}
+
+function engineList(snapshots: SnapshotFile[], request: ReferenceRequest): unknown[] {
+  const chains = compiled(snapshots);
   const index = compileTokenIndex(chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })));
   const query = toTokenQuery(request as Parameters<typeof toTokenQuery>[0]);
   const loaded = chainMask(chains.map((c) => c.info.chainId));
@@ -125,6 +131,31 @@ describe("token-list engine vs the reference", () => {
         expect(engineList(snapshots, asked)).toEqual(referenceTokenList(snapshots, asked));
       }),
       { numRuns: 300 },
+    );
+  });
+
+  test("the default list evaluated with the index is what a snapshot serves for the default request, over its own chains", () => {
+    fc.assert(
+      fc.property(dataArb, (data) => {
+        const snapshots = files(data);
+        const chains = compiled(snapshots);
+        const index = compileTokenIndex(chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })));
+        const served = (snapshot: ServingSnapshot) => {
+          const view = snapshot.tokenList(DEFAULT_TOKEN_QUERY);
+          return Array.from({ length: view.count }, (_, e) => JSON.parse(view.entry(e).toString()));
+        };
+        const snapshot = ServingSnapshot.of(1, chains, index);
+        // The view serves the list built with the index (nothing evaluated when the snapshot is taken) ...
+        expect(snapshot.tokenList(DEFAULT_TOKEN_QUERY).result).toBe(index.defaultList.list);
+        expect(served(snapshot)).toEqual(referenceTokenList(snapshots, {}));
+        // ... and a snapshot that holds fewer chains than its index evaluates its own.
+        if (chains.length > 1) {
+          const fewer = ServingSnapshot.of(2, chains.slice(0, 1), index);
+          expect(fewer.tokenList(DEFAULT_TOKEN_QUERY).result).not.toBe(index.defaultList.list);
+          expect(served(fewer)).toEqual(referenceTokenList(snapshots.slice(0, 1), {}));
+        }
+      }),
+      { numRuns: 100 },
     );
   });
 
