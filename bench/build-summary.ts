@@ -140,8 +140,10 @@ function rebuildLimit(results: BuildResults): string {
     `The re-push took ${seconds(b.idleRebuildMs)} idle and ${seconds(b.loadedRebuildMs)} under load; start-up ${seconds(b.startToReadyMs)} ` +
     `(load average ${results.machine.loadAverageStart.join(" ")} at the start of the run: other processes share the cores).` +
     cpu +
-    ` What remains is per pool: msgpackr decoding it into a JavaScript object (about as long as the plain decode itself), validating that object and encoding its JSON; ` +
-    `compiling straight from the MessagePack bytes into the columns, without an object per pool, is what would bring a chain within 1.5x of its plain decode.`
+    ` What remains is spread over the build, not in one step (bench/README.md, "Issue 22: where a chain build's time goes"): a chain's ` +
+    `one-thread build is about 3.5x its plain decode, of which decoding the pools is about a fifth; a reader that filled the pools ` +
+    `straight from the bytes (no msgpackr object per pool) made the build only 4-8 % faster. Within 1.5x of the plain decode needs ` +
+    `both cores on one chain (its pools split between two workers) besides a fused read, validate and encode pass.`
   );
 }
 
