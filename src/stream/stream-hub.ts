@@ -39,8 +39,8 @@
  *   when the earliest `expiresAt` among the keys holding streams passes, that
  *   key's connections are: a refused one gets an `error` event and is closed
  *   (WebSocket 4401 or 4403 with the error code as reason, SSE end of
- *   response). Connections are grouped by key, so an expiry touches only its
- *   key's; nothing of this runs per event or per request.
+ *   response). Connections are grouped by key (key-watch.ts), so an expiry
+ *   touches only its key's; nothing of this runs per event or per request.
  */
 import type { HttpResponse, TemplatedApp, WebSocket } from "uWebSockets.js";
 import { ApiError } from "../api/errors.js";
@@ -59,6 +59,7 @@ import { columnBytes } from "../tables/shared-columns.js";
 import { instanceOnChain, parseAddress, tokenInfoChunks } from "../tables/token-lookup.js";
 import { listEntry, listIncludes, listLength } from "./address-lists.js";
 import { KeyStreams } from "./key-streams.js";
+import { KeyWatch } from "./key-watch.js";
 import { sseEvent, SSE_OPENING, SSE_PING } from "./sse.js";
 import { SseChannel } from "./sse-channel.js";
 import {
@@ -153,15 +154,6 @@ function readableChains(key: KeyEntry): number {
   return chainMask(key.allowedChainIds ?? SUPPORTED_CHAIN_IDS_ASCENDING);
 }
 
-/** A key's open connections on this thread, by the key's SHA-256, with the entry they all hold now. */
-interface KeyGroup {
-  entry: KeyEntry;
-  readonly conns: Set<StreamConnection>;
-}
-
-/** Longest setTimeout delay (ms); a later expiry is waited for in steps. */
-const MAX_TIMER_MS = 2_147_483_647;
-
 /**
  * What one slice of a fan-out may cost before the rest waits for the next turn of the event loop: the bytes
  * uWS writes for its events (each event's bytes plus FANOUT_EVENT_OVERHEAD, times its holders). One event is
@@ -224,24 +216,26 @@ export class StreamHub {
   private timers: NodeJS.Timeout[] = [];
   private stopping = false;
   readonly keyStreams: KeyStreams;
-  /** Open connections by key (SHA-256): what a reload re-checks, what an expiry closes. */
-  private readonly byKey = new Map<string, KeyGroup>();
-  private expiryTimer: NodeJS.Timeout | null = null;
-  /** When `expiryTimer` fires (epoch ms); +Infinity when none is set. */
-  private expiryAt = Number.POSITIVE_INFINITY;
+  /** Open connections by key: what a keys reload re-checks, what an expiry closes. */
+  private readonly watch: KeyWatch<StreamConnection>;
 
   constructor(
     readonly limits: StreamLimits,
     streamCounters: SharedArrayBuffer,
     keySlots: Readonly<Record<string, number>>,
     /** The keys in force (replaced by `keysChanged`). */
-    private keys: KeyStore,
+    keys: KeyStore,
     /** The usual error object of an ApiError (the HTTP edge's, so stream errors match the HTTP refusals). */
     private readonly errorObjectOf: (error: ApiError) => object,
     private readonly metrics: StreamMetrics,
     private readonly log: Logger,
   ) {
     this.keyStreams = new KeyStreams(streamCounters, keySlots, limits.maxConnectionsPerKey);
+    this.watch = new KeyWatch<StreamConnection>(
+      keys,
+      (conn, current, now) => this.recheck(conn, current, now),
+      (conn) => !conn.closed && (conn.ws !== null || conn.sse !== null),
+    );
   }
 
   /** The app whose WebSockets this hub publishes to. */
@@ -458,7 +452,7 @@ export class StreamHub {
     this.sockets.add(ws);
     this.metrics.streamOpened("websocket", 1);
     this.runTimers();
-    this.track(conn);
+    this.watch.track(conn);
     if (this.stopping) {
       this.closeSocket(ws, CLOSE_GOING_AWAY, "going away");
       return;
@@ -486,7 +480,7 @@ export class StreamHub {
       ended();
     };
     conn.settle = settle;
-    this.track(conn);
+    this.watch.track(conn);
     channel.write(SSE_OPENING, true);
     if (this.stopping) this.endChannel(conn);
     else if (this.primed && this.fanning === null) this.start(conn);
@@ -595,7 +589,7 @@ export class StreamHub {
     conn.closed = true;
     conn.owed = null;
     this.owing.delete(conn);
-    this.untrack(conn);
+    this.watch.untrack(conn);
     for (const topic of uwsTopics(conn.held, conn.readable)) this.registry.remove(topic, conn.sse, conn.shard);
     this.keyStreams.release(conn.keySlot);
     if (conn.ws !== null) {
@@ -692,63 +686,25 @@ export class StreamHub {
    * a walk of a connection's topics only when its key's chains changed.
    */
   keysChanged(keys: KeyStore, now: number): void {
-    this.keys = keys;
-    const conns: StreamConnection[] = [];
-    for (const group of this.byKey.values()) for (const conn of group.conns) conns.push(conn);
-    this.byKey.clear();
-    this.recheck(conns, now);
-    this.scheduleExpiry();
+    this.watch.keysChanged(keys, now);
   }
 
-  /** A connection opened: grouped under its key, or re-checked on the next turn when the keys changed since its admission. */
-  private track(conn: StreamConnection): void {
-    if (this.keys.getById(conn.key.id) === conn.key) {
-      this.group(conn);
-      if (conn.key.expiresAtMs < this.expiryAt) this.scheduleExpiry();
-      return;
+  /** Checks a connection against `keys` at `now`: true when it stays open (holding its key's new entry), else it is closed. */
+  private recheck(conn: StreamConnection, keys: KeyStore, now: number): boolean {
+    let entry: KeyEntry;
+    try {
+      entry = reauthorize(conn.key, conn.maskedKey, keys, now, "stream", (next) => this.heldChains(conn, next));
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      this.revoke(conn, error);
+      return false;
     }
-    // Admitted under the previous keys file: checked against this one once it has opened (never from inside its opening).
-    setImmediate(() => {
-      if (conn.closed || (conn.ws === null && conn.sse === null)) return;
-      this.recheck([conn], Date.now());
-      this.scheduleExpiry();
-    });
-  }
-
-  private group(conn: StreamConnection): void {
-    const sha256 = conn.key.record.sha256;
-    let group = this.byKey.get(sha256);
-    if (group === undefined) this.byKey.set(sha256, (group = { entry: conn.key, conns: new Set() }));
-    group.conns.add(conn);
-  }
-
-  private untrack(conn: StreamConnection): void {
-    const sha256 = conn.key.record.sha256;
-    const group = this.byKey.get(sha256);
-    if (group === undefined || !group.conns.delete(conn) || group.conns.size > 0) return;
-    this.byKey.delete(sha256);
-    if (this.byKey.size === 0) this.setExpiryTimer(Number.POSITIVE_INFINITY);
-  }
-
-  /** Checks each connection against the keys in force at `now`: regrouped under its entry, or refused and closed. */
-  private recheck(conns: readonly StreamConnection[], now: number): void {
-    for (const conn of conns) {
-      if (conn.closed) continue;
-      let entry: KeyEntry;
-      try {
-        entry = reauthorize(conn.key, conn.maskedKey, this.keys, now, "stream", (next) => this.heldChains(conn, next));
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        this.revoke(conn, error);
-        continue;
-      }
-      if (entry !== conn.key) {
-        const readable = readableChains(entry);
-        if (readable !== conn.readable) this.rescope(conn, readable);
-        conn.key = entry;
-      }
-      this.group(conn);
+    if (entry !== conn.key) {
+      const readable = readableChains(entry);
+      if (readable !== conn.readable) this.rescope(conn, readable);
+      conn.key = entry;
     }
+    return true;
   }
 
   /** The chains a connection names explicitly (its topics, or those it opens with), when `next` restricts them anew. */
@@ -789,38 +745,6 @@ export class StreamHub {
     const ws = conn.ws;
     if (ws !== null) this.closeSocket(ws, revocationCloseCode(error.status), error.code);
     else this.endChannel(conn);
-  }
-
-  /** Sets the timer for the earliest expiry among the keys holding streams here. */
-  private scheduleExpiry(): void {
-    let next = Number.POSITIVE_INFINITY;
-    for (const group of this.byKey.values()) if (group.entry.expiresAtMs < next) next = group.entry.expiresAtMs;
-    this.setExpiryTimer(next);
-  }
-
-  private setExpiryTimer(at: number): void {
-    if (at === this.expiryAt) return;
-    if (this.expiryTimer !== null) clearTimeout(this.expiryTimer);
-    this.expiryTimer = null;
-    this.expiryAt = at;
-    if (at === Number.POSITIVE_INFINITY || this.stopping) return;
-    this.expiryTimer = setTimeout(() => this.expired(), Math.min(MAX_TIMER_MS, Math.max(0, at - Date.now())));
-    this.expiryTimer.unref();
-  }
-
-  /** The expiry timer fired: the connections of every key whose `expiresAt` passed are re-checked (and closed). */
-  private expired(): void {
-    this.expiryTimer = null;
-    this.expiryAt = Number.POSITIVE_INFINITY;
-    const now = Date.now();
-    const due: StreamConnection[] = [];
-    for (const [sha256, group] of this.byKey) {
-      if (group.entry.expiresAtMs > now) continue;
-      this.byKey.delete(sha256);
-      due.push(...group.conns);
-    }
-    this.recheck(due, now);
-    this.scheduleExpiry();
   }
 
   // ------------------------------------------------------------------ slow consumers, closing
@@ -924,7 +848,7 @@ export class StreamHub {
     if (this.fanning !== null) this.runFanOut(Number.POSITIVE_INFINITY); // what every thread serves goes out before the close
     this.stopping = true;
     this.stopTimers();
-    this.setExpiryTimer(Number.POSITIVE_INFINITY);
+    this.watch.stop();
     for (const ws of [...this.sockets]) this.closeSocket(ws, CLOSE_GOING_AWAY, "going away");
     for (const conn of [...this.channels.values()]) this.endChannel(conn);
   }
