@@ -16,7 +16,8 @@ import { fork } from "node:child_process";
 import { closeSync, copyFileSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { epochMs, runLoad, type LoadResult, type LoadSpec } from "./load.js";
+import { epochMs, type LoadResult } from "./load.js";
+import { runWrk, startWrk, type RunningWrk, type WrkBinary, type WrkResult, type WrkSpec } from "./wrk.js";
 import { readMachineBusySeconds, readProcessCpu } from "./proc-stat.js";
 import { BenchChild } from "./targets/child.js";
 import { buildDurations, waitForVersion, type RunningGateway } from "./targets/gateway.js";
@@ -267,8 +268,11 @@ export interface RebuildOptions {
   readonly gateway: RunningGateway;
   /** The gateway's SNAPSHOT_DIR (a scratch copy: its files get replaced). */
   readonly servingDir: string;
-  /** Load on the pool route; its durationS is the baseline duration. */
-  readonly poolLoad: LoadSpec;
+  /**
+   * Saturating load on the pool route (wrk, as `npm run bench` runs it); its durationS is the baseline
+   * duration. During a re-push it runs from the push to the swap exactly (ended by SIGINT).
+   */
+  readonly poolLoad: { readonly wrk: WrkBinary; readonly spec: WrkSpec };
   /** Upper bound of one rebuild. */
   readonly rebuildTimeoutMs: number;
 }
@@ -288,23 +292,29 @@ interface LoadedRepush {
   readonly memory: RepushMemory;
 }
 
-/** The pool-route load with a re-push of `only` (every file when null) 1 s into it; the load stops 1 s after the swap. */
+/**
+ * A re-push of `only` (every file when null) under saturating load on the pool route: the connections warm
+ * for a second, then the measured wrk run starts with the push and is ended at the swap, so its figures are
+ * those of the build-and-swap window alone.
+ */
 async function loadedRepush(options: RebuildOptions, only: readonly string[] | null): Promise<LoadedRepush> {
   const { gateway } = options;
+  const { wrk, spec } = options.poolLoad;
   const push = new PreparedPush(options.servingDir, only);
   await new Promise((resolve) => setTimeout(resolve, BUILD_WORKER_EXIT_MS));
-  const load = runLoad({ ...options.poolLoad, warmupS: 0, durationS: Math.ceil(options.rebuildTimeoutMs / 1000) + 5 });
+  let load: RunningWrk | null = null;
   let steadyBytes = NaN;
   let peakReset = false;
   let pushedAt: number;
   try {
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await runWrk(wrk, { ...spec, durationS: 1 });
     steadyBytes = readMemory(gateway.child.pid)?.rssBytes ?? NaN;
     peakReset = clearPeakRss(gateway.child.pid);
+    load = startWrk(wrk, { ...spec, durationS: Math.ceil(options.rebuildTimeoutMs / 1000) + 5 });
     pushedAt = push.commit();
   } catch (error) {
     push.discard();
-    load.stop();
+    load?.stop();
     throw error;
   }
   let swapped;
@@ -315,16 +325,36 @@ async function loadedRepush(options: RebuildOptions, only: readonly string[] | n
     await load.result.catch(() => undefined);
     throw error;
   }
+  load.stop();
   const swappedAt = swapped.at + performance.timeOrigin;
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  load.stop({ startMs: pushedAt, endMs: swappedAt });
-  const duringSwap = await load.result;
+  const duringSwap = loadResultOf(await load.result, true);
   await new Promise((resolve) => setTimeout(resolve, RELEASE_SETTLE_MS));
   const after = readMemory(gateway.child.pid);
   return {
     ms: swappedAt - pushedAt,
     duringSwap,
     memory: { steadyBytes, peakBytes: after?.peakRssBytes ?? NaN, afterBytes: after?.rssBytes ?? NaN, peakReset },
+  };
+}
+
+/**
+ * A wrk run's figures in the shape the build results keep (a load generator's result); `window`: the run was
+ * the window itself (started at the push, ended at the swap), so its figures are also the window's.
+ */
+function loadResultOf(w: WrkResult, window = false): LoadResult {
+  const { connect, read, write, timeout } = w.socketErrors;
+  return {
+    ...(window ? { window: { responses: w.requests, durationS: w.durationS, rps: w.rps, latencyMs: w.latencyMs } } : {}),
+    responses: w.requests,
+    durationS: w.durationS,
+    rps: w.rps,
+    latencyMs: w.latencyMs,
+    non2xx: w.non2xx,
+    errors: connect + read + write,
+    timeouts: timeout,
+    statusCodes: {},
+    clientCpuPercent: (w.wrkCpuSeconds / w.durationS) * 100,
+    clientCpuSecondsTotal: w.wrkCpuSeconds,
   };
 }
 
@@ -346,7 +376,8 @@ export async function measureRebuilds(options: RebuildOptions): Promise<RebuildF
   const oneChainIdleMs = await idleRepush(options, [oneFile]);
 
   // 3. Baseline latency on the pool route, no rebuild.
-  const baseline = await runLoad(options.poolLoad).result;
+  await runWrk(options.poolLoad.wrk, { ...options.poolLoad.spec, durationS: 1 }); // warm-up
+  const baseline = loadResultOf(await runWrk(options.poolLoad.wrk, options.poolLoad.spec));
 
   // 4. The same load with a re-push of that one chain, then of every file.
   const oneChainLoaded = await loadedRepush(options, [oneFile]);

@@ -22,6 +22,7 @@ import { PROJECT_ROOT } from "../src/config/config.js";
 import { SUPPORTED_CHAIN_IDS_ASCENDING } from "../src/chains/chains.js";
 import { measureRebuilds, profileBuild, snapshotFiles, type BuildProfile, type OneChainRepush } from "./build-bench.js";
 import { runLoad } from "./load.js";
+import { ensureWrk } from "./wrk.js";
 import { readMemory, RssSampler } from "./rss.js";
 import { BUILD_SECTION_ID, evaluateTargets, renderBuildSection, type BuildResults, type MachineInfo } from "./build-summary.js";
 import { writeSection } from "./results-md.js";
@@ -44,7 +45,7 @@ const USAGE = `usage: npm run bench:build -- [--quick] [--data DIR] [--duration 
   --quick          about a minute: the bundled snapshots/ (or --data DIR), short runs; the large set is skipped
   --data DIR       the large data set (default /tmp/lgw-bench-large; generated there with seed 7 when missing)
   --duration S     measured seconds of pool-route load without a rebuild and of the uncached query (default 3 quick, 8 full)
-  --connections N  autocannon connections for the pool-route load (default 32)
+  --connections N  wrk connections for the pool-route load (default 32)
   --write-summary  with --quick: also regenerate the build section of bench/RESULTS.md (a full run always does)`;
 
 /** Distinct thresholds (50000 + n·1e-6) so every request misses the per-snapshot query cache. */
@@ -159,7 +160,7 @@ async function main(): Promise<void> {
   const warmupS = args.quick ? 1 : 2;
   const connections = args.connections ?? 32;
   const notes: string[] = [
-    `${machine.cores} cores (${machine.cpuModel}): the load generator (autocannon, one process) and the gateway share them.`,
+    `${machine.cores} cores (${machine.cpuModel}): the load generators and the gateway share them. The pool route's load (baseline and re-pushes under load) is wrk (one thread, saturating: as fast as the gateway answers); during a re-push its run starts with the push and is ended at the swap, so its figures are the window's. The uncached token query's probe is autocannon (a distinct body per request).`,
     `Gateway build settings: BUILD_WORKER_NICE ${process.env.BUILD_WORKER_NICE ?? "default (10)"}, BUILD_START_WORKERS ${process.env.BUILD_START_WORKERS ?? "default (2 with 2+ cores and 4 GiB free)"} (from the bench's environment).`,
   ];
   log(
@@ -182,6 +183,7 @@ async function main(): Promise<void> {
     largeSet = true;
   }
 
+  const wrk = ensureWrk(log);
   const scratch = mkdtempSync(join(tmpdir(), "lgw-bench-build-"));
   const benchKey = writeBenchKey();
   const removeTemporaries = () => {
@@ -199,7 +201,7 @@ async function main(): Promise<void> {
     log(`profiling decode and build of ${dataDir} in one thread`);
     const profile = await profileBuild(dataDir, largeSet ? 15 * 60_000 : 120_000);
     log(`plain decode (read + unpack) ${round(profile.plainDecodeMs)} ms; one-thread build ${round(profile.oneThreadBuildMs)} ms`);
-    const addresses = await samplePoolAddresses(dataDir, 8453, 16);
+    const addresses = await samplePoolAddresses(dataDir, 8453, 1);
     const poolPaths = addresses.map((a) => `/v1/pools/8453/${a}`);
 
     // --- gateway
@@ -238,12 +240,17 @@ async function main(): Promise<void> {
       gateway,
       servingDir,
       poolLoad: {
-        url: gateway.baseUrl,
-        headers,
-        requests: poolPaths.map((path) => ({ method: "GET", path })),
-        connections,
-        durationS,
-        warmupS: 1,
+        wrk,
+        spec: {
+          baseUrl: gateway.baseUrl,
+          request: { method: "GET", path: poolPaths[0], headers },
+          threads: 1,
+          connections,
+          durationS,
+          timeoutS: 10,
+          cpus: null,
+          scratchDir: scratch,
+        },
       },
       rebuildTimeoutMs: largeSet ? 10 * 60_000 : 60_000,
     });
@@ -282,7 +289,8 @@ async function main(): Promise<void> {
         durationS,
         warmupS,
         gatewayThreads: threads,
-        loadGenerator: "autocannon 8, one child process, HTTP/1.1 keep-alive, no pipelining; Authorization: Bearer on every request",
+        loadGenerator:
+          "pool route: wrk, one thread, HTTP/1.1 keep-alive; uncached token query: autocannon 8, one child process, 1 connection; Authorization: Bearer on every request",
         dataDir,
         largeSet,
         generatedDataSet: generation.generated ? { ms: generation.ms } : null,

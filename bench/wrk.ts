@@ -233,6 +233,17 @@ let scriptCount = 0;
 
 /** One wrk run; resolves with its figures, rejects on a non-zero exit or when it overruns its duration by 30 s (then it is killed). */
 export function runWrk(wrk: WrkBinary, spec: WrkSpec): Promise<WrkResult> {
+  return startWrk(wrk, spec).result;
+}
+
+export interface RunningWrk {
+  readonly result: Promise<WrkResult>;
+  /** Ends the run now: wrk stops on SIGINT and reports what it measured until then (its `done` hook included). */
+  stop(): void;
+}
+
+/** A wrk run that can be ended before its duration (a run that lasts exactly as long as something else). */
+export function startWrk(wrk: WrkBinary, spec: WrkSpec): RunningWrk {
   const script = join(spec.scratchDir, `wrk-${process.pid}-${++scriptCount}.lua`);
   writeFileSync(script, wrkScript(spec.request));
   const args = [
@@ -247,8 +258,12 @@ export function runWrk(wrk: WrkBinary, spec: WrkSpec): Promise<WrkResult> {
     spec.baseUrl + spec.request.path,
   ];
   const [command, argv] = spec.cpus === null ? [wrk.path, args] : ["taskset", ["-c", spec.cpus, wrk.path, ...args]];
-  return new Promise((resolve, reject) => {
+  let stop: () => void = () => undefined;
+  const result = new Promise<WrkResult>((resolve, reject) => {
     const child = spawn(command, argv, { stdio: ["ignore", "pipe", "pipe"] });
+    stop = () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGINT");
+    };
     new BenchChild("wrk", child); // registered, so an interrupted run stops it too
     let stdout = "";
     let stderr = "";
@@ -272,4 +287,5 @@ export function runWrk(wrk: WrkBinary, spec: WrkSpec): Promise<WrkResult> {
       }
     });
   });
+  return { result, stop: () => stop() };
 }
