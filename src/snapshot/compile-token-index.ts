@@ -16,7 +16,7 @@ import type { TokenIndexColumns, TokenIndexData, TokenListData } from "../tables
 import { evaluateTokenList } from "../query/evaluate-token-list.js";
 import { chainMask, DEFAULT_TOKEN_QUERY } from "../query/token-query.js";
 import { ADDRESS_BYTES } from "../tables/token-index.js";
-import { columnStrings, encodeStringColumn, sharedArray, StringColumnBuilder } from "../tables/shared-columns.js";
+import { columnString, columnStrings, encodeStringColumn, sharedArray, sharedCopy, StringColumnBuilder } from "../tables/shared-columns.js";
 import type { ChainTokenColumns, TokenRunData } from "../tables/compiled-chain.js";
 import { compileAddressTable, compileChainOrders } from "./compile-token-lookups.js";
 import { compileTokenRun } from "./compile-token-run.js";
@@ -50,6 +50,8 @@ interface Lane {
   readonly searchText: readonly string[];
   /** Position of the chain's first instance in (chainId, address) order. */
   readonly base: number;
+  /** Each row's position in the chain's address order (the inverse of its run's `byAddress`). */
+  readonly addressPosition: Uint32Array;
   /** Next position in the run. */
   at: number;
   /** Normalized symbol and TVL of the instance at `at` (read once per advance, compared many times). */
@@ -71,6 +73,7 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>): TokenInde
       searchId: new Uint32Array(r.searchStrings.offsets.length - 1),
       searchText: columnStrings(r.searchStrings),
       base: n,
+      addressPosition: inverse(r.byAddress),
       at: 0,
       headSymbol: "",
       headTvl: 0,
@@ -148,7 +151,7 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>): TokenInde
       groupStarts.push(at);
     }
     groupOfAt[at] = groupSymbols.length - 1;
-    positionOf[lane.base + addressPosition(lane, row)] = at;
+    positionOf[lane.base + lane.addressPosition[row]] = at;
     chainId[at] = lane.chainId;
     chainBit[at] = chainBits.get(lane.chainId)!;
     chainRow[at] = row;
@@ -161,8 +164,7 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>): TokenInde
     const local = run.nameOf[row];
     let entry = lane.nameEntry[local];
     if (entry === null) {
-      const o = run.names.offsets;
-      entry = lane.nameEntry[local] = names.get(columnString(run.names.bytes, o[local], o[local + 1]));
+      entry = lane.nameEntry[local] = names.get(columnString(run.names, local));
     }
     nameId[at] = entry.id;
     firstWordId[at] = entry.firstWordId;
@@ -255,18 +257,13 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>): TokenInde
 
 /** The list in shared memory: handed to every serving thread without a copy. */
 function sharedList(list: TokenListData): TokenListData {
-  const share = <T extends Uint32Array | Float64Array | Uint8Array>(array: T, make: (n: number) => T): T => {
-    const copy = make(array.length);
-    copy.set(array);
-    return copy;
-  };
   return {
     count: list.count,
-    group: share(list.group, (n) => sharedArray(Uint32Array, n)),
-    tvl: share(list.tvl, (n) => sharedArray(Float64Array, n)),
-    memberStart: share(list.memberStart, (n) => sharedArray(Uint32Array, n)),
-    members: share(list.members, (n) => sharedArray(Uint32Array, n)),
-    tier: list.tier === null ? null : share(list.tier, (n) => sharedArray(Uint8Array, n)),
+    group: sharedCopy(Uint32Array, list.group),
+    tvl: sharedCopy(Float64Array, list.tvl),
+    memberStart: sharedCopy(Uint32Array, list.memberStart),
+    members: sharedCopy(Uint32Array, list.members),
+    tier: list.tier === null ? null : sharedCopy(Uint8Array, list.tier),
   };
 }
 
@@ -278,29 +275,16 @@ function readHead(lane: Lane): void {
   lane.headTvl = lane.tokens.tvl[row];
 }
 
-const addressPositions = new WeakMap<TokenRunData, Uint32Array>();
-
-/** Position of `row` in its chain's address order. */
-function addressPosition(lane: Lane, row: number): number {
-  let positions = addressPositions.get(lane.run);
-  if (positions === undefined) {
-    const { byAddress } = lane.run;
-    positions = new Uint32Array(byAddress.length);
-    for (let k = 0; k < byAddress.length; k++) positions[byAddress[k]] = k;
-    addressPositions.set(lane.run, positions);
-  }
-  return positions[row];
+/** The inverse permutation: inverse[order[k]] = k. */
+function inverse(order: Uint32Array): Uint32Array {
+  const out = new Uint32Array(order.length);
+  for (let k = 0; k < order.length; k++) out[order[k]] = k;
+  return out;
 }
 
 function copyValue(out: StringColumnBuilder, bytes: Uint8Array, offsets: Uint32Array, row: number): void {
   out.writeBytes(bytes, offsets[row], offsets[row + 1]);
   out.endValue();
-}
-
-const decoder = new TextDecoder();
-
-function columnString(bytes: Uint8Array, from: number, to: number): string {
-  return decoder.decode(bytes.subarray(from, to));
 }
 
 /**

@@ -18,7 +18,15 @@ import {
 } from "../tables/token-index.js";
 import { ADDRESS_BYTES } from "../tables/token-index.js";
 import { sortByFloatKey } from "../util/float-key-sort.js";
-import { columnStrings, encodeStringColumn, sharedArray, StringColumnBuilder, utf8, type StringColumn } from "../tables/shared-columns.js";
+import {
+  columnStrings,
+  encodeStringColumn,
+  sharedArray,
+  sharedCopy,
+  StringColumnBuilder,
+  utf8,
+  type StringColumn,
+} from "../tables/shared-columns.js";
 import type { ChainTokenColumns, TokenRunData } from "../tables/compiled-chain.js";
 
 export function compileTokenRun(chainId: ChainId, tokens: ChainTokenColumns): TokenRunData {
@@ -30,8 +38,7 @@ export function compileTokenRun(chainId: ChainId, tokens: ChainTokenColumns): To
   const name = columnStrings(tokens.name);
 
   // Address order, then rank order: stable by TVL desc over address order, then a stable counting sort by symbol.
-  const byAddress = sharedArray(Uint32Array, m);
-  byAddress.set(rowsByAddress(address));
+  const byAddress = sharedCopy(Uint32Array, rowsByAddress(address));
   const tvlByAddress = new Float64Array(m);
   for (let k = 0; k < m; k++) tvlByAddress[k] = tokens.tvl[byAddress[k]];
   const byTvl = sortByFloatKey(tvlByAddress, m, true);

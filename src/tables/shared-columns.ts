@@ -15,6 +15,13 @@ export function sharedArray<T extends NumericArray>(Ctor: NumericArrayCtor<T>, l
   return new Ctor(new SharedArrayBuffer(Math.max(1, length) * Ctor.BYTES_PER_ELEMENT), 0, length);
 }
 
+/** A copy of `values` in shared memory (what a serving thread is handed without a copy). */
+export function sharedCopy<T extends NumericArray>(Ctor: NumericArrayCtor<T>, values: ArrayLike<number>): T {
+  const copy = sharedArray(Ctor, values.length);
+  copy.set(values);
+  return copy;
+}
+
 /** A column of strings: UTF-8 bytes end to end plus n+1 offsets. */
 export interface StringColumn {
   readonly bytes: Uint8Array;
