@@ -17,7 +17,7 @@ import { STREAM_EVENT_TYPES } from "../../src/stream/stream-events.js";
 import { KEYS, standardKeys, tempDir, writeChainFile, writeKeysFile } from "../support/fixtures.js";
 import { request, startGateway, waitFor, type Gateway } from "../support/gateway-process.js";
 import { liveChain, LP, LT, push } from "../support/live-fixture.js";
-import { openSse, openWs, refusedSse, refusedWs, type SseClient, type StreamEvent, type WsClient } from "../support/stream-clients.js";
+import { openSse, openWs, refusedSse, refusedWs, type StreamEvent, OpenClients } from "../support/stream-clients.js";
 
 type Json = Record<string, any>;
 
@@ -28,7 +28,7 @@ let served: Awaited<ReturnType<typeof request>>;
 let asyncapi: Json;
 let openapi: Json;
 let ajv: Ajv2020;
-const open: Array<WsClient | SseClient> = [];
+const open = new OpenClients();
 
 const ASYNCAPI_ID = "https://gateway.test/asyncapi.json";
 const OPENAPI_ID = "https://gateway.test/openapi.json";
@@ -79,10 +79,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const client of open) {
-    if ("ws" in client) client.ws.terminate();
-    else client.close();
-  }
+  open.closeAll();
   await gw?.stop();
 });
 
@@ -167,7 +164,7 @@ describe("GET /v1/asyncapi.json", () => {
   it("the events of a real stream are valid against their messages (WebSocket: every event type; SSE: all but error)", async () => {
     const ws = await openWs(base, `topics=changes:8453,pool:8453:${LP.a},token:8453:${LT.x}`);
     const sse = await openSse(base, `topics=changes:8453,pool:8453:${LP.a},token:8453:${LT.x}`);
-    open.push(ws, sse);
+    open.add(ws, sse);
     await ws.next();
     await sse.next();
     const next = liveChain(8453, 1);
@@ -186,7 +183,7 @@ describe("GET /v1/asyncapi.json", () => {
     const stale = encodePosition(new Map([[8453, "1000.0123456789ab"]]));
     const replay = await openWs(base, `topics=changes:8453,pool:8453:${LP.c}&since=${stale}`);
     const replaySse = await openSse(base, `topics=changes:8453,pool:8453:${LP.c}&since=${stale}`);
-    open.push(replay, replaySse);
+    open.add(replay, replaySse);
     await replay.until((e) => e.type === "pool");
     await replaySse.until((e) => e.type === "pool");
 
@@ -225,7 +222,7 @@ describe("GET /v1/stream in the OpenAPI document", () => {
   it("the parameter examples open a stream", async () => {
     const topics: string[] = parameter("topics").example;
     const sse = await openSse(base, `topics=${topics.join(",")}`);
-    open.push(sse);
+    open.add(sse);
     expect((await sse.next()).event).toMatchObject({ type: "subscribed", topics });
   });
 
@@ -233,7 +230,7 @@ describe("GET /v1/stream in the OpenAPI document", () => {
     const ok = operation().responses["200"];
     expect(Object.keys(ok.content)).toEqual(["text/event-stream"]);
     const sse = await openSse(base, "topics=changes");
-    open.push(sse);
+    open.add(sse);
     expect(sse.status).toBe(200);
     for (const [name, header] of Object.entries<Json>(ok.headers)) {
       const value = sse.headers[name.toLowerCase()];
@@ -254,7 +251,7 @@ describe("GET /v1/stream in the OpenAPI document", () => {
     expect(upgrade.description).toContain("/v1/asyncapi.json");
     expect(upgrade.content).toBeUndefined();
     const ws = await openWs(base, "topics=changes");
-    open.push(ws);
+    open.add(ws);
     for (const [name, header] of Object.entries<Json>(upgrade.headers)) {
       const value = ws.upgradeHeaders[name.toLowerCase()];
       if (header.required) expect(value, `101 header ${name}`).toBeDefined();

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KEYS, standardKeys, tempDir, writeChainFile, writeKeysFile } from "../support/fixtures.js";
 import { startGateway, waitFor, type Gateway } from "../support/gateway-process.js";
 import { liveChain, LP, push } from "../support/live-fixture.js";
-import { openSse, openWs, type SseClient, type WsClient } from "../support/stream-clients.js";
+import { openSse, openWs, type WsClient, OpenClients } from "../support/stream-clients.js";
 import { makeCa, makeServerCertificate, type TestCa } from "../support/tls-certificates.js";
 import https from "node:https";
 
@@ -22,7 +22,7 @@ let base: string;
 let dir: string;
 let ca: TestCa;
 let version = 0;
-const open: Array<WsClient | SseClient> = [];
+const open = new OpenClients();
 
 function httpsGet(path: string, key: string | null = KEYS.active): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
@@ -74,10 +74,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const client of open) {
-    if ("ws" in client) client.ws.terminate();
-    else client.close();
-  }
+  open.closeAll();
   await gw?.stop();
 });
 
@@ -91,9 +88,9 @@ describe("over HTTPS", () => {
       );
       clients.push(...batch);
     }
-    open.push(...clients);
+    open.add(...clients);
     const sse = await Promise.all(Array.from({ length: 5 }, () => openSse(base, `topics=changes:8453,pool:8453:${LP.a}`, { ca: ca.pem })));
-    open.push(...sse);
+    open.add(...sse);
     for (const client of [...clients, ...sse]) expect((await client.next()).event).toMatchObject({ type: "subscribed", position });
 
     const generatedAt = await pushNext();
@@ -120,14 +117,14 @@ describe("over HTTPS", () => {
 
   it("a rolling restart closes each drained thread's streams with 1001; the new threads start at the published position", async () => {
     const before = await Promise.all(Array.from({ length: 8 }, () => openWs(base, "topics=changes:8453", { ca: ca.pem })));
-    open.push(...before);
+    open.add(...before);
     for (const client of before) await client.next();
     gw.process.kill("SIGUSR2");
     for (const client of before) expect((await client.closed).code).toBe(1001);
     await waitFor("the threads to be replaced", () => (gw.logs().some((l) => l.event === "threads-restarted") ? true : undefined));
     const { position } = await statusOf();
     const fresh = await Promise.all(Array.from({ length: 8 }, () => openWs(base, "topics=changes:8453", { ca: ca.pem })));
-    open.push(...fresh);
+    open.add(...fresh);
     for (const client of fresh) expect((await client.next()).event).toMatchObject({ type: "subscribed", position });
     const generatedAt = await pushNext();
     for (const client of fresh) expect((await client.next(30_000)).event).toMatchObject({ type: "changes", generatedAt });
@@ -136,7 +133,7 @@ describe("over HTTPS", () => {
   it("graceful shutdown closes every stream after its last event: WebSocket 1001, SSE end of response", async () => {
     const ws = await Promise.all(Array.from({ length: 4 }, () => openWs(base, "topics=changes:8453", { ca: ca.pem })));
     const sse = await Promise.all(Array.from({ length: 4 }, () => openSse(base, "topics=changes:8453", { ca: ca.pem })));
-    open.push(...ws, ...sse);
+    open.add(...ws, ...sse);
     for (const client of [...ws, ...sse]) await client.next();
     const generatedAt = await pushNext();
     for (const client of [...ws, ...sse]) expect((await client.next(10_000)).event.generatedAt).toBe(generatedAt);

@@ -24,7 +24,16 @@ import {
 } from "../support/fixtures.js";
 import { expectError, metricValue, request, startGateway, waitFor, type Gateway } from "../support/gateway-process.js";
 import { push } from "../support/live-fixture.js";
-import { openSse, openWs, refusedSse, refusedWs, type Refusal, type SseClient, type WsClient } from "../support/stream-clients.js";
+import {
+  openSse,
+  openWs,
+  refusedSse,
+  refusedWs,
+  type SseClient,
+  type WsClient,
+  OpenClients,
+  refusalResponse,
+} from "../support/stream-clients.js";
 
 const PER_KEY = 3;
 /** Larger than one push's events for a connection (a reader keeps up), smaller than a few pushes' (a client that stops reading does not). */
@@ -56,14 +65,7 @@ let gw: Gateway;
 let base: string;
 let dir: string;
 let version = 0;
-const open: Array<WsClient | SseClient> = [];
-
-function asResponse(r: Refusal) {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(r.headers))
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
-  return { status: r.status, headers, text: r.text, body: r.body };
-}
+const open = new OpenClients();
 
 async function pushNext(): Promise<number> {
   version++;
@@ -93,10 +95,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const client of open) {
-    if ("ws" in client) client.ws.terminate();
-    else client.close();
-  }
+  open.closeAll();
   await gw?.stop();
 });
 
@@ -109,9 +108,9 @@ describe("STREAM_MAX_CONNECTIONS_PER_KEY", () => {
     for (const client of held) expect((await client.next()).event.type).toBe("subscribed");
 
     const ws = await refusedWs(base, "topics=changes", { key: KEYS.activeFuture });
-    expect(expectError(asResponse(ws), 429, "RATE_LIMIT_EXCEEDED").metadata.retryAfterSeconds).toBeGreaterThan(0);
+    expect(expectError(refusalResponse(ws), 429, "RATE_LIMIT_EXCEEDED").metadata.retryAfterSeconds).toBeGreaterThan(0);
     expect(ws.headers["retry-after"]).toBeTruthy();
-    expectError(asResponse(await refusedSse(base, "topics=changes", { key: KEYS.activeFuture })), 429, "RATE_LIMIT_EXCEEDED");
+    expectError(refusalResponse(await refusedSse(base, "topics=changes", { key: KEYS.activeFuture })), 429, "RATE_LIMIT_EXCEEDED");
     // Another key is not affected.
     const other = await openWs(base, "topics=changes", { key: KEYS.active });
     expect((await other.next()).event.type).toBe("subscribed");
@@ -140,7 +139,7 @@ describe("STREAM_MAX_CONNECTIONS_PER_KEY", () => {
 describe("heartbeats", () => {
   it("an idle SSE stream gets a comment line every 15 s", async () => {
     const sse = await openSse(base, "topics=changes:1", { key: KEYS.active });
-    open.push(sse);
+    open.add(sse);
     expect((await sse.next()).event.type).toBe("subscribed");
     const comments = sse.comments.length;
     await waitFor("a heartbeat comment", () => (sse.comments.length > comments ? true : undefined), 20_000);
@@ -159,11 +158,11 @@ describe("a slow consumer", () => {
     };
     const slow = await openWs(base, "", { key: KEYS.active });
     const reader = await openWs(base, "", { key: KEYS.activeFuture });
-    open.push(slow, reader);
+    open.add(slow, reader);
     await subscribe(slow);
     await subscribe(reader);
     const readerSse = await openSse(base, `topics=changes:8453`, { key: KEYS.activeFuture });
-    open.push(readerSse);
+    open.add(readerSse);
     expect((await readerSse.next()).event.type).toBe("subscribed");
 
     slow.ws.pause(); // reads nothing more from its socket

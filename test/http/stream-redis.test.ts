@@ -11,20 +11,13 @@ import { KEYS, standardKeys, tempDir, writeChainFile, writeKeysFile } from "../s
 import { expectError, request, startGateway, waitFor, type Gateway } from "../support/gateway-process.js";
 import { liveChain, LP, push } from "../support/live-fixture.js";
 import { startRedisServer, type RedisServer } from "../support/redis-server.js";
-import { openSse, openWs, refusedWs, type Refusal, type SseClient, type WsClient } from "../support/stream-clients.js";
+import { openSse, openWs, refusedWs, type WsClient, OpenClients, refusalResponse } from "../support/stream-clients.js";
 
 let redis: RedisServer;
 let gw: Gateway;
 let base: string;
 let dir: string;
-const open: Array<WsClient | SseClient> = [];
-
-function asResponse(r: Refusal) {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(r.headers))
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
-  return { status: r.status, headers, text: r.text, body: r.body };
-}
+const open = new OpenClients();
 
 beforeAll(async () => {
   redis = await startRedisServer();
@@ -51,10 +44,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const client of open) {
-    if ("ws" in client) client.ws.terminate();
-    else client.close();
-  }
+  open.closeAll();
   await gw?.stop();
   await redis?.stop();
 });
@@ -63,7 +53,7 @@ describe("with the Redis quota store", () => {
   it("WebSocket and SSE open once Redis has counted the request, and receive a push", async () => {
     const ws = await openWs(base, `topics=changes:8453,pool:8453:${LP.a}`);
     const sse = await openSse(base, "topics=changes:8453");
-    open.push(ws, sse);
+    open.add(ws, sse);
     expect(ws.upgradeHeaders["ratelimit-limit"]).toBeTruthy();
     expect((await ws.next()).event.type).toBe("subscribed");
     expect((await sse.next()).event.type).toBe("subscribed");
@@ -84,7 +74,7 @@ describe("with the Redis quota store", () => {
     const sockets: WsClient[] = [];
     for (let i = 0; i < 24; i++) {
       const ws = await openWs(base, i % 2 === 0 ? "topics=changes:8453" : `topics=changes,pool:8453:${LP.b}`);
-      open.push(ws);
+      open.add(ws);
       expect((await ws.next()).event.type).toBe("subscribed");
       sockets.push(ws);
     }
@@ -99,9 +89,13 @@ describe("with the Redis quota store", () => {
   it("refusals Redis decides are plain HTTP answers", async () => {
     for (let i = 0; i < 3; i++) await request(base, "/v1/status", { key: KEYS.rateLimited });
     const over = await refusedWs(base, "topics=changes", { key: KEYS.rateLimited });
-    expectError(asResponse(over), 429, "RATE_LIMIT_EXCEEDED");
+    expectError(refusalResponse(over), 429, "RATE_LIMIT_EXCEEDED");
     expect(over.headers["ratelimit-remaining"]).toBe("0");
-    expectError(asResponse(await refusedWs(base, "topics=changes", { key: "lgw_nobody_0123456789abcdef0123" })), 401, "API_KEY_NOT_FOUND");
-    expectError(asResponse(await refusedWs(base, "topics=changes:5")), 400, "UNSUPPORTED_CHAIN_ID");
+    expectError(
+      refusalResponse(await refusedWs(base, "topics=changes", { key: "lgw_nobody_0123456789abcdef0123" })),
+      401,
+      "API_KEY_NOT_FOUND",
+    );
+    expectError(refusalResponse(await refusedWs(base, "topics=changes:5")), 400, "UNSUPPORTED_CHAIN_ID");
   });
 });

@@ -20,6 +20,8 @@ import {
   type Refusal,
   type SseClient,
   type WsClient,
+  OpenClients,
+  refusalResponse,
 } from "../support/stream-clients.js";
 
 const KEEP = "lgw_revoke_keep_0123456789abcdef";
@@ -51,22 +53,10 @@ let gw: Gateway;
 let base: string;
 let dir: string;
 let keysDir: string;
-const open: Array<WsClient | SseClient> = [];
+const open = new OpenClients();
 /** The unaffected key's WebSocket, and the narrowed key's one that stays (chain 8453 only). */
 let keepWs: WsClient;
 let narrowedWs: WsClient;
-
-function track<T extends WsClient | SseClient>(client: T): T {
-  open.push(client);
-  return client;
-}
-
-function asResponse(r: Refusal) {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(r.headers))
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
-  return { status: r.status, headers, text: r.text, body: r.body };
-}
 
 /** Rewrites the keys file and waits until the gateway has reloaded it. */
 async function rewriteKeys(): Promise<void> {
@@ -80,7 +70,7 @@ async function rewriteKeys(): Promise<void> {
 
 /** A stream of a key just added: retried until the serving thread it lands on has the reloaded keys. */
 async function openAddedWs(query: string, secret: string): Promise<WsClient> {
-  return track(
+  return open.track(
     await waitFor("the added key to open a WebSocket", async () => {
       const client = await connectWs(base, query, { key: secret });
       return "ws" in client ? client : undefined;
@@ -89,7 +79,7 @@ async function openAddedWs(query: string, secret: string): Promise<WsClient> {
 }
 
 async function openAddedSse(query: string, secret: string): Promise<SseClient> {
-  return track(
+  return open.track(
     await waitFor("the added key to open an event stream", async () => {
       const client = await connectSse(base, query, { key: secret });
       return "ended" in client ? client : undefined;
@@ -135,18 +125,15 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const client of open) {
-    if ("ws" in client) client.ws.terminate();
-    else client.close();
-  }
+  open.closeAll();
   await gw?.stop();
 });
 
 describe("a keys-file reload", () => {
   it("closes the streams of a removed key with API_KEY_NOT_FOUND (WebSocket 4401, SSE end); other keys' streams stay", async () => {
-    const keep = (keepWs = track(await openWs(base, "topics=changes:8453", { key: KEEP })));
-    const ws = track(await openWs(base, "topics=changes", { key: REMOVED }));
-    const sse = track(await openSse(base, "topics=changes:8453", { key: REMOVED }));
+    const keep = (keepWs = open.track(await openWs(base, "topics=changes:8453", { key: KEEP })));
+    const ws = open.track(await openWs(base, "topics=changes", { key: REMOVED }));
+    const sse = open.track(await openSse(base, "topics=changes:8453", { key: REMOVED }));
     for (const client of [keep, ws, sse]) expect((await client.next()).event.type).toBe("subscribed");
 
     keys.removed = null;
@@ -156,7 +143,7 @@ describe("a keys-file reload", () => {
     const sseError = await expectRevokedSse(sse, "API_KEY_NOT_FOUND");
     // The usual error object: what a request with that key gets now, masked key included.
     const refused = await refusedWs(base, "topics=changes", { key: REMOVED });
-    expectError(asResponse(refused), 401, "API_KEY_NOT_FOUND");
+    expectError(refusalResponse(refused), 401, "API_KEY_NOT_FOUND");
     expect(wsError).toEqual(refused.body.error);
     expect(sseError).toEqual(refused.body.error);
     expect(wsError.metadata.receivedKey).toBe(`${REMOVED.slice(0, 4)}...${REMOVED.slice(-3)}`);
@@ -170,8 +157,8 @@ describe("a keys-file reload", () => {
   });
 
   it("closes the streams of a key that lost the `stream` route group with API_KEY_FORBIDDEN (4403)", async () => {
-    const ws = track(await openWs(base, `topics=pool:8453:${LP.a}`, { key: GROUP }));
-    const sse = track(await openSse(base, "topics=changes", { key: GROUP }));
+    const ws = open.track(await openWs(base, `topics=pool:8453:${LP.a}`, { key: GROUP }));
+    const sse = open.track(await openSse(base, "topics=changes", { key: GROUP }));
     for (const client of [ws, sse]) expect((await client.next()).event.type).toBe("subscribed");
 
     keys.group = { ...keys.group, routes: ["pools", "tokens"] };
@@ -184,11 +171,11 @@ describe("a keys-file reload", () => {
   });
 
   it("narrowed chainIds close only the streams holding a topic of a chain no longer allowed; the counts stay exact", async () => {
-    const chain1 = track(await openWs(base, "topics=changes:1", { key: CHAINS }));
-    const base8453 = (narrowedWs = track(await openWs(base, `topics=changes:8453,pool:8453:${LP.a}`, { key: CHAINS })));
+    const chain1 = open.track(await openWs(base, "topics=changes:1", { key: CHAINS }));
+    const base8453 = (narrowedWs = open.track(await openWs(base, `topics=changes:8453,pool:8453:${LP.a}`, { key: CHAINS })));
     for (const client of [chain1, base8453]) expect((await client.next()).event.type).toBe("subscribed");
     // Both places of the key are taken.
-    expectError(asResponse(await refusedWs(base, "topics=changes:8453", { key: CHAINS })), 429, "RATE_LIMIT_EXCEEDED");
+    expectError(refusalResponse(await refusedWs(base, "topics=changes:8453", { key: CHAINS })), 429, "RATE_LIMIT_EXCEEDED");
 
     keys.chains = { ...keys.chains, chainIds: [8453] };
     await rewriteKeys();
@@ -199,9 +186,9 @@ describe("a keys-file reload", () => {
     await expectQuietAndOpen(keepWs);
 
     // The revoked stream gave its place back, exactly once: one more opens, the next is refused.
-    const again = track(await openWs(base, "topics=changes", { key: CHAINS }));
+    const again = open.track(await openWs(base, "topics=changes", { key: CHAINS }));
     expect((await again.next()).event).toMatchObject({ type: "subscribed", topics: ["changes"] });
-    expectError(asResponse(await refusedWs(base, "topics=changes:8453", { key: CHAINS })), 429, "RATE_LIMIT_EXCEEDED");
+    expectError(refusalResponse(await refusedWs(base, "topics=changes:8453", { key: CHAINS })), 429, "RATE_LIMIT_EXCEEDED");
     // A subscription to the chain now forbidden is refused on the open stream (its key's new entry applies).
     again.send({ op: "subscribe", topics: ["changes:1"] });
     const refusal = await again.next();
@@ -216,7 +203,7 @@ describe("a keys-file reload", () => {
     for (const client of [first, second]) expect((await client.next()).event.type).toBe("subscribed");
     const third = await connectWs(base, "topics=changes:8453", { key: REMOVED });
     expect("ws" in third).toBe(false);
-    expectError(asResponse(third as Refusal), 429, "RATE_LIMIT_EXCEEDED");
+    expectError(refusalResponse(third as Refusal), 429, "RATE_LIMIT_EXCEEDED");
   });
 });
 

@@ -27,16 +27,7 @@ import {
   restState,
   statusPosition,
 } from "../support/live-fixture.js";
-import {
-  openSse,
-  openWs,
-  refusedSse,
-  refusedWs,
-  type Refusal,
-  type SseClient,
-  type StreamEvent,
-  type WsClient,
-} from "../support/stream-clients.js";
+import { openSse, openWs, refusedSse, refusedWs, type StreamEvent, OpenClients, refusalResponse } from "../support/stream-clients.js";
 
 const STREAM_KEY = "lgw_test_stream_only_0123456789ab";
 const MAX_TOPICS = 9;
@@ -47,20 +38,7 @@ let base: string;
 let dir: string;
 /** The version of chain 8453 served now (liveChain(8453, k)). */
 let version = 0;
-const open: Array<WsClient | SseClient> = [];
-
-function track<T extends WsClient | SseClient>(client: T): T {
-  open.push(client);
-  return client;
-}
-
-/** A Refusal as the envelope assertions read responses. */
-function asResponse(r: Refusal) {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(r.headers))
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
-  return { status: r.status, headers, text: r.text, body: r.body };
-}
+const open = new OpenClients();
 
 /** `n` distinct pool topics of chain 8453 (addresses no file holds). */
 function poolTopics(n: number): string[] {
@@ -101,10 +79,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const client of open) {
-    if ("ws" in client) client.ws.terminate();
-    else client.close();
-  }
+  open.closeAll();
   await gw?.stop();
 });
 
@@ -112,7 +87,7 @@ describe("opening", () => {
   it("the first event is `subscribed`: the query's topics, lowercase, and the current position (WebSocket and SSE)", async () => {
     const position = await statusPosition(base);
     const topics = `changes:8453,POOL:8453:${LP.a.toUpperCase().replace("0X", "0x")},token:8453:${LT.x}`;
-    const ws = track(await openWs(base, `topics=${topics}`));
+    const ws = open.track(await openWs(base, `topics=${topics}`));
     const first = await ws.next();
     expect(first.event).toEqual({
       type: "subscribed",
@@ -123,7 +98,7 @@ describe("opening", () => {
     expect(ws.upgradeHeaders["x-trace-id"]).toBeTruthy();
     expect(ws.upgradeHeaders["ratelimit-limit"]).toBe(String(BIG_RATE_LIMIT.requests));
 
-    const sse = track(await openSse(base, `topics=${encodeURIComponent(topics)}`));
+    const sse = open.track(await openSse(base, `topics=${encodeURIComponent(topics)}`));
     expect(sse.headers["content-type"]).toBe("text/event-stream");
     expect(sse.headers["cache-control"]).toBe("no-store");
     expect(sse.headers["x-trace-id"]).toBeTruthy();
@@ -134,9 +109,9 @@ describe("opening", () => {
   });
 
   it("no topics: `subscribed` with none; repeats count once (`topics=a,b` and `topics=a&topics=b` alike)", async () => {
-    const none = track(await openWs(base));
+    const none = open.track(await openWs(base));
     expect((await none.next()).event.topics).toEqual([]);
-    const repeated = track(await openWs(base, `topics=changes:8453,CHANGES:8453&topics=changes&topics[]=changes:1`));
+    const repeated = open.track(await openWs(base, `topics=changes:8453,CHANGES:8453&topics=changes&topics[]=changes:1`));
     expect((await repeated.next()).event.topics).toEqual(["changes:8453", "changes", "changes:1"]);
   });
 });
@@ -144,10 +119,10 @@ describe("opening", () => {
 describe("a push", () => {
   it("sends exact change sets and the touched records, after the swap serves, the same bytes on both transports", async () => {
     const records = [...LIVE_POOLS.map((a) => `pool:8453:${a}`), ...LIVE_TOKENS.map((a) => `token:8453:${a}`)].join(",");
-    const changesWs = track(await openWs(base, "topics=changes"));
-    const recordsWs = track(await openWs(base, `topics=${records}`));
-    const bothSse = track(await openSse(base, `topics=changes:8453,${records}`));
-    const chain1Key = track(await openWs(base, "topics=changes", { key: KEYS.chain1Only }));
+    const changesWs = open.track(await openWs(base, "topics=changes"));
+    const recordsWs = open.track(await openWs(base, `topics=${records}`));
+    const bothSse = open.track(await openSse(base, `topics=changes:8453,${records}`));
+    const chain1Key = open.track(await openWs(base, "topics=changes", { key: KEYS.chain1Only }));
     for (const c of [changesWs, recordsWs, bothSse, chain1Key]) expect((await c.next()).event.type).toBe("subscribed");
 
     for (let round = 0; round < 2; round++) {
@@ -236,8 +211,8 @@ describe("a push", () => {
   });
 
   it("the changes event's SSE form carries the same JSON and its position as `id`", async () => {
-    const ws = track(await openWs(base, "topics=changes:8453"));
-    const sse = track(await openSse(base, "topics=changes:8453"));
+    const ws = open.track(await openWs(base, "topics=changes:8453"));
+    const sse = open.track(await openSse(base, "topics=changes:8453"));
     await ws.next();
     await sse.next();
     await pushNext();
@@ -251,7 +226,7 @@ describe("a push", () => {
 
 describe("subscribe and unsubscribe messages (WebSocket)", () => {
   it("each answers `subscribed` with the whole list; an unsubscribed topic gets nothing more", async () => {
-    const ws = track(await openWs(base, `topics=pool:8453:${LP.a}`));
+    const ws = open.track(await openWs(base, `topics=pool:8453:${LP.a}`));
     await ws.next();
     ws.send({ op: "subscribe", topics: [`TOKEN:8453:${LT.x.toUpperCase().replace("0X", "0x")}`, "changes:8453", `pool:8453:${LP.a}`] });
     expect((await ws.next()).event).toMatchObject({
@@ -268,7 +243,7 @@ describe("subscribe and unsubscribe messages (WebSocket)", () => {
   });
 
   it("a bad message gets an `error` event and the connection stays", async () => {
-    const ws = track(await openWs(base));
+    const ws = open.track(await openWs(base));
     await ws.next();
     ws.send("not json");
     const notJson = (await ws.next()).event;
@@ -298,14 +273,14 @@ describe("subscribe and unsubscribe messages (WebSocket)", () => {
   });
 
   it("a key's chain restrictions apply to subscribe messages", async () => {
-    const ws = track(await openWs(base, "topics=changes", { key: KEYS.chain1Only }));
+    const ws = open.track(await openWs(base, "topics=changes", { key: KEYS.chain1Only }));
     expect((await ws.next()).event.topics).toEqual(["changes"]);
     ws.send({ op: "subscribe", topics: [`pool:8453:${LP.a}`] });
     expect((await ws.next()).event.error).toMatchObject({ code: "API_KEY_FORBIDDEN", metadata: { chainId: 8453, allowedChainIds: [1] } });
   });
 
   it(`more than STREAM_MAX_BAD_MESSAGES (${MAX_BAD}) messages in a row that are not JSON close the connection (1008); JSON in between resets the count`, async () => {
-    const ws = track(await openWs(base));
+    const ws = open.track(await openWs(base));
     await ws.next();
     for (let i = 0; i < MAX_BAD; i++) ws.send("{");
     ws.send({ op: "subscribe", topics: [] });
@@ -317,9 +292,9 @@ describe("subscribe and unsubscribe messages (WebSocket)", () => {
   });
 
   it("a frame over 64 KiB closes the connection; other connections are untouched", async () => {
-    const other = track(await openWs(base, "topics=changes:8453"));
+    const other = open.track(await openWs(base, "topics=changes:8453"));
     await other.next();
-    const ws = track(await openWs(base));
+    const ws = open.track(await openWs(base));
     await ws.next();
     ws.send("x".repeat(64 * 1024 + 1));
     const closed = await ws.closed;
@@ -329,7 +304,7 @@ describe("subscribe and unsubscribe messages (WebSocket)", () => {
   });
 
   it(`a subscription past STREAM_MAX_TOPICS (${MAX_TOPICS}) is refused whole with an error event`, async () => {
-    const ws = track(await openWs(base, `topics=${poolTopics(MAX_TOPICS - 1).join(",")}`));
+    const ws = open.track(await openWs(base, `topics=${poolTopics(MAX_TOPICS - 1).join(",")}`));
     expect((await ws.next()).event.topics).toHaveLength(MAX_TOPICS - 1);
     ws.send({ op: "subscribe", topics: ["changes:8453", `token:8453:${LT.x}`] });
     expect((await ws.next()).event.error).toMatchObject({
@@ -350,7 +325,7 @@ describe("replay", () => {
     const now = await statusPosition(base);
     const topics = ["changes:8453", ...LIVE_POOLS.map((a) => `pool:8453:${a}`), `token:8453:${LT.y}`].join(",");
 
-    const ws = track(await openWs(base, `topics=${topics}&since=${since}`));
+    const ws = open.track(await openWs(base, `topics=${topics}&since=${since}`));
     const events = [await ws.next(), ...(await ws.rest(500))].map((e) => e.event);
     expect(events[0]).toMatchObject({ type: "subscribed", position: now });
     expect(events.slice(1, 3).map((e) => [e.type, e.generatedAt])).toEqual([
@@ -372,18 +347,18 @@ describe("replay", () => {
     }
 
     // SSE: Last-Event-ID wins over `since`.
-    const sse = track(await openSse(base, `topics=changes:8453&since=${now}`, { headers: { "last-event-id": since } }));
+    const sse = open.track(await openSse(base, `topics=changes:8453&since=${now}`, { headers: { "last-event-id": since } }));
     const sseEvents = [await sse.next(), ...(await sse.rest(500))];
     expect(sseEvents.map((e) => e.sseType)).toEqual(["subscribed", "changes", "changes"]);
     expect(sseEvents.map((e) => e.sseId)).toEqual([now, events[1].position, now]);
-    const current = track(await openSse(base, `topics=changes:8453&since=${now}`));
+    const current = open.track(await openSse(base, `topics=changes:8453&since=${now}`));
     expect((await current.rest(500)).map((e) => e.sseType)).toEqual(["subscribed"]);
   });
 
   it("a position the history cannot answer gets `resync` (and the current state of the chain's subscribed records)", async () => {
     const now = await statusPosition(base);
     const stale = encodePosition(new Map([[8453, "1000.0123456789ab"]]));
-    const ws = track(await openWs(base, `topics=changes:8453,pool:8453:${LP.c}&since=${stale}`));
+    const ws = open.track(await openWs(base, `topics=changes:8453,pool:8453:${LP.c}&since=${stale}`));
     const events = [await ws.next(), ...(await ws.rest(500))].map((e) => e.event);
     expect(events.map((e) => e.type)).toEqual(["subscribed", "resync", "pool"]);
     expect(events[1]).toEqual({
@@ -414,25 +389,25 @@ describe("refusals are plain HTTP answers with the error envelope, never an upgr
   for (const [what, query, options, status, code] of cases) {
     it(`${what}: ${status} ${code} (WebSocket and SSE)`, async () => {
       const ws = await refusedWs(base, query, options);
-      expectError(asResponse(ws), status, code);
+      expectError(refusalResponse(ws), status, code);
       const sse = await refusedSse(base, query, options);
-      expectError(asResponse(sse), status, code);
+      expectError(refusalResponse(sse), status, code);
       expect(sse.body.error).toEqual(ws.body.error);
     });
   }
 
   it("a topic refusal names the property and value; too many topics is `max`; `changes` counts as one topic", async () => {
-    expectValidation(asResponse(await refusedWs(base, "topics=pools:8453")), "topics", "matches", "pools:8453");
-    expectValidation(asResponse(await refusedWs(base, `topics=${poolTopics(MAX_TOPICS + 1).join(",")}`)), "topics", "max");
+    expectValidation(refusalResponse(await refusedWs(base, "topics=pools:8453")), "topics", "matches", "pools:8453");
+    expectValidation(refusalResponse(await refusedWs(base, `topics=${poolTopics(MAX_TOPICS + 1).join(",")}`)), "topics", "max");
     const full = [...poolTopics(MAX_TOPICS - 1), "changes"];
-    const ws = track(await openWs(base, `topics=${full.join(",")}`));
+    const ws = open.track(await openWs(base, `topics=${full.join(",")}`));
     expect((await ws.next()).event.topics).toHaveLength(MAX_TOPICS);
   });
 
   it("a key over its quota: 429 with Retry-After", async () => {
     for (let i = 0; i < 3; i++) await request(base, "/v1/status", { key: KEYS.rateLimited });
     const refused = await refusedWs(base, "topics=changes", { key: KEYS.rateLimited });
-    expectError(asResponse(refused), 429, "RATE_LIMIT_EXCEEDED");
+    expectError(refusalResponse(refused), 429, "RATE_LIMIT_EXCEEDED");
     expect(refused.headers["retry-after"]).toBeTruthy();
   });
 
@@ -441,7 +416,7 @@ describe("refusals are plain HTTP answers with the error envelope, never an upgr
     expect(expectError(plain, 406, "NOT_ACCEPTABLE").metadata).toEqual({ accept: "*/*" });
     const json = await request(base, "/v1/stream", { key: STREAM_KEY, headers: { accept: "application/json, text/event-stream;q=0" } });
     expectError(json, 406, "NOT_ACCEPTABLE");
-    const ok = track(await openWs(base, "topics=changes", { key: STREAM_KEY }));
+    const ok = open.track(await openWs(base, "topics=changes", { key: STREAM_KEY }));
     expect((await ok.next()).event.type).toBe("subscribed");
   });
 });
@@ -459,17 +434,17 @@ describe("behind nginx (config/nginx.conf.example)", () => {
 
   it("WebSocket and SSE pass through, events unbuffered; refusals stay plain HTTP", async () => {
     const since = await statusPosition(base);
-    const ws = track(await openWs(proxied, "topics=changes:8453"));
-    const sse = track(await openSse(proxied, "topics=changes:8453"));
+    const ws = open.track(await openWs(proxied, "topics=changes:8453"));
+    const sse = open.track(await openSse(proxied, "topics=changes:8453"));
     expect((await ws.next()).event).toMatchObject({ type: "subscribed", position: since });
     expect((await sse.next()).event).toMatchObject({ type: "subscribed", position: since });
     await pushNext();
     const fromWs = await ws.next();
     expect(fromWs.event.type).toBe("changes");
     expect((await sse.next()).text).toBe(fromWs.text);
-    const resumed = track(await openSse(proxied, "topics=changes:8453", { headers: { "last-event-id": since } }));
+    const resumed = open.track(await openSse(proxied, "topics=changes:8453", { headers: { "last-event-id": since } }));
     expect((await resumed.rest(500)).map((e) => e.text)).toEqual([expect.stringContaining('"type":"subscribed"'), fromWs.text]);
-    expectError(asResponse(await refusedWs(proxied, "topics=changes", { key: null })), 401, "API_KEY_MISSING");
+    expectError(refusalResponse(await refusedWs(proxied, "topics=changes", { key: null })), 401, "API_KEY_MISSING");
     expectError(await request(proxied, "/v1/stream"), 406, "NOT_ACCEPTABLE");
   });
 });

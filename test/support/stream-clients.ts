@@ -333,3 +333,32 @@ export async function refusedSse(baseUrl: string, query = "", options: SseOption
   }
   return client;
 }
+
+/** A refusal as the envelope assertions read responses (status, Headers, text, body). */
+export function refusalResponse(r: Refusal) {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(r.headers))
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+  return { status: r.status, headers, text: r.text, body: r.body };
+}
+
+/** The clients a test file opened, closed together when it ends (whatever its assertions left open). */
+export class OpenClients {
+  private readonly clients: Array<WsClient | SseClient> = [];
+
+  track<T extends WsClient | SseClient>(client: T): T {
+    this.clients.push(client);
+    return client;
+  }
+
+  add(...clients: Array<WsClient | SseClient>): void {
+    this.clients.push(...clients);
+  }
+
+  closeAll(): void {
+    for (const client of this.clients.splice(0)) {
+      if ("ws" in client) client.ws.terminate();
+      else client.close();
+    }
+  }
+}
