@@ -92,6 +92,16 @@ let sink = 0;
 let p = 0;
 const bench = new Bench({ time });
 bench
+  .add("swap: a serving thread takes a new version (ServingSnapshot over the same chains and index)", () => {
+    sink += ServingSnapshot.of(snapshot.version + 1, chains, index).loadedMask;
+  })
+  .add("swap work moved off it: the index's search strings decoded at once", () => {
+    const text = index.searchText;
+    sink += Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString("utf8").length;
+  })
+  .add("swap work moved off it: the default token list evaluated", () => {
+    sink += evaluateTokenList(index, DEFAULT_TOKEN_QUERY, snapshot.loadedMask).count;
+  })
   .add("token list: default view, page of 10 (cached list)", () => {
     const view = snapshot.tokenList(DEFAULT_TOKEN_QUERY);
     const parts = [];
