@@ -4,12 +4,14 @@
  * tasks are pure functions of their input; results are shared columns, so
  * handing them back copies nothing large, and failures come back as values.
  */
+import type { MessagePort } from "node:worker_threads";
 import type { ChainId } from "../chains/chains.js";
 import type { ChainTokenColumns, CompiledChain, TokenRunData } from "../tables/compiled-chain.js";
 import type { ChainDiff } from "../tables/change-sets.js";
 import type { PoolTableData } from "../tables/pool-table.js";
 import type { AdmissionBounds } from "./chain-admission.js";
 import type { SnapshotErrorReason } from "./snapshot-error.js";
+import type { PoolRangeJob, PoolRangeResult } from "./compile-pool-range.js";
 
 /** Niceness of a build worker by default once a snapshot serves: under load the serving threads get the CPU first. */
 export const DEFAULT_WORKER_NICE = 10;
@@ -36,6 +38,50 @@ export interface ChainTask {
    * is computed against (src/snapshot/diff-chain.ts); null on the chain's first load.
    */
   readonly previous: PreviousChainTables | null;
+  /**
+   * A helper build thread that may build the second part of the file's pools (its PoolRangeTask was run at
+   * the same time), or null: the whole file builds on this task's thread.
+   */
+  readonly helper: BuildHelperLink | null;
+}
+
+/**
+ * The two ends of one chain's two-thread build (compile-pool-range.ts). The chain's task posts the helper
+ * exactly one HelperJobMessage; the helper answers a job it took with one HelperReply.
+ */
+export interface BuildHelperLink {
+  readonly port: MessagePort;
+  /**
+   * [0]: who builds the offered pools: HELPER_RANGE_OPEN, then HELPER_RANGE_TAKEN by the helper as it starts,
+   * or HELPER_RANGE_KEPT by the chain's thread when it gets there first (a helper that starts late then does
+   * nothing: neither thread ever waits for the other to start). [1]: 1 when the helper should stop (the
+   * chain's own pools failed).
+   */
+  readonly claim: Int32Array;
+}
+
+export const HELPER_RANGE_OPEN = 0;
+export const HELPER_RANGE_TAKEN = 1;
+export const HELPER_RANGE_KEPT = 2;
+
+/** Builds the pools a chain's task offers it, if it gets to them first (see BuildHelperLink). */
+export interface PoolRangeTask extends BuildHelperLink {
+  readonly kind: "pool-range";
+  /** As ChainTask.nice. */
+  readonly nice: Int32Array;
+}
+
+/** The chain's task to its helper: the job, with the open file to read it from (same process), or null when none is offered. */
+export interface HelperJobMessage {
+  readonly job: (PoolRangeJob & { readonly fd: number; readonly fileBytes: number; readonly file: string }) | null;
+}
+
+/** The helper's answer to a job it took. */
+export type HelperReply = { readonly result: PoolRangeResult } | { readonly failed: string };
+
+/** What a PoolRangeTask answers: whether it built the offered pools. */
+export interface PoolRangeTaskResult {
+  readonly built: boolean;
 }
 
 /** What the change-set diff reads of the chain's last accepted file. */
@@ -54,7 +100,13 @@ export interface TokenIndexTask {
 
 export type ChainTaskResult =
   /** `diff`: the change set against the task's `previous` (every address upserted when it is null). */
-  | { readonly status: "accepted"; readonly chain: CompiledChain; readonly diff: ChainDiff }
+  | {
+      readonly status: "accepted";
+      readonly chain: CompiledChain;
+      readonly diff: ChainDiff;
+      /** Pools built by the helper thread (0 when it built none). */
+      readonly helperPools: number;
+    }
   /** The bytes hash to one of the task's known contents. */
   | { readonly status: "known"; readonly sha256: string }
   | {

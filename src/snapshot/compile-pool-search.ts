@@ -47,37 +47,50 @@ export interface PoolSearchChainFacts {
   readonly nativeTokenJson: Uint8Array;
 }
 
-export class PoolSearchIndexBuilder {
-  private readonly keys: Float64Array;
-  private readonly poolType: Uint8Array;
-  private readonly poolProtocol: Uint32Array;
-  private readonly protocolIds: string[];
-  private readonly protocolIndex = new Map<string, number>();
-  private readonly poolTokenStart: Uint32Array;
-  private readonly poolTokens = new GrowingU32();
-  private readonly wrappedStart: Uint32Array;
-  private readonly wrappedAt = new GrowingU32();
-  private added = 0;
+/**
+ * The per-pool columns of the index, in shared memory, written at each pool's index: the pools of one chain can
+ * be written by two threads, each its own range (PoolSearchRange), into the same columns.
+ */
+export interface PoolSearchColumns {
+  /** POOL_SORT_KEY_COUNT keys per pool, key-major. */
+  readonly keys: Float64Array;
+  readonly poolType: Uint8Array;
+  readonly poolProtocol: Uint32Array;
+  /** Where each pool's token rows start in its range's list (made absolute when the ranges are joined). */
+  readonly poolTokenStart: Uint32Array;
+  /** As poolTokenStart, for the wrapped native token's offsets. */
+  readonly wrappedStart: Uint32Array;
+}
 
-  constructor(private readonly facts: PoolSearchChainFacts) {
-    const n = facts.poolCount;
-    this.keys = sharedArray(Float64Array, POOL_SORT_KEY_COUNT * n);
-    this.poolType = sharedArray(Uint8Array, n);
-    this.poolProtocol = sharedArray(Uint32Array, n);
-    this.protocolIds = [...new Set(facts.protocolIds)].sort();
-    this.protocolIds.forEach((id, i) => this.protocolIndex.set(id, i));
-    this.poolTokenStart = sharedArray(Uint32Array, n + 1);
-    this.wrappedStart = sharedArray(Uint32Array, n + 1);
+/** A range of pools' token rows and wrapped-token offsets (their ends are in the columns). */
+export interface PoolSearchRangePart {
+  readonly poolTokens: Uint32Array;
+  readonly wrappedAt: Uint32Array;
+}
+
+/** Writes pools `from`, `from + 1`, ... of a chain into its search columns (see PoolSearchColumns). */
+export class PoolSearchRange {
+  private readonly protocolIndex = new Map<string, number>();
+  private readonly poolTokens = new GrowingU32();
+  private readonly wrappedAt = new GrowingU32();
+  private added: number;
+
+  /** @param protocolIds the snapshot's protocol ids, sorted and distinct (a protocol's index is its position) */
+  constructor(
+    private readonly columns: PoolSearchColumns,
+    private readonly poolCount: number,
+    protocolIds: readonly string[],
+    from: number,
+  ) {
+    protocolIds.forEach((id, i) => this.protocolIndex.set(id, i));
+    this.added = from;
   }
 
-  /**
-   * Pool `i` (the pools are added in index order): its record, its token rows
-   * in token order, and where its JSON holds the wrapped native token.
-   */
+  /** The next pool: its record, its token rows in token order, and where its JSON holds the wrapped native token. */
   add(pool: SnapshotPool, tokenRows: Uint32Array, wrappedOffsets: readonly number[]): void {
     const i = this.added++;
-    const n = this.facts.poolCount;
-    const keys = this.keys;
+    const n = this.poolCount;
+    const { keys, poolType, poolProtocol, poolTokenStart, wrappedStart } = this.columns;
     // + 0 turns -0 into 0: equal keys tie by address.
     keys[TVL_KEY * n + i] = (pool.trackedTotalValueLockedUsd ?? pool.totalValueLockedUsd) + 0;
     const stats = pool.stats;
@@ -85,22 +98,99 @@ export class PoolSearchIndexBuilder {
     writePeriod(keys, n, i, 1, stats.stats7d);
     writePeriod(keys, n, i, 2, stats.stats30d);
     writePeriod(keys, n, i, 3, stats.stats90d);
-    this.poolType[i] = TYPE_INDEX.get(pool.type)!;
-    this.poolProtocol[i] = this.protocolIndex.get(pool.protocolId)!;
+    poolType[i] = TYPE_INDEX.get(pool.type)!;
+    poolProtocol[i] = this.protocolIndex.get(pool.protocolId)!;
     for (let j = 0; j < tokenRows.length; j++) this.poolTokens.push(tokenRows[j]);
-    this.poolTokenStart[i + 1] = this.poolTokens.length;
+    poolTokenStart[i + 1] = this.poolTokens.length;
     for (let j = 0; j < wrappedOffsets.length; j++) this.wrappedAt.push(wrappedOffsets[j]);
-    this.wrappedStart[i + 1] = this.wrappedAt.length;
+    wrappedStart[i + 1] = this.wrappedAt.length;
+  }
+
+  /** Pools written so far, counted from pool 0 (the index of the next pool). */
+  get next(): number {
+    return this.added;
+  }
+
+  part(): PoolSearchRangePart {
+    return {
+      poolTokens: this.poolTokens.data.slice(0, this.poolTokens.length),
+      wrappedAt: this.wrappedAt.data.slice(0, this.wrappedAt.length),
+    };
+  }
+
+  /** Appends another range's part, whose pools follow this range's (`to` is the index after its last pool). */
+  join(part: PoolSearchRangePart, to: number): void {
+    const { poolTokenStart, wrappedStart } = this.columns;
+    const tokenBase = this.poolTokens.length;
+    const wrappedBase = this.wrappedAt.length;
+    for (let i = this.added + 1; i <= to; i++) {
+      poolTokenStart[i] += tokenBase;
+      wrappedStart[i] += wrappedBase;
+    }
+    for (let j = 0; j < part.poolTokens.length; j++) this.poolTokens.push(part.poolTokens[j]);
+    for (let j = 0; j < part.wrappedAt.length; j++) this.wrappedAt.push(part.wrappedAt[j]);
+    this.added = to;
+  }
+
+  /** The lists, in shared memory (after every range is joined). */
+  shared(): PoolSearchRangePart {
+    return { poolTokens: this.poolTokens.shared(), wrappedAt: this.wrappedAt.shared() };
+  }
+}
+
+/** The columns of a chain of `poolCount` pools, in new shared memory. */
+export function poolSearchColumns(poolCount: number): PoolSearchColumns {
+  return {
+    keys: sharedArray(Float64Array, POOL_SORT_KEY_COUNT * poolCount),
+    poolType: sharedArray(Uint8Array, poolCount),
+    poolProtocol: sharedArray(Uint32Array, poolCount),
+    poolTokenStart: sharedArray(Uint32Array, poolCount + 1),
+    wrappedStart: sharedArray(Uint32Array, poolCount + 1),
+  };
+}
+
+/** A snapshot's protocol ids as the index numbers them: distinct, sorted. */
+export function indexedProtocolIds(protocolIds: readonly string[]): string[] {
+  return [...new Set(protocolIds)].sort();
+}
+
+export class PoolSearchIndexBuilder {
+  /** The shared per-pool columns (a helper thread writes its range of pools into them). */
+  readonly columns: PoolSearchColumns;
+  private readonly protocolIds: string[];
+  /** The pools written here, from pool 0; another range's pools are joined onto it. */
+  private readonly range: PoolSearchRange;
+
+  /**
+   * @param columns, range where the pools were written already (by PoolSearchRange, over these columns, from
+   *   pool 0: see compile-chain.ts); absent, new columns that `add` writes
+   */
+  constructor(
+    private readonly facts: PoolSearchChainFacts,
+    columns?: PoolSearchColumns,
+    range?: PoolSearchRange,
+  ) {
+    this.columns = columns ?? poolSearchColumns(facts.poolCount);
+    this.protocolIds = indexedProtocolIds(facts.protocolIds);
+    this.range = range ?? new PoolSearchRange(this.columns, facts.poolCount, this.protocolIds, 0);
+  }
+
+  /**
+   * Pool `i` (the pools are added in index order): its record, its token rows
+   * in token order, and where its JSON holds the wrapped native token.
+   */
+  add(pool: SnapshotPool, tokenRows: Uint32Array, wrappedOffsets: readonly number[]): void {
+    this.range.add(pool, tokenRows, wrappedOffsets);
   }
 
   /** @param poolAddresses lowercase address of each pool, by index. */
   finish(poolAddresses: readonly string[]): PoolSearchIndexData {
     const { facts } = this;
     const poolCount = facts.poolCount;
-    if (this.added !== poolCount) throw new Error(`pool-search index: ${this.added} of ${poolCount} pools added`);
+    if (this.range.next !== poolCount) throw new Error(`pool-search index: ${this.range.next} of ${poolCount} pools added`);
     const tokenCount = facts.tokenCount;
-    const poolTokenStart = this.poolTokenStart;
-    const poolTokens = this.poolTokens.shared();
+    const { keys, poolType, poolProtocol, poolTokenStart, wrappedStart } = this.columns;
+    const { poolTokens, wrappedAt } = this.range.shared();
 
     // Address order: the tie-break of every key.
     const byAddress = addressOrder(poolAddresses);
@@ -122,7 +212,7 @@ export class PoolSearchIndexBuilder {
     const next = new Uint32Array(tokenCount);
     for (let k = 0; k < POOL_SORT_KEY_COUNT; k++) {
       const base = k * poolCount;
-      for (let r = 0; r < poolCount; r++) inAddressOrder[r] = this.keys[base + byAddress[r]];
+      for (let r = 0; r < poolCount; r++) inAddressOrder[r] = keys[base + byAddress[r]];
       sortByFloatKey(inAddressOrder, poolCount, true, order);
       const listBase = k * membershipCount;
       next.set(tokenPoolStart.subarray(0, tokenCount));
@@ -137,10 +227,10 @@ export class PoolSearchIndexBuilder {
     return {
       poolCount,
       tokenCount,
-      keys: this.keys,
+      keys,
       addressRank,
-      poolType: this.poolType,
-      poolProtocol: this.poolProtocol,
+      poolType,
+      poolProtocol,
       protocolIds: this.protocolIds,
       poolTokenStart,
       poolTokens,
@@ -149,8 +239,8 @@ export class PoolSearchIndexBuilder {
       tokenPools,
       ...pairIndex(poolTokens, poolTokenStart, poolCount, tokenCount),
       wrappedRow: facts.wrappedRow,
-      wrappedStart: this.wrappedStart,
-      wrappedAt: this.wrappedAt.shared(),
+      wrappedStart,
+      wrappedAt,
       wrappedJsonBytes: facts.wrappedJsonBytes,
       nativeTokenJson: facts.nativeTokenJson,
     };

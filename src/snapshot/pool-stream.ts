@@ -93,27 +93,54 @@ function isPoolsKey(bytes: ByteSource, start: number, end: number): boolean {
   return decodeSnapshotRecord(bytes.view(start, end), "(top-level key)") === POOLS_KEY;
 }
 
-/** The pools of a split file, decoded and validated one at a time. */
+/** Where pools `from` to `from + poolEnds.length - 1` of a split file lie. */
+export interface PoolRange {
+  readonly from: number;
+  /** Offset of pool `from`'s bytes in the file. */
+  readonly at: number;
+  /** Where each pool of the range ends. */
+  readonly poolEnds: Float64Array;
+}
+
+/** Pools [from, to) of a split file (what a helper thread is handed to build them). */
+export function poolRange(split: SplitSnapshot, from: number, to: number): PoolRange {
+  return { from, at: from === 0 ? split.poolsAt : split.poolEnds[from - 1], poolEnds: split.poolEnds.slice(from, to) };
+}
+
+/** The pools of a split file (or of one range of them), decoded and validated one at a time. */
 export class PoolStream implements PoolSource {
   readonly count: number;
   private at: number;
   private index = 0;
+  private readonly from: number;
   private readonly ends: Float64Array;
 
   constructor(
     private readonly bytes: ByteSource,
-    split: SplitSnapshot,
+    range: SplitSnapshot | PoolRange,
     private readonly checker: SnapshotChecker,
   ) {
-    this.count = split.poolCount;
-    this.at = split.poolsAt;
-    this.ends = split.poolEnds;
+    if ("poolsAt" in range) {
+      this.from = 0;
+      this.at = range.poolsAt;
+    } else {
+      this.from = range.from;
+      this.at = range.at;
+    }
+    this.ends = range.poolEnds;
+    this.count = this.ends.length;
+  }
+
+  /** Index in the file of the next pool. */
+  get nextIndex(): number {
+    return this.from + this.index;
   }
 
   next(): SnapshotPool {
-    const i = this.index++;
+    const local = this.index++;
+    const i = this.from + local;
     // splitPools framed the whole array: every pool's end is known.
-    const end = this.ends[i];
+    const end = this.ends[local];
     const value = decodeSnapshotRecord(this.bytes.view(this.at, end), `pools[${i}]`);
     this.at = end;
     return this.checker.pool(i, value);

@@ -17,7 +17,7 @@ import { SNAPSHOT_FILE_PATTERN, snapshotFileName, type SnapshotFile } from "../a
 import { DEFAULT_TOKEN_LOGO_TEMPLATE, fillTokenDefaultsInPlace, type NormalizedSnapshotToken } from "./normalize-token.js";
 import { SnapshotError } from "./snapshot-error.js";
 import { SnapshotChecker, validateSnapshot } from "./validate-snapshot.js";
-import { poolArray, PoolStream, splitPools, type PoolSource } from "./pool-stream.js";
+import { poolArray, PoolStream, splitPools, type PoolSource, type SplitSnapshot } from "./pool-stream.js";
 import { arraySource, FileSource, type ByteSource } from "./byte-source.js";
 import { describeFileKind, FILE_LIMITS, OperatorFileError, openOperatorFile, tooLarge, type FileLimit } from "../util/operator-file.js";
 
@@ -87,6 +87,22 @@ export interface OpenedSnapshot {
   /** Everything but the pools, validated, token defaults filled; `pools` is empty. */
   readonly snapshot: NormalizedSnapshotFile;
   readonly pools: PoolSource;
+  /**
+   * The file's split and the checker of its pools, when its pools are read one at a time (null when the file
+   * was decoded whole): with them a range of the pools can be read elsewhere (compile-pool-range.ts).
+   */
+  readonly split: { readonly layout: SplitSnapshot; readonly checker: SnapshotChecker } | null;
+}
+
+/** A split file's top level (its pools left out): validated, token defaults filled, and the checker of its pools. */
+export function openSnapshotHeader(
+  header: Uint8Array,
+  fileChainId: ChainId,
+  logoTemplate: string,
+): { snapshot: NormalizedSnapshotFile; checker: SnapshotChecker } {
+  const raw = decodeSnapshotBytes(header);
+  const checker = new SnapshotChecker(raw, fileChainId);
+  return { snapshot: normalizeTokens(raw as SnapshotFile, fileChainId, logoTemplate), checker };
 }
 
 /**
@@ -109,16 +125,26 @@ export function openSnapshotSource(
   fileChainId: ChainId,
   logoTemplate: string = DEFAULT_TOKEN_LOGO_TEMPLATE,
 ): OpenedSnapshot {
-  const split = bytes.length === 0 ? null : splitPools(bytes);
+  return openSplitSource(bytes, bytes.length === 0 ? null : splitPools(bytes), fileChainId, logoTemplate);
+}
+
+/**
+ * openSnapshotSource's second step, given its first (`splitPools` of these bytes, or null for none): a caller
+ * can hand the split's pools to another thread before the top level is read here.
+ */
+export function openSplitSource(
+  bytes: ByteSource,
+  split: SplitSnapshot | null,
+  fileChainId: ChainId,
+  logoTemplate: string = DEFAULT_TOKEN_LOGO_TEMPLATE,
+): OpenedSnapshot {
   if (split === null) {
     const whole = parseSnapshotBytes(bytes.view(0, bytes.length), fileChainId, logoTemplate);
     const pools = poolArray(whole.pools);
-    return { snapshot: { ...whole, pools: [] }, pools };
+    return { snapshot: { ...whole, pools: [] }, pools, split: null };
   }
-  const raw = decodeSnapshotBytes(split.header);
-  const checker = new SnapshotChecker(raw, fileChainId);
-  const snapshot = normalizeTokens(raw as SnapshotFile, fileChainId, logoTemplate);
-  return { snapshot, pools: new PoolStream(bytes, split, checker) };
+  const { snapshot, checker } = openSnapshotHeader(split.header, fileChainId, logoTemplate);
+  return { snapshot, pools: new PoolStream(bytes, split, checker), split: { layout: split, checker } };
 }
 
 function normalizeTokens(snapshot: SnapshotFile, fileChainId: ChainId, logoTemplate: string): NormalizedSnapshotFile {
@@ -181,6 +207,8 @@ export interface OpenSnapshotFile {
   readonly sha256: string;
   readonly mtimeMs: number;
   readonly source: FileSource;
+  /** The open file (valid until `close`): another thread of this process may read it meanwhile (compile-pool-range.ts). */
+  readonly fd: number;
   /** True when the file's size, mtime or ctime differ from when it was opened (written in place meanwhile). */
   changedSinceOpen(): boolean;
   close(): void;
@@ -212,6 +240,7 @@ export function openSnapshotFile(path: string, maxBytes: number = FILE_LIMITS.sn
       sha256,
       mtimeMs: opened.mtimeMs,
       source: new FileSource(handle, length, name),
+      fd: handle,
       changedSinceOpen() {
         const now = statOf(handle, name);
         return now.size !== opened.size || now.mtimeMs !== opened.mtimeMs || now.ctimeMs !== opened.ctimeMs;

@@ -34,7 +34,15 @@ import { isSupportedChainId, type ChainId } from "../chains/chains.js";
 import type { Logger } from "../log/logger.js";
 import type { TokenIndexData } from "../tables/token-index.js";
 import { AllowOlderMarkers } from "./allow-older-marker.js";
-import { DEFAULT_WORKER_NICE, type ChainTask, type ChainTaskResult, type TokenIndexTask } from "./build-tasks.js";
+import { MessageChannel, type MessagePort } from "node:worker_threads";
+import {
+  DEFAULT_WORKER_NICE,
+  type ChainTask,
+  type ChainTaskResult,
+  type PoolRangeTask,
+  type PoolRangeTaskResult,
+  type TokenIndexTask,
+} from "./build-tasks.js";
 import { admissionBounds } from "./chain-admission.js";
 import type { ChainSnapshotInfo, CompiledChain } from "../tables/compiled-chain.js";
 import type { ChangeSetDraft } from "../tables/change-sets.js";
@@ -50,6 +58,9 @@ import { FILE_LIMITS } from "../util/operator-file.js";
 const BUSY_SERVING_LOAD = 0.25;
 /** How often a running build's niceness follows the serving threads' load. */
 const NICE_UPDATE_MS = 250;
+
+/** Default SnapshotLoaderOptions.splitFromBytes: a smaller file builds in about a second on one thread. */
+export const SPLIT_FROM_BYTES = 16 << 20;
 
 /** Share of the served files' bytes that a re-push may build before serving what it built (see above). */
 const REPUSH_BATCH_SHARE = 1 / 3;
@@ -73,6 +84,12 @@ export interface SnapshotLoaderOptions {
    * serves, files build one at a time, whatever this says.
    */
   readonly startBuilds?: number;
+  /**
+   * Files of at least this many bytes build on two threads (their pools split between two build workers:
+   * compile-pool-range.ts) when the pool has two (startBuilds >= 2) and the serving threads are idle or
+   * nothing serves yet. Default SPLIT_FROM_BYTES.
+   */
+  readonly splitFromBytes?: number;
   /** Niceness of the build worker threads while the serving threads are busy (default 10; see workers/snapshot-worker.ts). */
   readonly workerNice?: number;
   /**
@@ -248,7 +265,8 @@ export class SnapshotLoader {
       const builder = async (): Promise<void> => {
         while (next < files.length && !this.stopped) {
           const file = files[next++];
-          if (await this.buildFile(file, allowOlder, tick)) changed = true;
+          // The last file to start may take a second thread once another builder is done (its helper waits for one).
+          if (await this.buildFile(file, allowOlder, tick, next === files.length)) changed = true;
         }
       };
       await Promise.all(Array.from({ length: Math.min(this.startBuilds, files.length) }, builder));
@@ -264,7 +282,7 @@ export class SnapshotLoader {
           pendingBytes = 0;
         }
         // One at a time: a file's new columns are large, and builds share the cores with the serving threads.
-        if (await this.buildFile(file, allowOlder, tick)) {
+        if (await this.buildFile(file, allowOlder, tick, true)) {
           changed = true;
           pendingBytes += file.bytes;
         }
@@ -275,16 +293,20 @@ export class SnapshotLoader {
   }
 
   /** Builds one listed file when its attempts say so; true when the chain's served data changed. */
+  /** @param mayShare whether the file may build on two threads (when it is large enough and the serving threads are idle) */
   private async buildFile(
-    file: { name: string; chainId: number; path: string; signature: string },
+    file: { name: string; chainId: number; path: string; signature: string; bytes: number },
     allowOlder: ReadonlySet<number>,
     tick: boolean,
+    mayShare: boolean,
   ): Promise<boolean> {
     const { name, chainId, path, signature } = file;
     const chainAllowsOlder = isSupportedChainId(chainId) && allowOlder.has(chainId);
     const decision = this.attempts.decide(name, signature, { tick, nowMs: this.now(), allowOlder: chainAllowsOlder });
     if (!decision.build) return false;
-    return this.buildChain(name, path, chainId, signature, decision, chainAllowsOlder);
+    const twoThreads =
+      mayShare && this.startBuilds >= 2 && file.bytes >= (this.options.splitFromBytes ?? SPLIT_FROM_BYTES) && this.buildNice() === 0;
+    return this.buildChain(name, path, chainId, signature, decision, chainAllowsOlder, twoThreads);
   }
 
   /** Builds one chain file; true when the chain's served data changed. */
@@ -295,6 +317,7 @@ export class SnapshotLoader {
     signature: string,
     decision: BuildDecision & { build: true },
     allowOlder: boolean,
+    twoThreads: boolean,
   ): Promise<boolean> {
     const served = isSupportedChainId(chainId) ? this.lastGood.get(chainId) : undefined;
     const known = [served?.info.sha256, decision.unchangedRejected].filter((s): s is string => typeof s === "string");
@@ -307,11 +330,12 @@ export class SnapshotLoader {
       maxBytes: this.options.maxFileBytes ?? FILE_LIMITS.snapshot.maxBytes,
       bounds: admissionBounds(this.now(), this.options.maxFutureSkewSeconds, served?.info.generatedAt ?? null, allowOlder),
       previous: served === undefined ? null : { pools: served.pools, tokens: served.tokens },
+      helper: null,
     };
     let result: ChainTaskResult;
     const started = performance.now();
     try {
-      result = await this.runTask<ChainTaskResult>(task);
+      result = twoThreads ? await this.runWithHelper(task) : await this.runTask<ChainTaskResult>(task);
       this.events.buildTimed("chain", (performance.now() - started) / 1000);
     } catch (error) {
       if (this.stopped) return false;
@@ -370,6 +394,7 @@ export class SnapshotLoader {
             sha256: info.sha256,
             tokens: info.tokenCount,
             pools: info.poolCount,
+            helperPools: result.helperPools,
             buildMs: info.buildMs,
           },
           `accepted ${name}`,
@@ -404,14 +429,33 @@ export class SnapshotLoader {
     return load >= BUSY_SERVING_LOAD ? (this.options.workerNice ?? DEFAULT_WORKER_NICE) : 0;
   }
 
+  /**
+   * Runs a chain task with a helper task beside it that builds part of its pools on a second thread if it
+   * starts in time (build-tasks.ts, BuildHelperLink); neither task waits for the other to start.
+   */
+  private async runWithHelper(task: ChainTask): Promise<ChainTaskResult> {
+    const channel = new MessageChannel();
+    const claim = new Int32Array(new SharedArrayBuffer(8));
+    const helper: PoolRangeTask = { kind: "pool-range", nice: this.niceCell, port: channel.port2, claim };
+    // The chain's task first: the pool's queue is first come, first served, and a helper on the only free thread
+    // would leave the chain's task waiting for another. The helper is not awaited: one that waits for a thread
+    // (at start-up, the other builder's file) does nothing when it starts after the chain's task is done. A
+    // helper that fails while building fails the chain's task, which is logged there.
+    const chain = this.runTask<ChainTaskResult>({ ...task, helper: { port: channel.port1, claim } }, [channel.port1]);
+    void this.runTask<PoolRangeTaskResult>(helper, [channel.port2]).catch((error: unknown) => {
+      if (!this.stopped) this.log.debug({ event: "build-helper-failed", err: error }, "build helper task failed");
+    });
+    return chain;
+  }
+
   /** Runs a build task with its niceness kept up to date (every NICE_UPDATE_MS) while it runs. */
-  private async runTask<T>(task: ChainTask | TokenIndexTask): Promise<T> {
+  private async runTask<T>(task: ChainTask | PoolRangeTask | TokenIndexTask, transferList?: MessagePort[]): Promise<T> {
     const update = () => Atomics.store(this.niceCell, 0, this.buildNice());
     update();
     this.tasksRunning++;
     this.niceTimer ??= setInterval(update, NICE_UPDATE_MS);
     try {
-      return (await this.pool.run(task)) as T;
+      return (await this.pool.run(task, transferList === undefined ? undefined : { transferList })) as T;
     } finally {
       if (--this.tasksRunning === 0 && this.niceTimer !== null) {
         clearInterval(this.niceTimer);

@@ -136,6 +136,21 @@ export class SnapshotChecker {
     }
     return pool;
   }
+
+  /**
+   * Addresses of pools `from`, `from + 1`, ... that another checker (same top level) found valid among
+   * themselves: each must also be unique among the pools checked here, which come before them. Throws the
+   * duplicate error of the first that is not, as checking them here one by one would.
+   */
+  joinPools(from: number, addresses: readonly string[]): void {
+    const poolIndex = this.poolIndex;
+    for (let j = 0; j < addresses.length; j++) {
+      const address = addresses[j];
+      const first = poolIndex.get(address);
+      if (first !== undefined) throw duplicateError(`pools[${from + j}].address`, `pools[${first}]`, address);
+      poolIndex.set(address, from + j);
+    }
+  }
 }
 
 function checkChainId(chainId: number, fileChainId: number): void {

@@ -16,14 +16,29 @@ export interface PoolTableData extends AddressTableData {
   readonly jsonCrc: Uint32Array;
 }
 
-/** @param poolJson JSON of pool i, as one column or one byte string per pool. */
-export function buildPoolTable(addresses: readonly string[], poolJson: StringColumn | readonly Uint8Array[]): PoolTableData {
+/**
+ * @param poolJson JSON of pool i, as one column or one byte string per pool.
+ * @param jsonCrc each pool's poolJsonCrc, when computed already (as the pools were encoded).
+ */
+export function buildPoolTable(
+  addresses: readonly string[],
+  poolJson: StringColumn | readonly Uint8Array[],
+  jsonCrc?: Uint32Array,
+): PoolTableData {
   const count = addresses.length;
   const json = isColumn(poolJson) ? poolJson : encodeByteColumn(poolJson);
   if (json.offsets.length !== count + 1) throw new RangeError(`${count} pool addresses but ${json.offsets.length - 1} pool JSON values`);
-  const jsonCrc = sharedArray(Uint32Array, count);
-  for (let i = 0; i < count; i++) jsonCrc[i] = crc32Continue(json.bytes.subarray(json.offsets[i], json.offsets[i + 1]), 0);
-  return { ...buildAddressTable(addresses, POOL_ADDRESS_WIDTH), json, jsonCrc };
+  let crc = jsonCrc;
+  if (crc === undefined) {
+    crc = sharedArray(Uint32Array, count);
+    for (let i = 0; i < count; i++) crc[i] = poolJsonCrc(json.bytes.subarray(json.offsets[i], json.offsets[i + 1]));
+  } else if (crc.length !== count) throw new RangeError(`${count} pool addresses but ${crc.length} JSON checksums`);
+  return { ...buildAddressTable(addresses, POOL_ADDRESS_WIDTH), json, jsonCrc: crc };
+}
+
+/** The CRC-32 of one pool's JSON (its `jsonCrc`). */
+export function poolJsonCrc(json: Uint8Array): number {
+  return crc32Continue(json, 0);
 }
 
 function isColumn(value: StringColumn | readonly Uint8Array[]): value is StringColumn {

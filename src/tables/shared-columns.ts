@@ -56,8 +56,13 @@ export class StringColumnBuilder {
   private ends: Uint32Array;
   private count = 0;
 
-  constructor(expectedCount = 1024, expectedBytes = 1 << 16) {
-    this.blob = sharedBuffer(Math.max(64, expectedBytes));
+  /**
+   * @param region shared memory to write into instead of a new blob (its length is the room; the builder
+   *   moves to a blob of its own, by copying, when a value does not fit): two builders can fill two regions of
+   *   one buffer, and `appendColumn` then joins them in place.
+   */
+  constructor(expectedCount = 1024, expectedBytes = 1 << 16, region?: Uint8Array) {
+    this.blob = region ? Buffer.from(region.buffer, region.byteOffset, region.length) : sharedBuffer(Math.max(64, expectedBytes));
     this.ends = new Uint32Array(Math.max(16, expectedCount));
   }
 
@@ -145,18 +150,65 @@ export class StringColumnBuilder {
 
   /** Ends the current value. */
   endValue(): void {
-    if (this.count === this.ends.length) {
-      const grown = new Uint32Array(this.ends.length * 2);
-      grown.set(this.ends);
-      this.ends = grown;
-    }
+    if (this.count === this.ends.length) this.growEnds();
     if (this.at > MAX_COLUMN_BYTES) throw tooLarge(this.at);
     this.ends[this.count++] = this.at;
   }
 
+  private growEnds(): void {
+    const grown = new Uint32Array(this.ends.length * 2);
+    grown.set(this.ends);
+    this.ends = grown;
+  }
+
+  /**
+   * Appends every value of `column` (another builder's finished column). When `column` lies in this builder's
+   * buffer after what is written here (two regions of one buffer), its bytes move down in place and no
+   * second copy is ever held; otherwise they are copied.
+   */
+  appendColumn(column: StringColumn): void {
+    const { bytes, offsets } = column;
+    const n = offsets.length - 1;
+    const base = offsets[0];
+    const length = offsets[n] - base;
+    if (this.at + length > MAX_COLUMN_BYTES) throw tooLarge(this.at + length);
+    const blob = this.blob;
+    const start = bytes.byteOffset + base;
+    if (bytes.buffer === blob.buffer && start >= blob.byteOffset + this.at) {
+      // The other region follows this one: widen the view over it and move its bytes down (memmove).
+      this.blob = Buffer.from(blob.buffer, blob.byteOffset, start + length - blob.byteOffset);
+      this.blob.copyWithin(this.at, start - blob.byteOffset, start + length - blob.byteOffset);
+    } else {
+      this.reserve(length);
+      this.blob.set(bytes.subarray(base, base + length), this.at);
+    }
+    const shift = this.at - base;
+    this.at += length;
+    for (let i = 1; i <= n; i++) {
+      if (this.count === this.ends.length) this.growEnds();
+      this.ends[this.count++] = offsets[i] + shift;
+    }
+  }
+
+  /** The bytes of the value last ended (a view, valid until the next write). */
+  lastValue(): Uint8Array {
+    const n = this.count;
+    return this.blob.subarray(n > 1 ? this.ends[n - 2] : 0, n > 0 ? this.ends[n - 1] : 0);
+  }
+
+  /**
+   * Extends a region builder's room to the end of its buffer: the region after it is no longer another
+   * builder's (see the constructor). Nothing changes for a builder in a blob of its own.
+   */
+  claimRest(): void {
+    const blob = this.blob;
+    const end = blob.buffer.byteLength;
+    if (blob.byteOffset + blob.length < end) this.blob = Buffer.from(blob.buffer, blob.byteOffset, end - blob.byteOffset);
+  }
+
   /** The column (a view of the shared blob); the builder is spent afterwards. */
   finish(): StringColumn {
-    const bytes = new Uint8Array(this.blob.buffer, 0, this.at);
+    const bytes = new Uint8Array(this.blob.buffer, this.blob.byteOffset, this.at);
     const offsets = sharedArray(Uint32Array, this.count + 1);
     offsets.set(this.ends.subarray(0, this.count), 1);
     this.blob = EMPTY;

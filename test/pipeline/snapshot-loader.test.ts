@@ -13,12 +13,25 @@ import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { NATIVE_ADDRESS, type ChainId } from "../../src/chains/chains.js";
 import type { ChainSnapshotInfo, CompiledChain } from "../../src/tables/compiled-chain.js";
-import type { SnapshotFile } from "../../src/api/snapshot-format.js";
+import type { SnapshotFile, SnapshotPool } from "../../src/api/snapshot-format.js";
 import type { SnapshotErrorReason } from "../../src/snapshot/snapshot-error.js";
 import { SnapshotLoader } from "../../src/snapshot/snapshot-loader.js";
 import { snapshotVersion } from "../../src/api/snapshot-version.js";
 import { writeAllowOlderMarker } from "../../src/snapshot/allow-older-marker.js";
-import { addr, chainFile, nativeToken, packSnapshot, poolToken, protocol, tempDir, token, v2Pool } from "../support/fixtures.js";
+import {
+  addr,
+  chainFile,
+  nativeToken,
+  packSnapshot,
+  poolStats,
+  poolToken,
+  protocol,
+  tempDir,
+  token,
+  v2Pool,
+  v3Pool,
+  wrappedNativeToken,
+} from "../support/fixtures.js";
 import { PROJECT_ROOT } from "../support/gateway-process.js";
 
 const WORKER_FILE = path.join(PROJECT_ROOT, "dist/workers/snapshot-worker.js");
@@ -54,7 +67,9 @@ afterEach(async () => {
   await Promise.all(harnesses.splice(0).map((h) => h.loader.stop()));
 });
 
-function harness(options: { maxFutureSkewSeconds?: number; dir?: string; startBuilds?: number } = {}): Harness {
+function harness(
+  options: { maxFutureSkewSeconds?: number; dir?: string; startBuilds?: number; splitFromBytes?: number; servingLoad?: () => number } = {},
+): Harness {
   const dir = options.dir ?? tempDir("lgw-loader-");
   const logs: Record<string, unknown>[] = [];
   const log = pino({ level: "debug" }, { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) });
@@ -88,6 +103,8 @@ function harness(options: { maxFutureSkewSeconds?: number; dir?: string; startBu
         maxFutureSkewSeconds: options.maxFutureSkewSeconds ?? 300,
         now: () => h.clock,
         startBuilds: options.startBuilds,
+        splitFromBytes: options.splitFromBytes,
+        servingLoad: options.servingLoad,
       },
       {
         snapshotBuilt: (version, chains) => void h.built.push({ version, chains }),
@@ -121,6 +138,106 @@ describe("start-up builds (BUILD_START_WORKERS)", () => {
     const last = h.built[h.built.length - 1]!;
     expect(last.chains.map((c) => c.info.generatedAt).sort()).toEqual([NOW_S, NOW_S, NOW_S + 10, NOW_S + 10]);
     expect(h.accepted).toHaveLength(6);
+  });
+});
+
+describe("one file built by two threads (src/snapshot/compile-pool-range.ts)", () => {
+  /** Many pools with several tokens each (wrapped native among them), so a build takes long enough for the helper to join it. */
+  function large(
+    chainId: ChainId,
+    generatedAt: number,
+    pools: number,
+    change: (pools: SnapshotPool[]) => void = () => undefined,
+  ): SnapshotFile {
+    const tokens = [
+      nativeToken(chainId),
+      wrappedNativeToken(chainId),
+      ...Array.from({ length: 40 }, (_, t) => token(chainId, { address: addr((0x2000 + t).toString(16)), symbol: `T${t}` })),
+    ];
+    const list: SnapshotPool[] = Array.from({ length: pools }, (_, i) =>
+      (i % 2 ? v2Pool : v3Pool)({
+        address: addr((0x100000 + i).toString(16)),
+        protocolId: i % 3 ? "p" : "q",
+        tokens: [
+          poolToken(tokens[1 + (i % 41)]!.address, 1 + i, 2),
+          poolToken(
+            tokens[(i * 7) % 42]!.address === tokens[1 + (i % 41)]!.address ? NATIVE_ADDRESS : tokens[(i * 7) % 42]!.address,
+            3,
+            4 + i,
+          ),
+        ],
+        stats: poolStats(1 + (i % 9)),
+      }),
+    );
+    change(list);
+    return chainFile(chainId, { generatedAt, protocols: [protocol("p"), protocol("q")], tokens, pools: list });
+  }
+  /** A compiled chain as comparable values: typed arrays as their bytes; what differs between two directories (mtime, build time) left out. */
+  function plain(value: unknown): unknown {
+    if (ArrayBuffer.isView(value)) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("base64");
+    if (Array.isArray(value)) return value.map(plain);
+    if (value !== null && typeof value === "object")
+      return Object.fromEntries(
+        Object.entries(value)
+          .filter(([k]) => k !== "buildMs" && k !== "fileMtimeMs")
+          .map(([k, v]) => [k, plain(v)]),
+      );
+    return value;
+  }
+  const helped = (h: Harness) => h.events("snapshot-accepted").map((e) => e.helperPools as number);
+
+  it("serves what one thread builds, to the byte; the helper builds part of the pools when the serving threads are idle", async () => {
+    const two = harness({ startBuilds: 2, splitFromBytes: 0, servingLoad: () => 0 });
+    const one = harness({ startBuilds: 1 });
+    for (const h of [two, one]) {
+      h.push(chain(1, NOW_S, "AAA"));
+      await h.loader.scan("start");
+    }
+    for (let round = 1; round <= 3; round++) {
+      const file = large(8453, NOW_S + round, 6000 + round);
+      for (const h of [two, one]) {
+        h.push(file);
+        await h.loader.scan("change");
+      }
+      const [a, b] = [two, one].map((h) => h.built[h.built.length - 1]!.chains.find((c) => c.info.chainId === 8453)!);
+      expect(a!.info.generatedAt).toBe(NOW_S + round);
+      expect(plain(a)).toEqual(plain(b));
+    }
+    expect(helped(one).every((n) => n === 0)).toBe(true);
+    // The helper's thread is there from the start-up build; it takes its range unless the chain's own pools are all
+    // written before it gets the offer (a thread starved for a whole build): not three times in a row.
+    expect(
+      helped(two)
+        .slice(1)
+        .some((n) => n > 0),
+    ).toBe(true);
+  });
+
+  it("rejects with the one-thread message: a repeat across the two halves, a problem in the first half while the helper runs; then builds the next file", async () => {
+    const h = harness({ startBuilds: 2, splitFromBytes: 0, servingLoad: () => 0 });
+    h.push(chain(1, NOW_S, "AAA"));
+    await h.loader.scan("start");
+    h.push(large(8453, NOW_S + 1, 6000, (pools) => (pools[5999] = { ...pools[5999]!, address: pools[0]!.address })));
+    await h.loader.scan("change");
+    h.push(large(8453, NOW_S + 2, 6000, (pools) => (pools[1] = { ...pools[1]!, protocolId: "nowhere" })));
+    await h.loader.scan("change");
+    expect(h.events("snapshot-rejected").map((e) => [e.reason, e.error])).toEqual([
+      ["duplicate", `pools[5999].address: duplicate of pools[0] ("${addr((0x100000).toString(16))}")`],
+      ["reference", 'pools[1].protocolId: not in protocols ("nowhere")'],
+    ]);
+    h.push(large(8453, NOW_S + 3, 6000));
+    await h.loader.scan("change");
+    expect(h.built[h.built.length - 1]!.chains.find((c) => c.info.chainId === 8453)!.info.generatedAt).toBe(NOW_S + 3);
+    expect(h.failed).toEqual([]);
+  });
+
+  it("under load (the serving threads busy) a file builds on one thread", async () => {
+    const h = harness({ startBuilds: 2, splitFromBytes: 0, servingLoad: () => 1 });
+    h.push(chain(1, NOW_S, "AAA"));
+    await h.loader.scan("start");
+    h.push(large(8453, NOW_S + 1, 3000));
+    await h.loader.scan("change");
+    expect(helped(h)).toEqual([0, 0]);
   });
 });
 

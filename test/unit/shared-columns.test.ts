@@ -68,6 +68,50 @@ describe("StringColumnBuilder", () => {
   });
 });
 
+describe("StringColumnBuilder in regions of one buffer, joined (two threads writing one column)", () => {
+  const values = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag}${i}-${"x".repeat(i % 7)}`);
+  const all = (c: { bytes: Uint8Array; offsets: Uint32Array }) =>
+    Array.from({ length: c.offsets.length - 1 }, (_, i) => columnString(c, i));
+
+  test("the second region's values move down in place, in the same buffer, after the first's", () => {
+    const buffer = new SharedArrayBuffer(4096);
+    const first = new StringColumnBuilder(4, 0, new Uint8Array(buffer, 0, 2048));
+    const second = new StringColumnBuilder(4, 0, new Uint8Array(buffer, 2048, 2048));
+    for (const v of values(5, "a")) first.add(v);
+    for (const v of values(6, "b")) second.add(v);
+    expect(Buffer.from(first.lastValue()).toString()).toBe(values(5, "a")[4]);
+    first.appendColumn(second.finish());
+    const column = first.finish();
+    expect(column.bytes.buffer).toBe(buffer);
+    expect(column.offsets[0]).toBe(0);
+    expect(all(column)).toEqual([...values(5, "a"), ...values(6, "b")]);
+  });
+
+  test("a region too small moves its builder to a blob of its own; the join then copies; the other region is never written over", () => {
+    const buffer = new SharedArrayBuffer(256);
+    const first = new StringColumnBuilder(4, 0, new Uint8Array(buffer, 0, 64));
+    const second = new StringColumnBuilder(4, 0, new Uint8Array(buffer, 64, 192));
+    second.add("kept");
+    for (const v of values(20, "a")) first.add(v); // far past 64 bytes
+    expect(Buffer.from(buffer, 64, 4).toString()).toBe("kept");
+    for (const v of values(3, "b")) second.add(v);
+    first.appendColumn(second.finish());
+    const column = first.finish();
+    expect(column.bytes.buffer).not.toBe(buffer);
+    expect(all(column)).toEqual([...values(20, "a"), "kept", ...values(3, "b")]);
+  });
+
+  test("claimRest: a region builder that takes the rest of its buffer does not move", () => {
+    const buffer = new SharedArrayBuffer(1024);
+    const b = new StringColumnBuilder(4, 0, new Uint8Array(buffer, 0, 16));
+    b.claimRest();
+    for (const v of values(30, "c")) b.add(v);
+    const column = b.finish();
+    expect(column.bytes.buffer).toBe(buffer);
+    expect(all(column)).toEqual(values(30, "c"));
+  });
+});
+
 describe("columnStrings", () => {
   test("ASCII columns (one decode) and non-ASCII ones (per value) give every value", () => {
     const ascii = ["0xabc", "", "USDC", "x".repeat(300)];

@@ -1,0 +1,109 @@
+/**
+ * One chain built by two threads: the chain's build thread reads the file's
+ * top level, hands the pools after the first `k` to a helper thread
+ * (`PoolRangeJob`), builds pools [0, k) itself, then joins what the helper
+ * wrote (`joinPoolRange`). Both write into the same shared memory at each
+ * pool's index (ChainPoolTargets), so joining copies no pool JSON.
+ *
+ * The file is judged exactly as when one thread reads it all: the helper
+ * checks its pools among themselves, `joinPoolRange` checks their addresses
+ * against the pools before them, in file order, so the first problem of the
+ * file is the one reported (a duplicate across the two ranges before the
+ * helper's own first problem comes first). test/unit/compile-pool-range.test.ts
+ * holds both paths equal, accepted and rejected, on random files.
+ */
+import type { ChainId } from "../chains/chains.js";
+import type { ByteSource } from "./byte-source.js";
+import { chainPoolEncoder, PoolRangeWriter, type ChainCompiler, type ChainPoolTargets, type PoolRangeOutput } from "./compile-chain.js";
+import { PoolStream, type PoolRange, type SplitSnapshot } from "./pool-stream.js";
+import { openSnapshotHeader } from "./read-snapshot-file.js";
+import { isSnapshotError, SnapshotError, type SnapshotErrorReason } from "./snapshot-error.js";
+import type { SnapshotChecker } from "./validate-snapshot.js";
+
+/**
+ * The chain's thread also compiles the token columns and token run while the helper writes its pools: that
+ * work, in bytes of pools it takes as long as, per byte of the file's top level (mostly tokens). Measured on
+ * the large generated set (issue 22): 1.0 s for 38.7 MB of top level, 4.0 s for 95,000 pools of 1.1 KB.
+ */
+const TOKEN_WORK_PER_HEADER_BYTE = 0.7;
+
+/**
+ * How many pools the chain's thread writes itself (from pool 0) when a helper takes the rest: the pools'
+ * bytes split so that both threads finish together, the chain's thread also doing the tokens. At least one
+ * pool each (`layout` has two or more).
+ */
+export function ownPoolCount(layout: Pick<SplitSnapshot, "header" | "poolsAt" | "poolCount" | "poolEnds">): number {
+  const n = layout.poolCount;
+  const start = layout.poolsAt;
+  const poolBytes = layout.poolEnds[n - 1] - start;
+  const target = start + Math.max(0, (poolBytes - TOKEN_WORK_PER_HEADER_BYTE * layout.header.length) / 2);
+  // The first pool that ends at or past the target is the last of the chain's thread.
+  let low = 0;
+  let high = n - 1;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (layout.poolEnds[mid] >= target) high = mid;
+    else low = mid + 1;
+  }
+  return Math.min(n - 1, Math.max(1, low + 1));
+}
+
+/** What the chain's build thread hands a helper: everything but the file's bytes (the helper reads them from the same open file). */
+export interface PoolRangeJob {
+  readonly chainId: ChainId;
+  readonly logoTemplate: string;
+  /** The file's top level with its pools left out (SplitSnapshot.header). */
+  readonly header: Uint8Array;
+  /** Where the helper's pools lie in the file. */
+  readonly range: PoolRange;
+  readonly targets: ChainPoolTargets;
+}
+
+/** The first pool of a range that does not decode or validate: the range stops there. */
+export interface PoolRangeRejection {
+  readonly reason: SnapshotErrorReason;
+  readonly message: string;
+  readonly path: string | null;
+}
+
+export interface PoolRangeResult extends PoolRangeOutput {
+  readonly rejection: PoolRangeRejection | null;
+}
+
+/**
+ * The helper's part: pools of `job.range`, decoded, validated among themselves and written into the targets.
+ * `stop` is asked before each pool (the chain's thread stops the helper when its own pools failed).
+ */
+export function compilePoolRange(job: PoolRangeJob, bytes: ByteSource, stop: () => boolean = () => false): PoolRangeResult {
+  // The chain's thread validated this top level already: the same bytes give the same checker here.
+  const { snapshot, checker } = openSnapshotHeader(job.header, job.chainId, job.logoTemplate);
+  const pools = new PoolStream(bytes, job.range, checker);
+  const writer = new PoolRangeWriter(
+    chainPoolEncoder(snapshot),
+    job.targets,
+    snapshot.protocols.map((p) => p.id),
+    job.range.from,
+    job.range.from + pools.count,
+  );
+  let rejection: PoolRangeRejection | null = null;
+  try {
+    for (let i = 0; i < pools.count && !stop(); i++) writer.write(pools.next());
+  } catch (error) {
+    if (!isSnapshotError(error)) throw error;
+    rejection = { reason: error.reason, message: error.message, path: error.path ?? null };
+  }
+  return { ...writer.output(), rejection };
+}
+
+/**
+ * Joins a helper's pools onto the pools the chain's thread wrote (every pool before `part.from`, checked by
+ * `checker`). Throws the file's first problem among the helper's pools, in file order: an address that repeats
+ * one of the earlier pools, else the helper's own rejection.
+ */
+export function joinPoolRange(compiler: ChainCompiler, checker: SnapshotChecker, part: PoolRangeResult): void {
+  checker.joinPools(part.from, part.addresses);
+  const rejection = part.rejection;
+  if (rejection !== null)
+    throw new SnapshotError(rejection.reason, rejection.message, rejection.path === null ? {} : { path: rejection.path });
+  compiler.join(part);
+}
