@@ -251,20 +251,34 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   };
 }
 
+/** How often the serving threads' load is sampled: a reading covers the last one to two of these. */
+const LOAD_SAMPLE_MS = 250;
+
 /**
- * How busy the serving threads have been since the last call: the largest event-loop utilization among
- * them (0 idle, 1 never idle). A build yields the CPU only while they are busy (BUILD_WORKER_NICE).
+ * How busy the serving threads are now: the largest event-loop utilization among them over the last
+ * 250-500 ms (0 idle, 1 never idle), from samples taken every LOAD_SAMPLE_MS (an unref'd timer). A build
+ * yields the CPU while they are busy (BUILD_WORKER_NICE) and takes a second build worker only while they are
+ * idle: both decisions need the load of the moment, not since whenever the last build asked.
  */
 function servingLoadMeter(workers: () => readonly Worker[]): () => number {
-  const last = new WeakMap<Worker, EventLoopUtilization>();
+  /** Per worker, the samples of the last two ticks (older, newer). */
+  const samples = new WeakMap<Worker, [EventLoopUtilization, EventLoopUtilization]>();
+  const tick = () => {
+    for (const worker of workers()) {
+      const now = worker.performance.eventLoopUtilization();
+      const seen = samples.get(worker);
+      samples.set(worker, seen === undefined ? [now, now] : [seen[1], now]);
+    }
+  };
+  tick();
+  setInterval(tick, LOAD_SAMPLE_MS).unref();
   return () => {
     let load = 0;
     for (const worker of workers()) {
+      const older = samples.get(worker)?.[0];
       const now = worker.performance.eventLoopUtilization();
-      const before = last.get(worker);
-      last.set(worker, now);
-      const delta = before === undefined ? now : worker.performance.eventLoopUtilization(now, before);
-      load = Math.max(load, delta.utilization);
+      const delta = older === undefined ? now : worker.performance.eventLoopUtilization(now, older);
+      if (delta.idle + delta.active > 0) load = Math.max(load, delta.utilization);
     }
     return load;
   };

@@ -215,7 +215,7 @@ export const SETTINGS = {
   buildStartWorkers: {
     env: "BUILD_START_WORKERS",
     flag: "--build-start-workers",
-    help: "Snapshot files built at once at start-up, before anything is served (1-8); afterwards one at a time. Default: 2 on a host with 2 or more cores and at least 4 GiB of free memory, else 1.",
+    help: "Snapshot files built at once at start-up, before anything is served (1-8); afterwards one at a time, a file of 16 MiB or more on two build workers while the serving threads are idle (never with 1). Default: 2 on a host with 2 or more cores and at least 4 GiB of free memory, else 1.",
   },
   buildWorkerNice: {
     env: "BUILD_WORKER_NICE",
