@@ -21,6 +21,7 @@ import {
   type BuildHelperLink,
   type ChainTask,
   type ChainTaskResult,
+  type EarlyTokens,
   type HelperJobMessage,
   type HelperReply,
   type PoolRangeTask,
@@ -130,8 +131,10 @@ async function buildChain(task: ChainTask): Promise<ChainTaskResult> {
         compiler = new ChainCompiler(snapshot, source, pools.count, ownCount, targets ?? undefined);
         for (let i = 0; i < ownCount; i++) compiler.write(pools.next());
         if (offered) {
-          // While the helper finishes: the token columns need no pools.
-          compiler.compileTokens();
+          // While the helper finishes: the token columns need no pools. Posted at once, so the loader can build the
+          // token index on the helper's thread while this one joins and finishes (build-tasks.ts, EarlyTokens).
+          const { columns, run } = compiler.compileTokens();
+          task.early?.postMessage({ chainId: file.chainId, sha256, tokens: columns, run } satisfies EarlyTokens);
           const part = await helper!.take();
           if (part === null) {
             compiler.continueToEnd();
@@ -155,6 +158,7 @@ async function buildChain(task: ChainTask): Promise<ChainTaskResult> {
       }
     } finally {
       helper?.close();
+      task.early?.close();
       file.close();
     }
     // The change set against the chain's last accepted file (live.md §12), timed as its own build phase.

@@ -43,6 +43,21 @@ export interface ChainTask {
    * the same time), or null: the whole file builds on this task's thread.
    */
   readonly helper: BuildHelperLink | null;
+  /**
+   * Where to post the chain's token columns and run (EarlyTokens) as soon as they are compiled, before the
+   * pools are done (only with a helper: the loader then builds the token index on the helper's thread while
+   * this one finishes), or null.
+   */
+  readonly early: MessagePort | null;
+}
+
+/** A chain's token data, posted by its task before it finishes (ChainTask.early). */
+export interface EarlyTokens {
+  readonly chainId: ChainId;
+  /** SHA-256 of the file being built: the data is this file's, and serves only if the file is accepted. */
+  readonly sha256: string;
+  readonly tokens: ChainTokenColumns;
+  readonly run: TokenRunData;
 }
 
 /**

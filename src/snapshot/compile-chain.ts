@@ -189,10 +189,12 @@ export class ChainCompiler {
   }
 
   /** Compiles the chain's token columns and token run now (they need no pools: e.g. while another thread writes pools). */
-  compileTokens(): void {
-    if (this.tokens !== null) return;
-    const columns = tokenColumns(this.snapshot.tokens);
-    this.tokens = { columns, run: compileTokenRun(this.snapshot.chainId as ChainId, columns) };
+  compileTokens(): { columns: ChainTokenColumns; run: TokenRunData } {
+    if (this.tokens === null) {
+      const columns = tokenColumns(this.snapshot.tokens);
+      this.tokens = { columns, run: compileTokenRun(this.snapshot.chainId as ChainId, columns) };
+    }
+    return this.tokens;
   }
 
   finish(): CompiledChain {
@@ -217,8 +219,7 @@ export class ChainCompiler {
     );
     const poolAddresses = writer.addresses;
     const pools = buildPoolTable(poolAddresses, writer.json.finish(), this.targets.jsonCrc);
-    this.compileTokens();
-    const { columns: tokens, run: tokenRun } = this.tokens!;
+    const { columns: tokens, run: tokenRun } = this.compileTokens();
     const poolSearch = search.finish(poolAddresses);
     const info: ChainSnapshotInfo = {
       chainId,

@@ -18,7 +18,9 @@
  * file) twice, not all of it; the earlier versions go as soon as no cursor
  * needs them (version-retention.ts). Files build largest first, so the
  * largest builds while nothing else waits. Each batch costs one token-index
- * build. (Building the next file while a batch's token index builds was
+ * build; when a batch's last file builds on two threads, its token index is
+ * started on the helper's thread as soon as that file's tokens are compiled
+ * (speculate()), and used if the file is accepted. (Building the next file while a batch's token index builds was
  * tried: faster, but the batch's old data then stays through most of the
  * next build, which raised the re-push peak.)
  *
@@ -39,6 +41,7 @@ import {
   DEFAULT_WORKER_NICE,
   type ChainTask,
   type ChainTaskResult,
+  type EarlyTokens,
   type PoolRangeTask,
   type PoolRangeTaskResult,
   type TokenIndexTask,
@@ -142,6 +145,8 @@ export class SnapshotLoader {
   /** Change sets of the files accepted since the last snapshot served (a failed snapshot build keeps them for the next). */
   private pendingChanges: ChangeSetDraft[] = [];
   private readonly drafts = new ChangeSetDrafts();
+  /** A token index started while the last file of a batch finished (speculate()), for the contents it names. */
+  private speculation: { contentKey: string; index: Promise<TokenIndexData | null> } | null = null;
 
   constructor(
     private readonly options: SnapshotLoaderOptions,
@@ -266,13 +271,16 @@ export class SnapshotLoader {
         while (next < files.length && !this.stopped) {
           const file = files[next++];
           // The last file to start may take a second thread once another builder is done (its helper waits for one).
-          if (await this.buildFile(file, allowOlder, tick, next === files.length)) changed = true;
+          if (await this.buildFile(file, allowOlder, tick, { mayShare: next === files.length, lastOfBatch: false })) changed = true;
         }
       };
       await Promise.all(Array.from({ length: Math.min(this.startBuilds, files.length) }, builder));
     } else {
       /** File bytes of the chains built in this scan and not served yet. */
       let pendingBytes = 0;
+      // Which files this scan builds (decide() is pure): a file with no other to build after it in its batch
+      // may have its token index built while it finishes (see speculate()).
+      const building = files.filter((f) => this.decide(f, allowOlder, tick).build);
       for (const file of files) {
         if (this.stopped) break;
         if (changed && this.lastVersion !== null && pendingBytes + file.bytes > this.servedBytes() * REPUSH_BATCH_SHARE) {
@@ -281,8 +289,10 @@ export class SnapshotLoader {
           changed = false;
           pendingBytes = 0;
         }
+        const after = building[building.indexOf(file) + 1];
+        const lastOfBatch = after === undefined || pendingBytes + file.bytes + after.bytes > this.servedBytes() * REPUSH_BATCH_SHARE;
         // One at a time: a file's new columns are large, and builds share the cores with the serving threads.
-        if (await this.buildFile(file, allowOlder, tick, true)) {
+        if (await this.buildFile(file, allowOlder, tick, { mayShare: true, lastOfBatch })) {
           changed = true;
           pendingBytes += file.bytes;
         }
@@ -290,23 +300,44 @@ export class SnapshotLoader {
     }
     this.noticeRemoved(present);
     if (changed) await this.buildSnapshot();
+    this.speculation = null;
   }
 
-  /** Builds one listed file when its attempts say so; true when the chain's served data changed. */
-  /** @param mayShare whether the file may build on two threads (when it is large enough and the serving threads are idle) */
+  private decide(
+    file: { name: string; chainId: number; signature: string },
+    allowOlder: ReadonlySet<number>,
+    tick: boolean,
+  ): BuildDecision {
+    const chainAllowsOlder = isSupportedChainId(file.chainId) && allowOlder.has(file.chainId);
+    return this.attempts.decide(file.name, file.signature, { tick, nowMs: this.now(), allowOlder: chainAllowsOlder });
+  }
+
+  /**
+   * Builds one listed file when its attempts say so; true when the chain's served data changed.
+   * @param place.mayShare whether the file may build on two threads (when it is large enough and the serving threads are idle)
+   * @param place.lastOfBatch whether no other file builds before its batch is served
+   */
   private async buildFile(
     file: { name: string; chainId: number; path: string; signature: string; bytes: number },
     allowOlder: ReadonlySet<number>,
     tick: boolean,
-    mayShare: boolean,
+    place: { mayShare: boolean; lastOfBatch: boolean },
   ): Promise<boolean> {
     const { name, chainId, path, signature } = file;
     const chainAllowsOlder = isSupportedChainId(chainId) && allowOlder.has(chainId);
-    const decision = this.attempts.decide(name, signature, { tick, nowMs: this.now(), allowOlder: chainAllowsOlder });
+    const decision = this.decide(file, allowOlder, tick);
     if (!decision.build) return false;
     const twoThreads =
-      mayShare && this.startBuilds >= 2 && file.bytes >= (this.options.splitFromBytes ?? SPLIT_FROM_BYTES) && this.buildNice() === 0;
-    return this.buildChain(name, path, chainId, signature, decision, chainAllowsOlder, twoThreads);
+      place.mayShare && this.startBuilds >= 2 && file.bytes >= (this.options.splitFromBytes ?? SPLIT_FROM_BYTES) && this.buildNice() === 0;
+    return this.buildChain(
+      name,
+      path,
+      chainId,
+      signature,
+      decision,
+      chainAllowsOlder,
+      twoThreads ? { speculate: place.lastOfBatch } : null,
+    );
   }
 
   /** Builds one chain file; true when the chain's served data changed. */
@@ -317,7 +348,7 @@ export class SnapshotLoader {
     signature: string,
     decision: BuildDecision & { build: true },
     allowOlder: boolean,
-    twoThreads: boolean,
+    twoThreads: { speculate: boolean } | null,
   ): Promise<boolean> {
     const served = isSupportedChainId(chainId) ? this.lastGood.get(chainId) : undefined;
     const known = [served?.info.sha256, decision.unchangedRejected].filter((s): s is string => typeof s === "string");
@@ -331,11 +362,12 @@ export class SnapshotLoader {
       bounds: admissionBounds(this.now(), this.options.maxFutureSkewSeconds, served?.info.generatedAt ?? null, allowOlder),
       previous: served === undefined ? null : { pools: served.pools, tokens: served.tokens },
       helper: null,
+      early: null,
     };
     let result: ChainTaskResult;
     const started = performance.now();
     try {
-      result = twoThreads ? await this.runWithHelper(task) : await this.runTask<ChainTaskResult>(task);
+      result = twoThreads ? await this.runWithHelper(task, twoThreads.speculate) : await this.runTask<ChainTaskResult>(task);
       this.events.buildTimed("chain", (performance.now() - started) / 1000);
     } catch (error) {
       if (this.stopped) return false;
@@ -433,19 +465,56 @@ export class SnapshotLoader {
    * Runs a chain task with a helper task beside it that builds part of its pools on a second thread if it
    * starts in time (build-tasks.ts, BuildHelperLink); neither task waits for the other to start.
    */
-  private async runWithHelper(task: ChainTask): Promise<ChainTaskResult> {
+  private async runWithHelper(task: ChainTask, speculate: boolean): Promise<ChainTaskResult> {
     const channel = new MessageChannel();
     const claim = new Int32Array(new SharedArrayBuffer(8));
     const helper: PoolRangeTask = { kind: "pool-range", nice: this.niceCell, port: channel.port2, claim };
+    const early = speculate ? new MessageChannel() : null;
+    early?.port2.once("message", (tokens: EarlyTokens) => this.speculate(tokens));
     // The chain's task first: the pool's queue is first come, first served, and a helper on the only free thread
     // would leave the chain's task waiting for another. The helper is not awaited: one that waits for a thread
     // (at start-up, the other builder's file) does nothing when it starts after the chain's task is done. A
     // helper that fails while building fails the chain's task, which is logged there.
-    const chain = this.runTask<ChainTaskResult>({ ...task, helper: { port: channel.port1, claim } }, [channel.port1]);
+    const chain = this.runTask<ChainTaskResult>(
+      { ...task, helper: { port: channel.port1, claim }, early: early?.port1 ?? null },
+      early === null ? [channel.port1] : [channel.port1, early.port1],
+    );
     void this.runTask<PoolRangeTaskResult>(helper, [channel.port2]).catch((error: unknown) => {
       if (!this.stopped) this.log.debug({ event: "build-helper-failed", err: error }, "build helper task failed");
     });
-    return chain;
+    try {
+      return await chain;
+    } finally {
+      early?.port2.close();
+    }
+  }
+
+  /**
+   * Starts the token index of the snapshot a chain's file would make (the served chains, this file's tokens in
+   * place of its chain's) while the chain's task finishes: on the helper's thread, once its pools are written.
+   * buildSnapshot uses it when the batch is exactly that (the file accepted, nothing else built meanwhile).
+   */
+  private speculate(early: EarlyTokens): void {
+    if (this.stopped) return;
+    const chains: TokenIndexTask["chains"][number][] = [];
+    const contents: Array<{ chainId: ChainId; sha256: string }> = [];
+    for (const served of this.lastGood.values()) {
+      const mine = served.info.chainId === early.chainId;
+      chains.push(
+        mine
+          ? { chainId: early.chainId, tokens: early.tokens, run: early.run }
+          : { chainId: served.info.chainId, tokens: served.tokens, run: served.tokenRun },
+      );
+      contents.push({ chainId: served.info.chainId, sha256: mine ? early.sha256 : served.info.sha256 });
+    }
+    if (!this.lastGood.has(early.chainId)) {
+      chains.push({ chainId: early.chainId, tokens: early.tokens, run: early.run });
+      contents.push({ chainId: early.chainId, sha256: early.sha256 });
+    }
+    const index = this.runTask<TokenIndexData>({ kind: "token-index", nice: this.niceCell, chains } satisfies TokenIndexTask).catch(
+      () => null,
+    );
+    this.speculation = { contentKey: snapshotContentKey(contents), index };
   }
 
   /** Runs a build task with its niceness kept up to date (every NICE_UPDATE_MS) while it runs. */
@@ -491,12 +560,18 @@ export class SnapshotLoader {
       return;
     }
     let tokenIndex: TokenIndexData;
+    const speculation = this.speculation;
+    this.speculation = null;
+    const early = speculation?.contentKey === contentKey ? await speculation.index : null;
+    const startedEarly = early !== null;
     try {
-      tokenIndex = await this.runTask<TokenIndexData>({
-        kind: "token-index",
-        nice: this.niceCell,
-        chains: chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens, run: c.tokenRun })),
-      } satisfies TokenIndexTask);
+      tokenIndex =
+        early ??
+        (await this.runTask<TokenIndexData>({
+          kind: "token-index",
+          nice: this.niceCell,
+          chains: chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens, run: c.tokenRun })),
+        } satisfies TokenIndexTask));
     } catch (error) {
       if (this.stopped) return;
       this.events.buildFailed();
@@ -518,6 +593,7 @@ export class SnapshotLoader {
         version: versionHex(version),
         chains: chains.map((c) => c.info.chainId),
         tokenInstances: tokenIndex.instanceCount,
+        indexStartedEarly: startedEarly,
         buildMs: Math.round(seconds * 1000),
       },
       "new snapshot built",

@@ -13,6 +13,7 @@ import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { NATIVE_ADDRESS, type ChainId } from "../../src/chains/chains.js";
 import type { ChainSnapshotInfo, CompiledChain } from "../../src/tables/compiled-chain.js";
+import type { TokenIndexData } from "../../src/tables/token-index.js";
 import type { SnapshotFile, SnapshotPool } from "../../src/api/snapshot-format.js";
 import type { SnapshotErrorReason } from "../../src/snapshot/snapshot-error.js";
 import { SnapshotLoader } from "../../src/snapshot/snapshot-loader.js";
@@ -51,7 +52,7 @@ const sha = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("he
 interface Harness {
   readonly dir: string;
   readonly loader: SnapshotLoader;
-  readonly built: { version: number; chains: readonly CompiledChain[] }[];
+  readonly built: { version: number; chains: readonly CompiledChain[]; tokenIndex: TokenIndexData }[];
   readonly accepted: ChainSnapshotInfo[];
   readonly rejected: SnapshotErrorReason[];
   readonly failed: number[];
@@ -107,7 +108,7 @@ function harness(
         servingLoad: options.servingLoad,
       },
       {
-        snapshotBuilt: (version, chains) => void h.built.push({ version, chains }),
+        snapshotBuilt: (version, chains, tokenIndex) => void h.built.push({ version, chains, tokenIndex }),
         chainAccepted: (info) => void h.accepted.push(info),
         fileRejected: (reason) => void h.rejected.push(reason),
         buildFailed: () => void h.failed.push(1),
@@ -152,7 +153,13 @@ describe("one file built by two threads (src/snapshot/compile-pool-range.ts)", (
     const tokens = [
       nativeToken(chainId),
       wrappedNativeToken(chainId),
-      ...Array.from({ length: 40 }, (_, t) => token(chainId, { address: addr((0x2000 + t).toString(16)), symbol: `T${t}` })),
+      ...Array.from({ length: 40 }, (_, t) =>
+        token(chainId, {
+          address: addr((0x2000 + t).toString(16)),
+          symbol: `T${t}v${generatedAt % 5}`,
+          trackedTotalValuePooledUsd: ((t * 37 + generatedAt) % 11) * 1000,
+        }),
+      ),
     ];
     const list: SnapshotPool[] = Array.from({ length: pools }, (_, i) =>
       (i % 2 ? v2Pool : v3Pool)({
@@ -202,7 +209,11 @@ describe("one file built by two threads (src/snapshot/compile-pool-range.ts)", (
       const [a, b] = [two, one].map((h) => h.built[h.built.length - 1]!.chains.find((c) => c.info.chainId === 8453)!);
       expect(a!.info.generatedAt).toBe(NOW_S + round);
       expect(plain(a)).toEqual(plain(b));
+      // The token index, started on the helper's thread before the chain was done, is the one built after it.
+      expect(plain(two.built[two.built.length - 1]!.tokenIndex)).toEqual(plain(one.built[one.built.length - 1]!.tokenIndex));
     }
+    expect(two.events("snapshot-built").some((e) => e.indexStartedEarly === true)).toBe(true);
+    expect(one.events("snapshot-built").every((e) => e.indexStartedEarly === false)).toBe(true);
     expect(helped(one).every((n) => n === 0)).toBe(true);
     // The helper's thread is there from the start-up build; it takes its range unless the chain's own pools are all
     // written before it gets the offer (a thread starved for a whole build): not three times in a row.
@@ -229,6 +240,28 @@ describe("one file built by two threads (src/snapshot/compile-pool-range.ts)", (
     await h.loader.scan("change");
     expect(h.built[h.built.length - 1]!.chains.find((c) => c.info.chainId === 8453)!.info.generatedAt).toBe(NOW_S + 3);
     expect(h.failed).toEqual([]);
+  });
+
+  it("two large files pushed at once (a batch each, or one): the same chains and token index as one thread builds", async () => {
+    const two = harness({ startBuilds: 2, splitFromBytes: 0, servingLoad: () => 0 });
+    const one = harness({ startBuilds: 1 });
+    for (const h of [two, one]) {
+      h.push(large(1, NOW_S, 500));
+      h.push(large(130, NOW_S, 500));
+      await h.loader.scan("start");
+      h.push(large(1, NOW_S + 1, 5000));
+      h.push(large(130, NOW_S + 1, 4000, (pools) => pools.reverse()));
+      await h.loader.scan("change");
+    }
+    const last = (h: Harness) => h.built[h.built.length - 1]!;
+    expect(last(two).version).toBe(last(one).version);
+    expect(plain(last(two).chains)).toEqual(plain(last(one).chains));
+    expect(plain(last(two).tokenIndex)).toEqual(plain(last(one).tokenIndex));
+    expect(
+      helped(two)
+        .slice(2)
+        .some((n) => n > 0),
+    ).toBe(true);
   });
 
   it("under load (the serving threads busy) a file builds on one thread", async () => {
