@@ -38,6 +38,7 @@ import {
   wrappedNativeToken,
 } from "../support/fixtures.js";
 import { prng, type Prng } from "../support/prng.js";
+import { applyByteEdits, byteEdits, comparable } from "../support/byte-edits.js";
 
 const CHAIN: ChainId = 8453;
 
@@ -55,22 +56,11 @@ type Outcome = { chain: unknown } | { rejected: { reason: string; message: strin
 
 function outcome(build: () => CompiledChain): Outcome {
   try {
-    return { chain: plain(build()) };
+    return { chain: comparable(build(), ["buildMs"]) };
   } catch (error) {
     if (isSnapshotError(error)) return { rejected: { reason: error.reason, message: error.message } };
     throw error; // anything else escaping is a bug
   }
-}
-
-/** Typed arrays as their bytes (their shared buffers' sizes differ), the build's duration left out. */
-function plain(value: unknown): unknown {
-  if (ArrayBuffer.isView(value))
-    return `${value.constructor.name}:${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("base64")}`;
-  if (Array.isArray(value)) return value.map(plain);
-  if (value !== null && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === "buildMs" ? 0 : plain(v)]));
-  }
-  return value;
 }
 
 /** The reference: one thread, every pool in order. */
@@ -231,23 +221,10 @@ describe("a file the two ranges reject is rejected as one thread rejects it: the
   it("random byte changes, cuts and insertions of a valid file, split anywhere (property)", () => {
     const valid = packSnapshot(randomFile(prng(11), 8));
     fc.assert(
-      fc.property(
-        fc.array(fc.tuple(fc.nat(valid.length - 1), fc.integer({ min: 0, max: 255 }), fc.constantFrom("set", "cut", "insert")), {
-          minLength: 1,
-          maxLength: 4,
-        }),
-        fc.integer({ min: 1, max: 8 }),
-        (edits, own) => {
-          let bytes = Buffer.from(valid);
-          for (const [at, value, kind] of edits) {
-            const p = at % Math.max(1, bytes.length);
-            if (kind === "set") bytes[p] = value;
-            else if (kind === "cut") bytes = bytes.subarray(0, p);
-            else bytes = Buffer.concat([bytes.subarray(0, p), Buffer.from([value]), bytes.subarray(p)]);
-          }
-          expect(twoRanges(bytes, CHAIN, () => own)).toEqual(oneThread(bytes));
-        },
-      ),
+      fc.property(byteEdits(valid.length), fc.integer({ min: 1, max: 8 }), (edits, own) => {
+        const bytes = applyByteEdits(valid, edits);
+        expect(twoRanges(bytes, CHAIN, () => own)).toEqual(oneThread(bytes));
+      }),
       { numRuns: 1000 },
     );
   });

@@ -17,6 +17,7 @@ import { splitPools } from "../../src/snapshot/pool-stream.js";
 import { SnapshotError } from "../../src/snapshot/snapshot-error.js";
 import { openSnapshotBytes, openSnapshotFile, openSnapshotSource, parseSnapshotBytes } from "../../src/snapshot/read-snapshot-file.js";
 import { arraySource, FileSource } from "../../src/snapshot/byte-source.js";
+import { applyByteEdits, byteEdits } from "../support/byte-edits.js";
 import { addr, chainFile, nativeToken, poolStats, poolToken, protocol, token, v2Pool, v3Pool } from "../support/fixtures.js";
 
 const CHAIN = 8453 as ChainId;
@@ -267,22 +268,10 @@ describe("hostile bytes: reading pools one at a time accepts exactly what decodi
       }
     };
     fc.assert(
-      fc.property(
-        fc.array(fc.tuple(fc.nat(valid.length - 1), fc.integer({ min: 0, max: 255 }), fc.constantFrom("set", "cut", "insert")), {
-          minLength: 1,
-          maxLength: 4,
-        }),
-        (edits) => {
-          let bytes = Buffer.from(valid);
-          for (const [at, value, kind] of edits) {
-            const p = at % Math.max(1, bytes.length);
-            if (kind === "set") bytes[p] = value;
-            else if (kind === "cut") bytes = bytes.subarray(0, p);
-            else bytes = Buffer.concat([bytes.subarray(0, p), Buffer.from([value]), bytes.subarray(p)]);
-          }
-          expect(outcome(() => streamed(bytes))).toEqual(outcome(() => parseSnapshotBytes(bytes, CHAIN)));
-        },
-      ),
+      fc.property(byteEdits(valid.length), (edits) => {
+        const bytes = applyByteEdits(valid, edits);
+        expect(outcome(() => streamed(bytes))).toEqual(outcome(() => parseSnapshotBytes(bytes, CHAIN)));
+      }),
       { numRuns: 1500 },
     );
   });
