@@ -145,8 +145,8 @@ function rebuildLimit(results: BuildResults): string {
     `one-thread build is about 3.5x its plain decode, of which decoding the pools is about a fifth; a reader that filled the pools ` +
     `straight from the bytes (no msgpackr object per pool) made the build only 4-8 % faster. With its pools on two threads and the ` +
     `token index built beside its finish, the largest chain's build still keeps on one thread the SHA-256 and framing passes, the top ` +
-    `level (decoded by both threads at once), the join, the pool-search sort and the change-set diff (about 3.5 s together), and two ` +
-    `threads writing pools each run slower than one alone (shared memory bandwidth and collections), so the pool part is about 1.6x ` +
+    `level (decoded by both threads at once), the join, the pool-search sort and the change-set diff (about 3.5 s together, timed by hand), and two ` +
+    `threads writing pools each run slower than one alone (shared memory bandwidth and collections, hand-run probes), so the pool part is about 1.6x ` +
     `faster, not 2x.`
   );
 }

@@ -25,7 +25,6 @@ import {
   type HelperJobMessage,
   type HelperReply,
   type PoolRangeTask,
-  type PoolRangeTaskResult,
   type TokenIndexTask,
 } from "../src/snapshot/build-tasks.js";
 import { checkAdmission } from "../src/snapshot/chain-admission.js";
@@ -66,9 +65,7 @@ function setNiceness(nice: number): void {
   }
 }
 
-export default function run(
-  task: ChainTask | PoolRangeTask | TokenIndexTask,
-): Promise<ChainTaskResult> | Promise<PoolRangeTaskResult> | TokenIndexData {
+export default function run(task: ChainTask | PoolRangeTask | TokenIndexTask): Promise<ChainTaskResult> | Promise<void> | TokenIndexData {
   wanted = task.nice;
   followNiceness();
   switch (task.kind) {
@@ -103,19 +100,17 @@ async function buildChain(task: ChainTask): Promise<ChainTaskResult> {
         logoTemplate: task.logoTemplate,
       };
       const layout = file.source.length === 0 ? null : splitPools(file.source);
+      const targets = layout === null ? undefined : chainPoolTargets(layout.poolCount);
       // With a helper, the pools after the first `own` are offered to it before the top level is read here, so
-      // both threads read it at once (a file decoded whole, layout null, has no pools to offer).
-      const count = layout?.poolCount ?? 0;
-      const offered = helper !== null && layout !== null && count >= 2;
-      const own = offered ? ownPoolCount(layout) : count;
-      const targets = layout === null ? null : chainPoolTargets(count);
+      // both threads read it at once (a file decoded whole, layout null, has no pools to offer). null: none offered.
+      const own = helper !== null && layout !== null && layout.poolCount >= 2 ? ownPoolCount(layout) : null;
       try {
-        if (offered) {
+        if (own !== null) {
           helper!.offer({
             chainId: file.chainId,
             logoTemplate: task.logoTemplate,
             header: layout!.header,
-            range: poolRange(layout!, own, count),
+            range: poolRange(layout!, own, layout!.poolCount),
             targets: targets!,
             fd: file.fd,
             fileBytes: file.source.length,
@@ -127,10 +122,9 @@ async function buildChain(task: ChainTask): Promise<ChainTaskResult> {
         generatedAt = snapshot.generatedAt;
         checkAdmission(snapshot.generatedAt, task.bounds);
         const pools = followingNiceness(opened.pools);
-        const ownCount = offered ? own : pools.count;
-        compiler = new ChainCompiler(snapshot, source, pools.count, ownCount, targets ?? undefined);
-        for (let i = 0; i < ownCount; i++) compiler.write(pools.next());
-        if (offered) {
+        compiler = new ChainCompiler(snapshot, source, pools.count, own ?? pools.count, targets);
+        for (let i = 0; i < (own ?? pools.count); i++) compiler.write(pools.next());
+        if (own !== null) {
           // While the helper finishes: the token columns need no pools. Posted at once, so the loader can build the
           // token index on the helper's thread while this one joins and finishes (build-tasks.ts, EarlyTokens).
           const { columns, run } = compiler.compileTokens();
@@ -138,7 +132,7 @@ async function buildChain(task: ChainTask): Promise<ChainTaskResult> {
           const part = await helper!.take();
           if (part === null) {
             compiler.continueToEnd();
-            for (let i = own; i < count; i++) compiler.write(pools.next());
+            for (let i = own; i < pools.count; i++) compiler.write(pools.next());
           } else {
             joinPoolRange(compiler, split!.checker, part);
             helperPools = part.to - part.from;
@@ -157,8 +151,8 @@ async function buildChain(task: ChainTask): Promise<ChainTaskResult> {
         );
       }
     } finally {
+      // Before the diff: a helper offered nothing is let go at once (it holds a build thread while it waits).
       helper?.close();
-      task.early?.close();
       file.close();
     }
     // The change set against the chain's last accepted file (live.md §12), timed as its own build phase.
@@ -167,7 +161,9 @@ async function buildChain(task: ChainTask): Promise<ChainTaskResult> {
     if (isSnapshotError(error)) return { status: "rejected", reason: error.reason, message: error.message, sha256, generatedAt };
     throw error;
   } finally {
+    // Also when the file could not be opened (close is idempotent).
     helper?.close();
+    task.early?.close();
   }
 }
 
@@ -190,7 +186,7 @@ class HelperEnd {
    * failed other than by rejecting the file.
    */
   async take(): Promise<PoolRangeResult | null> {
-    if (Atomics.compareExchange(this.link.claim, 0, HELPER_RANGE_OPEN, HELPER_RANGE_KEPT) === HELPER_RANGE_OPEN) return null;
+    if (this.keep()) return null;
     const reply = await this.reply!;
     if ("failed" in reply) throw new Error(`the helper build thread failed: ${reply.failed}`);
     return reply.result;
@@ -200,8 +196,12 @@ class HelperEnd {
   async stop(): Promise<void> {
     if (!this.offered) return;
     Atomics.store(this.link.claim, 1, 1);
-    if (Atomics.compareExchange(this.link.claim, 0, HELPER_RANGE_OPEN, HELPER_RANGE_KEPT) === HELPER_RANGE_OPEN) return;
-    await this.reply;
+    if (!this.keep()) await this.reply;
+  }
+
+  /** Claims the offered pools for this thread; false when the helper took them first. */
+  private keep(): boolean {
+    return Atomics.compareExchange(this.link.claim, 0, HELPER_RANGE_OPEN, HELPER_RANGE_KEPT) === HELPER_RANGE_OPEN;
   }
 
   /** Tells a helper that was offered nothing so, and closes the link. */
@@ -231,14 +231,12 @@ function nextReply(port: MessagePort): Promise<HelperReply> {
 }
 
 /** The helper: takes the offered pools unless the chain's thread got to them first, builds them, answers. */
-async function buildPoolRange(task: PoolRangeTask): Promise<PoolRangeTaskResult> {
+async function buildPoolRange(task: PoolRangeTask): Promise<void> {
   const port = task.port;
   try {
     const [message] = (await Promise.race([once(port, "message"), once(port, "close").then(() => [{ job: null }])])) as [HelperJobMessage];
     const job = message.job;
-    if (job === null || Atomics.compareExchange(task.claim, 0, HELPER_RANGE_OPEN, HELPER_RANGE_TAKEN) !== HELPER_RANGE_OPEN) {
-      return { built: false };
-    }
+    if (job === null || Atomics.compareExchange(task.claim, 0, HELPER_RANGE_OPEN, HELPER_RANGE_TAKEN) !== HELPER_RANGE_OPEN) return;
     let reply: HelperReply;
     try {
       let taken = 0;
@@ -251,7 +249,6 @@ async function buildPoolRange(task: PoolRangeTask): Promise<PoolRangeTaskResult>
       reply = { failed: error instanceof Error ? error.message : String(error) };
     }
     port.postMessage(reply);
-    return { built: "result" in reply };
   } finally {
     port.close();
   }

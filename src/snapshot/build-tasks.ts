@@ -51,7 +51,10 @@ export interface ChainTask {
   readonly early: MessagePort | null;
 }
 
-/** A chain's token data, posted by its task before it finishes (ChainTask.early). */
+/**
+ * A chain's token data, posted by its task before it finishes (ChainTask.early); also what the loader builds a
+ * token index from, one per chain (with the file's SHA-256, the content key of the snapshot it makes).
+ */
 export interface EarlyTokens {
   readonly chainId: ChainId;
   /** SHA-256 of the file being built: the data is this file's, and serves only if the file is accepted. */
@@ -79,7 +82,10 @@ export const HELPER_RANGE_OPEN = 0;
 export const HELPER_RANGE_TAKEN = 1;
 export const HELPER_RANGE_KEPT = 2;
 
-/** Builds the pools a chain's task offers it, if it gets to them first (see BuildHelperLink). */
+/**
+ * Builds the pools a chain's task offers it, if it gets to them first (see BuildHelperLink); it answers the
+ * chain's task, not the loader (the chain's result counts the pools it built).
+ */
 export interface PoolRangeTask extends BuildHelperLink {
   readonly kind: "pool-range";
   /** As ChainTask.nice. */
@@ -93,11 +99,6 @@ export interface HelperJobMessage {
 
 /** The helper's answer to a job it took. */
 export type HelperReply = { readonly result: PoolRangeResult } | { readonly failed: string };
-
-/** What a PoolRangeTask answers: whether it built the offered pools. */
-export interface PoolRangeTaskResult {
-  readonly built: boolean;
-}
 
 /** What the change-set diff reads of the chain's last accepted file. */
 export interface PreviousChainTables {

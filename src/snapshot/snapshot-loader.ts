@@ -43,7 +43,6 @@ import {
   type ChainTaskResult,
   type EarlyTokens,
   type PoolRangeTask,
-  type PoolRangeTaskResult,
   type TokenIndexTask,
 } from "./build-tasks.js";
 import { admissionBounds } from "./chain-admission.js";
@@ -283,14 +282,14 @@ export class SnapshotLoader {
       const building = files.filter((f) => this.decide(f, allowOlder, tick).build);
       for (const file of files) {
         if (this.stopped) break;
-        if (changed && this.lastVersion !== null && pendingBytes + file.bytes > this.servedBytes() * REPUSH_BATCH_SHARE) {
+        if (changed && this.lastVersion !== null && this.passesBatch(pendingBytes + file.bytes)) {
           // Serve this batch before building more (the old data it replaces is released meanwhile).
           await this.buildSnapshot();
           changed = false;
           pendingBytes = 0;
         }
         const after = building[building.indexOf(file) + 1];
-        const lastOfBatch = after === undefined || pendingBytes + file.bytes + after.bytes > this.servedBytes() * REPUSH_BATCH_SHARE;
+        const lastOfBatch = after === undefined || this.passesBatch(pendingBytes + file.bytes + after.bytes);
         // One at a time: a file's new columns are large, and builds share the cores with the serving threads.
         if (await this.buildFile(file, allowOlder, tick, { mayShare: true, lastOfBatch })) {
           changed = true;
@@ -303,13 +302,17 @@ export class SnapshotLoader {
     this.speculation = null;
   }
 
+  /** Whether a batch of this many file bytes built and not served is past the batch rule (serve it first). */
+  private passesBatch(pendingBytes: number): boolean {
+    return pendingBytes > this.servedBytes() * REPUSH_BATCH_SHARE;
+  }
+
   private decide(
     file: { name: string; chainId: number; signature: string },
     allowOlder: ReadonlySet<number>,
     tick: boolean,
   ): BuildDecision {
-    const chainAllowsOlder = isSupportedChainId(file.chainId) && allowOlder.has(file.chainId);
-    return this.attempts.decide(file.name, file.signature, { tick, nowMs: this.now(), allowOlder: chainAllowsOlder });
+    return this.attempts.decide(file.name, file.signature, { tick, nowMs: this.now(), allowOlder: allowsOlder(file.chainId, allowOlder) });
   }
 
   /**
@@ -324,7 +327,6 @@ export class SnapshotLoader {
     place: { mayShare: boolean; lastOfBatch: boolean },
   ): Promise<boolean> {
     const { name, chainId, path, signature } = file;
-    const chainAllowsOlder = isSupportedChainId(chainId) && allowOlder.has(chainId);
     const decision = this.decide(file, allowOlder, tick);
     if (!decision.build) return false;
     const twoThreads =
@@ -335,7 +337,7 @@ export class SnapshotLoader {
       chainId,
       signature,
       decision,
-      chainAllowsOlder,
+      allowsOlder(chainId, allowOlder),
       twoThreads ? { speculate: place.lastOfBatch } : null,
     );
   }
@@ -479,7 +481,7 @@ export class SnapshotLoader {
       { ...task, helper: { port: channel.port1, claim }, early: early?.port1 ?? null },
       early === null ? [channel.port1] : [channel.port1, early.port1],
     );
-    void this.runTask<PoolRangeTaskResult>(helper, [channel.port2]).catch((error: unknown) => {
+    void this.runTask<void>(helper, [channel.port2]).catch((error: unknown) => {
       if (!this.stopped) this.log.debug({ event: "build-helper-failed", err: error }, "build helper task failed");
     });
     try {
@@ -496,25 +498,24 @@ export class SnapshotLoader {
    */
   private speculate(early: EarlyTokens): void {
     if (this.stopped) return;
-    const chains: TokenIndexTask["chains"][number][] = [];
-    const contents: Array<{ chainId: ChainId; sha256: string }> = [];
-    for (const served of this.lastGood.values()) {
-      const mine = served.info.chainId === early.chainId;
-      chains.push(
-        mine
-          ? { chainId: early.chainId, tokens: early.tokens, run: early.run }
-          : { chainId: served.info.chainId, tokens: served.tokens, run: served.tokenRun },
-      );
-      contents.push({ chainId: served.info.chainId, sha256: mine ? early.sha256 : served.info.sha256 });
+    const inputs = this.indexInputs(early);
+    this.speculation = { contentKey: snapshotContentKey(inputs), index: this.buildTokenIndex(inputs).catch(() => null) };
+  }
+
+  /** What a token index is built from: every last-good chain (with `replacing` in its chain's place, or added). */
+  private indexInputs(replacing: EarlyTokens | null = null): EarlyTokens[] {
+    const inputs: EarlyTokens[] = [];
+    for (const c of this.lastGood.values()) {
+      const mine = c.info.chainId === replacing?.chainId;
+      inputs.push(mine ? replacing : { chainId: c.info.chainId, sha256: c.info.sha256, tokens: c.tokens, run: c.tokenRun });
     }
-    if (!this.lastGood.has(early.chainId)) {
-      chains.push({ chainId: early.chainId, tokens: early.tokens, run: early.run });
-      contents.push({ chainId: early.chainId, sha256: early.sha256 });
-    }
-    const index = this.runTask<TokenIndexData>({ kind: "token-index", nice: this.niceCell, chains } satisfies TokenIndexTask).catch(
-      () => null,
-    );
-    this.speculation = { contentKey: snapshotContentKey(contents), index };
+    if (replacing !== null && !this.lastGood.has(replacing.chainId)) inputs.push(replacing);
+    return inputs;
+  }
+
+  private buildTokenIndex(inputs: readonly EarlyTokens[]): Promise<TokenIndexData> {
+    const chains = inputs.map(({ chainId, tokens, run }) => ({ chainId, tokens, run }));
+    return this.runTask<TokenIndexData>({ kind: "token-index", nice: this.niceCell, chains } satisfies TokenIndexTask);
   }
 
   /** Runs a build task with its niceness kept up to date (every NICE_UPDATE_MS) while it runs. */
@@ -565,13 +566,7 @@ export class SnapshotLoader {
     const early = speculation?.contentKey === contentKey ? await speculation.index : null;
     const startedEarly = early !== null;
     try {
-      tokenIndex =
-        early ??
-        (await this.runTask<TokenIndexData>({
-          kind: "token-index",
-          nice: this.niceCell,
-          chains: chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens, run: c.tokenRun })),
-        } satisfies TokenIndexTask));
+      tokenIndex = early ?? (await this.buildTokenIndex(this.indexInputs()));
     } catch (error) {
       if (this.stopped) return;
       this.events.buildFailed();
@@ -599,4 +594,9 @@ export class SnapshotLoader {
       "new snapshot built",
     );
   }
+}
+
+/** Whether the chain's allow-older marker is present (chain-admission.ts). */
+function allowsOlder(chainId: number, allowOlder: ReadonlySet<number>): boolean {
+  return isSupportedChainId(chainId) && allowOlder.has(chainId);
 }
