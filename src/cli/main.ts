@@ -1,23 +1,19 @@
 #!/usr/bin/env node
 /**
  * `liquidity-gateway`: starts the gateway (configuration from the environment
- * and flags, see src/config/config.ts and docs/operators.md); `liquidity-gateway keys
+ * and flags, declared in src/config/settings.ts; docs/operators.md); `liquidity-gateway keys
  * ...` manages the keys file; `liquidity-gateway snapshots ...` acts on the
  * snapshot directory (e.g. allow a rollback). The gateway drains and stops on
  * SIGTERM/SIGINT, replaces its serving threads one by one on SIGUSR2, and on
  * SIGHUP rechecks its TLS files and replaces the threads when they pass.
  */
-import { ConfigError, loadConfig, SETTINGS } from "../config/config.js";
+import { ConfigError, loadConfig } from "../config/config.js";
+import { settingsHelp } from "../config/settings-doc.js";
 import { startGateway } from "../gateway.js";
 import { createLogger } from "../log/logger.js";
 import { KeysFileError } from "../access/keys-file.js";
 import { runKeysCli } from "./keys-cli.js";
 import { runSnapshotsCli } from "./snapshots-cli.js";
-
-function usage(): string {
-  const lines = Object.values(SETTINGS).map((s) => `  ${s.flag.padEnd(28)} ${s.env.padEnd(26)} ${s.help}`);
-  return `Usage: liquidity-gateway [flags]   (also: liquidity-gateway keys --help, liquidity-gateway snapshots --help)\n  flag                         environment\n${lines.join("\n")}`;
-}
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
@@ -30,7 +26,7 @@ async function main(): Promise<void> {
     return;
   }
   if (argv.includes("--help") || argv.includes("-h")) {
-    process.stdout.write(`${usage()}\n`);
+    process.stdout.write(`${settingsHelp()}\n`);
     return;
   }
   let config;
@@ -38,7 +34,7 @@ async function main(): Promise<void> {
     config = loadConfig(argv, process.env);
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`liquidity-gateway: invalid configuration: ${error.message}\n${usage()}\n`);
+      process.stderr.write(`liquidity-gateway: invalid configuration: ${error.message}\n${settingsHelp()}\n`);
       process.exit(2);
     }
     throw error;

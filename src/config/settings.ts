@@ -1,0 +1,411 @@
+/**
+ * Every setting of the gateway, declared once: its environment variable, its flag (a flag wins over
+ * its variable), the values it takes, its default and its help. loadConfig (config.ts) reads them in
+ * this order; --help (`liquidity-gateway --help`) and the settings table of docs/operators.md
+ * (`npm run docs:settings`) are written from them. A key is the GatewayConfig field it becomes; a
+ * group (stream, tls, quotaStore) becomes an object of that name. Adding a setting: one entry here
+ * (and a rule in config.ts when it depends on another setting); then `npm run docs:settings`.
+ */
+import { randomBytes } from "node:crypto";
+import { availableParallelism, freemem } from "node:os";
+import { DEFAULT_CHANGES_MAX_MB, DEFAULT_CHANGES_RETENTION } from "../serving/change-history.js";
+import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../snapshot/normalize-token.js";
+import { DEFAULT_STREAM_LIMITS } from "../stream/stream-limits.js";
+import { FILE_LIMIT_RANGE_MB, FILE_LIMITS, mebibytes } from "../util/operator-file.js";
+import { DEFAULT_SNAPSHOT_DIR, SAMPLE_KEYS_FILE } from "./paths.js";
+import { computed, setting, type OnlyWith } from "./setting.js";
+import {
+  anyText,
+  changesRetention,
+  corsOrigins,
+  cronSchedule,
+  existingDirectory,
+  existingFile,
+  filePath,
+  integer,
+  integerOr,
+  ipRanges,
+  matching,
+  mebibyteSize,
+  oneOf,
+  optional,
+  redisUrl,
+  requestsPerWindow,
+  secret,
+} from "./value-types.js";
+
+const quotaStoreKind = setting({
+  env: "QUOTA_STORE",
+  flag: "--quota-store",
+  type: oneOf(["memory", "redis"]),
+  default: "memory",
+  help: "Where key quotas and failed-authentication counts live: `memory` (this instance's counters) or `redis` (shared by every instance using `REDIS_URL`).",
+  more: "See [Running several instances](#running-several-instances).",
+});
+
+/** The Redis settings mean something only with QUOTA_STORE=redis. */
+const withRedis: OnlyWith = { setting: quotaStoreKind, value: "redis", purpose: "to share quotas through Redis" };
+
+export const SETTINGS = {
+  port: setting({
+    env: "PORT",
+    flag: "--port",
+    type: integer(0, 65_535),
+    default: 8080,
+    help: "TCP port; `0` picks a free one (logged).",
+  }),
+  host: setting({
+    env: "HOST",
+    flag: "--host",
+    type: matching(/^[A-Za-z0-9.:_-]+$/, "be a host name or IP address", "host name or IP address"),
+    default: "0.0.0.0",
+    help: "Listen address.",
+  }),
+  snapshotDir: setting({
+    env: "SNAPSHOT_DIR",
+    flag: "--snapshot-dir",
+    type: existingDirectory,
+    default: DEFAULT_SNAPSHOT_DIR,
+    defaultText: "the bundled sample (`snapshots/`)",
+    help: "Directory of `chain-<chainId>.msgpack` files.",
+  }),
+  apiKeysFile: setting({
+    env: "API_KEYS_FILE",
+    flag: "--api-keys-file",
+    type: existingFile("a readable keys file"),
+    default: SAMPLE_KEYS_FILE,
+    defaultText: "the bundled sample (sandbox key; warning logged)",
+    help: "API keys file (`shared/spec/keys-file.md`).",
+  }),
+  basketsFile: setting({
+    env: "BASKETS_FILE",
+    flag: "--baskets-file",
+    type: optional(existingFile("a baskets file")),
+    default: undefined,
+    defaultText: "`baskets.json` in `SNAPSHOT_DIR` (none there: no baskets)",
+    help: "The operator's token baskets; must exist when set.",
+    more: "The format: [baskets.md](baskets.md).",
+  }),
+  rebuildCron: setting({
+    env: "REBUILD_CRON",
+    flag: "--rebuild-cron",
+    type: cronSchedule,
+    default: "* * * * *",
+    defaultText: "`* * * * *` (every minute)",
+    help: "node-cron schedule of the backstop rescan of the snapshot directory.",
+  }),
+  logLevel: setting({
+    env: "LOG_LEVEL",
+    flag: "--log-level",
+    type: oneOf(["fatal", "error", "warn", "info", "debug", "trace", "silent"]),
+    default: "info",
+    help: "pino level of the log (JSON lines on stdout).",
+  }),
+  tokenLogoTemplate: setting({
+    env: "TOKEN_LOGO_URL_TEMPLATE",
+    flag: "--token-logo-url-template",
+    type: matching(/^https?:\/\/\S+$/, "be an http(s) URL template", "http(s) URL"),
+    default: DEFAULT_TOKEN_LOGO_TEMPLATE,
+    help: "Logo URL of tokens whose record has none; `{chainId}` and `{address}` are replaced.",
+  }),
+  cursorSecret: setting({
+    env: "CURSOR_SECRET",
+    flag: "--cursor-secret",
+    type: secret(16),
+    default: computed(() => randomBytes(32), "random per start"),
+    help: "HMAC secret that signs cursors; set it so cursors survive restarts and work across instances.",
+  }),
+  cursorRetentionSeconds: setting({
+    env: "CURSOR_RETENTION_SECONDS",
+    flag: "--cursor-retention-seconds",
+    type: integer(600, 86_400),
+    default: 900,
+    help: "How long (seconds) an earlier snapshot stays available to cursors after its last use.",
+  }),
+  snapshotMaxVersions: setting({
+    env: "SNAPSHOT_MAX_VERSIONS",
+    flag: "--snapshot-max-versions",
+    type: integer(1, 64),
+    default: 4,
+    help: "Earlier snapshot versions kept for cursors at most.",
+  }),
+  changesRetention: setting({
+    env: "CHANGES_RETENTION",
+    flag: "--changes-retention",
+    type: changesRetention,
+    default: { count: DEFAULT_CHANGES_RETENTION.count, maxAgeSeconds: DEFAULT_CHANGES_RETENTION.maxAgeSeconds },
+    help:
+      "Change sets kept per chain for `GET /v1/changes` and the stream's replay: at most `COUNT` sets per chain and, with an age, " +
+      "none served longer ago (without one, no age limit); a chain's latest set always stays.",
+    more:
+      "A client whose position is older than what is kept gets `resync` for that chain (`shared/spec/live.md` §12). Memory: each " +
+      "kept set holds its changed addresses (about 50 bytes each), so a re-push that changes every pool of the large data set " +
+      "(about 760,000 pools and tokens) keeps about 37 MB per set.",
+  }),
+  changesMaxBytes: setting({
+    env: "CHANGES_MAX_MB",
+    flag: "--changes-max-mb",
+    type: mebibyteSize(16, 65_536),
+    default: mebibytes(DEFAULT_CHANGES_MAX_MB),
+    help:
+      "Most memory the kept change sets' address lists take together: past it the oldest sets go first, whatever their chain " +
+      "(a chain's latest set always stays).",
+    more:
+      "So a run of pushes that change most records of large chains cannot grow the history without bound; clients whose " +
+      "position falls before what is kept get `resync`.",
+  }),
+  snapshotMaxFutureSkewSeconds: setting({
+    env: "SNAPSHOT_MAX_FUTURE_SKEW_SECONDS",
+    flag: "--snapshot-max-future-skew-seconds",
+    type: integer(0, 86_400),
+    default: 300,
+    help: "A snapshot file whose `generatedAt` is further ahead of this server's clock (seconds) is rejected (`future-generated-at`).",
+  }),
+  stream: {
+    maxBufferBytes: setting({
+      env: "STREAM_MAX_BUFFER_BYTES",
+      flag: "--stream-max-buffer-bytes",
+      type: integer(65_536, 1 << 30),
+      default: DEFAULT_STREAM_LIMITS.maxBufferBytes,
+      help: "Unsent bytes one stream connection may hold; past it the client is a slow consumer and is closed (WebSocket `4008 slow-consumer`).",
+      more: "Must exceed the largest burst one swap sends a connection ([stream.md](stream.md#slow-consumers-heartbeats-limits)).",
+    }),
+    maxConnectionsPerKey: setting({
+      env: "STREAM_MAX_CONNECTIONS_PER_KEY",
+      flag: "--stream-max-connections-per-key",
+      type: integer(1, 100_000),
+      default: DEFAULT_STREAM_LIMITS.maxConnectionsPerKey,
+      help: "Open streams (WebSocket and SSE) one key may hold on this instance; the next opening is answered 429.",
+    }),
+    maxTopics: setting({
+      env: "STREAM_MAX_TOPICS",
+      flag: "--stream-max-topics",
+      type: integer(1, 100_000),
+      default: DEFAULT_STREAM_LIMITS.maxTopics,
+      help: "Topics one stream connection may hold.",
+    }),
+    maxAddresses: setting({
+      env: "STREAM_MAX_ADDRESSES",
+      flag: "--stream-max-addresses",
+      type: integer(1, 10_000_000),
+      default: DEFAULT_STREAM_LIMITS.maxAddresses,
+      help: "Longest address list a `changes` event carries; a longer change set is sent as counts with `truncated: true` (`GET /v1/changes` pages through it).",
+    }),
+    maxBadMessages: setting({
+      env: "STREAM_MAX_BAD_MESSAGES",
+      flag: "--stream-max-bad-messages",
+      type: integer(1, 10_000),
+      default: DEFAULT_STREAM_LIMITS.maxBadMessages,
+      help: "WebSocket messages in a row that are not JSON; the next one closes the connection (1008).",
+    }),
+  },
+  defaultRateLimit: setting({
+    env: "RATE_LIMIT_DEFAULT",
+    flag: "--rate-limit-default",
+    type: requestsPerWindow,
+    default: "600/60",
+    help: "Quota of keys whose record has no `rateLimit`.",
+  }),
+  failedAuthLimit: setting({
+    env: "FAILED_AUTH_LIMIT",
+    flag: "--failed-auth-limit",
+    type: requestsPerWindow,
+    default: "20/60",
+    help: "Failed authentication attempts allowed per client address.",
+  }),
+  publicRateLimit: setting({
+    env: "PUBLIC_RATE_LIMIT",
+    flag: "--public-rate-limit",
+    type: requestsPerWindow,
+    default: "1200/60",
+    help: "Requests without a key (`/health`, `/ready`, `/metrics`, `/v1/openapi.json`, unknown paths) allowed per client address.",
+  }),
+  maxHeldResponseMb: setting({
+    env: "MAX_HELD_RESPONSE_MB",
+    flag: "--max-held-response-mb",
+    type: integer(1, 65_536),
+    default: 64,
+    help: "Response bytes (MiB) one serving thread holds for clients that do not read them; past it such connections are closed.",
+  }),
+  threads: setting({
+    env: "GATEWAY_THREADS",
+    flag: "--threads",
+    type: integer(1, 63),
+    default: computed(() => Math.min(availableParallelism(), 63), "the available cores"),
+    help: "Serving threads sharing the port.",
+  }),
+  maxApiKeys: setting({
+    env: "MAX_API_KEYS",
+    flag: "--max-api-keys",
+    type: integer(1, 1_000_000),
+    default: 10_000,
+    help: "Most keys the keys file may hold (the size of the shared quota table).",
+  }),
+  keysFileMaxBytes: setting({
+    env: "KEYS_FILE_MAX_MB",
+    flag: "--keys-file-max-mb",
+    type: mebibyteSize(...FILE_LIMIT_RANGE_MB.keys),
+    default: FILE_LIMITS.keys.maxBytes,
+    help: "Largest keys file read; a larger one is rejected.",
+    more: "How each file is read: [operator-files.md](operator-files.md).",
+  }),
+  basketsFileMaxBytes: setting({
+    env: "BASKETS_FILE_MAX_MB",
+    flag: "--baskets-file-max-mb",
+    type: mebibyteSize(...FILE_LIMIT_RANGE_MB.baskets),
+    default: FILE_LIMITS.baskets.maxBytes,
+    help: "Largest baskets file read; a larger one is rejected.",
+  }),
+  snapshotFileMaxBytes: setting({
+    env: "SNAPSHOT_FILE_MAX_MB",
+    flag: "--snapshot-file-max-mb",
+    type: mebibyteSize(...FILE_LIMIT_RANGE_MB.snapshot),
+    default: FILE_LIMITS.snapshot.maxBytes,
+    help: "Largest snapshot file read; a larger one is rejected (`too-large`).",
+  }),
+  buildWorkerMaxMb: setting({
+    env: "BUILD_WORKER_MAX_MB",
+    flag: "--build-worker-max-mb",
+    type: optional(integer(16, 1_048_576)),
+    default: undefined,
+    defaultText: "Node's default",
+    help: "Heap limit (MB) of a snapshot build worker; a build over it fails and the current data keeps serving.",
+  }),
+  buildStartWorkers: setting({
+    env: "BUILD_START_WORKERS",
+    flag: "--build-start-workers",
+    type: integer(1, 8),
+    default: computed(defaultStartWorkers, "`2` with 2 or more cores and 4 GiB of free memory, else `1`"),
+    help:
+      "Snapshot files built at once at start-up, before anything is served; afterwards files build one at a time, a file of " +
+      "16 MiB or more on two build workers while the serving threads are idle (with `1`, never: one build worker).",
+  }),
+  buildWorkerNice: setting({
+    env: "BUILD_WORKER_NICE",
+    flag: "--build-worker-nice",
+    type: integer(0, 19),
+    default: 10,
+    help:
+      "Niceness of a build worker thread while the serving threads are busy (Linux: per thread): under load the serving " +
+      "threads get the CPU first. While they are idle, and at start-up, builds run at 0.",
+    more:
+      "Busy: event-loop utilization 25 % or more, looked at every 250 ms; the serving threads keep their niceness. Going back " +
+      "to 0 needs `CAP_SYS_NICE`; without it a build that was lowered stays lowered.",
+  }),
+  tls: {
+    certFile: setting({
+      env: "TLS_CERT_FILE",
+      flag: "--tls-cert-file",
+      type: optional(filePath),
+      default: undefined,
+      defaultText: "none (plain HTTP)",
+      help: "PEM certificate (with its chain): with `TLS_KEY_FILE`, every serving thread serves HTTPS on `PORT`.",
+    }),
+    keyFile: setting({
+      env: "TLS_KEY_FILE",
+      flag: "--tls-key-file",
+      type: optional(filePath),
+      default: undefined,
+      defaultText: "none",
+      help: "PEM private key of `TLS_CERT_FILE`.",
+    }),
+    passphrase: setting({
+      env: "TLS_KEY_PASSPHRASE",
+      flag: "--tls-key-passphrase",
+      type: optional(anyText),
+      default: undefined,
+      defaultText: "none",
+      help: "Passphrase of an encrypted `TLS_KEY_FILE`.",
+    }),
+    caFile: setting({
+      env: "TLS_CA_FILE",
+      flag: "--tls-ca-file",
+      type: optional(filePath),
+      default: undefined,
+      defaultText: "none",
+      help: "PEM CA bundle for client certificates: uWS asks clients for a certificate (mutual TLS; it does not refuse clients that send none).",
+    }),
+  },
+  compressionMinBytes: setting({
+    env: "COMPRESSION_MIN_BYTES",
+    flag: "--compression-min-bytes",
+    type: integerOr("off", Number.POSITIVE_INFINITY, 0, 1 << 30),
+    default: 1024,
+    help: "Bodies of at least this many bytes are sent `gzip` or `br` when the client accepts it; `off`: never.",
+  }),
+  compressionCacheMb: setting({
+    env: "COMPRESSION_CACHE_MB",
+    flag: "--compression-cache-mb",
+    type: integer(0, 65_536),
+    default: 32,
+    help: "Compressed bodies kept per serving thread for reuse (MiB).",
+  }),
+  corsOrigins: setting({
+    env: "CORS_ORIGINS",
+    flag: "--cors-origins",
+    type: corsOrigins,
+    default: "",
+    defaultText: "CORS off",
+    help: "Origins allowed to call the API from a browser: a comma list of `scheme://host[:port]`, or `*`.",
+  }),
+  quotaStore: {
+    kind: quotaStoreKind,
+    url: setting({
+      env: "REDIS_URL",
+      flag: "--redis-url",
+      type: optional(redisUrl),
+      default: undefined,
+      defaultText: "(required with `redis`)",
+      help: "Redis of `QUOTA_STORE=redis`, as `redis://[user:password@]host:port[/db]` (`rediss://` for TLS).",
+      onlyWith: withRedis,
+    }),
+    keyPrefix: setting({
+      env: "REDIS_KEY_PREFIX",
+      flag: "--redis-key-prefix",
+      type: matching(/^[A-Za-z0-9._-]{1,64}$/, "be 1-64 of A-Z a-z 0-9 . _ -", "1-64 of `A-Z a-z 0-9 . _ -`"),
+      default: "lgw",
+      help: "Prefix of the gateway's Redis keys; instances that share quotas use the same one.",
+      onlyWith: withRedis,
+    }),
+    timeoutMs: setting({
+      env: "REDIS_TIMEOUT_MS",
+      flag: "--redis-timeout-ms",
+      type: integer(10, 5000),
+      default: 250,
+      help: "Longest a request waits for Redis (ms) before `QUOTA_FAILURE` applies.",
+      onlyWith: withRedis,
+    }),
+    failure: setting({
+      env: "QUOTA_FAILURE",
+      flag: "--quota-failure",
+      type: oneOf(["open", "closed"]),
+      default: "open",
+      help: "While Redis is unavailable: `open` counts on this instance's own counters, `closed` answers 503 `QUOTA_STORE_UNAVAILABLE`.",
+      onlyWith: withRedis,
+    }),
+  },
+  trustedProxies: setting({
+    env: "TRUSTED_PROXIES",
+    flag: "--trusted-proxies",
+    type: ipRanges,
+    default: [],
+    defaultText: "none (the TCP peer)",
+    help:
+      "CIDR ranges (IPv4 and IPv6) of reverse proxies whose `X-Forwarded-For` / `Forwarded` / PROXY v2 name the client address " +
+      "the per-address limits count; list only proxies that write the requests themselves.",
+    more: "See [reverse-proxy.md](reverse-proxy.md#trusted-proxies).",
+  }),
+  maxHeaderBytes: setting({
+    env: "MAX_HEADER_BYTES",
+    flag: "--max-header-bytes",
+    type: integer(1024, 65_536),
+    default: 8192,
+    help: "Largest request header section (request line, header fields, blank line) accepted, bytes; a larger one is answered 431 and the connection closed.",
+    more: "Sets uWS's `UWS_HTTP_MAX_HEADERS_SIZE` (read once per process; do not set that one yourself).",
+  }),
+};
+
+/** Two start-up builds where there are cores and memory for them: each holds a file's new columns and its worker's heap. */
+function defaultStartWorkers(): number {
+  return availableParallelism() >= 2 && freemem() >= 4 * 2 ** 30 ? 2 : 1;
+}
