@@ -15,8 +15,9 @@
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { isSupportedChainId, SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../chains/chains.js";
-import { SAMPLE_KEYS_FILE } from "../config/config.js";
-import { FILE_LIMIT_RANGE_MB, FILE_LIMITS, mebibytes } from "../util/operator-file.js";
+import { ConfigError, SAMPLE_KEYS_FILE, SETTINGS } from "../config/config.js";
+import { readFromEnvironment } from "../config/read-settings.js";
+import { CommandLineError, readCommandLine, type CommandLineProblem, type OptionSpec } from "../config/command-line.js";
 import { generateApiKey } from "../access/key-generator.js";
 import { KeyStore } from "../access/key-store.js";
 import { ACCESS_GROUPS, type AccessGroup } from "../api/access-groups.js";
@@ -53,11 +54,21 @@ const failure = (message: string) => new KeysCliError(message, 1);
 
 // ---------------------------------------------------------------- command line
 
-const VALUE_FLAGS = ["file", "id", "name", "rate", "expires", "routes", "chains"] as const;
-const SWITCH_FLAGS = ["json", "help"] as const;
-type ValueFlag = (typeof VALUE_FLAGS)[number];
-type SwitchFlag = (typeof SWITCH_FLAGS)[number];
-type Flag = ValueFlag | SwitchFlag;
+const VALUE = { type: "string" } as const;
+const OPTIONS = {
+  file: VALUE,
+  id: VALUE,
+  name: VALUE,
+  rate: VALUE,
+  expires: VALUE,
+  routes: VALUE,
+  chains: VALUE,
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const satisfies Record<string, OptionSpec>;
+type Flag = keyof typeof OPTIONS;
+type ValueFlag = { [F in Flag]: (typeof OPTIONS)[F]["type"] extends "string" ? F : never }[Flag];
+type SwitchFlag = Exclude<Flag, ValueFlag>;
 
 /** argv split into the command, its positional arguments and its flags (not yet checked against the command). */
 export interface CommandLine {
@@ -68,53 +79,34 @@ export interface CommandLine {
 }
 
 /**
- * Splits argv (`keys` already removed) into command, positionals and flags.
- * Flags may come anywhere, as `--flag value` or `--flag=value`; `-h` is
- * `--help`. Throws a usage error on an unknown flag, a missing value, a value
- * given to a switch, or a flag given twice.
+ * Splits argv (`keys` already removed) into command, positionals and flags (readCommandLine's
+ * rules). Flags may come anywhere, as `--flag value` or `--flag=value`; `-h` is `--help`. Throws a
+ * usage error on an unknown flag, a missing value, a value given to a switch, or a flag given twice.
  */
 export function parseCommandLine(argv: readonly string[]): CommandLine {
-  const positionals: string[] = [];
-  const values = new Map<ValueFlag, string>();
-  const switches = new Set<SwitchFlag>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === "-h") {
-      switches.add("help");
-      continue;
-    }
-    if (!arg.startsWith("-")) {
-      positionals.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf("=");
-    const name = arg.slice(2, eq === -1 ? undefined : eq);
-    if (!arg.startsWith("--") || !isFlag(name)) throw usageError(`unknown option "${eq === -1 ? arg : arg.slice(0, eq)}"`);
-    if (isSwitch(name)) {
-      if (eq !== -1) throw usageError(`--${name} takes no value`);
-      switches.add(name);
-      continue;
-    }
-    const value = eq === -1 ? argv[i + 1] : arg.slice(eq + 1);
-    if (eq === -1) {
-      if (value === undefined || value.startsWith("--"))
-        throw usageError(`--${name} needs a value (write --${name}=VALUE for a value that starts with --)`);
-      i++;
-    }
-    if (values.has(name)) throw usageError(`--${name} is given more than once`);
-    values.set(name, value!);
+  let line;
+  try {
+    line = readCommandLine(argv, OPTIONS, { positionals: true, repeated: "error", doubleDashValues: "inline-only" });
+  } catch (error) {
+    if (!(error instanceof CommandLineError)) throw error;
+    throw usageError(PROBLEMS[error.problem](error.option));
   }
-  const [command, ...rest] = positionals;
-  return { command, positionals: rest, values, switches };
+  const [command, ...rest] = line.positionals;
+  return {
+    command,
+    positionals: rest,
+    values: line.values as ReadonlyMap<ValueFlag, string>,
+    switches: line.switches as ReadonlySet<SwitchFlag>,
+  };
 }
 
-function isFlag(name: string): name is Flag {
-  return (VALUE_FLAGS as readonly string[]).includes(name) || isSwitch(name);
-}
-
-function isSwitch(name: string): name is SwitchFlag {
-  return (SWITCH_FLAGS as readonly string[]).includes(name);
-}
+const PROBLEMS: Record<CommandLineProblem, (option: string) => string> = {
+  "unknown-option": (option) => `unknown option "${option}"`,
+  "unexpected-argument": (argument) => `unexpected argument "${argument}"`,
+  "value-on-switch": (option) => `${option} takes no value`,
+  "missing-value": (option) => `${option} needs a value (write ${option}=VALUE for a value that starts with --)`,
+  repeated: (option) => `${option} is given more than once`,
+};
 
 // ---------------------------------------------------------------- values
 
@@ -537,14 +529,14 @@ function locate(line: CommandLine, io: KeysCliIo): CliLocation {
   return { ...locateKeysFile(line.values.get("file"), io.env, io.cwd), maxBytes: keysFileMaxBytes(io.env) };
 }
 
-/** KEYS_FILE_MAX_MB of the environment (the gateway's setting), else the default limit. */
+/** KEYS_FILE_MAX_MB of the environment (the gateway's setting, read as the gateway reads it), else the default limit. */
 function keysFileMaxBytes(env: KeysCliIo["env"]): number {
-  const text = env.KEYS_FILE_MAX_MB;
-  if (text === undefined || text === "") return FILE_LIMITS.keys.maxBytes;
-  const [min, max] = FILE_LIMIT_RANGE_MB.keys;
-  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max)
-    throw usageError(`KEYS_FILE_MAX_MB must be an integer from ${min} to ${max}; got "${text}"`);
-  return mebibytes(Number(text));
+  try {
+    return readFromEnvironment(SETTINGS.keysFileMaxBytes, env);
+  } catch (error) {
+    if (error instanceof ConfigError) throw usageError(error.message.replace(/\.$/, ""));
+    throw error;
+  }
 }
 
 function writableLocation(line: CommandLine, io: KeysCliIo): CliLocation {

@@ -11,7 +11,8 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { isSupportedChainId, SUPPORTED_CHAIN_IDS_ASCENDING } from "../chains/chains.js";
-import { DEFAULT_SNAPSHOT_DIR } from "../config/config.js";
+import { DEFAULT_SNAPSHOT_DIR, SETTINGS } from "../config/config.js";
+import { CommandLineError, readCommandLine } from "../config/command-line.js";
 import { writeAllowOlderMarker } from "../snapshot/allow-older-marker.js";
 
 export interface SnapshotsCliIo {
@@ -22,6 +23,8 @@ export interface SnapshotsCliIo {
 }
 
 const PROGRAM = "liquidity-gateway snapshots";
+
+const OPTIONS = { "snapshot-dir": { type: "string" }, help: { type: "boolean", short: "h" } } as const;
 
 const HELP = `Usage: ${PROGRAM} <command> [--snapshot-dir DIR]
 
@@ -38,29 +41,32 @@ Options:
 
 class UsageError extends Error {}
 
+/** The options (readCommandLine's rules); a problem is a usage error. */
+function readLine(argv: readonly string[]) {
+  try {
+    return readCommandLine(argv, OPTIONS, { positionals: true, repeated: "last-wins", doubleDashValues: "allowed" });
+  } catch (error) {
+    if (!(error instanceof CommandLineError)) throw error;
+    if (error.problem === "missing-value") throw new UsageError(`${error.option} needs a directory`);
+    if (error.problem === "value-on-switch") throw new UsageError(`${error.option} takes no value`);
+    throw new UsageError(`unknown option ${JSON.stringify(error.option)}`);
+  }
+}
+
 export function runSnapshotsCli(argv: readonly string[], io: Partial<SnapshotsCliIo> = {}): number {
   const out = io.stdout ?? ((t: string) => void process.stdout.write(t));
   const err = io.stderr ?? ((t: string) => void process.stderr.write(t));
   const env = io.env ?? process.env;
   const cwd = io.cwd ?? process.cwd();
   try {
-    const positionals: string[] = [];
-    let dirFlag: string | undefined;
-    for (let i = 0; i < argv.length; i++) {
-      const arg = argv[i]!;
-      if (arg === "--help" || arg === "-h") {
-        out(HELP);
-        return 0;
-      }
-      if (arg === "--snapshot-dir" || arg.startsWith("--snapshot-dir=")) {
-        dirFlag = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : argv[++i];
-        if (dirFlag === undefined || dirFlag === "") throw new UsageError("--snapshot-dir needs a directory");
-        continue;
-      }
-      if (arg.startsWith("-")) throw new UsageError(`unknown option ${JSON.stringify(arg)}`);
-      positionals.push(arg);
+    const line = readLine(argv);
+    if (line.switches.has("help")) {
+      out(HELP);
+      return 0;
     }
-    const [command, ...rest] = positionals;
+    const dirFlag = line.values.get("snapshot-dir");
+    if (dirFlag === "") throw new UsageError("--snapshot-dir needs a directory");
+    const [command, ...rest] = line.positionals;
     if (command === undefined) {
       err(HELP);
       return 2;
@@ -72,7 +78,7 @@ export function runSnapshotsCli(argv: readonly string[], io: Partial<SnapshotsCl
     if (!isSupportedChainId(chainId)) {
       throw new UsageError(`${JSON.stringify(text)} is not a supported chain id (supported: ${SUPPORTED_CHAIN_IDS_ASCENDING.join(", ")})`);
     }
-    const dir = resolve(cwd, dirFlag ?? (env.SNAPSHOT_DIR || DEFAULT_SNAPSHOT_DIR));
+    const dir = resolve(cwd, dirFlag ?? (env[SETTINGS.snapshotDir.env] || DEFAULT_SNAPSHOT_DIR));
     if (!isDirectory(dir)) throw new UsageError(`the snapshot directory ${dir} does not exist`);
     let path: string;
     try {
