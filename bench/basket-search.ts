@@ -36,14 +36,15 @@ import { parseSnapshotBytes } from "../src/snapshot/read-snapshot-file.js";
 import { ServingSnapshot } from "../src/serving/serving-snapshot.js";
 import { SnapshotStore } from "../src/serving/snapshot-store.js";
 import { snapshotVersion } from "../src/api/snapshot-version.js";
+import { integerOption, readArgs } from "./command-line.js";
 
-function argument(name: string, fallback: string): string {
-  const i = process.argv.indexOf(name);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
-}
-
-const runs = Number(argument("--runs", "40"));
-const PER_BASKET = Number(argument("--per-basket", String(MAX_BASKET_ADDRESSES)));
+const options = readArgs(
+  process.argv.slice(2),
+  { runs: { type: "string" }, "per-basket": { type: "string" } },
+  "usage: npm run bench:baskets -- [--runs N] [--per-basket N]",
+);
+const runs = integerOption("--runs", options.runs, 1, 100_000) ?? 40;
+const PER_BASKET = integerOption("--per-basket", options["per-basket"], 1, MAX_BASKET_ADDRESSES) ?? MAX_BASKET_ADDRESSES;
 const BASKETS = 10;
 const CHAIN_IDS: ChainId[] = [1, 8453];
 const TOKENS = 6_000;

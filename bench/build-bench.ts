@@ -24,6 +24,7 @@ import { buildDurations, waitForVersion, type RunningGateway } from "./targets/g
 import { clearPeakRss, readMemory } from "./rss.js";
 import { snapshotVersion, versionHex } from "../src/api/snapshot-version.js";
 import type { ChainId } from "../src/chains/chains.js";
+import { parseArgs } from "node:util";
 
 const THIS_FILE = fileURLToPath(import.meta.url);
 const SNAPSHOT_FILE = /^chain-\d+\.msgpack$/;
@@ -404,8 +405,10 @@ function largestFile(dir: string): string {
   return snapshotFiles(dir).reduce((x, y) => (statSync(join(dir, y)).size > statSync(join(dir, x)).size ? y : x));
 }
 
-if (process.argv[1] === THIS_FILE && process.argv[2] === "--profile" && process.send) {
-  profileInThisProcess(process.argv[3])
+const profileDir =
+  process.argv[1] === THIS_FILE && process.send ? parseArgs({ options: { profile: { type: "string" } } }).values.profile : undefined;
+if (profileDir !== undefined) {
+  profileInThisProcess(profileDir)
     .then((profile) => process.stdout.write(`${JSON.stringify({ profile })}\n`, () => process.exit(0)))
     .catch((error: unknown) => {
       process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);

@@ -17,7 +17,8 @@ import { spawn } from "node:child_process";
 import { copyFileSync, linkSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, release, tmpdir, totalmem } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
-import { Flags, log, onCleanup, round, runBench } from "./entry.js";
+import { integerOption, readArgs } from "./command-line.js";
+import { log, onCleanup, round, runBench } from "./entry.js";
 import { PROJECT_ROOT } from "../src/config/config.js";
 import { SUPPORTED_CHAIN_IDS_ASCENDING } from "../src/chains/chains.js";
 import { measureRebuilds, profileBuild, snapshotFiles, type BuildProfile, type OneChainRepush } from "./build-bench.js";
@@ -52,22 +53,25 @@ const USAGE = `usage: npm run bench:build -- [--quick] [--data DIR] [--duration 
 const UNCACHED_BODY = '{"filters":{"chainIds":[1,8453],"minimumTotalValuePooledUsd":__N__}}';
 const UNIQUE = { placeholder: "__N__", start: 50000, step: 0.000001 };
 
-function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { quick: false, data: null, durationS: null, connections: null, writeSummary: false };
-  const flags = new Flags(argv);
-  while (flags.next()) {
-    const flag = flags.flag;
-    if (flag === "--quick") args.quick = true;
-    else if (flag === "--write-summary") args.writeSummary = true;
-    else if (flag === "--data") args.data = resolve(flags.value());
-    else if (flag === "--duration") args.durationS = flags.integer(1, 10_000);
-    else if (flag === "--connections") args.connections = flags.integer(1, 10_000);
-    else if (flag === "--help" || flag === "-h") {
-      process.stdout.write(`${USAGE}\n`);
-      process.exit(0);
-    } else throw new Error(`unknown option '${flag}'`);
-  }
-  return args;
+function readOptions(argv: readonly string[]): Args {
+  const values = readArgs(
+    argv,
+    {
+      quick: { type: "boolean" },
+      "write-summary": { type: "boolean" },
+      data: { type: "string" },
+      duration: { type: "string" },
+      connections: { type: "string" },
+    },
+    USAGE,
+  );
+  return {
+    quick: values.quick ?? false,
+    writeSummary: values["write-summary"] ?? false,
+    data: values.data === undefined ? null : resolve(values.data),
+    durationS: integerOption("--duration", values.duration, 1, 10_000) ?? null,
+    connections: integerOption("--connections", values.connections, 1, 10_000) ?? null,
+  };
 }
 
 // ------------------------------------------------------------------ helpers
@@ -152,7 +156,7 @@ function oneChainFigures(profile: BuildProfile, repush: OneChainRepush): NonNull
 // ------------------------------------------------------------------ main
 
 async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2));
+  const args = readOptions(process.argv.slice(2));
   const mode = args.quick ? "quick" : "full";
   const startedAt = new Date();
   const machine = machineInfo();

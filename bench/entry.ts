@@ -48,34 +48,3 @@ export function runBench(main: () => Promise<void>): void {
       process.exit(1);
     });
 }
-
-/** Reads `--flag value` and `--flag=value` arguments one flag at a time. */
-export class Flags {
-  private index = -1;
-  private inline: string | undefined;
-  flag = "";
-
-  constructor(private readonly argv: readonly string[]) {}
-
-  /** Moves to the next flag; false at the end. */
-  next(): boolean {
-    this.index++;
-    if (this.index >= this.argv.length) return false;
-    [this.flag, this.inline] = this.argv[this.index].split(/=(.*)/s, 2);
-    return true;
-  }
-
-  /** The current flag's value (inline or the next argument). */
-  value(): string {
-    const v = this.inline ?? this.argv[++this.index];
-    if (v === undefined || v === "") throw new Error(`${this.flag} needs a value`);
-    return v;
-  }
-
-  integer(min: number, max: number): number {
-    const text = this.value();
-    const n = Number(text);
-    if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${this.flag} must be an integer ${min}-${max}, got '${text}'`);
-    return n;
-  }
-}

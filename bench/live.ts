@@ -37,7 +37,8 @@ import { fileURLToPath } from "node:url";
 import { pack, unpack } from "msgpackr";
 import type { SnapshotFile } from "../src/api/snapshot-format.js";
 import { PROJECT_ROOT } from "../src/config/config.js";
-import { Flags, log, onCleanup, round, runBench } from "./entry.js";
+import { integerOption, readArgs } from "./command-line.js";
+import { log, onCleanup, round, runBench } from "./entry.js";
 import type { ClientCommand, ClientReport } from "./live-client.js";
 import { fmt, fmtBytes, percentiles, renderSection, type LiveResults, type RoundResult, type WrkFigures } from "./live-summary.js";
 import { writeSection } from "./results-md.js";
@@ -74,38 +75,33 @@ const POOLS_PER_CLIENT = 10;
 const PUSH_INTERVAL_MS = 2000;
 const SECTION_ID = "live";
 
-function parseArgs(argv: readonly string[]): Args {
-  const args: Args = {
-    clients: 10_000,
-    clientProcesses: 2,
-    changed: 100,
-    rounds: 3,
-    durationS: 10,
-    connections: 16,
-    quick: false,
-    writeSummary: false,
+function readOptions(argv: readonly string[]): Args {
+  const text = { type: "string" } as const;
+  const values = readArgs(
+    argv,
+    {
+      clients: text,
+      "client-processes": text,
+      changed: text,
+      rounds: text,
+      duration: text,
+      connections: text,
+      quick: { type: "boolean" },
+      "write-summary": { type: "boolean" },
+    },
+    USAGE,
+  );
+  const quick = values.quick ?? false;
+  return {
+    clients: integerOption("--clients", values.clients, 1, 100_000) ?? (quick ? 1000 : 10_000),
+    clientProcesses: integerOption("--client-processes", values["client-processes"], 1, 16) ?? 2,
+    changed: integerOption("--changed", values.changed, POOLS_PER_CLIENT, 100_000) ?? 100,
+    rounds: integerOption("--rounds", values.rounds, 1, 50) ?? 3,
+    durationS: integerOption("--duration", values.duration, 1, 600) ?? (quick ? 5 : 10),
+    connections: integerOption("--connections", values.connections, 1, 10_000) ?? 16,
+    quick,
+    writeSummary: values["write-summary"] ?? false,
   };
-  let clients: number | null = null;
-  let duration: number | null = null;
-  const flags = new Flags(argv);
-  while (flags.next()) {
-    const flag = flags.flag;
-    if (flag === "--clients") clients = flags.integer(1, 100_000);
-    else if (flag === "--client-processes") args.clientProcesses = flags.integer(1, 16);
-    else if (flag === "--changed") args.changed = flags.integer(POOLS_PER_CLIENT, 100_000);
-    else if (flag === "--rounds") args.rounds = flags.integer(1, 50);
-    else if (flag === "--duration") duration = flags.integer(1, 600);
-    else if (flag === "--connections") args.connections = flags.integer(1, 10_000);
-    else if (flag === "--quick") args.quick = true;
-    else if (flag === "--write-summary") args.writeSummary = true;
-    else if (flag === "--help" || flag === "-h") {
-      process.stdout.write(`${USAGE}\n`);
-      process.exit(0);
-    } else throw new Error(`unknown option '${flag}'`);
-  }
-  args.clients = clients ?? (args.quick ? 1000 : 10_000);
-  args.durationS = duration ?? (args.quick ? 5 : 10);
-  return args;
 }
 
 // ------------------------------------------------------------------ data
@@ -300,7 +296,7 @@ async function wrkRun(
 // ------------------------------------------------------------------ main
 
 async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2));
+  const args = readOptions(process.argv.slice(2));
   const started = Date.now();
   const machine = {
     cores: cpus().length,

@@ -22,6 +22,7 @@ import { chainIdFromSnapshotFileName, parseSnapshotBytes } from "../src/snapshot
 import { ServingSnapshot } from "../src/serving/serving-snapshot.js";
 import { snapshotVersion } from "../src/api/snapshot-version.js";
 import { columnBytes, columnString } from "../src/tables/shared-columns.js";
+import { integerOption, readArgs } from "./command-line.js";
 
 /** prefix + parts (joined by `separator`) + suffix: what the response writer assembles. */
 function assemble(prefix: string, parts: readonly Uint8Array[], separator: string, suffix: string): Buffer {
@@ -32,13 +33,13 @@ function assemble(prefix: string, parts: readonly Uint8Array[], separator: strin
 }
 const validateTokenListRequest = typia.createValidateEquals<TokenListRequest>();
 
-function argument(name: string, fallback: string): string {
-  const i = process.argv.indexOf(name);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
-}
-
-const dir = argument("--dir", "snapshots");
-const time = Number(argument("--time", "1000"));
+const options = readArgs(
+  process.argv.slice(2),
+  { dir: { type: "string" }, time: { type: "string" } },
+  "usage: npm run bench:micro -- [--dir DIR] [--time MS]",
+);
+const dir = options.dir ?? "snapshots";
+const time = integerOption("--time", options.time, 1, 600_000) ?? 1000;
 
 const started = performance.now();
 let parseMs = 0;

@@ -40,15 +40,16 @@ import { snapshotVersion } from "../src/api/snapshot-version.js";
 import { createHash } from "node:crypto";
 import { SnapshotStore } from "../src/serving/snapshot-store.js";
 import { sampleBasketMembers, sampleBasketsFile, type ChainBasketMembers } from "../tools/samplegen/sample-baskets.js";
+import { integerOption, readArgs } from "./command-line.js";
 
-function argument(name: string, fallback: string): string {
-  const i = process.argv.indexOf(name);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
-}
-
-const dir = argument("--dir", "snapshots");
-const iterations = Number(argument("--iterations", "400"));
-const rounds = Number(argument("--rounds", "5"));
+const options = readArgs(
+  process.argv.slice(2),
+  { dir: { type: "string" }, iterations: { type: "string" }, rounds: { type: "string" }, json: { type: "boolean" } },
+  "usage: npm run bench:pool-search -- [--dir DIR] [--iterations N] [--rounds R] [--json]",
+);
+const dir = options.dir ?? "snapshots";
+const iterations = integerOption("--iterations", options.iterations, 1, 1_000_000) ?? 400;
+const rounds = integerOption("--rounds", options.rounds, 1, 1000) ?? 5;
 const mb = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MB`;
 
 /** The index built alone from a parsed chain (what compileChain adds for it). */
@@ -324,4 +325,4 @@ const table = cases.map((c) => {
   };
 });
 console.table(table);
-if (process.argv.includes("--json")) console.log(JSON.stringify({ indexRows, table }));
+if (options.json === true) console.log(JSON.stringify({ indexRows, table }));

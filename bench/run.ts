@@ -19,7 +19,8 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, release, tmpdir, totalmem } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
-import { Flags, log, onCleanup, round, runBench } from "./entry.js";
+import { integerOption, readArgs } from "./command-line.js";
+import { log, onCleanup, round, runBench } from "./entry.js";
 import { PROJECT_ROOT } from "../src/config/config.js";
 import { renderChart } from "./chart.js";
 import {
@@ -96,53 +97,52 @@ const USAGE = `usage: npm run bench -- [--quick] [options]
   --idle-streams N    keep N idle WebSocket subscribers open on each gateway's /v1/stream while measuring (opened by a
                       separate process on the wrk CPUs; STREAM_MAX_CONNECTIONS_PER_KEY and descriptor limits raised to fit)`;
 
-function parseArgs(argv: readonly string[]): Args {
-  const args: Args = {
-    quick: false,
-    data: join(PROJECT_ROOT, "snapshots"),
-    rounds: null,
-    durationS: null,
-    warmupS: null,
-    connections: 64,
-    wrkThreads: null,
-    pin: true,
-    serverCpus: null,
-    wrkCpus: null,
-    servers: null,
-    targets: null,
-    writeSummary: false,
-    notes: [],
-    idleStreams: 0,
+function readOptions(argv: readonly string[]): Args {
+  const text = { type: "string" } as const;
+  const flag = { type: "boolean" } as const;
+  const values = readArgs(
+    argv,
+    {
+      quick: flag,
+      data: text,
+      rounds: text,
+      duration: text,
+      warmup: text,
+      connections: text,
+      "wrk-threads": text,
+      "server-cpus": text,
+      "wrk-cpus": text,
+      "no-pin": flag,
+      servers: text,
+      targets: text,
+      note: { type: "string", multiple: true },
+      "write-summary": flag,
+      "idle-streams": text,
+    },
+    USAGE,
+  );
+  const cpuList = (name: string, list: string | undefined): string | null => {
+    if (list === undefined) return null;
+    if (!/^\d+(-\d+)?(,\d+(-\d+)?)*$/.test(list)) throw new Error(`${name} must be a CPU list like 0 or 0-2 or 0,2, got '${list}'`);
+    return list;
   };
-  const flags = new Flags(argv);
-  const cpuList = () => {
-    const text = flags.value();
-    if (!/^\d+(-\d+)?(,\d+(-\d+)?)*$/.test(text)) throw new Error(`${flags.flag} must be a CPU list like 0 or 0-2 or 0,2, got '${text}'`);
-    return text;
+  return {
+    quick: values.quick ?? false,
+    data: resolve(values.data ?? join(PROJECT_ROOT, "snapshots")),
+    rounds: integerOption("--rounds", values.rounds, 1, 100) ?? null,
+    durationS: integerOption("--duration", values.duration, 1, 600) ?? null,
+    warmupS: integerOption("--warmup", values.warmup, 0, 600) ?? null,
+    connections: integerOption("--connections", values.connections, 1, 10_000) ?? 64,
+    wrkThreads: integerOption("--wrk-threads", values["wrk-threads"], 1, 256) ?? null,
+    pin: !(values["no-pin"] ?? false),
+    serverCpus: cpuList("--server-cpus", values["server-cpus"]),
+    wrkCpus: cpuList("--wrk-cpus", values["wrk-cpus"]),
+    servers: values.servers ?? null,
+    targets: values.targets ?? null,
+    writeSummary: values["write-summary"] ?? false,
+    notes: values.note ?? [],
+    idleStreams: integerOption("--idle-streams", values["idle-streams"], 0, 100_000) ?? 0,
   };
-  while (flags.next()) {
-    const flag = flags.flag;
-    if (flag === "--quick") args.quick = true;
-    else if (flag === "--data") args.data = resolve(flags.value());
-    else if (flag === "--rounds") args.rounds = flags.integer(1, 100);
-    else if (flag === "--duration") args.durationS = flags.integer(1, 600);
-    else if (flag === "--warmup") args.warmupS = flags.integer(0, 600);
-    else if (flag === "--connections") args.connections = flags.integer(1, 10_000);
-    else if (flag === "--wrk-threads") args.wrkThreads = flags.integer(1, 256);
-    else if (flag === "--server-cpus") args.serverCpus = cpuList();
-    else if (flag === "--wrk-cpus") args.wrkCpus = cpuList();
-    else if (flag === "--no-pin") args.pin = false;
-    else if (flag === "--servers") args.servers = flags.value();
-    else if (flag === "--targets") args.targets = flags.value();
-    else if (flag === "--note") args.notes.push(flags.value());
-    else if (flag === "--write-summary") args.writeSummary = true;
-    else if (flag === "--idle-streams") args.idleStreams = flags.integer(0, 100_000);
-    else if (flag === "--help" || flag === "-h") {
-      process.stdout.write(`${USAGE}\n`);
-      process.exit(0);
-    } else throw new Error(`unknown option '${flag}'\n${USAGE}`);
-  }
-  return args;
 }
 
 // ------------------------------------------------------------------ helpers
@@ -293,7 +293,7 @@ async function checkAnswers(
 // ------------------------------------------------------------------ main
 
 async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2));
+  const args = readOptions(process.argv.slice(2));
   const mode = args.quick ? "quick" : "full";
   const startedAt = new Date();
   const machine = machineInfo();

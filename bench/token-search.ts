@@ -30,15 +30,16 @@ import { snapshotVersion } from "../src/api/snapshot-version.js";
 import { createHash } from "node:crypto";
 import { sampleBasketMembers, sampleBasketsFile, type ChainBasketMembers } from "../tools/samplegen/sample-baskets.js";
 import { columnBytes } from "../src/tables/shared-columns.js";
+import { integerOption, readArgs } from "./command-line.js";
 
-function argument(name: string, fallback: string): string {
-  const i = process.argv.indexOf(name);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
-}
-
-const dir = argument("--dir", "snapshots");
-const time = Number(argument("--time", "1500"));
-const out = argument("--out", "");
+const options = readArgs(
+  process.argv.slice(2),
+  { dir: { type: "string" }, time: { type: "string" }, out: { type: "string" } },
+  "usage: npm run bench:token-search -- [--dir DIR] [--time MS] [--out FILE]",
+);
+const dir = options.dir ?? "snapshots";
+const time = integerOption("--time", options.time, 1, 600_000) ?? 1500;
+const out = options.out ?? "";
 
 // ------------------------------------------------------------------ build, as the build worker does
 

@@ -22,6 +22,7 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
 import { pino } from "pino";
 import * as prettier from "prettier";
 import { KeyStore } from "../src/access/key-store.js";
@@ -465,7 +466,7 @@ export async function generateExamples(): Promise<string> {
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const check = process.argv.includes("--check");
+  const check = parseArgs({ options: { check: { type: "boolean" } } }).values.check === true;
   generateExamples().then(
     (text) => {
       if (check) {

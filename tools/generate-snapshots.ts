@@ -11,6 +11,7 @@
 import { mkdirSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
 import { pack } from "msgpackr";
 import { parseBasketsFile } from "../src/baskets/basket-file.js";
 import { CHAINS, SUPPORTED_CHAIN_IDS, type ChainId } from "../src/chains/chains.js";
@@ -49,27 +50,24 @@ function parseScale(text: string): ScaleName {
   return scale;
 }
 
-/** Parses `--flag value` and `--flag=value`; returns null when help was asked for. */
-export function parseArgs(argv: readonly string[]): Options | null {
-  const options: Options = { seed: 1, scale: "small", out: "snapshots" };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg === "--help" || arg === "-h") return null;
-    const match = /^(--[a-z-]+)(?:=(.*))?$/s.exec(arg);
-    if (!match) throw new UsageError(`unexpected argument '${arg}'`);
-    const flag = match[1] as string;
-    if (flag !== "--seed" && flag !== "--scale" && flag !== "--out") throw new UsageError(`unknown option '${flag}'`);
-    let value = match[2];
-    if (value === undefined) {
-      value = argv[++i];
-      if (value === undefined || value.startsWith("--")) throw new UsageError(`${flag} needs a value`);
-    }
-    if (flag === "--seed") options.seed = parseSeed(value);
-    else if (flag === "--scale") options.scale = parseScale(value);
-    else if (value === "") throw new UsageError("--out needs a non-empty directory");
-    else options.out = value;
+/** The options (node:util's parseArgs: `--flag value` or `--flag=value`); null when help was asked for. */
+export function readOptions(argv: readonly string[]): Options | null {
+  let values;
+  try {
+    const text = { type: "string" } as const;
+    ({ values } = parseArgs({ args: [...argv], options: { seed: text, scale: text, out: text, help: { type: "boolean", short: "h" } } }));
+  } catch (error) {
+    // parseArgs's own message: an unknown option, a missing value, a stray argument.
+    if ((error as NodeJS.ErrnoException).code?.startsWith("ERR_PARSE_ARGS") === true) throw new UsageError((error as Error).message);
+    throw error;
   }
-  return options;
+  if (values.help === true) return null;
+  if (values.out === "") throw new UsageError("--out needs a non-empty directory");
+  return {
+    seed: values.seed === undefined ? 1 : parseSeed(values.seed),
+    scale: values.scale === undefined ? "small" : parseScale(values.scale),
+    out: values.out ?? "snapshots",
+  };
 }
 
 function megabytes(bytes: number): string {
@@ -149,7 +147,7 @@ function run(options: Options): void {
 function main(argv: readonly string[]): number {
   let options: Options | null;
   try {
-    options = parseArgs(argv);
+    options = readOptions(argv);
   } catch (error) {
     if (error instanceof UsageError) {
       log(`generate-snapshots: ${error.message}\n${USAGE}`);
@@ -165,7 +163,7 @@ function main(argv: readonly string[]): number {
   return 0;
 }
 
-// Run only as the entry point, so that tests may import parseArgs.
+// Run only as the entry point, so that tests may import readOptions.
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   process.exitCode = main(process.argv.slice(2));
 }

@@ -12,6 +12,7 @@ import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import WebSocket from "ws";
 import { BenchChild } from "./child.js";
+import { parseArgs } from "node:util";
 
 const THIS_FILE = fileURLToPath(import.meta.url);
 /** Connections being opened at once. */
@@ -82,6 +83,6 @@ async function child(url: string, key: string, count: number): Promise<void> {
 }
 
 if (process.argv[1] === THIS_FILE && process.send) {
-  const [url, key, countText] = process.argv.slice(2);
+  const [url, key, countText] = parseArgs({ allowPositionals: true }).positionals;
   void child(url, key, Number(countText));
 }

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Unpackr } from "msgpackr";
 import { BenchChild } from "./child.js";
+import { parseArgs } from "node:util";
 
 const THIS_FILE = fileURLToPath(import.meta.url);
 
@@ -28,7 +29,7 @@ export async function samplePoolAddresses(dir: string, chainId: number, count: n
 }
 
 if (process.argv[1] === THIS_FILE && process.send) {
-  const [file, countText] = process.argv.slice(2);
+  const [file, countText] = parseArgs({ allowPositionals: true }).positionals;
   const snapshot = new Unpackr({ useRecords: false, mapsAsObjects: true }).unpack(readFileSync(file)) as {
     pools: Array<{ address: string }>;
   };

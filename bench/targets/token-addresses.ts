@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Unpackr } from "msgpackr";
 import { BenchChild } from "./child.js";
+import { parseArgs } from "node:util";
 
 const THIS_FILE = fileURLToPath(import.meta.url);
 
@@ -30,7 +31,7 @@ export async function tokenAddresses(dir: string, symbol: string): Promise<Chain
 }
 
 if (process.argv[1] === THIS_FILE && process.send) {
-  const [dir, symbol] = process.argv.slice(2);
+  const [dir, symbol] = parseArgs({ allowPositionals: true }).positionals;
   const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true });
   const tokens: ChainAddress[] = [];
   for (const name of readdirSync(dir)

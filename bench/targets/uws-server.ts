@@ -10,19 +10,21 @@ import { Worker } from "node:worker_threads";
 import { fileURLToPath } from "node:url";
 import { readCanned } from "./canned.js";
 import type { UwsThreadData } from "./uws-thread.js";
+import { parseArgs } from "node:util";
 
-function argument(name: string): string {
-  const i = process.argv.indexOf(name);
-  const value = i >= 0 ? process.argv[i + 1] : undefined;
-  if (value === undefined) throw new Error(`uws-server: missing ${name}`);
+const text = { type: "string" } as const;
+const options = parseArgs({ options: { kind: text, port: text, threads: text, responses: text } }).values;
+function argument(name: keyof typeof options): string {
+  const value = options[name];
+  if (value === undefined) throw new Error(`uws-server: missing --${name}`);
   return value;
 }
 
-const kind = argument("--kind");
+const kind = argument("kind");
 if (kind !== "bare" && kind !== "floor") throw new Error(`uws-server: --kind must be bare or floor, got '${kind}'`);
-const port = Number(argument("--port"));
-const threads = Number(argument("--threads"));
-const responsesFile = argument("--responses");
+const port = Number(argument("port"));
+const threads = Number(argument("threads"));
+const responsesFile = argument("responses");
 const threadFile = fileURLToPath(new URL("./uws-thread.js", import.meta.url));
 const counters = new SharedArrayBuffer(4 * Math.max(1, readCanned(responsesFile).keys.length));
 const workerData: UwsThreadData = { kind, port, responsesFile, counters };
