@@ -3,7 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../../src/config/config.js";
+import { ConfigError, loadConfig } from "../../../src/config/config.js";
 
 describe("CHANGES_RETENTION", () => {
   const dir = mkdtempSync(path.join(tmpdir(), "lgw-retention-"));
