@@ -55,7 +55,7 @@ export interface TaskRunner {
 }
 
 /** A two-thread build of one chain file: `onEarlyTokens` gets its token data before it finishes (null: not wanted). */
-export interface Shared {
+export interface TwoThreads {
   readonly onEarlyTokens: ((tokens: EarlyTokens) => void) | null;
 }
 
@@ -99,10 +99,10 @@ export class BuildPool {
     return this.options.threads >= 2 && fileBytes >= (this.options.splitFromBytes ?? SPLIT_FROM_BYTES) && this.nice() === 0;
   }
 
-  /** Builds one chain file: on one thread, or with `shared` on two (see mayShare). */
-  buildChainFile(input: ChainFileInput, shared: Shared | null): Promise<ChainTaskResult> {
+  /** Builds one chain file: on one thread, or with `twoThreads` on two (see mayShare). */
+  buildChainFile(input: ChainFileInput, twoThreads: TwoThreads | null): Promise<ChainTaskResult> {
     const task: ChainTask = { kind: "chain", nice: this.niceCell, ...input, helper: null, early: null };
-    return shared === null ? this.run<ChainTaskResult>(task) : this.runWithHelper(task, shared);
+    return twoThreads === null ? this.run<ChainTaskResult>(task) : this.runWithHelper(task, twoThreads);
   }
 
   /** Builds the cross-chain token index of these chains' token data. */
@@ -121,11 +121,11 @@ export class BuildPool {
    * Runs a chain task with a helper task beside it that builds part of its pools on a second thread if it
    * starts in time (helper-link.ts); neither task waits for the other to start.
    */
-  private async runWithHelper(task: ChainTask, shared: Shared): Promise<ChainTaskResult> {
+  private async runWithHelper(task: ChainTask, twoThreads: TwoThreads): Promise<ChainTaskResult> {
     const { chainEnd, helperEnd } = openHelperLink();
     const helper: PoolRangeTask = { kind: "pool-range", nice: this.niceCell, ...helperEnd };
-    const early = shared.onEarlyTokens === null ? null : new MessageChannel();
-    if (early !== null) early.port2.once("message", shared.onEarlyTokens!);
+    const early = twoThreads.onEarlyTokens === null ? null : new MessageChannel();
+    if (early !== null) early.port2.once("message", twoThreads.onEarlyTokens!);
     // The chain's task first: the pool's queue is first come, first served, and a helper on the only free thread
     // would leave the chain's task waiting for another. The helper is not awaited: one that waits for a thread
     // (at start-up, the other builder's file) does nothing when it starts after the chain's task is done. A

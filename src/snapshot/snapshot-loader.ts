@@ -270,13 +270,13 @@ export class SnapshotLoader {
     if (!decision.build) return false;
     const served = this.chains.chain(file.chainId);
     const input = chainFileInput(file, decision, served, this.options, this.now());
-    const shared = place.mayShare && this.pool.mayShare(file.bytes);
+    const twoThreads = place.mayShare && this.pool.mayShare(file.bytes);
     let result: ChainTaskResult;
     const started = performance.now();
     try {
       result = await this.pool.buildChainFile(
         input,
-        shared ? { onEarlyTokens: place.lastOfBatch ? (t) => this.onEarlyTokens(t) : null } : null,
+        twoThreads ? { onEarlyTokens: place.lastOfBatch ? (t) => this.onEarlyTokens(t) : null } : null,
       );
       this.events.buildTimed("chain", (performance.now() - started) / 1000);
     } catch (error) {
