@@ -140,15 +140,16 @@ describe("the worker's chain and helper tasks on a real file", () => {
   });
   const bytes = packSnapshot(file);
   const plain = (value: unknown) => comparable(value, ["buildMs", "fileMtimeMs"]);
+  /** What the chain's compile is told of the file (its SHA-256 left out: the task's own is compared apart). */
+  const source = {
+    file: "chain-8453.msgpack",
+    fileBytes: bytes.length,
+    sha256: "",
+    fileMtimeMs: 0,
+    logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE,
+  };
   const oneThread = () => {
     const { snapshot, pools } = openSnapshotBytes(bytes, CHAIN);
-    const source = {
-      file: "chain-8453.msgpack",
-      fileBytes: bytes.length,
-      sha256: "",
-      fileMtimeMs: 0,
-      logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE,
-    };
     return compileChain(snapshot, source, pools);
   };
   const quiet = () => new ThreadNiceness(() => undefined);
@@ -175,13 +176,6 @@ describe("the worker's chain and helper tasks on a real file", () => {
       });
       await until(() => Atomics.load(chainEnd.claim, 0) === HELPER_RANGE_TAKEN);
       const { snapshot, pools, split } = openSplitSource(opened.source, layout, CHAIN, DEFAULT_TOKEN_LOGO_TEMPLATE);
-      const source = {
-        file: "chain-8453.msgpack",
-        fileBytes: bytes.length,
-        sha256: "",
-        fileMtimeMs: 0,
-        logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE,
-      };
       const compiler = new ChainCompiler(snapshot, source, pools.count, own, targets);
       for (let i = 0; i < own; i++) compiler.write(pools.next());
       const part = (await offer.take())!;
