@@ -260,7 +260,7 @@ export interface RepushMemory {
   readonly peakReset: boolean;
 }
 
-/** How long the gateway's idle build worker lives after a build (snapshot-loader.ts), plus a margin. */
+/** How long the gateway's idle build worker lives after a build (src/snapshot/build-pool.ts), plus a margin. */
 const BUILD_WORKER_EXIT_MS = 12_000;
 /** After the last swap: the retention grace period, its check and the threads' collections (version-retention.ts). */
 const RELEASE_SETTLE_MS = 4_000;

@@ -358,7 +358,7 @@ async function main(): Promise<void> {
   // 3a: the pool route without subscribers (nothing pushed yet).
   await wrkRun(wrk, gateway, key.key, path, { ...args, durationS: 2 }, scratch, "warm-up", null);
   const baseline = await wrkRun(wrk, gateway, key.key, path, args, scratch, "without subscribers", null);
-  // The build worker exits 10 s after its last build (src/snapshot/snapshot-loader.ts), releasing its heap: RSS is
+  // The build worker exits 10 s after its last build (src/snapshot/build-pool.ts), releasing its heap: RSS is
   // read once it has, and once it holds still (within 1 MiB over 3 s).
   const readyAt = gateway.spawnedAt + gateway.startToReadyMs;
   await new Promise((r) => setTimeout(r, Math.max(0, readyAt + 12_000 - performance.now())));

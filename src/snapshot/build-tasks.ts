@@ -1,8 +1,8 @@
 /**
- * The tasks of the build workers (workers/snapshot-worker.ts) and what they
- * answer: the contract between the snapshot loader and its piscina pool. Both
- * tasks are pure functions of their input; results are shared columns, so
- * handing them back copies nothing large, and failures come back as values.
+ * The tasks of the build workers (workers/snapshot-worker.ts dispatches them) and what they answer: the
+ * contract between the loader's build pool (build-pool.ts) and the worker threads. Each task is a pure
+ * function of its input; results are shared columns, so handing them back copies nothing large, and
+ * failures come back as values.
  */
 import type { MessagePort } from "node:worker_threads";
 import type { ChainId } from "../chains/chains.js";
@@ -11,20 +11,13 @@ import type { ChainDiff } from "../tables/change-sets.js";
 import type { PoolTableData } from "../tables/pool-table.js";
 import type { AdmissionBounds } from "./chain-admission.js";
 import type { SnapshotErrorReason } from "./snapshot-error.js";
-import type { PoolRangeJob, PoolRangeResult } from "./compile-pool-range.js";
+import type { PoolRangeJob } from "./compile-pool-range.js";
+import type { HelperLink } from "./helper-link.js";
 
-/** Niceness of a build worker by default once a snapshot serves: under load the serving threads get the CPU first. */
-export const DEFAULT_WORKER_NICE = 10;
+export type BuildTask = ChainTask | PoolRangeTask | TokenIndexTask;
 
-/** Read, decode, validate and compile one chain file. */
-export interface ChainTask {
-  readonly kind: "chain";
-  /**
-   * Niceness the worker's thread should run at, one shared Int32 the loader updates while the task runs
-   * (BUILD_WORKER_NICE while the serving threads are busy, 0 while they are idle or before anything
-   * serves); the worker reads it as it goes.
-   */
-  readonly nice: Int32Array;
+/** One chain file to build: what the loader decides about it (the build pool adds the threads' part, ChainTask). */
+export interface ChainFileInput {
   readonly path: string;
   readonly logoTemplate: string;
   /** Contents (SHA-256) already known for this name (served, or rejected before): a file with these bytes is not decoded. */
@@ -38,11 +31,22 @@ export interface ChainTask {
    * is computed against (src/snapshot/diff-chain.ts); null on the chain's first load.
    */
   readonly previous: PreviousChainTables | null;
+}
+
+/** Read, decode, validate and compile one chain file (chain-file-task.ts). */
+export interface ChainTask extends ChainFileInput {
+  readonly kind: "chain";
+  /**
+   * Niceness the worker's thread should run at, one shared Int32 the build pool updates while the task runs
+   * (BUILD_WORKER_NICE while the serving threads are busy, 0 while they are idle or before anything
+   * serves); the worker reads it as it goes (thread-niceness.ts).
+   */
+  readonly nice: Int32Array;
   /**
    * A helper build thread that may build the second part of the file's pools (its PoolRangeTask was run at
    * the same time), or null: the whole file builds on this task's thread.
    */
-  readonly helper: BuildHelperLink | null;
+  readonly helper: HelperLink | null;
   /**
    * Where to post the chain's token columns and run (EarlyTokens) as soon as they are compiled, before the
    * pools are done (only with a helper: the loader then builds the token index on the helper's thread while
@@ -64,41 +68,17 @@ export interface EarlyTokens {
 }
 
 /**
- * The two ends of one chain's two-thread build (compile-pool-range.ts). The chain's task posts the helper
- * exactly one HelperJobMessage; the helper answers a job it took with one HelperReply.
+ * Builds the pools a chain's task offers it, if it gets to them first (helper-link.ts); it answers the chain's
+ * task, not the loader (the chain's result counts the pools it built).
  */
-export interface BuildHelperLink {
-  readonly port: MessagePort;
-  /**
-   * [0]: who builds the offered pools: HELPER_RANGE_OPEN, then HELPER_RANGE_TAKEN by the helper as it starts,
-   * or HELPER_RANGE_KEPT by the chain's thread when it gets there first (a helper that starts late then does
-   * nothing: neither thread ever waits for the other to start). [1]: 1 when the helper should stop (the
-   * chain's own pools failed).
-   */
-  readonly claim: Int32Array;
-}
-
-export const HELPER_RANGE_OPEN = 0;
-export const HELPER_RANGE_TAKEN = 1;
-export const HELPER_RANGE_KEPT = 2;
-
-/**
- * Builds the pools a chain's task offers it, if it gets to them first (see BuildHelperLink); it answers the
- * chain's task, not the loader (the chain's result counts the pools it built).
- */
-export interface PoolRangeTask extends BuildHelperLink {
+export interface PoolRangeTask extends HelperLink {
   readonly kind: "pool-range";
   /** As ChainTask.nice. */
   readonly nice: Int32Array;
 }
 
-/** The chain's task to its helper: the job, with the open file to read it from (same process), or null when none is offered. */
-export interface HelperJobMessage {
-  readonly job: (PoolRangeJob & { readonly fd: number; readonly fileBytes: number; readonly file: string }) | null;
-}
-
-/** The helper's answer to a job it took. */
-export type HelperReply = { readonly result: PoolRangeResult } | { readonly failed: string };
+/** What the chain's task offers its helper: the range, with the open file to read it from (same process). */
+export type HelperJob = PoolRangeJob & { readonly fd: number; readonly fileBytes: number; readonly file: string };
 
 /** What the change-set diff reads of the chain's last accepted file. */
 export interface PreviousChainTables {

@@ -1,16 +1,9 @@
 /**
- * One chain built by two threads: the chain's build thread reads the file's
- * top level, hands the pools after the first `k` to a helper thread
- * (`PoolRangeJob`), builds pools [0, k) itself, then joins what the helper
- * wrote (`joinPoolRange`). Both write into the same shared memory at each
- * pool's index (ChainPoolTargets), so joining copies no pool JSON.
- *
- * The file is judged exactly as when one thread reads it all: the helper
- * checks its pools among themselves, `joinPoolRange` checks their addresses
- * against the pools before them, in file order, so the first problem of the
- * file is the one reported (a duplicate across the two ranges before the
- * helper's own first problem comes first). test/unit/compile-pool-range.test.ts
- * holds both paths equal, accepted and rejected, on random files.
+ * One chain built by two threads (docs/decisions/003-two-threads-on-one-chain.md): the chain's build thread
+ * hands the pools after the first `k` to a helper thread (`PoolRangeJob`), builds pools [0, k) itself, then
+ * joins what the helper wrote (`joinPoolRange`), both writing into the same shared memory at each pool's
+ * index. The file is judged exactly as when one thread reads it all (the first problem in file order);
+ * test/unit/compile-pool-range.test.ts holds both paths equal, accepted and rejected, on random files.
  */
 import type { ChainId } from "../chains/chains.js";
 import type { ByteSource } from "./byte-source.js";

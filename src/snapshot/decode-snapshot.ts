@@ -8,17 +8,10 @@
  * a bigint, which validation then rejects with a clear path (it cannot be
  * represented exactly as a JavaScript number).
  *
- * Decoding is pure JavaScript, on purpose. msgpackr's native string extractor
- * (msgpackr-extract, 3.0.4 through 3.0.7) keeps its token table in one
- * process-global array that every thread loading the addon clears and refills;
- * a decode running in another thread meanwhile silently garbles strings (keys
- * and values). No published version fixes it, and loading the addon once up
- * front does not help (each thread's load re-runs the reset). msgpackr's
- * `unpack-no-eval` build is a separate copy of its decoder that is never wired
- * to the addon, whatever else the thread imports; on the large generated set it
- * decodes as fast as the native path (bench/README.md, "Snapshot decoding").
- * test/pipeline/decode-race.test.ts decodes in several threads while others
- * load the addon and compares every result byte for byte.
+ * Decoding is pure JavaScript, on purpose (msgpackr's `unpack-no-eval` build, never wired to the native
+ * addon, whose process-global table other threads reset mid-decode): docs/decisions/001-msgpack-reader.md.
+ * test/pipeline/decode-race.test.ts decodes in several threads while others load the addon and compares
+ * every result byte for byte.
  */
 import { createRequire } from "node:module";
 import type { Options, Unpackr as UnpackrClass } from "msgpackr";

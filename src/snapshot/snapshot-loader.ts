@@ -1,71 +1,41 @@
 /**
- * Keeps the served snapshot in step with the snapshot directory.
+ * Keeps the served snapshot in step with the snapshot directory: it decides what to build and when, and
+ * keeps the outcome; the build threads are build-pool.ts.
  *
- * A scan looks at every `chain-<id>.msgpack` (live-entry.ts), hands each file
- * that needs a build (file-attempts.ts) to a build worker, one at a time, and
- * keeps the last good data of every chain: a bad, half-written, unsupported,
- * out-of-order or future-dated file is rejected and logged, the chain keeps
- * serving. Files are known by the SHA-256 of their bytes: bytes already served
- * (or already rejected) are not decoded again, and any new bytes are. When the
- * served contents changed, the cross-chain token index is rebuilt in a worker
- * and the result handed to the listener (the supervisor hands it to the
- * serving threads).
+ * A scan looks at every `chain-<id>.msgpack` (scan a file: live-entry.ts), builds each file its attempts say
+ * needs it (file-attempts.ts; build a chain file), and keeps the last good data of every chain
+ * (accepted-chains.ts): a bad, half-written, unsupported, out-of-order or future-dated file is rejected and
+ * logged, the chain keeps serving. Files are known by the SHA-256 of their bytes: bytes already served (or
+ * already rejected) are not decoded again, and any new bytes are. When the served contents changed, the
+ * cross-chain token index is built and the batch published to the listener (the supervisor hands it to the
+ * serving threads). Once a snapshot serves, files build one at a time in batches (batch-rule.ts;
+ * docs/decisions/002-one-build-at-a-time-and-batches.md), a batch's token index possibly started early
+ * (docs/decisions/004-early-token-index.md).
  *
- * Once a snapshot is served, new files are served in batches: before building
- * a file that would bring the chains built but not yet served past a third of
- * the served files' bytes, what is built so far is served first. A re-push of
- * every file then holds at most about a third of the data set (or its largest
- * file) twice, not all of it; the earlier versions go as soon as no cursor
- * needs them (version-retention.ts). Files build largest first, so the
- * largest builds while nothing else waits. Each batch costs one token-index
- * build; when a batch's last file builds on two threads, its token index is
- * started on the helper's thread as soon as that file's tokens are compiled
- * (speculate()), and used if the file is accepted. (Building the next file while a batch's token index builds was
- * tried: faster, but the batch's old data then stays through most of the
- * next build, which raised the re-push peak.)
- *
- * Scans run at start, on directory changes (debounced) and on the REBUILD_CRON
- * schedule (a tick also retries files that failed for I/O or a crash); one at a
- * time, a request during a scan queues one more.
+ * Scans run at start, on directory changes and on the REBUILD_CRON schedule, one at a time (scan-triggers.ts).
  */
-import { readdirSync, watch, type FSWatcher } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import cron, { type ScheduledTask } from "node-cron";
-import { Piscina } from "piscina";
 import { isSupportedChainId, type ChainId } from "../chains/chains.js";
 import type { Logger } from "../log/logger.js";
 import type { TokenIndexData } from "../tables/token-index.js";
-import { AllowOlderMarkers } from "./allow-older-marker.js";
-import { MessageChannel, type MessagePort } from "node:worker_threads";
-import {
-  DEFAULT_WORKER_NICE,
-  type ChainTask,
-  type ChainTaskResult,
-  type EarlyTokens,
-  type PoolRangeTask,
-  type TokenIndexTask,
-} from "./build-tasks.js";
-import { admissionBounds } from "./chain-admission.js";
 import type { ChainSnapshotInfo, CompiledChain } from "../tables/compiled-chain.js";
 import type { ChangeSetDraft } from "../tables/change-sets.js";
-import { ChangeSetDrafts } from "./change-set-drafts.js";
-import { FileAttempts, type BuildDecision } from "./file-attempts.js";
 import { SNAPSHOT_FILE_PATTERN } from "../api/snapshot-format.js";
-import { describeNotAFile, inspectLiveEntry } from "./live-entry.js";
-import type { SnapshotErrorReason } from "./snapshot-error.js";
-import { snapshotContentKey, snapshotVersion, versionHex } from "../api/snapshot-version.js";
+import { versionHex } from "../api/snapshot-version.js";
 import { FILE_LIMITS } from "../util/operator-file.js";
-
-/** Serving threads' event-loop utilization from which a build yields the CPU (BUILD_WORKER_NICE). */
-const BUSY_SERVING_LOAD = 0.25;
-/** How often a running build's niceness follows the serving threads' load. */
-const NICE_UPDATE_MS = 250;
-
-/** Default SnapshotLoaderOptions.splitFromBytes: a smaller file builds in about a second on one thread. */
-export const SPLIT_FROM_BYTES = 16 << 20;
-
-/** Share of the served files' bytes that a re-push may build before serving what it built (see above). */
-const REPUSH_BATCH_SHARE = 1 / 3;
+import { AcceptedChains } from "./accepted-chains.js";
+import { AllowOlderMarkers } from "./allow-older-marker.js";
+import { buildOrder, EMPTY_BATCH, lastOfBatch, publishesFirst, withBuilt } from "./batch-rule.js";
+import { BuildPool } from "./build-pool.js";
+import { attemptOutcome, BUILD_FAILED, outsideContent } from "./build-outcome.js";
+import type { ChainFileInput, ChainTaskResult, EarlyTokens } from "./build-tasks.js";
+import { admissionBounds } from "./chain-admission.js";
+import { FileAttempts, type BuildDecision } from "./file-attempts.js";
+import { EarlyIndex } from "./early-index.js";
+import { describeNotAFile, inspectLiveEntry } from "./live-entry.js";
+import { ScanTriggers, type ScanTrigger } from "./scan-triggers.js";
+import type { SnapshotErrorReason } from "./snapshot-error.js";
 
 export interface SnapshotLoaderOptions {
   readonly snapshotDir: string;
@@ -89,13 +59,13 @@ export interface SnapshotLoaderOptions {
   /**
    * Files of at least this many bytes build on two threads (their pools split between two build workers:
    * compile-pool-range.ts) when the pool has two (startBuilds >= 2) and the serving threads are idle or
-   * nothing serves yet. Default SPLIT_FROM_BYTES.
+   * nothing serves yet. Default SPLIT_FROM_BYTES (build-pool.ts).
    */
   readonly splitFromBytes?: number;
-  /** Niceness of the build worker threads while the serving threads are busy (default 10; see workers/snapshot-worker.ts). */
+  /** Niceness of the build worker threads while the serving threads are busy (default 10; see build-pool.ts). */
   readonly workerNice?: number;
   /**
-   * How busy the serving threads have been since the last call, 0-1 (the largest event-loop utilization);
+   * How busy the serving threads have been lately, 0-1 (the largest event-loop utilization);
    * absent: always busy.
    */
   readonly servingLoad?: () => number;
@@ -115,117 +85,94 @@ export interface LoaderEvents {
   buildTimed(phase: "chain" | "diff" | "token-index", seconds: number): void;
 }
 
-/** What started a scan. */
-export type ScanTrigger = "start" | "change" | "tick";
+/** One chain file a scan found (a regular file), and what the scan knows of it. */
+interface ScannedFile {
+  readonly name: string;
+  readonly chainId: number;
+  readonly path: string;
+  /** What the look at the entry saw (live-entry.ts): another signature is another file. */
+  readonly signature: string;
+  readonly bytes: number;
+  /** The operator allows an older file for this chain (an allow-older marker, chain-admission.ts). */
+  readonly allowOlder: boolean;
+}
+
+/** Where a file stands in its scan. */
+interface Place {
+  /** It may build on two threads (when it is large enough and the serving threads are idle). */
+  readonly mayShare: boolean;
+  /** No other file builds before its batch is published (its token index may start while it finishes). */
+  readonly lastOfBatch: boolean;
+}
 
 export class SnapshotLoader {
-  private readonly lastGood = new Map<ChainId, CompiledChain>();
+  private readonly chains = new AcceptedChains();
   private readonly attempts = new FileAttempts();
   private readonly markers: AllowOlderMarkers;
-  private readonly removedNoticed = new Set<ChainId>();
-  private readonly pool: Piscina;
+  private readonly pool: BuildPool;
   private readonly startBuilds: number;
-  /** The niceness build tasks should run at (shared with the workers: see ChainTask.nice). */
-  private readonly niceCell = new Int32Array(new SharedArrayBuffer(4));
-  private niceTimer: NodeJS.Timeout | null = null;
-  private tasksRunning = 0;
   private readonly now: () => number;
-  private scanning: Promise<void> | null = null;
-  private rescanRequested = false;
-  private tickRequested = false;
-  private watcher: FSWatcher | null = null;
-  private debounce: NodeJS.Timeout | null = null;
-  private schedule: ScheduledTask | null = null;
-  /** Content key (chain ids and file hashes) of the last snapshot built: it alone decides whether one changed. */
-  private lastContentKey: string | null = null;
-  private lastVersion: number | null = null;
-  private servedInfos: readonly ChainSnapshotInfo[] = [];
+  private readonly triggers: ScanTriggers;
   private stopped = false;
-  /** Change sets of the files accepted since the last snapshot served (a failed snapshot build keeps them for the next). */
-  private pendingChanges: ChangeSetDraft[] = [];
-  private readonly drafts = new ChangeSetDrafts();
-  /** A token index started while the last file of a batch finished (speculate()), for the contents it names. */
-  private speculation: { contentKey: string; index: Promise<TokenIndexData | null> } | null = null;
+  /** A batch's token index started while its last file finished (onEarlyTokens). */
+  private readonly early: EarlyIndex;
 
   constructor(
     private readonly options: SnapshotLoaderOptions,
     private readonly events: LoaderEvents,
     private readonly log: Logger,
   ) {
-    const resourceLimits = options.workerMaxOldGenerationMb ? { maxOldGenerationSizeMb: options.workerMaxOldGenerationMb } : undefined;
     this.markers = new AllowOlderMarkers(options.snapshotDir);
     this.now = options.now ?? Date.now;
-    // Once a snapshot is served, one build at a time (one file's new columns in memory at once; a
-    // batch's token index before the next file). Before that (start-up: nothing is served, the cores
-    // are the build's) up to startBuilds files build at once. An idle build worker exits after 10 s
-    // so its heap does not stay resident between builds.
+    // Once a snapshot is served, one build at a time (one file's new columns in memory at once; a batch's
+    // token index before the next file). Before that (start-up: nothing is served, the cores are the
+    // build's) up to startBuilds files build at once.
     this.startBuilds = Math.max(1, options.startBuilds ?? 1);
-    this.pool = new Piscina({
-      filename: options.workerFile,
-      maxThreads: this.startBuilds,
-      minThreads: 0,
-      idleTimeout: 10_000,
-      resourceLimits,
-    });
+    this.triggers = new ScanTriggers(
+      (tick) => this.scanDirectory(tick),
+      { dir: options.snapshotDir, debounceMs: options.watchDebounceMs, cron: options.rebuildCron },
+      log,
+    );
+    this.pool = new BuildPool(
+      {
+        workerFile: options.workerFile,
+        workerMaxOldGenerationMb: options.workerMaxOldGenerationMb,
+        threads: this.startBuilds,
+        splitFromBytes: options.splitFromBytes,
+        workerNice: options.workerNice,
+        servingLoad: options.servingLoad,
+        serving: () => this.chains.serving,
+      },
+      log,
+    );
+    this.early = new EarlyIndex((inputs) => this.pool.buildTokenIndex(inputs));
   }
 
   /** Loads what is in the directory now, then starts watching and the schedule. */
   async start(): Promise<void> {
     await this.scan("start");
+    const version = this.chains.version;
     this.log.info(
-      {
-        event: "initial-load-complete",
-        chains: [...this.lastGood.keys()],
-        version: this.lastVersion === null ? null : versionHex(this.lastVersion),
-      },
+      { event: "initial-load-complete", chains: this.chains.chainIds(), version: version === null ? null : versionHex(version) },
       "initial snapshot load complete",
     );
-    this.watcher = watch(this.options.snapshotDir, () => this.scheduleScan());
-    this.watcher.on("error", (error) =>
-      this.log.error({ event: "watch-error", err: error }, "snapshot directory watch failed; the cron schedule still rescans"),
-    );
-    this.schedule = cron.schedule(this.options.rebuildCron, () => void this.scan("tick"));
+    this.triggers.watch();
   }
 
   /** Stops watching and cancels any build in progress (shutdown must not wait for a large build). */
   async stop(): Promise<void> {
     this.stopped = true;
-    this.watcher?.close();
-    if (this.debounce) clearTimeout(this.debounce);
-    await this.schedule?.stop();
-    await this.pool.destroy();
-    await this.scanning;
-  }
-
-  private scheduleScan(): void {
-    if (this.debounce) clearTimeout(this.debounce);
-    this.debounce = setTimeout(() => void this.scan("change"), this.options.watchDebounceMs);
+    await this.triggers.stop();
+    await this.pool.stop();
+    await this.triggers.current;
   }
 
   /** Runs one scan, or queues one more if a scan is running (a queued tick stays a tick). */
   scan(trigger: ScanTrigger): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    if (trigger === "tick") this.tickRequested = true;
-    if (this.scanning) {
-      this.rescanRequested = true;
-      return this.scanning;
-    }
-    this.scanning = (async () => {
-      try {
-        do {
-          this.rescanRequested = false;
-          const tick = this.tickRequested;
-          this.tickRequested = false;
-          await this.scanOnce(tick);
-        } while (this.rescanRequested && !this.stopped);
-      } finally {
-        this.scanning = null;
-      }
-    })();
-    return this.scanning;
+    return this.triggers.scan(trigger);
   }
 
-  private async scanOnce(tick: boolean): Promise<void> {
+  private async scanDirectory(tick: boolean): Promise<void> {
     let names: string[];
     try {
       names = readdirSync(this.options.snapshotDir);
@@ -235,189 +182,145 @@ export class SnapshotLoader {
     }
     const allowOlder = this.markers.find(names);
     const present = new Set<ChainId>();
-    const files: Array<{ name: string; chainId: number; path: string; signature: string; bytes: number }> = [];
+    const files: ScannedFile[] = [];
     for (const name of names.sort()) {
-      const match = SNAPSHOT_FILE_PATTERN.exec(name);
-      if (!match || this.stopped) continue;
-      const chainId = Number(match[1]);
-      const path = join(this.options.snapshotDir, name);
-      const entry = inspectLiveEntry(path);
-      if (entry.kind === "missing") {
-        this.attempts.forget(name);
-        continue;
-      }
-      if (isSupportedChainId(chainId)) present.add(chainId);
-      if (entry.kind === "not-a-file") {
-        if (this.attempts.notAFile(name, entry.signature, entry.what)) {
-          this.events.fileRejected("not-a-file");
-          const message = `${name} is ${describeNotAFile(entry.what)}, not a regular file; the chain keeps its last good data`;
-          this.log.warn(
-            { event: "snapshot-rejected", chainId, file: name, reason: "not-a-file", what: entry.what, error: message },
-            message,
-          );
-        }
-        continue;
-      }
-      files.push({ name, chainId, path, signature: entry.signature, bytes: entry.bytes });
+      if (this.stopped) continue;
+      const file = this.scanFile(name, allowOlder, present);
+      if (file !== null) files.push(file);
     }
     // Largest first: the largest file then builds while nothing else waits.
-    files.sort((x, y) => y.bytes - x.bytes || (x.name < y.name ? -1 : 1));
-    let changed = false;
-    if (this.lastVersion === null && this.startBuilds > 1) {
-      // Nothing served yet: several files at once, each worker taking the next largest.
-      let next = 0;
-      const builder = async (): Promise<void> => {
-        while (next < files.length && !this.stopped) {
-          const file = files[next++];
-          // The last file to start may take a second thread once another builder is done (its helper waits for one).
-          if (await this.buildFile(file, allowOlder, tick, { mayShare: next === files.length, lastOfBatch: false })) changed = true;
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(this.startBuilds, files.length) }, builder));
-    } else {
-      /** File bytes of the chains built in this scan and not served yet. */
-      let pendingBytes = 0;
-      // Which files this scan builds (decide() is pure): a file with no other to build after it in its batch
-      // may have its token index built while it finishes (see speculate()).
-      const building = files.filter((f) => this.decide(f, allowOlder, tick).build);
-      for (const file of files) {
-        if (this.stopped) break;
-        if (changed && this.lastVersion !== null && this.passesBatch(pendingBytes + file.bytes)) {
-          // Serve this batch before building more (the old data it replaces is released meanwhile).
-          await this.buildSnapshot();
-          changed = false;
-          pendingBytes = 0;
-        }
-        const after = building[building.indexOf(file) + 1];
-        const lastOfBatch = after === undefined || this.passesBatch(pendingBytes + file.bytes + after.bytes);
-        // One at a time: a file's new columns are large, and builds share the cores with the serving threads.
-        if (await this.buildFile(file, allowOlder, tick, { mayShare: true, lastOfBatch })) {
-          changed = true;
-          pendingBytes += file.bytes;
-        }
-      }
+    buildOrder(files);
+    // Nothing served yet: several files at once (BUILD_START_WORKERS); then one at a time, in batches.
+    const atStart = !this.chains.serving && this.startBuilds > 1;
+    const changed = atStart ? await this.buildAtStart(files, tick) : await this.buildInBatches(files, tick);
+    for (const chainId of this.chains.removedSince(present)) {
+      this.log.warn({ event: "snapshot-file-removed", chainId }, `chain-${chainId}.msgpack was removed; its last good data stays served`);
     }
-    this.noticeRemoved(present);
-    if (changed) await this.buildSnapshot();
-    this.speculation = null;
+    if (changed) await this.publishBatch();
+    this.early.drop();
   }
 
-  /** Whether a batch of this many file bytes built and not served is past the batch rule (serve it first). */
-  private passesBatch(pendingBytes: number): boolean {
-    return pendingBytes > this.servedBytes() * REPUSH_BATCH_SHARE;
+  /** Looks at one directory entry: a chain file to consider, or null (not a chain file's name, gone, or not a regular file: reported). */
+  private scanFile(name: string, allowOlder: ReadonlySet<number>, present: Set<ChainId>): ScannedFile | null {
+    const match = SNAPSHOT_FILE_PATTERN.exec(name);
+    if (!match) return null;
+    const chainId = Number(match[1]);
+    const path = join(this.options.snapshotDir, name);
+    const entry = inspectLiveEntry(path);
+    if (entry.kind === "missing") {
+      this.attempts.forget(name);
+      return null;
+    }
+    if (isSupportedChainId(chainId)) present.add(chainId);
+    if (entry.kind === "not-a-file") {
+      if (this.attempts.notAFile(name, entry.signature, entry.what)) {
+        this.events.fileRejected("not-a-file");
+        const message = `${name} is ${describeNotAFile(entry.what)}, not a regular file; the chain keeps its last good data`;
+        this.log.warn({ event: "snapshot-rejected", chainId, file: name, reason: "not-a-file", what: entry.what, error: message }, message);
+      }
+      return null;
+    }
+    const allowed = isSupportedChainId(chainId) && allowOlder.has(chainId);
+    return { name, chainId, path, signature: entry.signature, bytes: entry.bytes, allowOlder: allowed };
   }
 
-  private decide(
-    file: { name: string; chainId: number; signature: string },
-    allowOlder: ReadonlySet<number>,
-    tick: boolean,
-  ): BuildDecision {
-    return this.attempts.decide(file.name, file.signature, { tick, nowMs: this.now(), allowOlder: allowsOlder(file.chainId, allowOlder) });
-  }
-
-  /**
-   * Builds one listed file when its attempts say so; true when the chain's served data changed.
-   * @param place.mayShare whether the file may build on two threads (when it is large enough and the serving threads are idle)
-   * @param place.lastOfBatch whether no other file builds before its batch is served
-   */
-  private async buildFile(
-    file: { name: string; chainId: number; path: string; signature: string; bytes: number },
-    allowOlder: ReadonlySet<number>,
-    tick: boolean,
-    place: { mayShare: boolean; lastOfBatch: boolean },
-  ): Promise<boolean> {
-    const { name, chainId, path, signature } = file;
-    const decision = this.decide(file, allowOlder, tick);
-    if (!decision.build) return false;
-    const twoThreads =
-      place.mayShare && this.startBuilds >= 2 && file.bytes >= (this.options.splitFromBytes ?? SPLIT_FROM_BYTES) && this.buildNice() === 0;
-    return this.buildChain(
-      name,
-      path,
-      chainId,
-      signature,
-      decision,
-      allowsOlder(chainId, allowOlder),
-      twoThreads ? { speculate: place.lastOfBatch } : null,
-    );
-  }
-
-  /** Builds one chain file; true when the chain's served data changed. */
-  private async buildChain(
-    name: string,
-    path: string,
-    chainId: number,
-    signature: string,
-    decision: BuildDecision & { build: true },
-    allowOlder: boolean,
-    twoThreads: { speculate: boolean } | null,
-  ): Promise<boolean> {
-    const served = isSupportedChainId(chainId) ? this.lastGood.get(chainId) : undefined;
-    const known = [served?.info.sha256, decision.unchangedRejected].filter((s): s is string => typeof s === "string");
-    const task: ChainTask = {
-      kind: "chain",
-      nice: this.niceCell,
-      path,
-      logoTemplate: this.options.logoTemplate,
-      knownSha256: known,
-      maxBytes: this.options.maxFileBytes ?? FILE_LIMITS.snapshot.maxBytes,
-      bounds: admissionBounds(this.now(), this.options.maxFutureSkewSeconds, served?.info.generatedAt ?? null, allowOlder),
-      previous: served === undefined ? null : { pools: served.pools, tokens: served.tokens },
-      helper: null,
-      early: null,
+  /** Nothing served yet: several files at once, each builder taking the next largest. True when any chain changed. */
+  private async buildAtStart(files: readonly ScannedFile[], tick: boolean): Promise<boolean> {
+    let changed = false;
+    let next = 0;
+    const builder = async (): Promise<void> => {
+      while (next < files.length && !this.stopped) {
+        const file = files[next++];
+        // The last file to start may take a second thread once another builder is done (its helper waits for one).
+        if (await this.buildChainFile(file, tick, { mayShare: next === files.length, lastOfBatch: false })) changed = true;
+      }
     };
+    await Promise.all(Array.from({ length: Math.min(this.startBuilds, files.length) }, builder));
+    return changed;
+  }
+
+  /** One at a time, served in batches (batch-rule.ts). True when chains changed since the last batch published. */
+  private async buildInBatches(files: readonly ScannedFile[], tick: boolean): Promise<boolean> {
+    let batch = EMPTY_BATCH;
+    // Which files this scan builds (decide() is pure): the last file of a batch may have its token index built
+    // while it finishes.
+    const building = files.filter((f) => this.decide(f, tick).build);
+    for (const file of files) {
+      if (this.stopped) break;
+      if (publishesFirst(batch, file.bytes, this.chains.servedBytes(), this.chains.serving)) {
+        // Serve this batch before building more (the old data it replaces is released meanwhile).
+        await this.publishBatch();
+        batch = EMPTY_BATCH;
+      }
+      const next = building[building.indexOf(file) + 1];
+      const last = lastOfBatch(batch, file.bytes, next?.bytes, this.chains.servedBytes());
+      // One at a time: a file's new columns are large, and builds share the cores with the serving threads.
+      if (await this.buildChainFile(file, tick, { mayShare: true, lastOfBatch: last })) batch = withBuilt(batch, file.bytes);
+    }
+    return batch.changed;
+  }
+
+  private decide(file: ScannedFile, tick: boolean): BuildDecision {
+    return this.attempts.decide(file.name, file.signature, { tick, nowMs: this.now(), allowOlder: file.allowOlder });
+  }
+
+  /** Builds one scanned file when its attempts say so; true when the chain's served data changed. */
+  private async buildChainFile(file: ScannedFile, tick: boolean, place: Place): Promise<boolean> {
+    const decision = this.decide(file, tick);
+    if (!decision.build) return false;
+    const served = this.chains.chain(file.chainId);
+    const input = chainFileInput(file, decision, served, this.options, this.now());
+    const twoThreads = place.mayShare && this.pool.mayShare(file.bytes);
     let result: ChainTaskResult;
     const started = performance.now();
     try {
-      result = twoThreads ? await this.runWithHelper(task, twoThreads.speculate) : await this.runTask<ChainTaskResult>(task);
+      result = await this.pool.buildChainFile(
+        input,
+        twoThreads ? { onEarlyTokens: place.lastOfBatch ? (t) => this.onEarlyTokens(t) : null } : null,
+      );
       this.events.buildTimed("chain", (performance.now() - started) / 1000);
     } catch (error) {
       if (this.stopped) return false;
       this.events.buildFailed();
       // Retried on the next scheduled tick (or when the file changes), never on every scan:
       // a build that crashes its worker would otherwise loop on every directory event.
-      this.attempts.record(name, signature, { kind: "failed" });
+      this.attempts.record(file.name, file.signature, BUILD_FAILED);
       this.log.error(
-        { event: "build-failed", chainId, file: name, err: error },
+        { event: "build-failed", chainId: file.chainId, file: file.name, err: error },
         "snapshot build failed; serving the last good data (retried on the next REBUILD_CRON tick)",
       );
       return false;
     }
+    const outcome = attemptOutcome(result, {
+      servedSha256: served?.info.sha256 ?? null,
+      previous: this.attempts.outcome(file.name),
+      maxFutureSkewSeconds: this.options.maxFutureSkewSeconds,
+    });
+    this.attempts.record(file.name, file.signature, outcome);
+    return this.report(file, result, served?.info ?? null);
+  }
+
+  /** Tells the listener and the log what a build of `file` came to; true when the chain's served data changed. */
+  private report(file: ScannedFile, result: ChainTaskResult, served: ChainSnapshotInfo | null): boolean {
+    const { name, chainId } = file;
     switch (result.status) {
-      case "known": {
-        // The served bytes, or the bytes rejected before (that rejection stands).
-        const previous = this.attempts.outcome(name);
-        const stillRejected = result.sha256 !== served?.info.sha256 && previous !== undefined;
-        this.attempts.record(name, signature, stillRejected ? previous : { kind: "served", sha256: result.sha256 });
+      case "known":
         this.log.debug({ event: "snapshot-unchanged", chainId, file: name, sha256: result.sha256 }, `${name}: same bytes as before`);
         return false;
-      }
       case "rejected": {
-        const outsideContent = result.reason === "io" || result.reason === "not-a-file";
-        const retryAtMs =
-          result.reason === "future-generated-at" && result.generatedAt !== null
-            ? (result.generatedAt - this.options.maxFutureSkewSeconds) * 1000
-            : null;
-        this.attempts.record(
-          name,
-          signature,
-          outsideContent ? { kind: "failed" } : { kind: "rejected", reason: result.reason, sha256: result.sha256, retryAtMs },
-        );
+        const retried = outsideContent(result.reason);
         this.events.fileRejected(result.reason);
         this.log.warn(
           { event: "snapshot-rejected", chainId, file: name, reason: result.reason, error: result.message, sha256: result.sha256 },
-          `rejected ${name}: ${result.message}${outsideContent ? " (retried on the next REBUILD_CRON tick)" : ""}`,
+          `rejected ${name}: ${result.message}${retried ? " (retried on the next REBUILD_CRON tick)" : ""}`,
         );
         return false;
       }
       case "accepted": {
-        const { chain, diff } = result;
+        const { chain, diff, helperPools } = result;
         const { info } = chain;
         this.events.buildTimed("diff", diff.ms / 1000);
-        this.pendingChanges.push(this.drafts.draft(info, served?.info ?? null, diff));
-        this.lastGood.set(info.chainId, chain);
-        this.attempts.record(name, signature, { kind: "served", sha256: info.sha256 });
-        this.removedNoticed.delete(info.chainId);
+        this.chains.accept(chain, diff);
         this.events.chainAccepted(info);
         this.log.info(
           {
@@ -428,12 +331,12 @@ export class SnapshotLoader {
             sha256: info.sha256,
             tokens: info.tokenCount,
             pools: info.poolCount,
-            helperPools: result.helperPools,
+            helperPools,
             buildMs: info.buildMs,
           },
           `accepted ${name}`,
         );
-        if (allowOlder) this.consumeMarker(info.chainId, served?.info.generatedAt ?? null, info.generatedAt);
+        if (file.allowOlder) this.consumeMarker(info.chainId, served?.generatedAt ?? null, info.generatedAt);
         return true;
       }
     }
@@ -454,119 +357,25 @@ export class SnapshotLoader {
   }
 
   /**
-   * Niceness a build should run at now: none before a snapshot serves or while the serving threads are
-   * idle (nothing to yield to), BUILD_WORKER_NICE while they are busy.
+   * The last file of a batch posted its token data while it finishes: start the token index of the snapshot it
+   * would make (the accepted chains, this file's tokens in place of its chain's), on the helper's thread once its
+   * pools are written. publishBatch uses it when the batch is exactly that (the file accepted, nothing else built
+   * meanwhile).
    */
-  private buildNice(): number {
-    if (this.lastVersion === null) return 0;
-    const load = this.options.servingLoad?.() ?? 1;
-    return load >= BUSY_SERVING_LOAD ? (this.options.workerNice ?? DEFAULT_WORKER_NICE) : 0;
-  }
-
-  /**
-   * Runs a chain task with a helper task beside it that builds part of its pools on a second thread if it
-   * starts in time (build-tasks.ts, BuildHelperLink); neither task waits for the other to start.
-   */
-  private async runWithHelper(task: ChainTask, speculate: boolean): Promise<ChainTaskResult> {
-    const channel = new MessageChannel();
-    const claim = new Int32Array(new SharedArrayBuffer(8));
-    const helper: PoolRangeTask = { kind: "pool-range", nice: this.niceCell, port: channel.port2, claim };
-    const early = speculate ? new MessageChannel() : null;
-    early?.port2.once("message", (tokens: EarlyTokens) => this.speculate(tokens));
-    // The chain's task first: the pool's queue is first come, first served, and a helper on the only free thread
-    // would leave the chain's task waiting for another. The helper is not awaited: one that waits for a thread
-    // (at start-up, the other builder's file) does nothing when it starts after the chain's task is done. A
-    // helper that fails while building fails the chain's task, which is logged there.
-    const chain = this.runTask<ChainTaskResult>(
-      { ...task, helper: { port: channel.port1, claim }, early: early?.port1 ?? null },
-      early === null ? [channel.port1] : [channel.port1, early.port1],
-    );
-    void this.runTask<void>(helper, [channel.port2]).catch((error: unknown) => {
-      if (!this.stopped) this.log.debug({ event: "build-helper-failed", err: error }, "build helper task failed");
-    });
-    try {
-      return await chain;
-    } finally {
-      early?.port2.close();
-    }
-  }
-
-  /**
-   * Starts the token index of the snapshot a chain's file would make (the served chains, this file's tokens in
-   * place of its chain's) while the chain's task finishes: on the helper's thread, once its pools are written.
-   * buildSnapshot uses it when the batch is exactly that (the file accepted, nothing else built meanwhile).
-   */
-  private speculate(early: EarlyTokens): void {
+  private onEarlyTokens(tokens: EarlyTokens): void {
     if (this.stopped) return;
-    const inputs = this.indexInputs(early);
-    this.speculation = { contentKey: snapshotContentKey(inputs), index: this.buildTokenIndex(inputs).catch(() => null) };
+    this.early.start(this.chains.indexInputs(tokens));
   }
 
-  /** What a token index is built from: every last-good chain (with `replacing` in its chain's place, or added). */
-  private indexInputs(replacing: EarlyTokens | null = null): EarlyTokens[] {
-    const inputs: EarlyTokens[] = [];
-    for (const c of this.lastGood.values()) {
-      const mine = c.info.chainId === replacing?.chainId;
-      inputs.push(mine ? replacing : { chainId: c.info.chainId, sha256: c.info.sha256, tokens: c.tokens, run: c.tokenRun });
-    }
-    if (replacing !== null && !this.lastGood.has(replacing.chainId)) inputs.push(replacing);
-    return inputs;
-  }
-
-  private buildTokenIndex(inputs: readonly EarlyTokens[]): Promise<TokenIndexData> {
-    const chains = inputs.map(({ chainId, tokens, run }) => ({ chainId, tokens, run }));
-    return this.runTask<TokenIndexData>({ kind: "token-index", nice: this.niceCell, chains } satisfies TokenIndexTask);
-  }
-
-  /** Runs a build task with its niceness kept up to date (every NICE_UPDATE_MS) while it runs. */
-  private async runTask<T>(task: ChainTask | PoolRangeTask | TokenIndexTask, transferList?: MessagePort[]): Promise<T> {
-    const update = () => Atomics.store(this.niceCell, 0, this.buildNice());
-    update();
-    this.tasksRunning++;
-    this.niceTimer ??= setInterval(update, NICE_UPDATE_MS);
-    try {
-      return (await this.pool.run(task, transferList === undefined ? undefined : { transferList })) as T;
-    } finally {
-      if (--this.tasksRunning === 0 && this.niceTimer !== null) {
-        clearInterval(this.niceTimer);
-        this.niceTimer = null;
-      }
-    }
-  }
-
-  /** File bytes of the chains the served snapshot was built from. */
-  private servedBytes(): number {
-    let bytes = 0;
-    for (const info of this.servedInfos) bytes += info.fileBytes;
-    return bytes;
-  }
-
-  private noticeRemoved(present: ReadonlySet<ChainId>): void {
-    for (const chainId of this.lastGood.keys()) {
-      if (present.has(chainId) || this.removedNoticed.has(chainId)) continue;
-      this.removedNoticed.add(chainId);
-      this.log.warn({ event: "snapshot-file-removed", chainId }, `chain-${chainId}.msgpack was removed; its last good data stays served`);
-    }
-  }
-
-  private async buildSnapshot(): Promise<void> {
+  /** Builds the token index of the accepted chains (or takes the one started early) and publishes them. */
+  private async publishBatch(): Promise<void> {
     const started = performance.now();
-    const chains = [...this.lastGood.values()];
-    const infos = chains.map((c) => c.info);
-    const contentKey = snapshotContentKey(infos);
-    if (contentKey === this.lastContentKey) {
-      // The same contents again: nothing to serve anew, and the pending change sets (each chain back at its
-      // served file, e.g. A → B → A) add up to no change at all.
-      this.pendingChanges = [];
-      return;
-    }
+    const batch = this.chains.nextBatch();
+    if (batch === null) return; // the same contents again: nothing to serve anew
     let tokenIndex: TokenIndexData;
-    const speculation = this.speculation;
-    this.speculation = null;
-    const early = speculation?.contentKey === contentKey ? await speculation.index : null;
-    const startedEarly = early !== null;
+    const earlyIndex = await this.early.take(batch.contentKey);
     try {
-      tokenIndex = early ?? (await this.buildTokenIndex(this.indexInputs()));
+      tokenIndex = earlyIndex ?? (await this.pool.buildTokenIndex(this.chains.indexInputs()));
     } catch (error) {
       if (this.stopped) return;
       this.events.buildFailed();
@@ -575,20 +384,15 @@ export class SnapshotLoader {
     }
     const seconds = (performance.now() - started) / 1000;
     this.events.buildTimed("token-index", seconds);
-    const version = snapshotVersion(infos);
-    this.lastContentKey = contentKey;
-    this.lastVersion = version;
-    this.servedInfos = infos;
-    const changes = this.pendingChanges;
-    this.pendingChanges = [];
-    this.events.snapshotBuilt(version, chains, tokenIndex, changes);
+    const changes = this.chains.published(batch);
+    this.events.snapshotBuilt(batch.version, batch.chains, tokenIndex, changes);
     this.log.info(
       {
         event: "snapshot-built",
-        version: versionHex(version),
-        chains: chains.map((c) => c.info.chainId),
+        version: versionHex(batch.version),
+        chains: batch.chains.map((c) => c.info.chainId),
         tokenInstances: tokenIndex.instanceCount,
-        indexStartedEarly: startedEarly,
+        indexStartedEarly: earlyIndex !== null,
         buildMs: Math.round(seconds * 1000),
       },
       "new snapshot built",
@@ -596,7 +400,24 @@ export class SnapshotLoader {
   }
 }
 
-/** Whether the chain's allow-older marker is present (chain-admission.ts). */
-function allowsOlder(chainId: number, allowOlder: ReadonlySet<number>): boolean {
-  return isSupportedChainId(chainId) && allowOlder.has(chainId);
+/**
+ * What a build of `file` needs: its path and the loader's settings, the contents already known for its name
+ * (served, or rejected before: not decoded again), the generatedAt it may have, and the served chain's tables
+ * its change set is computed against.
+ */
+function chainFileInput(
+  file: ScannedFile,
+  decision: BuildDecision & { build: true },
+  served: CompiledChain | undefined,
+  options: SnapshotLoaderOptions,
+  nowMs: number,
+): ChainFileInput {
+  return {
+    path: file.path,
+    logoTemplate: options.logoTemplate,
+    knownSha256: [served?.info.sha256, decision.unchangedRejected].filter((s): s is string => typeof s === "string"),
+    maxBytes: options.maxFileBytes ?? FILE_LIMITS.snapshot.maxBytes,
+    bounds: admissionBounds(nowMs, options.maxFutureSkewSeconds, served?.info.generatedAt ?? null, file.allowOlder),
+    previous: served === undefined ? null : { pools: served.pools, tokens: served.tokens },
+  };
 }

@@ -1,0 +1,162 @@
+/**
+ * The loader's build threads: a piscina pool of build workers (workers/snapshot-worker.ts runs the tasks of
+ * build-tasks.ts), and the mechanism around it. The loader decides what to build and when; this module
+ * decides how it runs:
+ *
+ * - niceness: the one shared cell every task's thread follows (thread-niceness.ts), kept up to date while
+ *   tasks run: 0 before anything serves and while the serving threads are idle, BUILD_WORKER_NICE while
+ *   they are busy;
+ * - two threads on one chain: a large file builds on both workers when the serving threads are idle
+ *   (mayShare), its chain task beside a helper task, joined by a helper link (helper-link.ts;
+ *   docs/decisions/003-two-threads-on-one-chain.md);
+ * - the early token index: such a chain task posts its token data before it finishes, handed to the
+ *   loader's `onEarlyTokens` (docs/decisions/004-early-token-index.md).
+ *
+ * An idle worker exits after 10 s, so its heap does not stay resident between builds.
+ */
+import { MessageChannel, type MessagePort } from "node:worker_threads";
+import { Piscina } from "piscina";
+import type { Logger } from "../log/logger.js";
+import type { TokenIndexData } from "../tables/token-index.js";
+import type { BuildTask, ChainFileInput, ChainTask, ChainTaskResult, EarlyTokens, PoolRangeTask } from "./build-tasks.js";
+import { openHelperLink } from "./helper-link.js";
+
+/** Niceness of a build worker by default once a snapshot serves: under load the serving threads get the CPU first. */
+export const DEFAULT_WORKER_NICE = 10;
+/** Serving threads' event-loop utilization from which a build yields the CPU (BUILD_WORKER_NICE). */
+export const BUSY_SERVING_LOAD = 0.25;
+/** How often a running build's niceness follows the serving threads' load. */
+export const NICE_UPDATE_MS = 250;
+/** Default BuildPoolOptions.splitFromBytes: a smaller file builds in about a second on one thread. */
+export const SPLIT_FROM_BYTES = 16 << 20;
+/** How long an idle build worker lives. */
+const IDLE_WORKER_MS = 10_000;
+
+export interface BuildPoolOptions {
+  readonly workerFile: string;
+  /** Heap limit of a build worker (MB); a build over it fails. */
+  readonly workerMaxOldGenerationMb: number | null;
+  /** Build worker threads (at least 1). */
+  readonly threads: number;
+  /** Files of at least this many bytes may build on two threads (default SPLIT_FROM_BYTES). */
+  readonly splitFromBytes?: number;
+  /** Niceness of the build threads while the serving threads are busy (default DEFAULT_WORKER_NICE). */
+  readonly workerNice?: number;
+  /** How busy the serving threads have been lately, 0-1 (the largest event-loop utilization); absent: always busy. */
+  readonly servingLoad?: () => number;
+  /** Whether a snapshot serves: before one does, builds never yield the CPU. */
+  readonly serving: () => boolean;
+}
+
+/** What runs the tasks on worker threads: piscina; a test may hand its own. */
+export interface TaskRunner {
+  run(task: BuildTask, options?: { transferList: MessagePort[] }): Promise<unknown>;
+  destroy(): Promise<void>;
+}
+
+/** A two-thread build of one chain file: `onEarlyTokens` gets its token data before it finishes (null: not wanted). */
+export interface TwoThreads {
+  readonly onEarlyTokens: ((tokens: EarlyTokens) => void) | null;
+}
+
+export class BuildPool {
+  /** The niceness build tasks should run at (shared with the workers: ChainTask.nice). */
+  private readonly niceCell = new Int32Array(new SharedArrayBuffer(4));
+  private niceTimer: NodeJS.Timeout | null = null;
+  private tasksRunning = 0;
+  private stopped = false;
+  private readonly runner: TaskRunner;
+
+  constructor(
+    private readonly options: BuildPoolOptions,
+    private readonly log: Logger,
+    runner?: TaskRunner,
+  ) {
+    const resourceLimits = options.workerMaxOldGenerationMb ? { maxOldGenerationSizeMb: options.workerMaxOldGenerationMb } : undefined;
+    this.runner =
+      runner ??
+      new Piscina({
+        filename: options.workerFile,
+        maxThreads: options.threads,
+        minThreads: 0,
+        idleTimeout: IDLE_WORKER_MS,
+        resourceLimits,
+      });
+  }
+
+  /**
+   * Niceness a build should run at now: none before a snapshot serves or while the serving threads are
+   * idle (nothing to yield to), BUILD_WORKER_NICE while they are busy.
+   */
+  nice(): number {
+    if (!this.options.serving()) return 0;
+    const load = this.options.servingLoad?.() ?? 1;
+    return load >= BUSY_SERVING_LOAD ? (this.options.workerNice ?? DEFAULT_WORKER_NICE) : 0;
+  }
+
+  /** Whether a file of this many bytes may build on two threads now: two workers, a large file, idle serving threads. */
+  mayShare(fileBytes: number): boolean {
+    return this.options.threads >= 2 && fileBytes >= (this.options.splitFromBytes ?? SPLIT_FROM_BYTES) && this.nice() === 0;
+  }
+
+  /** Builds one chain file: on one thread, or with `twoThreads` on two (see mayShare). */
+  buildChainFile(input: ChainFileInput, twoThreads: TwoThreads | null): Promise<ChainTaskResult> {
+    const task: ChainTask = { kind: "chain", nice: this.niceCell, ...input, helper: null, early: null };
+    return twoThreads === null ? this.run<ChainTaskResult>(task) : this.runWithHelper(task, twoThreads);
+  }
+
+  /** Builds the cross-chain token index of these chains' token data. */
+  buildTokenIndex(inputs: readonly EarlyTokens[]): Promise<TokenIndexData> {
+    const chains = inputs.map(({ chainId, tokens, run }) => ({ chainId, tokens, run }));
+    return this.run<TokenIndexData>({ kind: "token-index", nice: this.niceCell, chains });
+  }
+
+  /** Cancels what runs (its promises reject) and ends the threads. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.runner.destroy();
+  }
+
+  /**
+   * Runs a chain task with a helper task beside it that builds part of its pools on a second thread if it
+   * starts in time (helper-link.ts); neither task waits for the other to start.
+   */
+  private async runWithHelper(task: ChainTask, twoThreads: TwoThreads): Promise<ChainTaskResult> {
+    const { chainEnd, helperEnd } = openHelperLink();
+    const helper: PoolRangeTask = { kind: "pool-range", nice: this.niceCell, ...helperEnd };
+    const early = twoThreads.onEarlyTokens === null ? null : new MessageChannel();
+    if (early !== null) early.port2.once("message", twoThreads.onEarlyTokens!);
+    // The chain's task first: the pool's queue is first come, first served, and a helper on the only free thread
+    // would leave the chain's task waiting for another. The helper is not awaited: one that waits for a thread
+    // (at start-up, the other builder's file) does nothing when it starts after the chain's task is done. A
+    // helper that fails while building fails the chain's task, which is logged there.
+    const chain = this.run<ChainTaskResult>(
+      { ...task, helper: chainEnd, early: early?.port1 ?? null },
+      early === null ? [chainEnd.port] : [chainEnd.port, early.port1],
+    );
+    void this.run<void>(helper, [helperEnd.port]).catch((error: unknown) => {
+      if (!this.stopped) this.log.debug({ event: "build-helper-failed", err: error }, "build helper task failed");
+    });
+    try {
+      return await chain;
+    } finally {
+      early?.port2.close();
+    }
+  }
+
+  /** Runs a build task with its niceness kept up to date (every NICE_UPDATE_MS) while it runs. */
+  private async run<T>(task: BuildTask, transferList?: MessagePort[]): Promise<T> {
+    const update = () => Atomics.store(this.niceCell, 0, this.nice());
+    update();
+    this.tasksRunning++;
+    this.niceTimer ??= setInterval(update, NICE_UPDATE_MS);
+    try {
+      return (await this.runner.run(task, transferList === undefined ? undefined : { transferList })) as T;
+    } finally {
+      if (--this.tasksRunning === 0 && this.niceTimer !== null) {
+        clearInterval(this.niceTimer);
+        this.niceTimer = null;
+      }
+    }
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * The link between the two threads that build one chain file (docs/decisions/003-two-threads-on-one-chain.md):
+ * a MessagePort each (the job one way, the answer the other) and two shared cells. The chain thread's end is
+ * helper-offer.ts, the helper thread's end helper-answer.ts; this module holds what both read.
+ *
+ * The claim decides who builds the offered work, so neither thread ever waits for the other to start: it is
+ * OPEN until the helper takes it as it starts (TAKEN) or the chain's thread keeps it when it gets there first
+ * (KEPT); a helper that starts late then does nothing.
+ */
+import { MessageChannel, type MessagePort } from "node:worker_threads";
+
+export interface HelperLink {
+  readonly port: MessagePort;
+  /** [0]: the claim (HELPER_RANGE_OPEN, TAKEN or KEPT); [1]: 1 once the helper should stop (the chain's own part failed). */
+  readonly claim: Int32Array;
+}
+
+export const HELPER_RANGE_OPEN = 0;
+export const HELPER_RANGE_TAKEN = 1;
+export const HELPER_RANGE_KEPT = 2;
+
+/** The chain's end posts the helper exactly one of these: the job, or null when none is offered. */
+export interface HelperJobMessage<Job> {
+  readonly job: Job | null;
+}
+
+/** The helper's answer to a job it took. */
+export type HelperReply<Result> = { readonly result: Result } | { readonly failed: string };
+
+/** A new link: one end for the chain's task, one for the helper's (each moved to its thread with the task). */
+export function openHelperLink(): { readonly chainEnd: HelperLink; readonly helperEnd: HelperLink } {
+  const channel = new MessageChannel();
+  const claim = new Int32Array(new SharedArrayBuffer(8));
+  return { chainEnd: { port: channel.port1, claim }, helperEnd: { port: channel.port2, claim } };
+}
+
+/** Claims the offered work for one end; false when the other end claimed it first. */
+export function claimOffer(claim: Int32Array, by: typeof HELPER_RANGE_TAKEN | typeof HELPER_RANGE_KEPT): boolean {
+  return Atomics.compareExchange(claim, 0, HELPER_RANGE_OPEN, by) === HELPER_RANGE_OPEN;
+}
+
+/** The chain's end asks the helper to stop. */
+export function askToStop(claim: Int32Array): void {
+  Atomics.store(claim, 1, 1);
+}
+
+/** Whether the helper was asked to stop. */
+export function askedToStop(claim: Int32Array): boolean {
+  return Atomics.load(claim, 1) !== 0;
+}

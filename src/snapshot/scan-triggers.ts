@@ -1,0 +1,84 @@
+/**
+ * When the loader scans its directory: at start, on directory changes (debounced) and on the REBUILD_CRON
+ * schedule. One scan at a time: a request during a scan queues one more (a queued tick stays a tick, so the
+ * scan after it retries what failed for I/O or a crash).
+ */
+import { watch, type FSWatcher } from "node:fs";
+import cron, { type ScheduledTask } from "node-cron";
+import type { Logger } from "../log/logger.js";
+
+/** What started a scan. */
+export type ScanTrigger = "start" | "change" | "tick";
+
+export interface ScanTriggerOptions {
+  readonly dir: string;
+  readonly debounceMs: number;
+  readonly cron: string;
+}
+
+export class ScanTriggers {
+  private running: Promise<void> | null = null;
+  private again = false;
+  private tick = false;
+  private stopped = false;
+  private watcher: FSWatcher | null = null;
+  private debounce: NodeJS.Timeout | null = null;
+  private schedule: ScheduledTask | null = null;
+
+  /** @param scanDirectory one scan; `tick`: a tick asked for it (alone or among queued requests) */
+  constructor(
+    private readonly scanDirectory: (tick: boolean) => Promise<void>,
+    private readonly options: ScanTriggerOptions,
+    private readonly log: Logger,
+  ) {}
+
+  /** Runs one scan, or queues one more if a scan is running; settles when the scans it joined are done. */
+  scan(trigger: ScanTrigger): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (trigger === "tick") this.tick = true;
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      try {
+        do {
+          this.again = false;
+          const tick = this.tick;
+          this.tick = false;
+          await this.scanDirectory(tick);
+        } while (this.again && !this.stopped);
+      } finally {
+        this.running = null;
+      }
+    })();
+    return this.running;
+  }
+
+  /** Starts watching the directory and the schedule. */
+  watch(): void {
+    this.watcher = watch(this.options.dir, () => this.changed());
+    this.watcher.on("error", (error) =>
+      this.log.error({ event: "watch-error", err: error }, "snapshot directory watch failed; the cron schedule still rescans"),
+    );
+    this.schedule = cron.schedule(this.options.cron, () => void this.scan("tick"));
+  }
+
+  /** Stops watching and the schedule; no scan starts after this. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.watcher?.close();
+    if (this.debounce) clearTimeout(this.debounce);
+    await this.schedule?.stop();
+  }
+
+  /** The scan running now (settles when it and the scans queued behind it are done), if any. */
+  get current(): Promise<void> | null {
+    return this.running;
+  }
+
+  private changed(): void {
+    if (this.debounce) clearTimeout(this.debounce);
+    this.debounce = setTimeout(() => void this.scan("change"), this.options.debounceMs);
+  }
+}

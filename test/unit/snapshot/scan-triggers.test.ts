@@ -1,0 +1,97 @@
+/**
+ * When the loader scans (src/snapshot/scan-triggers.ts): one scan at a time, a request during a scan queues
+ * exactly one more, a queued tick stays a tick, nothing after stop; directory changes are debounced.
+ */
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { pino } from "pino";
+import { afterEach, describe, expect, it } from "vitest";
+import { ScanTriggers } from "../../../src/snapshot/scan-triggers.js";
+import { tempDir } from "../../support/fixtures.js";
+
+/** A recording scan: each call is held until the test releases it. */
+function recordingScan() {
+  const calls: boolean[] = [];
+  const held: Array<() => void> = [];
+  return {
+    calls,
+    scan: (tick: boolean) => {
+      calls.push(tick);
+      return new Promise<void>((resolve) => held.push(resolve));
+    },
+    release: () => held.shift()?.(),
+  };
+}
+
+const started: ScanTriggers[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((t) => t.stop()));
+});
+
+function triggers(scan: (tick: boolean) => Promise<void>, dir = tempDir("lgw-scan-"), debounceMs = 20): ScanTriggers {
+  const t = new ScanTriggers(scan, { dir, debounceMs, cron: "0 0 1 1 *" }, pino({ level: "silent" }));
+  started.push(t);
+  return t;
+}
+
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe("ScanTriggers", () => {
+  it("runs one scan at a time; requests during a scan queue one more, which the callers share", async () => {
+    const r = recordingScan();
+    const t = triggers(r.scan);
+    const first = t.scan("start");
+    const second = t.scan("change");
+    const third = t.scan("change");
+    expect(second).toBe(first);
+    expect(third).toBe(first);
+    expect(r.calls).toEqual([false]);
+    r.release();
+    await turn();
+    expect(r.calls).toEqual([false, false]);
+    r.release();
+    await first;
+    expect(t.current).toBeNull();
+    expect(r.calls).toHaveLength(2);
+  });
+
+  it("a tick queued behind other requests makes the next scan a tick, once", async () => {
+    const r = recordingScan();
+    const t = triggers(r.scan);
+    const done = t.scan("change");
+    t.scan("tick");
+    t.scan("change");
+    r.release();
+    await turn();
+    r.release();
+    await done;
+    const next = t.scan("change");
+    r.release();
+    await next;
+    expect(r.calls).toEqual([false, true, false]);
+  });
+
+  it("no scan starts after stop, and a queued one is not run", async () => {
+    const r = recordingScan();
+    const t = triggers(r.scan);
+    const running = t.scan("start");
+    t.scan("change");
+    await t.stop();
+    r.release();
+    await running;
+    await t.scan("tick");
+    expect(r.calls).toEqual([false]);
+  });
+
+  it("changes in the directory, close together, start one scan after the debounce", async () => {
+    const calls: boolean[] = [];
+    const dir = tempDir("lgw-scan-");
+    const t = triggers(async (tick) => void calls.push(tick), dir, 100);
+    t.watch();
+    writeFileSync(path.join(dir, "chain-1.msgpack"), "a");
+    writeFileSync(path.join(dir, "chain-8453.msgpack"), "b");
+    for (let i = 0; i < 200 && calls.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(calls).toEqual([false]);
+  });
+});
