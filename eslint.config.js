@@ -71,6 +71,11 @@ export default tseslint.config(
     },
   },
   {
+    // The API reference page's own script runs in the browser (tools/bundle-docs-assets.mjs bundles it).
+    files: ["assets/**/*.js"],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     // Tests read JSON answers of any shape.
     files: ["test/**/*.ts"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },

@@ -803,6 +803,12 @@ export interface PoolPathParameters {
   poolAddress: string & tags.Pattern<"^0[xX](?:[0-9a-fA-F]{40}|[0-9a-fA-F]{64})$">;
 }
 
+/** Path parameters of GET /docs/assets/{file}. */
+export interface DocsAssetPathParameters {
+  /** A file of the page's bundle, as GET /docs names it (otherwise ROUTE_NOT_FOUND). */
+  file: string & tags.Pattern<"^[A-Za-z0-9][A-Za-z0-9._-]*$">;
+}
+
 /** 200 body of GET /health: the process is up. Not enveloped. */
 export interface HealthResponse {
   status: "ok";

@@ -218,7 +218,7 @@ export const SETTINGS = {
     flag: "--public-rate-limit",
     type: requestsPerWindow,
     default: "1200/60",
-    help: "Requests without a key (`/health`, `/ready`, `/metrics`, `/v1/openapi.json`, unknown paths) allowed per client address.",
+    help: "Requests without a key (`/health`, `/ready`, `/metrics`, `/v1/openapi.json`, `/docs` and its files, unknown paths) allowed per client address.",
   }),
   maxHeldResponseMb: setting({
     env: "MAX_HELD_RESPONSE_MB",

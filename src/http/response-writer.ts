@@ -437,14 +437,14 @@ export class ResponseWriter {
         : chooseContentCoding(x.acceptEncoding, reply.cacheKey !== undefined || identity.length <= BROTLI_MAX_BYTES);
     let etag: string | null = null;
     if (x.conditional && reply.status === 200) {
-      etag = bodyEtag(identity, coding);
+      etag = bodyEtag(identity, coding, reply.crc);
       if (ifNoneMatchHits(x.ifNoneMatch, etag)) {
         this.write(x, 304, null, null, "identity", null, x.snapshotVersion, etag, this.cacheControl(x));
         return;
       }
     }
-    const body = coding === "identity" ? identity : this.compressedWhole(identity, coding, reply.cacheKey);
-    this.write(x, reply.status, reply.contentType, body, coding, null, x.snapshotVersion, etag, this.cacheControl(x));
+    const body = coding === "identity" ? identity : (reply.compressed?.[coding] ?? this.compressedWhole(identity, coding, reply.cacheKey));
+    this.write(x, reply.status, reply.contentType, body, coding, reply.headers ?? null, x.snapshotVersion, etag, this.cacheControl(x));
   }
 
   /** The data compressed for stitching: kept per snapshot and cache key, else made for this response. */
@@ -477,7 +477,7 @@ export class ResponseWriter {
   /**
    * @param body null for a response without a body (204, 304)
    * @param contentType null for a response without a body
-   * @param extra headers of errors and preflights (null for answers)
+   * @param extra headers of errors, preflights and the raw answers that carry their own (else null)
    * @param cacheControl null: none (preflights)
    */
   private write(

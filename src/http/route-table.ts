@@ -33,6 +33,7 @@ import {
   TOKENS_BY_ADDRESS_RESPONSE_EXAMPLE,
 } from "../openapi/examples.js";
 import { ASYNCAPI_DOCUMENT, OpenApiDocument } from "./handlers/openapi.js";
+import { getDocsAsset, getDocsPage } from "./handlers/docs.js";
 import { getHealth, getMetrics, getReadiness } from "./handlers/operations.js";
 import { listChainTokens, searchChainTokens } from "./handlers/chain-tokens.js";
 import { getChanges, getStatus } from "./handlers/changes.js";
@@ -637,6 +638,47 @@ export const ROUTES = [
         snapshotVersion: "sometimes",
       },
       errors: [],
+    },
+  },
+  {
+    name: "docs",
+    method: "GET",
+    path: "/docs",
+    access: "public",
+    body: false,
+    handler: getDocsPage,
+    doc: {
+      operationId: "getApiReferencePage",
+      summary: "The interactive API reference (HTML)",
+      description:
+        'This document and the stream\'s AsyncAPI document as one page, for a browser: every route with its schemas, examples and errors, and "Try it out" requests sent with the key typed into "Authorize". Its files come from this gateway only (`Content-Security-Policy`: the gateway\'s own origin); docs/api-reference.md.',
+      success: {
+        description: "The page.",
+        contentType: "text/html; charset=utf-8",
+        schema: { type: "string" },
+        snapshotVersion: "sometimes",
+      },
+      errors: [],
+    },
+  },
+  {
+    name: "docs.asset",
+    method: "GET",
+    path: "/docs/assets/{file}",
+    access: "public",
+    body: false,
+    handler: getDocsAsset,
+    doc: {
+      operationId: "getApiReferenceAsset",
+      summary: "A script, stylesheet or image of the API reference page",
+      parameters: [{ in: "path", carrier: "DocsAssetPathParameters", name: "file", example: "docs.js" }],
+      success: {
+        description: "The file (JavaScript, CSS or PNG), bundled with the gateway at build time.",
+        contentType: "*/*",
+        schema: { type: "string", description: "text/javascript, text/css or image/png, as the file name says." },
+        snapshotVersion: "sometimes",
+      },
+      errors: ["ROUTE_NOT_FOUND"],
     },
   },
 ] as const satisfies readonly RouteSpec[];

@@ -655,7 +655,7 @@ export const ERROR_EXAMPLES: Partial<Record<ErrorCode, ErrorEnvelope>> = {
       title: "Route Not Found",
       message: "No route GET /v1/pool; see the API reference for the available routes.",
       details:
-        "Routes: POST /v1/tokens, POST /v1/tokens/search, POST /v1/tokens/prices, GET /v1/tokens/baskets, GET /v1/tokens/baskets/{basketId}, GET /v1/tokens/baskets/{chainId}/{basketId}, GET /v1/tokens/prices/{chainId}/{tokenAddress}/usd, POST /v1/tokens/{chainId}, GET /v1/tokens/{tokenAddress}, POST /v1/tokens/{chainId}/search, GET /v1/tokens/{chainId}/{tokenAddress}, GET /v1/pools/{chainId}/{poolAddress}, POST /v1/pools/search, GET /v1/stream, GET /v1/protocols, GET /v1/changes, GET /v1/status, GET /health, GET /ready, GET /metrics, GET /v1/openapi.json, GET /v1/asyncapi.json.",
+        "Routes: POST /v1/tokens, POST /v1/tokens/search, POST /v1/tokens/prices, GET /v1/tokens/baskets, GET /v1/tokens/baskets/{basketId}, GET /v1/tokens/baskets/{chainId}/{basketId}, GET /v1/tokens/prices/{chainId}/{tokenAddress}/usd, POST /v1/tokens/{chainId}, GET /v1/tokens/{tokenAddress}, POST /v1/tokens/{chainId}/search, GET /v1/tokens/{chainId}/{tokenAddress}, GET /v1/pools/{chainId}/{poolAddress}, POST /v1/pools/search, GET /v1/stream, GET /v1/protocols, GET /v1/changes, GET /v1/status, GET /health, GET /ready, GET /metrics, GET /v1/openapi.json, GET /v1/asyncapi.json, GET /docs, GET /docs/assets/{file}.",
       metadata: { method: "GET" },
     },
   },

@@ -138,6 +138,7 @@ describe("HEAD, pipelining and framing", () => {
       "tokens.price": `/v1/tokens/prices/1/${P.usdc1}/usd`,
       "tokens.byAddress": `/v1/tokens/${P.usdc1}`,
       "tokens.chainToken": `/v1/tokens/1/${P.usdc1}`,
+      "docs.asset": "/docs/assets/docs.js",
     };
   });
   afterAll(() => app.close());
