@@ -1353,6 +1353,11 @@ export interface QuotaStoreUnavailableMetadata {
   retryAfterSeconds: number & tags.Type<"uint32"> & tags.Minimum<1>;
 }
 
+export interface FleetViewUnavailableMetadata {
+  /** `no-origin` (SNAPSHOT_ORIGIN unset), `no-redis` (QUOTA_STORE is not redis), `redis-unreachable`. */
+  reason: "no-origin" | "no-redis" | "redis-unreachable";
+}
+
 export interface ChainDataUnavailableMetadata {
   /** The chain without data; null when no chain has loaded at all. */
   chainId: ChainId | null;
@@ -1453,5 +1458,6 @@ export interface ErrorMetadataByCode {
   RATE_LIMIT_EXCEEDED: RateLimitExceededMetadata;
   CHAIN_DATA_UNAVAILABLE: ChainDataUnavailableMetadata;
   QUOTA_STORE_UNAVAILABLE: QuotaStoreUnavailableMetadata;
+  FLEET_VIEW_UNAVAILABLE: FleetViewUnavailableMetadata;
   UNKNOWN_ERROR: NoErrorMetadata;
 }

@@ -15,6 +15,11 @@ import type { FleetData, FleetInstance, OriginError } from "../api/wire.js";
 import type { Logger } from "../log/logger.js";
 import { ThrottledReport } from "../log/throttled-report.js";
 
+/** What GET /v1/status/fleet is answered from: the fleet, or why there is none to show. */
+export type FleetAnswer =
+  | { readonly kind: "data"; readonly data: FleetData }
+  | { readonly kind: "unavailable"; readonly reason: "no-origin" | "no-redis" | "redis-unreachable" };
+
 /** What an instance writes about itself. */
 export interface FleetEntry {
   instanceId: string;
