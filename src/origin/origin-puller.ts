@@ -68,6 +68,8 @@ export class OriginPuller {
   private dueAtMs = 0;
   private running: Promise<void> | null = null;
   private pokedWhileRunning = false;
+  /** The next poll reads the manifest without If-None-Match (after a poke). */
+  private unconditional = false;
   private stopped = false;
   private isReady = false;
   private loggedError: string | null = null;
@@ -162,9 +164,13 @@ export class OriginPuller {
     this.schedule(0);
   }
 
-  /** A poke (Redis): a generation was published; poll soon unless this one is served already. */
+  /**
+   * A poke (Redis): a generation was published; poll soon unless this one is served already. That poll reads the
+   * manifest in full: an ETag made of a time in seconds and a size may not have changed.
+   */
   poke(generation: number | null): void {
     if (this.stopped || (generation !== null && this.accepted !== null && generation <= this.accepted.state.generation)) return;
+    this.unconditional = true;
     if (this.running !== null) {
       this.pokedWhileRunning = true;
       return;
@@ -260,7 +266,8 @@ export class OriginPuller {
 
   private async pollOnce(): Promise<"changed" | "not_modified"> {
     const state = this.accepted?.state;
-    const conditional = state?.etag ? { etag: state.etag, lastModified: state.lastModified } : null;
+    const conditional = state?.etag && !this.unconditional ? { etag: state.etag, lastModified: state.lastModified } : null;
+    this.unconditional = false;
     const context = this.context();
     const read = await readManifest(context, conditional);
     try {

@@ -5,7 +5,8 @@
  * publishers cannot both win a generation; a plain WebDAV server ignores them (publish from one place).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { copyFile, link, mkdir, readFile, rename, stat, unlink } from "node:fs/promises";
+import { copyFile, link, mkdir, readFile, rename, stat, unlink, utimes } from "node:fs/promises";
+import type { Stats } from "node:fs";
 import { dirname, join } from "node:path";
 import { syncDirectory, writeAtomically } from "./local-copy.js";
 import { HttpExchange, readBounded, type ExchangeOptions, type ExchangeResponse } from "./http-exchange.js";
@@ -73,8 +74,10 @@ function fileWriter(dir: string, display: string): OriginWriter {
         if (current === null || current.etag !== condition.ifMatch) return false;
       }
       if (condition === null || "ifMatch" in condition) {
+        const before = await stat(path).catch(() => null);
         if (Buffer.isBuffer(body)) await writeAtomically(path, body);
         else await copyInto(body.file, path);
+        await distinctMtime(path, before);
         return true;
       }
       // Create only: a hard link fails when the name exists (atomic on one file system).
@@ -99,6 +102,19 @@ function fileWriter(dir: string, display: string): OriginWriter {
     },
     close() {},
   };
+}
+
+/**
+ * A server in front of the directory (nginx, Apache) makes ETags of the modification time in whole seconds and the
+ * size: a replaced file of the same size written within the same second would keep its ETag, and instances polling
+ * with If-None-Match would be answered 304. Such a file's time is moved a second past the old one's.
+ */
+async function distinctMtime(path: string, before: Stats | null): Promise<void> {
+  if (before === null) return;
+  const after = await stat(path);
+  if (after.size !== before.size || Math.floor(after.mtimeMs / 1000) !== Math.floor(before.mtimeMs / 1000)) return;
+  const later = new Date(Math.floor(before.mtimeMs / 1000) * 1000 + 1000);
+  await utimes(path, after.atime, later);
 }
 
 async function copyInto(source: string, path: string): Promise<void> {

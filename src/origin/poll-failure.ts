@@ -55,7 +55,11 @@ export function asPollFailure(error: unknown): PollFailure {
     return failed(error.code, error.message, transient ? "backoff" : "interval");
   }
   if (error instanceof StagingError) {
-    if (error.code === "body") return failed("unreachable", error.message, "backoff");
+    if (error.code === "body") {
+      // A timeout while the body streams is a timeout; anything else cut it off.
+      const cause = error.cause;
+      return failed(cause instanceof ExchangeError ? cause.code : "unreachable", error.message, "backoff");
+    }
     if (error.code === "disk-full" || error.code === "io") return failed(error.code, error.message, "interval");
     return refused(error.code, error.message);
   }

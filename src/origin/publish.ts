@@ -95,6 +95,7 @@ export async function publish(options: PublishOptions): Promise<PublishResult> {
   const condition = current === null ? ({ ifNoneMatch: "*" } as const) : current.etag === null ? null : { ifMatch: current.etag };
   if (!(await writer.put(MANIFEST_NAME, bytes, condition)))
     throw new PublishError(`${MANIFEST_NAME} changed while generation ${generation} was published (another publisher won); publish again`);
+  await distinctEtag(writer, bytes, current?.etag ?? null, say);
   if (options.sign === null && (await writer.exists(SIGNATURE_NAME))) await writer.remove(SIGNATURE_NAME);
   say(
     `${writer.display}: published generation ${generation} (${files.length} files, ${uploaded} uploaded${options.sign === null ? "" : `, signed by ${options.sign.keyId}`})`,
@@ -108,6 +109,26 @@ export async function publish(options: PublishOptions): Promise<PublishResult> {
   }
   const pruned = options.prune === null ? 0 : await prune(writer, generation, options.prune, say);
   return { generation, published: true, uploaded, pruned };
+}
+
+/** How long a server whose ETags are a modification time in seconds and a size may take to give a new one. */
+const ETAG_SECOND_MS = 1100;
+
+/**
+ * Instances poll with If-None-Match, and some servers' ETags are the file's modification time in whole seconds and
+ * its size (nginx, Apache): a manifest of the same size written within the same second as the one before gets the
+ * same ETag, and instances would be answered 304 until the next generation. So the new manifest's ETag is read
+ * back; while it equals the old one, the manifest is written again a second later.
+ */
+async function distinctEtag(writer: OriginWriter, bytes: Buffer, previous: string | null, say: (line: string) => void): Promise<void> {
+  if (previous === null) return;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const written = await writer.read(MANIFEST_NAME);
+    if (written === null || written.etag !== previous || !written.bytes.equals(bytes)) return;
+    say(`the origin gave ${MANIFEST_NAME} its previous ETag (a time in seconds and a size); writing it again a second later`);
+    await new Promise((resolve) => setTimeout(resolve, ETAG_SECOND_MS));
+    await writer.put(MANIFEST_NAME, bytes, { ifMatch: written.etag });
+  }
 }
 
 function readCurrent(bytes: Buffer, limits: KindLimits): OriginManifest {

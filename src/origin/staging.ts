@@ -70,7 +70,9 @@ export async function stageObject(body: Readable, target: StagingTarget, counted
       }
     } catch (error) {
       if (error instanceof StagingError) throw error;
-      throw new StagingError("body", `${target.what}: ${(error as Error).message}`, { cause: error });
+      const e = error as NodeJS.ErrnoException;
+      const why = e.name === "ExchangeError" ? e.message : `the body was cut off (${e.code ?? e.message})`;
+      throw new StagingError("body", `${target.what}: ${why}`, { cause: error });
     }
     if (total < target.size)
       throw new StagingError(

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { originServer, openForNginxWorkers, runNginx, type NginxServer } from "../../bench/targets/nginx.js";
 import { tempDir } from "../support/fixtures.js";
 import {
+  publishDir,
   keysJson,
   originOf,
   runPublish,
@@ -26,6 +27,7 @@ let nginx: NginxServer;
 let instance: Instance;
 let root: string;
 let caEnv: Record<string, string>;
+let ca: string;
 let origin: string;
 const source = tempDir("lgw-fleet-src-");
 
@@ -35,13 +37,14 @@ async function metrics(gw: Instance): Promise<string> {
 
 beforeAll(async () => {
   const certs = tempDir("lgw-fleet-tls-");
-  const ca = makeCa(certs);
-  const server = makeServerCertificate(ca, certs, "origin");
+  const authority = makeCa(certs);
+  const server = makeServerCertificate(authority, certs, "origin");
   root = tempDir("lgw-fleet-root-");
   openForNginxWorkers(root);
   nginx = await runNginx(originServer({ root, tls: server, dav: true }));
   origin = `https://127.0.0.1:${nginx.port}/fleet/`;
-  caEnv = { NODE_EXTRA_CA_CERTS: ca.certFile };
+  caEnv = { NODE_EXTRA_CA_CERTS: authority.certFile };
+  ca = authority.pem;
   writeGeneration(source, 1, { chains: [1, 8453], keys: keysJson() });
   const first = await runPublish(["--from", source, "--to", origin], caEnv);
   expect(first.code, first.stderr).toBe(0);
@@ -104,5 +107,19 @@ describe("an nginx origin over HTTPS, published to through WebDAV", () => {
     expect(existsSync(path.join(root, "fleet/manifests/1.json"))).toBe(false);
     expect(readdirSync(path.join(root, "fleet/chains/8453"))).toEqual([`${chain8453.sha256}.msgpack`]);
     expect((await originOf(instance)).lastChangeAt).not.toBeNull();
+  });
+
+  it("two generations published within one second still reach the instance (nginx's ETag is a time in seconds and a size)", async () => {
+    const third = tempDir("lgw-fleet-src3-");
+    writeGeneration(third, 3, { chains: [1, 8453], chainGenerations: { 1: 1 }, keys: keysJson() });
+    writeGeneration(source, 4, { chains: [1, 8453], chainGenerations: { 1: 1 }, keys: keysJson() });
+    // Early in a second: generation 3 published (in process, through WebDAV), taken by the instance (a poll every
+    // 0.3 s), and generation 4's manifest (the same size) written within the same second.
+    await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000)));
+    await publishDir(third, origin, { ca });
+    await waitForGeneration(instance, 3);
+    await publishDir(source, origin, { ca });
+    await waitForGeneration(instance, 4);
+    expect(await servedSymbol(instance, 8453)).toBe("G4");
   });
 });

@@ -97,13 +97,14 @@ export function writeGeneration(dir: string, generation: number, files: Generati
 export async function publishDir(
   from: string,
   to: string,
-  options: { sign?: { key: KeyObject; keyId: string }; expiresInSeconds?: number; now?: () => number } = {},
+  options: { sign?: { key: KeyObject; keyId: string }; expiresInSeconds?: number; now?: () => number; ca?: string } = {},
 ): Promise<PublishResult> {
   const location = parseOriginLocation(to.startsWith("/") ? `file:${to}` : to, true);
   const writer = createOriginWriter(location, {
     timeoutMs: 10_000,
     s3: { endpoint: undefined, region: "us-east-1", forcePathStyle: false },
     env: {},
+    ...(options.ca === undefined ? {} : { ca: options.ca }),
   });
   try {
     return await publish({
