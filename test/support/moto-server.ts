@@ -11,7 +11,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { freePort } from "../../bench/targets/free-port.js";
-import { signedHeaders, sha256Hex, type AwsCredentials } from "../../src/origin/sigv4.js";
+import { signedHeaders, sha256Hex, uriEncode, type AwsCredentials } from "../../src/origin/sigv4.js";
 
 export const MOTO_SERVER_BINARY = process.env.MOTO_SERVER_BIN ?? "moto_server";
 
@@ -79,7 +79,9 @@ export async function startMotoServer(): Promise<MotoServer> {
       date: new Date(),
       payloadHash,
     });
-    const res = await fetch(`${endpoint}${path}`, {
+    const sent =
+      pairs.length === 0 ? pathname : `${pathname}?${pairs.map(([k, v]) => `${uriEncode(k, false)}=${uriEncode(v, false)}`).join("&")}`;
+    const res = await fetch(`${endpoint}${sent}`, {
       method,
       headers: { ...headers, ...(contentType ? { "content-type": contentType } : {}) },
       body: method === "GET" || method === "HEAD" ? undefined : body,

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { CredentialsError, parseIni, resolveCredentials } from "../../../src/origin/aws-credentials.js";
 import { httpObjectUrl, parseOriginLocation } from "../../../src/origin/origin-location.js";
 import { parseS3Error, s3ObjectUrl } from "../../../src/origin/s3-client.js";
+import { conditionalHeaders } from "../../../src/origin/origin-reader.js";
 
 describe("origin locations", () => {
   it("reads https, http and s3 origins, the prefix ending in a slash, credentials never shown", () => {
@@ -53,6 +54,14 @@ describe("origin locations", () => {
     const r2 = { endpoint: "https://acct.r2.cloudflarestorage.com", region: "auto", forcePathStyle: false };
     expect(s3ObjectUrl(location, r2, "manifest.json").href).toBe("https://fleet.acct.r2.cloudflarestorage.com/prod/manifest.json");
     expect(s3ObjectUrl({ bucket: "with.dots", prefix: "" }, aws, "k").href).toBe("https://s3.eu-west-1.amazonaws.com/with.dots/k");
+  });
+
+  it("polls with If-None-Match, and with If-Modified-Since only without an ETag", () => {
+    expect(conditionalHeaders({ etag: '"e"', lastModified: "Wed, 01 Jan 2025 00:00:00 GMT" })).toEqual({ "if-none-match": '"e"' });
+    expect(conditionalHeaders({ etag: null, lastModified: "Wed, 01 Jan 2025 00:00:00 GMT" })).toEqual({
+      "if-modified-since": "Wed, 01 Jan 2025 00:00:00 GMT",
+    });
+    expect(conditionalHeaders(null)).toEqual({});
   });
 
   it("reads S3's XML errors", () => {
