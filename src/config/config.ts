@@ -320,7 +320,7 @@ export const SETTINGS = {
   streamMaxBadMessages: {
     env: "STREAM_MAX_BAD_MESSAGES",
     flag: "--stream-max-bad-messages",
-    help: "WebSocket messages in a row that are not JSON (1-10000); the next one closes the connection (1008). Default 20.",
+    help: "WebSocket messages in a row that are not JSON (1-10000); the next one closes the connection (1008). Any JSON message, of whatever shape, ends the run. Default 20.",
   },
 } as const satisfies Record<string, Setting>;
 

@@ -302,7 +302,9 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
       const apiError: ApiError = toApiError(error);
       if (apiError.code === "UNKNOWN_ERROR") ctx.log.error({ event: "stream-message-failed", err: error }, "a stream message failed");
       hub.sendError(conn, errorObject(apiError));
-      if (isNotJson(apiError) && ++conn.badMessages > hub.limits.maxBadMessages) {
+      // Any JSON message, of whatever shape, ends a run of messages that are not JSON.
+      if (!isNotJson(apiError)) conn.badMessages = 0;
+      else if (++conn.badMessages > hub.limits.maxBadMessages) {
         conn.closed = true;
         ws.end(CLOSE_POLICY_VIOLATION, POLICY_VIOLATION_REASON);
       }

@@ -48,7 +48,7 @@ export const STREAM_CLOSE_CODES: readonly StreamCloseCode[] = Object.freeze([
     code: CLOSE_POLICY_VIOLATION,
     reason: POLICY_VIOLATION_REASON,
     errorEvent: true,
-    when: "more than STREAM_MAX_BAD_MESSAGES messages in a row that are not JSON (each answered by an error event)",
+    when: "more than STREAM_MAX_BAD_MESSAGES messages in a row that are not JSON (each answered by an error event; any JSON message, of whatever shape, resets the count)",
   },
   {
     code: CLOSE_SLOW_CONSUMER,

@@ -114,7 +114,7 @@ export class StreamConnection {
   shard = 0;
   /** `since` of the opening request, until the stream starts. */
   since: Position | null;
-  /** Messages in a row that were not JSON (WebSocket). */
+  /** Messages in a row that were not JSON (WebSocket); any JSON message, valid or not, resets it. */
   badMessages = 0;
   /** Closed, or being closed: nothing more is sent. */
   closed = false;

@@ -12,7 +12,7 @@ export interface StreamLimits {
   readonly maxTopics: number;
   /** A `changes` event whose address list is longer carries counts instead (STREAM_MAX_ADDRESSES). */
   readonly maxAddresses: number;
-  /** WebSocket messages in a row that are not valid JSON before the connection is closed (STREAM_MAX_BAD_MESSAGES). */
+  /** WebSocket messages in a row that are not JSON before the connection is closed (STREAM_MAX_BAD_MESSAGES); any JSON message resets the run. */
   readonly maxBadMessages: number;
 }
 

@@ -22,7 +22,9 @@ async function rewriteKeys(next: TestKey[]): Promise<void> {
   const reloaded = gw.logs().filter((l) => l.event === "keys-reloaded").length;
   keys = next;
   writeKeysFile(keys, keysDir);
-  await waitFor("the keys file to be reloaded", () => (gw.logs().filter((l) => l.event === "keys-reloaded").length > reloaded ? true : undefined));
+  await waitFor("the keys file to be reloaded", () =>
+    gw.logs().filter((l) => l.event === "keys-reloaded").length > reloaded ? true : undefined,
+  );
 }
 
 /** An SSE stream opened over a raw socket; resolves once its `subscribed` event arrived. */

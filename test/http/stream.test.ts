@@ -286,6 +286,14 @@ describe("subscribe and unsubscribe messages (WebSocket)", () => {
     ws.send({ op: "subscribe", topics: [] });
     for (let i = 0; i < MAX_BAD; i++) expect((await ws.next()).event.error.code).toBe("MALFORMED_JSON");
     expect((await ws.next()).event.type).toBe("subscribed");
+    // Valid JSON of the wrong shape is JSON too: it resets the count as well (and is answered VALIDATION_ERROR).
+    for (const json of ["{}", "null", '"x"']) {
+      for (let i = 0; i < MAX_BAD; i++) ws.send("]");
+      ws.send(json);
+      for (let i = 0; i < MAX_BAD; i++) expect((await ws.next()).event.error.code).toBe("MALFORMED_JSON");
+      expect((await ws.next()).event.error.code).toBe("VALIDATION_ERROR");
+    }
+    expect(ws.ws.readyState).toBe(ws.ws.OPEN);
     for (let i = 0; i <= MAX_BAD; i++) ws.send("nope");
     for (let i = 0; i <= MAX_BAD; i++) expect((await ws.next()).event.error.code).toBe("MALFORMED_JSON");
     expect(await ws.closed).toMatchObject({ code: 1008 });

@@ -133,7 +133,9 @@ export class RawConnection {
     while (!done(this.data) && !(orClosed && this.closed)) {
       const left = deadline - Date.now();
       if (left <= 0 || this.closed)
-        throw new Error(`${what}: not within ${timeoutMs} ms (closed: ${this.closed}; received ${JSON.stringify(this.data.toString("latin1").slice(-300))})`);
+        throw new Error(
+          `${what}: not within ${timeoutMs} ms (closed: ${this.closed}; received ${JSON.stringify(this.data.toString("latin1").slice(-300))})`,
+        );
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
         this.waiters.push(() => {
@@ -191,7 +193,8 @@ export function decodeChunked(body: Buffer): { data: Buffer; ended: boolean; res
     const dataStart = lineEnd + 2;
     if (size === 0) {
       if (body.length < dataStart + 2) return { data: Buffer.concat(parts), ended: false, rest: Buffer.alloc(0) };
-      if (body.toString("latin1", dataStart, dataStart + 2) !== "\r\n") throw new Error(`a trailer or bytes after the last chunk at byte ${dataStart}`);
+      if (body.toString("latin1", dataStart, dataStart + 2) !== "\r\n")
+        throw new Error(`a trailer or bytes after the last chunk at byte ${dataStart}`);
       return { data: Buffer.concat(parts), ended: true, rest: body.subarray(dataStart + 2) };
     }
     if (body.length < dataStart + size + 2) return { data: Buffer.concat(parts), ended: false, rest: Buffer.alloc(0) };
