@@ -136,8 +136,8 @@ export class StreamConnection {
     key: KeyEntry,
     /** The key's masked form (maskKey: what API_KEY_NOT_FOUND and the log show); the key itself is never kept. */
     readonly maskedKey: string,
-    /** The key's place among its open streams (KeyStreams), given back on close. */
-    readonly keySlot: number,
+    /** Where the key's place among its open streams is counted (KeyStreams), given back on close; follows the key's id on reloads. */
+    public keySlot: number,
     requested: readonly Topic[],
     since: Position | null,
   ) {
@@ -703,6 +703,12 @@ export class StreamHub {
       const readable = readableChains(entry);
       if (readable !== conn.readable) this.rescope(conn, readable);
       conn.key = entry;
+    }
+    // The reload may have given the key another id (and so another slot): its place among its open streams follows.
+    const slot = this.keyStreams.slotOf(entry.id);
+    if (slot !== conn.keySlot) {
+      this.keyStreams.move(conn.keySlot, slot);
+      conn.keySlot = slot;
     }
     return true;
   }
