@@ -27,6 +27,7 @@ import type { RouteSpec } from "./route.js";
 import { ROUTES } from "./route-table.js";
 import { Router } from "./router.js";
 import { isNotJson, parseClientMessage, streamOpening, topicsFor, topicsWithout } from "./stream-input.js";
+import { asksForWebSocket, handshakeRefusal, type HandshakeHeaders } from "./websocket-handshake.js";
 import { uws, type HttpRequest, type HttpResponse, type TemplatedApp } from "./uws.js";
 import type { us_socket_context_t, WebSocket } from "uWebSockets.js";
 
@@ -72,6 +73,7 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
   const onAbort = (x: Exchange) => writer.aborted(x);
   const admission = new Admission(ctx, clientAddressReader(options.trustedProxies ?? null));
   const framingReader = new FramingReader();
+  const streamIndex = routes.findIndex((route) => route.name === STREAM_ROUTE);
 
   const fail = (x: Exchange, error: unknown): void => {
     const apiError = toApiError(error);
@@ -147,6 +149,8 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
     x.routeIndex = match.index;
     x.routeName = route.name;
     x.params = match.params;
+    // A WebSocket handshake uWS's `ws` behaviour did not take (it takes every GET with a 24-character key): malformed.
+    if (match.index === streamIndex && x.method === "GET") refuseHandshake(handshakeOf(req));
     if (route.headers !== undefined) x.headers = readHeaders(req, route.headers);
     if (route.access === "public") {
       admission.public(x.res, req, now);
@@ -221,6 +225,13 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
    * Only an admitted request is upgraded.
    */
   const upgradeStream = (res: HttpResponse, req: HttpRequest, context: us_socket_context_t, index: number): void => {
+    const asked = handshakeOf(req);
+    if (!asksForWebSocket(asked.upgrade)) {
+      // Not a WebSocket request (RFC 9110 §7.8: never switch to a protocol the client did not list): an ordinary
+      // GET, which uWS hands on to the route table's handler (server-sent events, or 406).
+      req.setYield(true);
+      return;
+    }
     started();
     let x: Exchange;
     try {
@@ -230,11 +241,9 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
       res.writeStatus("500 Internal Server Error").writeHeader("content-type", "application/json; charset=utf-8").end(STATIC_500_BODY);
       return;
     }
-    const handshake = {
-      key: req.getHeader("sec-websocket-key"),
-      protocol: req.getHeader("sec-websocket-protocol"),
-      extensions: req.getHeader("sec-websocket-extensions"),
-    };
+    // The handshake fields res.upgrade negotiates from.
+    const protocol = req.getHeader("sec-websocket-protocol");
+    const extensions = req.getHeader("sec-websocket-extensions");
     x.corked = true;
     try {
       const framing = framingReader.check(req);
@@ -244,6 +253,7 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
       }
       x.routeIndex = index;
       x.routeName = STREAM_ROUTE;
+      refuseHandshake(asked); // before the key: a handshake that cannot succeed costs no quota
       const authorization = req.getHeader("authorization");
       const maskedKey = maskedKeyOf(authorization); // what the stream keeps of its key (never the key)
       const upgrade = () => {
@@ -253,7 +263,7 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
         let upgraded = false;
         try {
           const conn = new StreamConnection("websocket", key, maskedKey, slot, opening.topics, opening.since);
-          upgraded = writer.upgrade(x, () => res.upgrade(conn, handshake.key, handshake.protocol, handshake.extensions, context));
+          upgraded = writer.upgrade(x, () => res.upgrade(conn, asked.key, protocol, extensions, context));
         } finally {
           if (!upgraded) hub.keyStreams.release(slot); // an upgraded socket gives its place back when it closes
         }
@@ -350,9 +360,9 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
       x.corked = false;
     }
   });
-  const streamIndex = routes.findIndex((route) => route.name === STREAM_ROUTE);
   if (streamIndex >= 0) {
-    // A GET without a WebSocket handshake is not taken here: uWS yields it to the handler above (SSE or 406).
+    // uWS takes a GET here only when it has a 24-character Sec-WebSocket-Key; `upgradeStream` yields those that do not
+    // ask for a WebSocket to the handler above (SSE or 406), as uWS does with the others.
     app.ws<StreamConnection>(routes[streamIndex].path, {
       compression: uws.DISABLED,
       maxPayloadLength: MAX_CLIENT_MESSAGE_BYTES,
@@ -371,6 +381,23 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
   }
   hub.attach(app);
   return app;
+}
+
+/** The WebSocket handshake's request headers. */
+function handshakeOf(req: HttpRequest): HandshakeHeaders {
+  return {
+    upgrade: req.getHeader("upgrade"),
+    connection: req.getHeader("connection"),
+    key: req.getHeader("sec-websocket-key"),
+    version: req.getHeader("sec-websocket-version"),
+  };
+}
+
+/** Throws the refusal of a request that asks for a WebSocket with a handshake that cannot be switched (400, 426). */
+function refuseHandshake(handshake: HandshakeHeaders): void {
+  if (!asksForWebSocket(handshake.upgrade)) return;
+  const refusal = handshakeRefusal(handshake);
+  if (refusal !== null) throw refusal;
 }
 
 /** The named request headers ("" when absent). */

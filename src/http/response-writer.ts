@@ -63,6 +63,7 @@ const STATUS_TEXT: Record<number, string> = {
   406: "406 Not Acceptable",
   413: "413 Payload Too Large",
   415: "415 Unsupported Media Type",
+  426: "426 Upgrade Required",
   429: "429 Too Many Requests",
   500: "500 Internal Server Error",
   503: "503 Service Unavailable",

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIG_RATE_LIMIT, KEYS, standardKeys, tempDir, writeChainFile, writeKeysFile, type TestKey } from "../support/fixtures.js";
 import { startGateway, waitFor, type Gateway } from "../support/gateway-process.js";
 import { liveChain } from "../support/live-fixture.js";
-import { decodeChunked, RawConnection, rawRequest, splitHead } from "../support/raw-http.js";
+import { answerOf, decodeChunked, RawConnection, rawRequest, splitHead } from "../support/raw-http.js";
+import { acceptOf, handshakeRequest } from "../support/ws-frames.js";
 
 const REVOKED = "lgw_edge_revoked_0123456789abcdef";
 
@@ -68,6 +69,112 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const connection of raw) connection.destroy();
   await gw?.stop();
+});
+
+/** The answer to a request on a fresh connection (the connection is kept for the file's end). */
+async function answer(bytes: Buffer) {
+  const connection = await RawConnection.open(gw.port, bytes);
+  raw.push(connection);
+  const data = await connection.until("an answer", (d) => answerOf(d) !== null);
+  return { ...answerOf(data)!, connection };
+}
+
+/** A handshake to GET /v1/stream?topics=changes with the active key, `changes` applied to its fields. */
+const handshake = (changes: Record<string, string | null> = {}) =>
+  handshakeRequest("/v1/stream?topics=changes", { Authorization: `Bearer ${KEYS.active}`, ...changes });
+
+describe("what is switched to a WebSocket (RFC 9110 §7.8, RFC 6455 §4.2)", () => {
+  it("a request whose Upgrade does not list websocket is an ordinary GET, whatever its Sec-WebSocket-Key: SSE or 406, never 101", async () => {
+    const cases: Array<[string, Record<string, string | null>, number]> = [
+      ["no Upgrade, Accept: text/event-stream", { Upgrade: null, Connection: null, Accept: "text/event-stream" }, 200],
+      ["no Upgrade, no Accept", { Upgrade: null, Connection: null }, 406],
+      ["no Upgrade but Connection: Upgrade", { Upgrade: null }, 406],
+      ["Upgrade: h2c", { Upgrade: "h2c", Connection: "Upgrade, HTTP2-Settings", "HTTP2-Settings": "AAMAAABkAAQCAAAAAAIAAAAA" }, 406],
+      [
+        "Upgrade: h2c, Accept: text/event-stream",
+        { Upgrade: "h2c", Connection: "Upgrade, HTTP2-Settings", Accept: "text/event-stream" },
+        200,
+      ],
+      ["Upgrade: websockets", { Upgrade: "websockets" }, 406],
+    ];
+    for (const [what, changes, status] of cases) {
+      const got = await answer(handshake(changes).bytes);
+      expect(got.status, what).toBe(status);
+      if (status === 200) expect(got.header("content-type"), what).toBe("text/event-stream");
+      else expect(got.body.error.code, what).toBe("NOT_ACCEPTABLE");
+      expect(got.header("sec-websocket-accept"), what).toBeUndefined();
+      got.connection.destroy();
+    }
+  });
+
+  it("a malformed handshake is 400 INVALID_WEBSOCKET_HANDSHAKE naming the field, before the key (no quota counted)", async () => {
+    const cases: Array<[string, Record<string, string | null>, string, string | null]> = [
+      ["no Connection", { Connection: null }, "Connection", null],
+      ["Connection: keep-alive", { Connection: "keep-alive" }, "Connection", "keep-alive"],
+      [
+        "a 24-character key that is not base64",
+        { "Sec-WebSocket-Key": "!!!!!!!!!!!!!!!!!!!!!!==" },
+        "Sec-WebSocket-Key",
+        "!!!!!!!!!!!!!!!!!!!!!!==",
+      ],
+      ["a key of 17 bytes", { "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZSE=" }, "Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZSE="],
+      ["a key of 20 characters", { "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25j" }, "Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25j"],
+      ["no key", { "Sec-WebSocket-Key": null }, "Sec-WebSocket-Key", null],
+      ["no Sec-WebSocket-Version", { "Sec-WebSocket-Version": null }, "Sec-WebSocket-Version", null],
+      ["no key and no Authorization", { "Sec-WebSocket-Key": null, Authorization: null }, "Sec-WebSocket-Key", null],
+    ];
+    for (const [what, changes, header, value] of cases) {
+      const got = await answer(handshake(changes).bytes);
+      expect(got.status, what).toBe(400);
+      expect(got.header("x-error-code"), what).toBe("INVALID_WEBSOCKET_HANDSHAKE");
+      expect(got.body.error, what).toMatchObject({
+        code: "INVALID_WEBSOCKET_HANDSHAKE",
+        title: "Bad Request",
+        metadata: { header, value },
+      });
+      expect(got.header("ratelimit-remaining"), what).toBeUndefined();
+      got.connection.destroy();
+    }
+  });
+
+  it("another version is 426 UNSUPPORTED_WEBSOCKET_VERSION with Sec-WebSocket-Version: 13 and Upgrade: websocket", async () => {
+    for (const [version, key] of [
+      ["8", KEYS.active],
+      ["99", KEYS.active],
+      ["7", null],
+    ] as const) {
+      const authorization = key === null ? null : `Bearer ${key}`;
+      const got = await answer(handshake({ "Sec-WebSocket-Version": version, Authorization: authorization }).bytes);
+      expect(got.status, version).toBe(426);
+      expect(got.header("sec-websocket-version")).toBe("13");
+      expect(got.header("upgrade")).toBe("websocket");
+      expect(got.header("connection")).toBe("upgrade");
+      expect(got.body.error).toMatchObject({
+        code: "UNSUPPORTED_WEBSOCKET_VERSION",
+        title: "Upgrade Required",
+        metadata: { version, supportedVersions: ["13"] },
+      });
+      // The connection stays usable: a retry with version 13 on it is switched.
+      const retry = handshake({ Authorization: authorization });
+      const before = got.connection.data.length;
+      got.connection.write(retry.bytes);
+      const switched = await got.connection.until("the retry's answer", (d) => answerOf(d.subarray(before)) !== null);
+      const second = answerOf(switched.subarray(before))!;
+      expect(second.status).toBe(key === null ? 401 : 101);
+      if (key !== null) expect(second.header("sec-websocket-accept")).toBe(acceptOf(retry.key));
+      got.connection.destroy();
+    }
+  });
+
+  it("a well-formed handshake is switched: Upgrade and Connection may list other options, in any letter case", async () => {
+    for (const changes of [{}, { Upgrade: "foo/1, WebSocket", Connection: "keep-alive, UPGRADE" }]) {
+      const request = handshake(changes);
+      const got = await answer(request.bytes);
+      expect(got.status, JSON.stringify(changes)).toBe(101);
+      expect(got.header("sec-websocket-accept")).toBe(acceptOf(request.key));
+      got.connection.destroy();
+    }
+  });
 });
 
 describe("an SSE response the gateway ends", () => {

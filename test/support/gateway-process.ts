@@ -517,6 +517,9 @@ export const ERROR_TITLES: Record<string, [number, string]> = {
   // live.md §12-§15
   INVALID_POSITION: [400, "Invalid Parameters"],
   NOT_ACCEPTABLE: [406, "Not Acceptable"],
+  // issue 27: the WebSocket handshake (RFC 6455 §4.2)
+  INVALID_WEBSOCKET_HANDSHAKE: [400, "Bad Request"],
+  UNSUPPORTED_WEBSOCKET_VERSION: [426, "Upgrade Required"],
 };
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;

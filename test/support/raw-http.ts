@@ -204,3 +204,16 @@ export function decodeChunked(body: Buffer): { data: Buffer; ended: boolean; res
     at = dataStart + size + 2;
   }
 }
+
+/** A complete answer at the start of `data`: a 101 or an event stream once its head arrived, else once its Content-Length body did. */
+export function answerOf(data: Buffer): { status: number; header(name: string): string | undefined; body: any; rest: Buffer } | null {
+  const head = splitHead(data);
+  if (head === null) return null;
+  const header = (name: string) => head.headers.find(([n]) => n === name.toLowerCase())?.[1];
+  if (head.status === 101 || header("content-type") === "text/event-stream")
+    return { status: head.status, header, body: undefined, rest: head.rest };
+  const length = Number(header("content-length") ?? 0);
+  if (head.rest.length < length) return null;
+  const text = head.rest.toString("utf8", 0, length);
+  return { status: head.status, header, body: text.startsWith("{") ? JSON.parse(text) : text, rest: head.rest.subarray(length) };
+}

@@ -3,7 +3,7 @@
  * never send (unmasked frames, floods written in one go) and for reading the
  * server's frames off a raw socket.
  */
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 
 export const OP_TEXT = 0x1;
 export const OP_CLOSE = 0x8;
@@ -60,4 +60,28 @@ export function serverFrames(data: Buffer): { frames: ServerFrame[]; used: numbe
 /** A close frame's code and reason. */
 export function closeOf(frame: ServerFrame): { code: number; reason: string } {
   return { code: frame.payload.length >= 2 ? frame.payload.readUInt16BE(0) : 1005, reason: frame.payload.subarray(2).toString("utf8") };
+}
+
+/** The Sec-WebSocket-Accept of a key (RFC 6455 §4.2.2). */
+export function acceptOf(key: string): string {
+  return createHash("sha1").update(`${key}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest("base64");
+}
+
+/**
+ * A WebSocket handshake's bytes: GET `path` with Host, `Upgrade: websocket`, `Connection: Upgrade`, a fresh
+ * `Sec-WebSocket-Key` and `Sec-WebSocket-Version: 13`, then `changes` (a field set to null is left out; a new
+ * one is added). Returns the key sent too.
+ */
+export function handshakeRequest(path: string, changes: Record<string, string | null> = {}): { bytes: Buffer; key: string } {
+  const fields: Record<string, string | null> = {
+    Host: "127.0.0.1",
+    Upgrade: "websocket",
+    Connection: "Upgrade",
+    "Sec-WebSocket-Key": randomBytes(16).toString("base64"),
+    "Sec-WebSocket-Version": "13",
+    ...changes,
+  };
+  let head = `GET ${path} HTTP/1.1\r\n`;
+  for (const [name, value] of Object.entries(fields)) if (value !== null) head += `${name}: ${value}\r\n`;
+  return { bytes: Buffer.from(`${head}\r\n`, "latin1"), key: fields["Sec-WebSocket-Key"] ?? "" };
 }
