@@ -322,6 +322,16 @@ export const SETTINGS = {
     flag: "--stream-max-bad-messages",
     help: "WebSocket messages in a row that are not JSON (1-10000); the next one closes the connection (1008). Any JSON message, of whatever shape, ends the run. Default 20.",
   },
+  streamMaxMessagesPerSecond: {
+    env: "STREAM_MAX_MESSAGES_PER_SECOND",
+    flag: "--stream-max-messages-per-second",
+    help: "WebSocket messages one stream connection may send per second, in bursts of as many (1-100000); a message past it is answered by an error event (RATE_LIMIT_EXCEEDED) and not processed, and past twice it the connection is closed (1008). Default 20.",
+  },
+  streamMaxKeyMessagesPerSecond: {
+    env: "STREAM_MAX_KEY_MESSAGES_PER_SECOND",
+    flag: "--stream-max-key-messages-per-second",
+    help: "WebSocket messages one key's stream connections may send per second together, on each serving thread (1-1000000); a message past it is answered by an error event (RATE_LIMIT_EXCEEDED) and not processed. Default 100.",
+  },
 } as const satisfies Record<string, Setting>;
 
 export class ConfigError extends Error {
@@ -508,6 +518,8 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Gat
       maxTopics: integer(SETTINGS.streamMaxTopics, DEFAULT_STREAM_LIMITS.maxTopics, 1, 100_000),
       maxAddresses: integer(SETTINGS.streamMaxAddresses, DEFAULT_STREAM_LIMITS.maxAddresses, 1, 10_000_000),
       maxBadMessages: integer(SETTINGS.streamMaxBadMessages, DEFAULT_STREAM_LIMITS.maxBadMessages, 1, 10_000),
+      maxMessagesPerSecond: integer(SETTINGS.streamMaxMessagesPerSecond, DEFAULT_STREAM_LIMITS.maxMessagesPerSecond, 1, 100_000),
+      maxKeyMessagesPerSecond: integer(SETTINGS.streamMaxKeyMessagesPerSecond, DEFAULT_STREAM_LIMITS.maxKeyMessagesPerSecond, 1, 1_000_000),
     },
   };
 }

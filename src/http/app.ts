@@ -10,9 +10,10 @@
  */
 import { maskedKeyOf } from "../access/authenticate.js";
 import { Admission, type PendingAdmission } from "../access/admission.js";
-import { toApiError, type ApiError } from "../api/errors.js";
+import { ApiError, toApiError } from "../api/errors.js";
 import { StreamConnection } from "../stream/stream-hub.js";
-import { CLOSE_POLICY_VIOLATION, POLICY_VIOLATION_REASON } from "../stream/close-codes.js";
+import { CLOSE_POLICY_VIOLATION, MESSAGE_RATE_REASON, POLICY_VIOLATION_REASON } from "../stream/close-codes.js";
+import { MessageRates, type MessageVerdict } from "../stream/message-rate.js";
 import { MAX_CLIENT_MESSAGE_BYTES, WS_IDLE_TIMEOUT_SECONDS } from "../stream/stream-limits.js";
 import type { IpRanges } from "../util/ip-address.js";
 import { clientAddressReader } from "./client-address.js";
@@ -296,10 +297,27 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
     }
   };
 
+  /** The message rate of this thread's WebSockets (per connection, per key), and the answers to the messages it refuses. */
+  const rates = new MessageRates(hub.limits.maxMessagesPerSecond, hub.limits.maxKeyMessagesPerSecond);
+  const refusals = messageRateRefusals(rates);
+
+  /** A message past the rate: an `error` event instead of processing it; past twice the connection's rate, the close. */
+  const refuseMessage = (ws: WebSocket<StreamConnection>, conn: StreamConnection, verdict: Exclude<MessageVerdict, "take">): void => {
+    hub.sendError(conn, verdict === "refuse-key" ? refusals.key : refusals.connection);
+    if (verdict !== "close") return;
+    conn.closed = true;
+    ws.end(CLOSE_POLICY_VIOLATION, MESSAGE_RATE_REASON);
+  };
+
   /** A subscribe or unsubscribe message: `subscribed` with the whole topic list, or an `error` event (the connection stays). */
   const streamMessage = (ws: WebSocket<StreamConnection>, message: ArrayBuffer, isBinary: boolean): void => {
     const conn = ws.getUserData();
     if (conn.closed) return;
+    const verdict = conn.rate === null ? "take" : rates.take(conn.rate, performance.now());
+    if (verdict !== "take") {
+      refuseMessage(ws, conn, verdict);
+      return;
+    }
     try {
       const parsed = parseClientMessage(message, isBinary);
       conn.badMessages = 0;
@@ -372,15 +390,45 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
       idleTimeout: WS_IDLE_TIMEOUT_SECONDS,
       sendPingsAutomatically: true,
       upgrade: (res, req, context) => upgradeStream(res, req, context, streamIndex),
-      open: guarded("open", (ws: WebSocket<StreamConnection>) => hub.openWebSocket(ws)),
+      open: guarded("open", (ws: WebSocket<StreamConnection>) => {
+        const conn = ws.getUserData();
+        conn.rate = rates.opened(conn.key.record.sha256, performance.now());
+        hub.openWebSocket(ws);
+      }),
       message: guarded("message", streamMessage),
       dropped: guarded("dropped", (ws: WebSocket<StreamConnection>) => hub.dropped(ws)),
       drain: guarded("drain", (ws: WebSocket<StreamConnection>) => hub.drained(ws)),
-      close: guarded("close", (ws: WebSocket<StreamConnection>) => hub.closed(ws.getUserData())),
+      close: guarded("close", (ws: WebSocket<StreamConnection>) => {
+        const conn = ws.getUserData();
+        if (conn.rate !== null) rates.closed(conn.rate);
+        conn.rate = null;
+        hub.closed(conn);
+      }),
     });
   }
   hub.attach(app);
   return app;
+}
+
+/** The `error` objects of messages refused for their rate (built once per thread: the same for every refusal). */
+function messageRateRefusals(rates: MessageRates): { readonly connection: object; readonly key: object } {
+  const refusal = (message: string) =>
+    errorObject(
+      new ApiError(
+        "RATE_LIMIT_EXCEEDED",
+        message,
+        "WebSocket messages are limited per connection and per key (docs/stream.md, Message rate); a message may name many topics.",
+        { retryAfterSeconds: 1 },
+      ),
+    );
+  return {
+    connection: refusal(
+      `This connection sent more than ${rates.perConnection} messages within a second (STREAM_MAX_MESSAGES_PER_SECOND); this one was not processed. Wait a second: past ${2 * rates.perConnection} the connection is closed (1008).`,
+    ),
+    key: refusal(
+      `This API key's streams sent more than ${rates.perKey} messages within a second (STREAM_MAX_KEY_MESSAGES_PER_SECOND); this one was not processed. Retry in a second.`,
+    ),
+  };
 }
 
 /** The WebSocket handshake's request headers. */

@@ -97,7 +97,7 @@ const EVENTS: Readonly<Record<string, { readonly schema: string; readonly title:
     schema: "ErrorEvent",
     title: "error",
     summary:
-      "WebSocket only: the answer to a bad client message (MALFORMED_JSON, VALIDATION_ERROR, UNSUPPORTED_CHAIN_ID, API_KEY_FORBIDDEN), the usual error object; the connection stays open and nothing changed.",
+      "WebSocket only: the answer to a bad client message (MALFORMED_JSON, VALIDATION_ERROR, UNSUPPORTED_CHAIN_ID, API_KEY_FORBIDDEN) or to one past the message rate (RATE_LIMIT_EXCEEDED), the usual error object; nothing changed, and the connection stays open (but past twice its rate: docs/stream.md).",
   },
 };
 
@@ -110,7 +110,7 @@ const DESCRIPTION = `Live data of the gateway: a \`changes\` event for every cha
 - Every event of a swap is sent after that swap serves on every serving thread; per connection, events keep swap order.`;
 
 const WS_DESCRIPTION = (facts: StreamFacts): string =>
-  `The WebSocket of \`GET /v1/stream\`: one text message per event (its JSON). The client may send \`{"op":"subscribe","topics":[…]}\` and \`{"op":"unsubscribe","topics":[…]}\`; each is answered by a \`subscribed\` event (the whole topic list) or an \`error\` event. A bad message never closes the connection, except a frame over ${facts.maxClientMessageBytes} bytes or repeated non-JSON text. uWS pings after 44 s of silence and closes a connection whose pong does not come.
+  `The WebSocket of \`GET /v1/stream\`: one text message per event (its JSON). The client may send \`{"op":"subscribe","topics":[…]}\` and \`{"op":"unsubscribe","topics":[…]}\`; each is answered by a \`subscribed\` event (the whole topic list) or an \`error\` event. A bad message never closes the connection, except a frame over ${facts.maxClientMessageBytes} bytes or repeated non-JSON text. Messages are rate-limited per connection (STREAM_MAX_MESSAGES_PER_SECOND, in bursts of as many) and per key (STREAM_MAX_KEY_MESSAGES_PER_SECOND, on each serving thread): a message past the rate is answered by an \`error\` event (RATE_LIMIT_EXCEEDED) and not processed, and a connection that keeps sending past twice its rate is closed (1008). uWS pings after 44 s of silence and closes a connection whose pong does not come.
 
 Close codes a client sees:
 

@@ -60,6 +60,7 @@ import { instanceOnChain, parseAddress, tokenInfoChunks } from "../tables/token-
 import { listEntry, listIncludes, listLength } from "./address-lists.js";
 import { KeyStreams } from "./key-streams.js";
 import { KeyWatch } from "./key-watch.js";
+import type { ConnectionRate } from "./message-rate.js";
 import { sseEvent, SSE_OPENING, SSE_PING } from "./sse.js";
 import { SseChannel } from "./sse-channel.js";
 import {
@@ -116,6 +117,8 @@ export class StreamConnection {
   since: Position | null;
   /** Messages in a row that were not JSON (WebSocket); any JSON message, valid or not, resets it. */
   badMessages = 0;
+  /** Its message rate (WebSocket: message-rate.ts, set by the HTTP edge as it opens). */
+  rate: ConnectionRate | null = null;
   /** Closed, or being closed: nothing more is sent. */
   closed = false;
   ws: WebSocket<StreamConnection> | null = null;

@@ -9,9 +9,11 @@ import { BIG_RATE_LIMIT, KEYS, standardKeys, tempDir, writeChainFile, writeKeysF
 import { startGateway, waitFor, type Gateway } from "../support/gateway-process.js";
 import { liveChain } from "../support/live-fixture.js";
 import { answerOf, decodeChunked, RawConnection, rawRequest, splitHead } from "../support/raw-http.js";
-import { acceptOf, handshakeRequest } from "../support/ws-frames.js";
+import { acceptOf, closeOf, handshakeRequest, jsonFrame, OP_CLOSE, serverFrames } from "../support/ws-frames.js";
 
 const REVOKED = "lgw_edge_revoked_0123456789abcdef";
+/** A key of its own (the message-rate tests); revoked with the other at the end. */
+const REVOKED_LATER = "lgw_edge_other_0123456789abcdefg";
 
 let gw: Gateway;
 let keysDir: string;
@@ -62,8 +64,13 @@ beforeAll(async () => {
   const dir = tempDir("lgw-stream-edge-");
   writeChainFile(dir, liveChain(8453, 0));
   keysDir = tempDir("lgw-stream-edge-keys-");
-  keys = [...standardKeys(), { id: "edge-revoked", key: REVOKED, status: "active", rateLimit: BIG_RATE_LIMIT }];
-  gw = await startGateway({ snapshotDir: dir, keysFile: writeKeysFile(keys, keysDir), env: { GATEWAY_THREADS: "2" } });
+  keys = [
+    ...standardKeys(),
+    { id: "edge-revoked", key: REVOKED, status: "active", rateLimit: BIG_RATE_LIMIT },
+    { id: "edge-other", key: REVOKED_LATER, status: "active", rateLimit: BIG_RATE_LIMIT },
+  ];
+  // One serving thread: a key's connections share its message bucket per thread.
+  gw = await startGateway({ snapshotDir: dir, keysFile: writeKeysFile(keys, keysDir), env: { GATEWAY_THREADS: "1" } });
 }, 60_000);
 
 afterAll(async () => {
@@ -174,6 +181,78 @@ describe("what is switched to a WebSocket (RFC 9110 §7.8, RFC 6455 §4.2)", () 
       expect(got.header("sec-websocket-accept")).toBe(acceptOf(request.key));
       got.connection.destroy();
     }
+  });
+});
+
+/** A WebSocket opened over a raw socket, its `subscribed` event read; `events()` parses what came after. */
+async function rawWs(key: string = KEYS.active, port = gw.port) {
+  const connection = await RawConnection.open(port, handshake({ Authorization: `Bearer ${key}` }).bytes);
+  raw.push(connection);
+  await connection.until("the 101", (d) => answerOf(d) !== null);
+  const start = connection.data.length - answerOf(connection.data)!.rest.length;
+  await connection.until("subscribed", (d) => serverFrames(d.subarray(start)).frames.length > 0);
+  const frames = () => serverFrames(connection.data.subarray(start)).frames.slice(1);
+  return {
+    connection,
+    frames,
+    /** The text messages after `subscribed`, parsed; and the close frame, if one came. */
+    events: () =>
+      frames()
+        .filter((f) => f.opcode !== OP_CLOSE)
+        .map((f) => JSON.parse(f.payload.toString("utf8"))),
+    close: () => {
+      const close = frames().find((f) => f.opcode === OP_CLOSE);
+      return close === undefined ? null : closeOf(close);
+    },
+  };
+}
+
+/** `n` subscribe and unsubscribe messages, alternately, as masked frames in one buffer. */
+function flood(n: number): Buffer {
+  const topics = ["changes:8453"];
+  return Buffer.concat(Array.from({ length: n }, (_, i) => jsonFrame({ op: i % 2 === 0 ? "subscribe" : "unsubscribe", topics })));
+}
+
+describe("the message rate (STREAM_MAX_MESSAGES_PER_SECOND 20, STREAM_MAX_KEY_MESSAGES_PER_SECOND 100)", () => {
+  it("a connection's pipelined flood: 20 answered, the next 20 refused with an error event, then closed 1008; others are served", async () => {
+    const other = await rawWs();
+    const flooder = await rawWs();
+    flooder.connection.write(flood(2000));
+    await flooder.connection.closedWithin(10_000);
+    const events = flooder.events();
+    expect(events.slice(0, 20).map((e) => e.type)).toEqual(Array(20).fill("subscribed"));
+    expect(events.slice(20).map((e) => e.type)).toEqual(Array(21).fill("error"));
+    expect(events[20].error).toMatchObject({
+      code: "RATE_LIMIT_EXCEEDED",
+      title: "Rate Limit Exceeded",
+      metadata: { retryAfterSeconds: 1 },
+    });
+    expect(events[20].error.message).toContain("STREAM_MAX_MESSAGES_PER_SECOND");
+    expect(flooder.close()).toEqual({ code: 1008, reason: "message rate exceeded" });
+
+    other.connection.write(jsonFrame({ op: "subscribe", topics: ["changes:1"] }));
+    await other.connection.until("the other client's answer", () => other.events().length === 1);
+    expect(other.events()[0]).toMatchObject({ type: "subscribed", topics: ["changes", "changes:1"] });
+  });
+
+  it("a key's connections share 100 a second: past it each message is refused, and no connection is closed for it", async () => {
+    const clients = await Promise.all(Array.from({ length: 6 }, () => rawWs(KEYS.activeFuture))); // a key the flood above did not use
+    for (const client of clients) client.connection.write(flood(20));
+    await waitFor("every message to be answered", () => (clients.every((c) => c.events().length === 20) ? true : undefined));
+    const all = clients.flatMap((c) => c.events());
+    // 100 at once, and one more per 10 ms the six writes take to arrive (the bucket drains 100 a second).
+    const taken = all.filter((e) => e.type === "subscribed").length;
+    expect(taken).toBeGreaterThanOrEqual(100);
+    expect(taken).toBeLessThanOrEqual(110);
+    const refused = all.filter((e) => e.type === "error");
+    expect(refused.length).toBe(120 - taken);
+    for (const e of refused) expect(e.error.message).toContain("STREAM_MAX_KEY_MESSAGES_PER_SECOND");
+    // Another key is not touched, and none of these closes.
+    const otherKey = await rawWs(REVOKED_LATER);
+    otherKey.connection.write(flood(20));
+    await otherKey.connection.until("the other key's answers", () => otherKey.events().length === 20);
+    expect(new Set(otherKey.events().map((e) => e.type))).toEqual(new Set(["subscribed"]));
+    for (const client of [...clients, otherKey]) expect(client.close()).toBeNull();
   });
 });
 

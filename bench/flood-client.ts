@@ -1,0 +1,193 @@
+/**
+ * The flooder of `npm run bench:flood` (bench/stream-flood.ts), in a process
+ * of its own (forked, driven over IPC): `connections` WebSockets of one key on
+ * GET /v1/stream over raw TCP sockets (the handshake written by hand), each
+ * sending `messages` subscribe/unsubscribe messages (alternately, one topic),
+ * pipelined: the masked frames are built once and written in one go, so the
+ * flooder spends next to no CPU of the cores it shares with the gateway. Each
+ * socket then reads until every message is answered or the gateway closes it.
+ * With `repeat`, each socket that is done connects again and floods again,
+ * at most once a second (a flood that takes longer is followed at once), until
+ * the parent says `stop`: a flooder that keeps at it for the whole
+ * measurement, without turning it into a test of connection churn (which the
+ * key's quota bounds: each opening counts). Answers are told apart by their
+ * first bytes (`subscribed` or `error`), never parsed.
+ */
+import { randomBytes } from "node:crypto";
+import net from "node:net";
+
+/** Parent → flooder. */
+export type FloodCommand =
+  | {
+      readonly type: "flood";
+      readonly port: number;
+      readonly key: string;
+      readonly connections: number;
+      readonly messages: number;
+      readonly repeat: boolean;
+    }
+  | { readonly type: "stop" };
+
+/** Flooder → parent. */
+export interface FloodReport {
+  readonly type: "done";
+  /** Floods finished (one socket sending its messages and being answered or closed), all sockets. */
+  readonly floods: number;
+  /** ms from the start to the last socket of the first round being done. */
+  readonly firstRoundMs: number;
+  readonly sent: number;
+  readonly subscribed: number;
+  readonly errors: number;
+  /** Close frames the sockets got (code and reason; `none` when the connection ended without one). */
+  readonly closes: Record<string, number>;
+  /** Openings refused (e.g. 429 while a closed socket's place is not yet given back); retried. */
+  readonly refusedOpens: number;
+  readonly firstRefusal: string | null;
+}
+
+/** A socket floods at most once in this many ms (`repeat`). */
+const FLOOD_EVERY_MS = 1000;
+
+const SUBSCRIBED = Buffer.from('{"type":"subscribed"');
+const ERROR = Buffer.from('{"type":"error"');
+
+/** One masked text frame (RFC 6455 §5.2) of a short message. */
+function maskedFrame(text: string): Buffer {
+  const payload = Buffer.from(text);
+  if (payload.length > 125) throw new Error("flood messages are short");
+  const mask = randomBytes(4);
+  const out = Buffer.alloc(6 + payload.length);
+  out[0] = 0x81;
+  out[1] = 0x80 | payload.length;
+  mask.copy(out, 2);
+  for (let i = 0; i < payload.length; i++) out[6 + i] = payload[i] ^ mask[i % 4];
+  return out;
+}
+
+/** `messages` subscribe and unsubscribe frames, alternately, in one buffer. */
+function floodBytes(messages: number): Buffer {
+  const subscribe = maskedFrame(JSON.stringify({ op: "subscribe", topics: ["changes:8453"] }));
+  const unsubscribe = maskedFrame(JSON.stringify({ op: "unsubscribe", topics: ["changes:8453"] }));
+  return Buffer.concat(Array.from({ length: messages }, (_, i) => (i % 2 === 0 ? subscribe : unsubscribe)));
+}
+
+const totals = { floods: 0, sent: 0, subscribed: 0, errors: 0, refusedOpens: 0 };
+const closes: Record<string, number> = {};
+let firstRefusal: string | null = null;
+let stopping = false;
+let firstRoundMs = NaN;
+
+function startsWith(data: Buffer, at: number, prefix: Buffer): boolean {
+  return data.length - at >= prefix.length && data.compare(prefix, 0, prefix.length, at, at + prefix.length) === 0;
+}
+
+/** One socket's flood: resolves true when done (answered in full, or closed), false when the opening was refused. */
+function floodOnce(port: number, key: string, messages: number, flood: Buffer): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host: "127.0.0.1" });
+    let data = Buffer.alloc(0);
+    let switched = false;
+    let answered = -1; // the opening `subscribed` is not an answer
+    let closeLabel = "none";
+    let settled = false;
+    const settle = (ok: boolean) => {
+      if (settled) return;
+      settled = true;
+      socket.destroy();
+      if (ok) {
+        totals.floods++;
+        closes[closeLabel] = (closes[closeLabel] ?? 0) + 1;
+      }
+      resolve(ok);
+    };
+    socket.on("connect", () => {
+      socket.write(
+        `GET /v1/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+          `Sec-WebSocket-Key: ${randomBytes(16).toString("base64")}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+      );
+    });
+    socket.on("data", (chunk: Buffer) => {
+      data = data.length === 0 ? chunk : Buffer.concat([data, chunk]);
+      if (!switched) {
+        const end = data.indexOf("\r\n\r\n");
+        if (end < 0) return;
+        const status = data.toString("latin1", 9, 12);
+        if (status !== "101") {
+          totals.refusedOpens++;
+          firstRefusal ??= `HTTP ${status}`;
+          settle(false);
+          return;
+        }
+        switched = true;
+        data = data.subarray(end + 4);
+        socket.write(flood);
+        totals.sent += messages;
+      }
+      let at = 0;
+      while (data.length - at >= 2) {
+        const opcode = data[at] & 0x0f;
+        let length = data[at + 1] & 0x7f;
+        let start = at + 2;
+        if (length === 126) {
+          if (data.length - at < 4) break;
+          length = data.readUInt16BE(at + 2);
+          start = at + 4;
+        } else if (length === 127) {
+          if (data.length - at < 10) break;
+          length = Number(data.readBigUInt64BE(at + 2));
+          start = at + 10;
+        }
+        if (data.length < start + length) break;
+        if (opcode === 0x8) {
+          closeLabel = length >= 2 ? `${data.readUInt16BE(start)} ${data.toString("utf8", start + 2, start + length)}`.trim() : "1005";
+          settle(true);
+          return;
+        }
+        if (opcode === 0x1 && answered++ >= 0) {
+          if (startsWith(data, start, SUBSCRIBED)) totals.subscribed++;
+          else if (startsWith(data, start, ERROR)) totals.errors++;
+          if (answered >= messages) {
+            closeLabel = "answered in full";
+            settle(true);
+            return;
+          }
+        }
+        at = start + length;
+      }
+      data = data.subarray(at);
+    });
+    socket.on("error", (error) => {
+      firstRefusal ??= error.message;
+    });
+    socket.on("close", () => settle(switched));
+  });
+}
+
+async function run(command: Extract<FloodCommand, { type: "flood" }>): Promise<void> {
+  const flood = floodBytes(command.messages);
+  const started = performance.now();
+  let firstRound = command.connections;
+  await Promise.all(
+    Array.from({ length: command.connections }, async () => {
+      let first = true;
+      while (first || (command.repeat && !stopping)) {
+        const floodStarted = performance.now();
+        if (!(await floodOnce(command.port, command.key, command.messages, flood))) {
+          await new Promise((r) => setTimeout(r, 10)); // refused (its place not given back yet): again shortly
+          continue;
+        }
+        if (first && --firstRound === 0) firstRoundMs = performance.now() - started;
+        first = false;
+        const wait = FLOOD_EVERY_MS - (performance.now() - floodStarted);
+        if (command.repeat && wait > 0) await new Promise((r) => setTimeout(r, wait));
+      }
+    }),
+  );
+  const report: FloodReport = { type: "done", ...totals, firstRoundMs, closes, firstRefusal };
+  process.send?.(report);
+}
+
+process.on("message", (command: FloodCommand) => {
+  if (command.type === "stop") stopping = true;
+  else void run(command);
+});
