@@ -44,7 +44,7 @@ export const STREAM_CLOSE_CODES: readonly StreamCloseCode[] = Object.freeze([
     code: 1006,
     reason: null,
     errorEvent: false,
-    when: "a frame larger than 64 KiB or a text frame that is not UTF-8 (uWS closes the socket); a slow consumer that does not drain within 10 s",
+    when: "a frame larger than 64 KiB, a text frame that is not UTF-8, or bytes uWS cannot read as frames, such as what follows a client frame sent without a mask (uWS closes the socket); a slow consumer that does not drain within 10 s",
   },
   {
     code: CLOSE_POLICY_VIOLATION,

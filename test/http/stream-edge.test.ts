@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIG_RATE_LIMIT, KEYS, standardKeys, tempDir, writeChainFile, writeKeysFile, type TestKey } from "../support/fixtures.js";
 import { startGateway, waitFor, type Gateway } from "../support/gateway-process.js";
 import { liveChain } from "../support/live-fixture.js";
+import { startNginx } from "../support/nginx-process.js";
 import { answerOf, decodeChunked, RawConnection, rawRequest, splitHead } from "../support/raw-http.js";
-import { acceptOf, closeOf, handshakeRequest, jsonFrame, OP_CLOSE, serverFrames } from "../support/ws-frames.js";
+import { acceptOf, clientFrame, closeOf, handshakeRequest, jsonFrame, OP_CLOSE, OP_TEXT, serverFrames } from "../support/ws-frames.js";
 
 const REVOKED = "lgw_edge_revoked_0123456789abcdef";
 /** A key of its own (the message-rate tests); revoked with the other at the end. */
@@ -253,6 +254,34 @@ describe("the message rate (STREAM_MAX_MESSAGES_PER_SECOND 20, STREAM_MAX_KEY_ME
     await otherKey.connection.until("the other key's answers", () => otherKey.events().length === 20);
     expect(new Set(otherKey.events().map((e) => e.type))).toEqual(new Set(["subscribed"]));
     for (const client of [...clients, otherKey]) expect(client.close()).toBeNull();
+  });
+});
+
+describe("an unmasked client frame (RFC 6455 §5.1: the server MUST close, 1002), which uWS does not let the gateway see", () => {
+  it("straight and through nginx: no answer; the next frame ends the connection without a close frame; no one else notices", async () => {
+    const nginx = await startNginx(gw.port);
+    try {
+      for (const [via, port] of [
+        ["straight", gw.port],
+        ["through nginx", nginx.port],
+      ] as const) {
+        const other = await rawWs(KEYS.active, port);
+        const client = await rawWs(KEYS.active, port);
+        client.connection.write(clientFrame(OP_TEXT, JSON.stringify({ op: "subscribe", topics: ["changes:1"] }), false));
+        await new Promise((r) => setTimeout(r, 500));
+        expect(client.frames(), via).toEqual([]); // uWS waits for the 4 bytes it reads as a mask key
+        expect(client.connection.closed, via).toBe(false);
+        client.connection.write(jsonFrame({ op: "subscribe", topics: ["changes:8453"] }));
+        await client.connection.closedWithin(5000);
+        expect(client.frames(), via).toEqual([]); // neither message answered, no close frame (1006 at a client)
+        other.connection.write(jsonFrame({ op: "subscribe", topics: ["changes:1"] }));
+        await other.connection.until(`${via}: the other client's answer`, () => other.events().length === 1);
+        expect(other.events()[0], via).toMatchObject({ type: "subscribed", topics: ["changes", "changes:1"] });
+      }
+      expect(nginx.errorLog()).not.toMatch(/\[(alert|emerg|crit)\]/);
+    } finally {
+      await nginx.stop();
+    }
   });
 });
 
