@@ -172,7 +172,7 @@ export const SETTINGS = {
   publicRateLimit: {
     env: "PUBLIC_RATE_LIMIT",
     flag: "--public-rate-limit",
-    help: "Requests without a key (health, ready, metrics, the OpenAPI document, unknown paths) allowed per client address, as REQUESTS/SECONDS. Default 1200/60.",
+    help: "Requests without a key (metrics, the OpenAPI and AsyncAPI documents, unknown paths) allowed per client address, as REQUESTS/SECONDS; the probes /health and /ready are never counted. Default 1200/60.",
   },
   maxHeldResponseMb: {
     env: "MAX_HELD_RESPONSE_MB",

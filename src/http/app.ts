@@ -154,7 +154,8 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
     if (match.index === streamIndex && x.method === "GET") refuseHandshake(handshakeOf(req));
     if (route.headers !== undefined) x.headers = readHeaders(req, route.headers);
     if (route.access === "public") {
-      admission.public(x.res, req, now);
+      // Health probes are never refused for rate (their answers are pre-encoded: a flood of them costs the parse).
+      if (route.probe !== true) admission.public(x.res, req, now);
     } else {
       const pending = admission.keyed(x, req.getHeader("authorization"), route.access, x.res, req, now);
       if (pending !== null) {

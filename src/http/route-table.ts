@@ -555,11 +555,14 @@ export const ROUTES = [
     method: "GET",
     path: "/health",
     access: "public",
+    probe: true,
     body: false,
     handler: getHealth,
     doc: {
       operationId: "getHealth",
       summary: "Liveness",
+      description:
+        "A probe: never counted against the per-address budget of requests without a key (`PUBLIC_RATE_LIMIT`), so never refused for rate; answered from bytes encoded once.",
       success: {
         description: "The process is up (not enveloped).",
         schema: "HealthResponse",
@@ -574,11 +577,14 @@ export const ROUTES = [
     method: "GET",
     path: "/ready",
     access: "public",
+    probe: true,
     body: false,
     handler: getReadiness,
     doc: {
       operationId: "getReadiness",
       summary: "Readiness",
+      description:
+        "A probe: never counted against the per-address budget of requests without a key (`PUBLIC_RATE_LIMIT`), so never refused for rate; answered from bytes encoded once per state (served snapshot, initial load, quota store).",
       success: {
         description: "The snapshot files present at start have loaded or been rejected (not enveloped).",
         schema: "ReadinessResponse",
