@@ -1145,6 +1145,11 @@ export interface ResponseHeaders {
   "Access-Control-Expose-Headers": string;
   /** `no` on an event stream (GET /v1/stream as server-sent events): a reverse proxy that buffers answers (nginx) passes it through as it comes. */
   "X-Accel-Buffering": "no";
+  /**
+   * On every answer that leaves the connection open: `timeout=5`, the seconds a client may keep the idle
+   * connection for another request (the gateway closes idle connections 8-12 s after their last answer).
+   */
+  "Keep-Alive": string & tags.Pattern<"^timeout=[0-9]+$">;
   /** On a 426 (RFC 9110 §15.5.22): the protocol to retry the request with. */
   Upgrade: "websocket";
   /** On a 426 (RFC 6455 §4.4): the WebSocket version the gateway speaks. */

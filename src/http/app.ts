@@ -17,7 +17,7 @@ import { MessageRates, type MessageVerdict } from "../stream/message-rate.js";
 import { MAX_CLIENT_MESSAGE_BYTES, WS_IDLE_TIMEOUT_SECONDS } from "../stream/stream-limits.js";
 import type { IpRanges } from "../util/ip-address.js";
 import { clientAddressReader } from "./client-address.js";
-import { errorObject, STATIC_500_BODY } from "./envelope.js";
+import { errorObject } from "./envelope.js";
 import { Exchange, hasKey } from "./exchange.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { checkContentType, readJsonBody } from "./json-body.js";
@@ -240,7 +240,7 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
       x = new Exchange(res, req, ctx, onAbort, transport.cors);
     } catch (error) {
       ctx.log.error({ event: "request-failed", err: error }, "reading a request failed");
-      res.writeStatus("500 Internal Server Error").writeHeader("content-type", "application/json; charset=utf-8").end(STATIC_500_BODY);
+      ResponseWriter.fallback500(res);
       return;
     }
     // The handshake fields res.upgrade negotiates from.
@@ -367,7 +367,7 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
       x = new Exchange(res, req, ctx, onAbort, transport.cors);
     } catch (error) {
       ctx.log.error({ event: "request-failed", err: error }, "reading a request failed");
-      res.writeStatus("500 Internal Server Error").writeHeader("content-type", "application/json; charset=utf-8").end(STATIC_500_BODY);
+      ResponseWriter.fallback500(res);
       return;
     }
     x.corked = true;
