@@ -15,6 +15,7 @@
  */
 import { randomBytes } from "node:crypto";
 import net from "node:net";
+import { closeOf, jsonFrame, OP_CLOSE, OP_TEXT, serverFrames } from "./ws-frames.js";
 
 /** Parent → flooder. */
 export type FloodCommand =
@@ -51,23 +52,10 @@ const FLOOD_EVERY_MS = 1000;
 const SUBSCRIBED = Buffer.from('{"type":"subscribed"');
 const ERROR = Buffer.from('{"type":"error"');
 
-/** One masked text frame (RFC 6455 §5.2) of a short message. */
-function maskedFrame(text: string): Buffer {
-  const payload = Buffer.from(text);
-  if (payload.length > 125) throw new Error("flood messages are short");
-  const mask = randomBytes(4);
-  const out = Buffer.alloc(6 + payload.length);
-  out[0] = 0x81;
-  out[1] = 0x80 | payload.length;
-  mask.copy(out, 2);
-  for (let i = 0; i < payload.length; i++) out[6 + i] = payload[i] ^ mask[i % 4];
-  return out;
-}
-
 /** `messages` subscribe and unsubscribe frames, alternately, in one buffer. */
 function floodBytes(messages: number): Buffer {
-  const subscribe = maskedFrame(JSON.stringify({ op: "subscribe", topics: ["changes:8453"] }));
-  const unsubscribe = maskedFrame(JSON.stringify({ op: "unsubscribe", topics: ["changes:8453"] }));
+  const subscribe = jsonFrame({ op: "subscribe", topics: ["changes:8453"] });
+  const unsubscribe = jsonFrame({ op: "unsubscribe", topics: ["changes:8453"] });
   return Buffer.concat(Array.from({ length: messages }, (_, i) => (i % 2 === 0 ? subscribe : unsubscribe)));
 }
 
@@ -77,8 +65,8 @@ let firstRefusal: string | null = null;
 let stopping = false;
 let firstRoundMs = NaN;
 
-function startsWith(data: Buffer, at: number, prefix: Buffer): boolean {
-  return data.length - at >= prefix.length && data.compare(prefix, 0, prefix.length, at, at + prefix.length) === 0;
+function startsWith(data: Buffer, prefix: Buffer): boolean {
+  return data.length >= prefix.length && data.compare(prefix, 0, prefix.length, 0, prefix.length) === 0;
 }
 
 /** One socket's flood: resolves true when done (answered in full, or closed), false when the opening was refused. */
@@ -123,38 +111,24 @@ function floodOnce(port: number, key: string, messages: number, flood: Buffer): 
         socket.write(flood);
         totals.sent += messages;
       }
-      let at = 0;
-      while (data.length - at >= 2) {
-        const opcode = data[at] & 0x0f;
-        let length = data[at + 1] & 0x7f;
-        let start = at + 2;
-        if (length === 126) {
-          if (data.length - at < 4) break;
-          length = data.readUInt16BE(at + 2);
-          start = at + 4;
-        } else if (length === 127) {
-          if (data.length - at < 10) break;
-          length = Number(data.readBigUInt64BE(at + 2));
-          start = at + 10;
-        }
-        if (data.length < start + length) break;
-        if (opcode === 0x8) {
-          closeLabel = length >= 2 ? `${data.readUInt16BE(start)} ${data.toString("utf8", start + 2, start + length)}`.trim() : "1005";
+      const { frames, used } = serverFrames(data);
+      data = data.subarray(used);
+      for (const frame of frames) {
+        if (frame.opcode === OP_CLOSE) {
+          const { code, reason } = closeOf(frame);
+          closeLabel = `${code} ${reason}`.trim();
           settle(true);
           return;
         }
-        if (opcode === 0x1 && answered++ >= 0) {
-          if (startsWith(data, start, SUBSCRIBED)) totals.subscribed++;
-          else if (startsWith(data, start, ERROR)) totals.errors++;
-          if (answered >= messages) {
-            closeLabel = "answered in full";
-            settle(true);
-            return;
-          }
+        if (frame.opcode !== OP_TEXT || answered++ < 0) continue;
+        if (startsWith(frame.payload, SUBSCRIBED)) totals.subscribed++;
+        else if (startsWith(frame.payload, ERROR)) totals.errors++;
+        if (answered >= messages) {
+          closeLabel = "answered in full";
+          settle(true);
+          return;
         }
-        at = start + length;
       }
-      data = data.subarray(at);
     });
     socket.on("error", (error) => {
       firstRefusal ??= error.message;

@@ -3,19 +3,13 @@
  * section of bench/RESULTS.md made from them (pure: no process, no clock).
  */
 import type { FloodReport } from "./flood-client.js";
-import { fmt } from "./live-summary.js";
+import { fmt, type BenchMachine, type WrkFigures } from "./live-summary.js";
 
 /** The target: the pool route's p99 during the flood at most this many times its p99 without it. */
 export const P99_RATIO_TARGET = 2;
 
-export interface WrkRun {
-  readonly label: string;
-  readonly requests: number;
-  readonly rps: number;
-  readonly p50Ms: number;
-  readonly p99Ms: number;
-  readonly maxMs: number;
-  readonly errors: number;
+/** A wrk run on the pool route (live-summary's figures, without pushes), with the gateway's CPU over it. */
+export interface WrkRun extends Omit<WrkFigures, "pushes"> {
   /** Gateway CPU seconds over the run (every thread), and per wrk request in µs (the flood's work included). */
   readonly gatewayCpuS: number;
   readonly cpuUsPerRequest: number;
@@ -40,15 +34,7 @@ export interface FloodResults {
   readonly startedAt: string;
   readonly mode: "full" | "quick";
   readonly durationS: number;
-  readonly machine: {
-    cores: number;
-    cpuModel: string;
-    totalMemoryBytes: number;
-    node: string;
-    platform: string;
-    loadAverageStart: number[];
-    loadAverageEnd: number[];
-  };
+  readonly machine: BenchMachine;
   readonly setup: {
     readonly servingThreads: number;
     readonly connections: number;

@@ -20,19 +20,18 @@
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, release, tmpdir, totalmem } from "node:os";
-import { join, relative } from "node:path";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { unpack } from "msgpackr";
 import type { SnapshotFile } from "../src/api/snapshot-format.js";
 import { PROJECT_ROOT } from "../src/config/config.js";
-import { Flags, log, onCleanup, round, runBench } from "./entry.js";
+import { benchMachine, Flags, log, onCleanup, publishResults, round, runBench } from "./entry.js";
 import type { FloodCommand, FloodReport } from "./flood-client.js";
 import { p99Ratio, renderSection, roundRatio, type FloodResults, type Round, type Variant, type WrkRun } from "./flood-summary.js";
 import { fmt } from "./live-summary.js";
 import { readProcessCpu } from "./proc-stat.js";
-import { writeSection } from "./results-md.js";
 import { startGateway, type RunningGateway } from "./targets/gateway.js";
 import { ensureWrk, runWrk, type WrkBinary } from "./wrk.js";
 
@@ -201,15 +200,7 @@ async function floodRound(
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const started = Date.now();
-  const machine = {
-    cores: cpus().length,
-    cpuModel: cpus()[0]?.model.trim() ?? "unknown",
-    totalMemoryBytes: totalmem(),
-    node: process.version,
-    platform: `${process.platform} ${release()} ${process.arch}`,
-    loadAverageStart: loadavg().map((v) => round(v, 2)),
-    loadAverageEnd: [] as number[],
-  };
+  const machine = benchMachine();
   log(`machine: ${machine.cores} cores, ${machine.cpuModel}; node ${machine.node}; load average ${machine.loadAverageStart.join(" ")}`);
   const wrk = ensureWrk(log);
   const scratch = mkdtempSync(join(tmpdir(), "lgw-bench-flood-wrk-"));
@@ -256,19 +247,7 @@ async function main(): Promise<void> {
     },
     variants,
   };
-  const stamp = results.startedAt.replace(/\.\d+Z$/, "Z").replace(/:/g, "-");
-  const resultsDir = join(PROJECT_ROOT, "bench/results");
-  mkdirSync(resultsDir, { recursive: true });
-  const jsonFile = join(resultsDir, `flood-${stamp}.json`);
-  writeFileSync(jsonFile, `${JSON.stringify(results, null, 2)}\n`);
-  const jsonPath = relative(join(PROJECT_ROOT, "bench"), jsonFile);
-  const section = renderSection(results, jsonPath);
-  process.stdout.write(`\n${section}\n\n`);
-  log(`wrote ${relative(PROJECT_ROOT, jsonFile)}`);
-  if (!args.quick || args.writeSummary) {
-    writeSection(join(PROJECT_ROOT, "bench/RESULTS.md"), SECTION_ID, section);
-    log("rewrote the flood section of bench/RESULTS.md");
-  }
+  publishResults("flood", SECTION_ID, results, (jsonPath) => renderSection(results, jsonPath), !args.quick || args.writeSummary);
 }
 
 runBench(main);

@@ -19,7 +19,7 @@ import { request, startGateway, waitFor, type Gateway } from "../support/gateway
 import { liveChain, LP, LT, push } from "../support/live-fixture.js";
 import { answerOf, RawConnection } from "../support/raw-http.js";
 import { openSse, openWs, refusedSse, refusedWs, type StreamEvent, OpenClients } from "../support/stream-clients.js";
-import { handshakeRequest } from "../support/ws-frames.js";
+import { handshakeRequest } from "../../bench/ws-frames.js";
 
 type Json = Record<string, any>;
 

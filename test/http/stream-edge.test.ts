@@ -10,7 +10,7 @@ import { startGateway, waitFor, type Gateway } from "../support/gateway-process.
 import { liveChain } from "../support/live-fixture.js";
 import { startNginx } from "../support/nginx-process.js";
 import { answerOf, decodeChunked, RawConnection, rawRequest, splitHead } from "../support/raw-http.js";
-import { acceptOf, clientFrame, closeOf, handshakeRequest, jsonFrame, OP_CLOSE, OP_TEXT, serverFrames } from "../support/ws-frames.js";
+import { acceptOf, clientFrame, closeOf, handshakeRequest, jsonFrame, OP_CLOSE, OP_TEXT, serverFrames } from "../../bench/ws-frames.js";
 
 const REVOKED = "lgw_edge_revoked_0123456789abcdef";
 /** A key of its own (the message-rate tests); revoked with the other at the end. */

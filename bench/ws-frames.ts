@@ -1,7 +1,8 @@
 /**
  * WebSocket frames as bytes (RFC 6455 §5.2), for what a client library would
  * never send (unmasked frames, floods written in one go) and for reading the
- * server's frames off a raw socket.
+ * server's frames off a raw socket: the flood benchmark's client
+ * (bench/flood-client.ts) and the stream's edge tests use them.
  */
 import { createHash, randomBytes } from "node:crypto";
 
