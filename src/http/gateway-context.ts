@@ -23,6 +23,7 @@ import { DEFAULT_STREAM_LIMITS, type StreamLimits } from "../stream/stream-limit
 import type { FleetAnswer } from "../origin/fleet-view.js";
 import type { OriginStatusRecord } from "../origin/origin-status.js";
 import { errorObject } from "./envelope.js";
+import { ReadinessAnswer } from "./readiness-answer.js";
 
 export interface GatewayContext extends AccessContext, Paging {
   readonly store: SnapshotStore;
@@ -44,6 +45,8 @@ export interface GatewayContext extends AccessContext, Paging {
   readonly fetchMetrics: () => Promise<{ contentType: string; text: string }>;
   /** This thread's streams (GET /v1/stream). */
   readonly stream: StreamHub;
+  /** GET /ready's answer, encoded once per state. */
+  readonly readiness: ReadinessAnswer;
   /** Where this instance pulls its files from and how it goes (posted by the supervisor); null without an origin. */
   origin: OriginStatusRecord | null;
   /** The fleet in Redis (GET /v1/status/fleet, asked of the supervisor). */
@@ -127,5 +130,6 @@ export function createGatewayContext(init: GatewayContextInit, hooks: GatewayCon
       hooks.streamMetrics ?? NO_STREAM_METRICS,
       hooks.log,
     ),
+    readiness: new ReadinessAnswer(),
   };
 }
