@@ -122,4 +122,21 @@ describe("an nginx origin over HTTPS, published to through WebDAV", () => {
     await waitForGeneration(instance, 4);
     expect(await servedSymbol(instance, 8453)).toBe("G4");
   });
+
+  it("brings the keys file to an instance without one; a keys file the reloader refuses is `partial`, the keys in force stay", async () => {
+    const bare = await startInstance(origin, { keys: null, env: { ...caEnv, ORIGIN_POLL_MIN_S: "0.3", ORIGIN_POLL_MAX_S: "0.3" } });
+    try {
+      expect(bare.logs().some((l) => l.event === "keys-file-absent")).toBe(true);
+      await waitForGeneration(bare, 4);
+      expect(await servedSymbol(bare, 8453)).toBe("G4");
+      writeGeneration(source, 5, { chains: [1, 8453], chainGenerations: { 1: 1 }, keys: '{"keys": "not a list"}' });
+      await publishDir(source, origin, { ca });
+      const status = await waitForGeneration(bare, 5);
+      expect(status.partial).toHaveLength(1);
+      expect(status.partial[0].file).toBe("keys");
+      expect(await servedSymbol(bare, 8453)).toBe("G5");
+    } finally {
+      await bare.stop();
+    }
+  });
 });
