@@ -3,7 +3,7 @@
  * (dist/workers/snapshot-worker.js), driven scan by scan: which files are
  * built, accepted, rejected and retried (issue 10, items 2-5), with a clock
  * the test moves. What the loader tells its listener and its log is what is
- * checked; the HTTP view of the same behaviour is in test/http/snapshot-pipeline.test.ts.
+ * checked; the HTTP view of the same behaviour is in test/server/snapshot-pipeline.test.ts.
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";

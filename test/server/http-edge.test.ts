@@ -3,7 +3,7 @@
  * case gets its status line(s) and the connection is closed where RFC 9112
  * requires it; no case hangs (every read has a timeout) and no serving
  * thread dies. Cases marked as a limitation pin what the bundled uWS parser
- * does (docs/reverse-proxy.md); test/http/reverse-proxy.test.ts replays them
+ * does (docs/reverse-proxy.md); test/server/reverse-proxy.test.ts replays them
  * through the documented nginx configuration.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -2,7 +2,7 @@
  * GET /v1/tokens/baskets, GET /v1/tokens/baskets/{basketId}, GET /v1/tokens/baskets/{chainId}/{basketId}
  * and the operator's baskets file, against the real server on test/support/token-surface-fixture.ts.
  *
- * Rule → test (api-extended.md §9, §11; the file format's rules one by one: test/unit/basket-file.test.ts):
+ * Rule → test (api-extended.md §9, §11; the file format's rules one by one: test/unit/baskets/basket-file.test.ts):
  *  B1  TokenBasket = {id, name, description, logoUrl, chainIds, addresses, tokens}: addresses chain asc then
  *      file order (lowercase), chainIds the chains in scope with an address, tokens the held ones by TVL
  *      desc, chain id, address ......................................................... "a basket"
