@@ -7,16 +7,15 @@
  * a renewal that does not pass is refused and the old certificate kept.
  */
 import { execFile } from "node:child_process";
-import { X509Certificate } from "node:crypto";
-import { copyFileSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { copyFileSync, renameSync, writeFileSync } from "node:fs";
 import https from "node:https";
 import path from "node:path";
-import tls from "node:tls";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KEYS, poolsFixture, tempDir, writeKeysFile, writeSnapshotDir } from "../support/fixtures.js";
 import { metricValue, PROJECT_ROOT, runGatewayExpectingExit, startGateway, type Gateway } from "../support/gateway-process.js";
 import { makeCa, makeServerCertificate, type ServerCertificate, type TestCa } from "../support/tls-certificates.js";
+import { fingerprintOf, liveCertificate, servedFingerprint } from "../support/tls-certificates.js";
 
 const run = promisify(execFile);
 
@@ -40,38 +39,16 @@ function httpsGet(
   });
 }
 
-/** The SHA-256 fingerprint of the certificate the server presents on a new connection. */
-function servedFingerprint(port: number, ca: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = tls.connect({ host: "127.0.0.1", port, ca, servername: "localhost" }, () => {
-      resolve(socket.getPeerX509Certificate()!.fingerprint256);
-      socket.end();
-    });
-    socket.on("error", reject);
-  });
-}
-
-function fingerprintOf(certFile: string): string {
-  return new X509Certificate(readFileSync(certFile)).fingerprint256;
-}
-
 describe("HTTPS", () => {
   let dir: string;
   let ca: TestCa;
-  let first: ServerCertificate;
   let gw: Gateway;
   let liveCert: string;
   let liveKey: string;
   let poolPath: string;
 
   beforeAll(async () => {
-    dir = tempDir("lgw-tls-");
-    ca = makeCa(dir);
-    first = makeServerCertificate(ca, dir, "first");
-    liveCert = path.join(dir, "live.pem");
-    liveKey = path.join(dir, "live.key");
-    copyFileSync(first.certFile, liveCert);
-    copyFileSync(first.keyFile, liveKey);
+    ({ dir, ca, liveCert, liveKey } = liveCertificate("lgw-tls-"));
     const files = poolsFixture();
     poolPath = `/v1/pools/${files[0].chainId}/${files[0].pools[0].address}`;
     gw = await startGateway({

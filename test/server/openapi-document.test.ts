@@ -214,17 +214,6 @@ describe("the document", () => {
   });
 
   it("the pool search's documented defaults are the ones the server applies", async () => {
-    const defaultsOf = (schema: Json): Json => {
-      const out: Json = {};
-      for (const [name, property] of Object.entries<Json>(schema.properties)) {
-        if ("default" in property) out[name] = property.default;
-        else if (property.$ref !== undefined) {
-          const nested = defaultsOf(component(property.$ref.split("/").pop()));
-          if (Object.keys(nested).length > 0) out[name] = nested;
-        }
-      }
-      return out;
-    };
     const explicit = defaultsOf(component("PoolSearchRequest"));
     expect(explicit).toEqual({
       filters: { minimumTotalValueLockedUsd: expect.any(Number) },

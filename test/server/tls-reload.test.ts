@@ -9,11 +9,9 @@
  * sockets and from the gateway_serving_threads gauge.
  */
 import { execFileSync } from "node:child_process";
-import { X509Certificate } from "node:crypto";
-import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import https from "node:https";
 import path from "node:path";
-import tls from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KEYS, poolsFixture, tempDir, writeKeysFile, writeSnapshotDir } from "../support/fixtures.js";
 import {
@@ -26,6 +24,7 @@ import {
   type Gateway,
 } from "../support/gateway-process.js";
 import { makeCa, makeServerCertificate, type ServerCertificate, type TestCa } from "../support/tls-certificates.js";
+import { fingerprintOf, liveCertificate, servedFingerprint } from "../support/tls-certificates.js";
 
 const THREADS = 2;
 
@@ -42,19 +41,6 @@ function httpsGet(port: number, urlPath: string, ca: string): Promise<{ status: 
       .on("error", reject);
   });
 }
-
-/** The SHA-256 fingerprint of the certificate the server presents on a new connection. */
-function servedFingerprint(port: number, ca: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = tls.connect({ host: "127.0.0.1", port, ca, servername: "localhost" }, () => {
-      resolve(socket.getPeerX509Certificate()!.fingerprint256);
-      socket.end();
-    });
-    socket.on("error", reject);
-  });
-}
-
-const fingerprintOf = (certFile: string) => new X509Certificate(readFileSync(certFile)).fingerprint256;
 
 /** Replaces `target` with `source`'s bytes the way an ACME client does: beside it, then renamed over it. */
 function renameOver(target: string, bytes: Buffer | string): void {
@@ -131,13 +117,7 @@ describe("TLS reloads and thread restarts", () => {
   let liveKey: string;
 
   beforeAll(async () => {
-    dir = tempDir("lgw-tls-reload-");
-    ca = makeCa(dir);
-    first = makeServerCertificate(ca, dir, "first");
-    liveCert = path.join(dir, "live.pem");
-    liveKey = path.join(dir, "live.key");
-    copyFileSync(first.certFile, liveCert);
-    copyFileSync(first.keyFile, liveKey);
+    ({ dir, ca, first, liveCert, liveKey } = liveCertificate("lgw-tls-reload-"));
     gw = await startGateway({
       snapshotDir: writeSnapshotDir(poolsFixture()),
       keysFile: writeKeysFile(),

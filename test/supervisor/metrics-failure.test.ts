@@ -6,21 +6,13 @@
  * this process with the built serving thread, so that the rendering can fail
  * for real: a metric of its registry whose collection throws.
  */
-import { existsSync } from "node:fs";
 import { pino } from "pino";
 import { Gauge } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAddressTable } from "../../src/access/address-table.js";
-import { createConfirmedKeys } from "../../src/access/confirmed-keys.js";
-import { loadKeysFile } from "../../src/access/keys-file.js";
-import { createQuotaCounters, QuotaSlots } from "../../src/access/shared-rate-limiter.js";
-import { SERVING_THREAD_FILE } from "../../src/gateway.js";
-import { ROUTE_NAMES } from "../../src/http/route-table.js";
 import { GatewayMetrics } from "../../src/metrics/gateway-metrics.js";
-import { RequestMetricsLayout } from "../../src/metrics/request-metrics.js";
 import { METRICS_REPLY_TIMEOUT_MS } from "../../src/server/messages.js";
 import { Supervisor } from "../../src/server/supervisor.js";
-import { standardKeys, writeKeysFile } from "../support/fixtures.js";
+import { expectBuiltThreads, supervisorOfBuiltThreads } from "../support/built-threads.js";
 
 const SECRET = "rendering failed at /srv/internal/secret-path";
 
@@ -30,46 +22,8 @@ describe("a /metrics request the supervisor cannot render", () => {
   let base: string;
 
   beforeAll(async () => {
-    if (!existsSync(SERVING_THREAD_FILE)) throw new Error(`${SERVING_THREAD_FILE} missing: build first`);
-    const keys = loadKeysFile(writeKeysFile(standardKeys()));
-    const counters = createQuotaCounters(64);
-    const layout = new RequestMetricsLayout(ROUTE_NAMES);
-    const requestMetrics = layout.createBuffer();
-    metrics = new GatewayMetrics(layout, requestMetrics);
-    supervisor = new Supervisor(
-      {
-        threadFile: SERVING_THREAD_FILE,
-        threads: 1,
-        port: 0,
-        init: {
-          host: "127.0.0.1",
-          logLevel: "silent",
-          cursorSecret: new Uint8Array(32),
-          keys,
-          keySlots: new QuotaSlots(64, counters).assign(keys.keys.map((k) => k.id)),
-          baskets: { baskets: [] },
-          defaultRateLimit: { requests: 1000, windowSeconds: 60 },
-          quotaCounters: counters,
-          confirmedKeys: createConfirmedKeys(64),
-          maxApiKeys: 64,
-          quotaStore: { kind: "memory" },
-          failedAuthLimit: { requests: 1000, windowSeconds: 60 },
-          failedAuthCounters: createAddressTable(),
-          publicRateLimit: { requests: 1000, windowSeconds: 60 },
-          publicRequestCounters: createAddressTable(),
-          maxHeldResponseBytes: 1 << 24,
-          tls: null,
-          compressionMinBytes: 1024,
-          compressionCacheBytes: 1 << 20,
-          corsOrigins: "",
-          trustedProxies: [],
-          versionUse: new SharedArrayBuffer(8 * 8),
-          requestMetrics,
-        },
-      },
-      metrics,
-      pino({ level: "silent" }),
-    );
+    expectBuiltThreads();
+    ({ supervisor, metrics } = supervisorOfBuiltThreads({ threads: 1, log: pino({ level: "silent" }) }));
     base = `http://127.0.0.1:${await supervisor.start()}`;
   });
 

@@ -6,27 +6,15 @@
  * serving the current snapshot takes its place.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync } from "node:fs";
 import http from "node:http";
 import { pino } from "pino";
-import { KEYS, poolsFixture, standardKeys, writeKeysFile } from "../support/fixtures.js";
+import { KEYS, poolsFixture } from "../support/fixtures.js";
 import { getPool } from "../support/gateway-process.js";
-import { loadKeysFile } from "../../src/access/keys-file.js";
-import { createAddressTable } from "../../src/access/address-table.js";
-import { createConfirmedKeys } from "../../src/access/confirmed-keys.js";
-import { createQuotaCounters, QuotaSlots } from "../../src/access/shared-rate-limiter.js";
-import { SERVING_THREAD_FILE } from "../../src/gateway.js";
 import { GatewayMetrics } from "../../src/metrics/gateway-metrics.js";
-import { ROUTE_NAMES } from "../../src/http/route-table.js";
-import { RequestMetricsLayout } from "../../src/metrics/request-metrics.js";
 import { Supervisor } from "../../src/server/supervisor.js";
-import { compileChain } from "../../src/snapshot/compile-chain.js";
 import { compileTokenIndex } from "../../src/snapshot/compile-token-index.js";
-import type { NormalizedSnapshotFile } from "../../src/snapshot/read-snapshot-file.js";
-import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../../src/snapshot/normalize-token.js";
-import { parseSnapshotBytes } from "../../src/snapshot/read-snapshot-file.js";
-import { packSnapshot } from "../support/fixtures.js";
-import type { ChainId } from "../../src/chains/chains.js";
+import { expectBuiltThreads, supervisorOfBuiltThreads } from "../support/built-threads.js";
+import { compileFile, NO_SOURCE } from "../support/compiled-chains.js";
 
 /**
  * GET on a new connection each time: a dead thread's open connections die with
@@ -50,60 +38,14 @@ describe("a serving thread that dies", () => {
   let poolAddress: string;
 
   beforeAll(async () => {
-    if (!existsSync(SERVING_THREAD_FILE)) throw new Error(`${SERVING_THREAD_FILE} missing: build first`);
-    const keys = loadKeysFile(writeKeysFile(standardKeys()));
-    const counters = createQuotaCounters(64);
-    const layout = new RequestMetricsLayout(ROUTE_NAMES);
-    const requestMetrics = layout.createBuffer();
-    metrics = new GatewayMetrics(layout, requestMetrics);
-    supervisor = new Supervisor(
-      {
-        threadFile: SERVING_THREAD_FILE,
-        threads: 2,
-        port: 0,
-        init: {
-          host: "127.0.0.1",
-          logLevel: "silent",
-          cursorSecret: new Uint8Array(32),
-          keys,
-          baskets: { baskets: [] },
-          keySlots: new QuotaSlots(64, counters).assign(keys.keys.map((k) => k.id)),
-          baskets: { baskets: [] },
-          defaultRateLimit: { requests: 1000, windowSeconds: 60 },
-          quotaCounters: counters,
-          confirmedKeys: createConfirmedKeys(64),
-          maxApiKeys: 64,
-          quotaStore: { kind: "memory" },
-          failedAuthLimit: { requests: 1000, windowSeconds: 60 },
-          failedAuthCounters: createAddressTable(),
-          publicRateLimit: { requests: 1000, windowSeconds: 60 },
-          publicRequestCounters: createAddressTable(),
-          maxHeldResponseBytes: 1 << 24,
-          tls: null,
-          compressionMinBytes: 1024,
-          compressionCacheBytes: 1 << 20,
-          corsOrigins: "",
-          trustedProxies: [],
-          versionUse: new SharedArrayBuffer(8 * 8),
-          requestMetrics,
-        },
-      },
-      metrics,
-      pino({ level: "silent" }),
-    );
+    expectBuiltThreads();
+    ({ supervisor, metrics } = supervisorOfBuiltThreads({ threads: 2, log: pino({ level: "silent" }) }));
     const port = await supervisor.start();
     base = `http://127.0.0.1:${port}`;
 
     const file = poolsFixture()[0]!;
     poolAddress = file.pools[0]!.address;
-    const snapshot: NormalizedSnapshotFile = parseSnapshotBytes(packSnapshot(file), file.chainId as ChainId);
-    const chain = compileChain(snapshot, {
-      file: "chain.msgpack",
-      fileBytes: 1,
-      sha256: "0".repeat(64),
-      fileMtimeMs: 0,
-      logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE,
-    });
+    const chain = compileFile(file, { ...NO_SOURCE, file: "chain.msgpack", fileBytes: 1 });
     const tokenIndex = compileTokenIndex([{ chainId: chain.info.chainId, tokens: chain.tokens }]);
     supervisor.publishSnapshot(
       { type: "snapshot", version: 42, slot: 0, chainIds: [chain.info.chainId], chains: [chain], tokenIndex },

@@ -12,32 +12,22 @@
  *   the supervisor is back to GATEWAY_THREADS listening threads.
  * Listening threads are counted from the kernel's listening sockets.
  */
-import { X509Certificate } from "node:crypto";
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, writeFileSync } from "node:fs";
 import https from "node:https";
 import path from "node:path";
-import tls from "node:tls";
 import { Writable } from "node:stream";
 import { pino } from "pino";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { loadKeysFile } from "../../src/access/keys-file.js";
-import { createAddressTable } from "../../src/access/address-table.js";
-import { createConfirmedKeys } from "../../src/access/confirmed-keys.js";
-import { createQuotaCounters, QuotaSlots } from "../../src/access/shared-rate-limiter.js";
-import type { ChainId } from "../../src/chains/chains.js";
 import { holdTlsFiles, TLS_SETTING_NAMES } from "../../src/config/tls-files.js";
-import { SERVING_THREAD_FILE } from "../../src/gateway.js";
-import { ROUTE_NAMES } from "../../src/http/route-table.js";
 import { GatewayMetrics } from "../../src/metrics/gateway-metrics.js";
-import { RequestMetricsLayout } from "../../src/metrics/request-metrics.js";
 import { RestartStoppedError, Supervisor, type ServingTls } from "../../src/server/supervisor.js";
-import { compileChain } from "../../src/snapshot/compile-chain.js";
 import { compileTokenIndex } from "../../src/snapshot/compile-token-index.js";
-import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../../src/snapshot/normalize-token.js";
-import { parseSnapshotBytes } from "../../src/snapshot/read-snapshot-file.js";
-import { packSnapshot, poolsFixture, standardKeys, tempDir, writeKeysFile } from "../support/fixtures.js";
+import { poolsFixture, tempDir } from "../support/fixtures.js";
 import { listeningSockets } from "../support/gateway-process.js";
 import { makeCa, makeServerCertificate, type ServerCertificate, type TestCa } from "../support/tls-certificates.js";
+import { expectBuiltThreads, supervisorOfBuiltThreads } from "../support/built-threads.js";
+import { compileFile, NO_SOURCE } from "../support/compiled-chains.js";
+import { fingerprintOf, servedFingerprint } from "../support/tls-certificates.js";
 
 const THREADS = 2;
 const GARBAGE_PEM = "-----BEGIN CERTIFICATE-----\nnot a certificate\n-----END CERTIFICATE-----\n";
@@ -48,24 +38,12 @@ let first: ServerCertificate;
 let second: ServerCertificate;
 
 beforeAll(() => {
-  if (!existsSync(SERVING_THREAD_FILE)) throw new Error(`${SERVING_THREAD_FILE} missing: build first`);
+  expectBuiltThreads();
   dir = tempDir("lgw-thread-restarts-");
   ca = makeCa(dir);
   first = makeServerCertificate(ca, dir, "first");
   second = makeServerCertificate(ca, dir, "second");
 });
-
-const fingerprintOf = (certFile: string) => new X509Certificate(readFileSync(certFile)).fingerprint256;
-
-function servedFingerprint(port: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = tls.connect({ host: "127.0.0.1", port, ca: ca.pem, servername: "localhost" }, () => {
-      resolve(socket.getPeerX509Certificate()!.fingerprint256);
-      socket.end();
-    });
-    socket.on("error", reject);
-  });
-}
 
 function healthStatus(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -95,11 +73,6 @@ afterEach(async () => {
 });
 
 async function startSupervisor(servingTls: ServingTls): Promise<Harness> {
-  const keys = loadKeysFile(writeKeysFile(standardKeys()));
-  const counters = createQuotaCounters(64);
-  const layout = new RequestMetricsLayout(ROUTE_NAMES);
-  const requestMetrics = layout.createBuffer();
-  const metrics = new GatewayMetrics(layout, requestMetrics);
   const logs: Harness["logs"] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -107,40 +80,11 @@ async function startSupervisor(servingTls: ServingTls): Promise<Harness> {
       done();
     },
   });
-  const supervisor = new Supervisor(
-    {
-      threadFile: SERVING_THREAD_FILE,
-      threads: THREADS,
-      port: 0,
-      init: {
-        host: "127.0.0.1",
-        logLevel: "silent",
-        cursorSecret: new Uint8Array(32),
-        keys,
-        keySlots: new QuotaSlots(64, counters).assign(keys.keys.map((k) => k.id)),
-        baskets: { baskets: [] },
-        defaultRateLimit: { requests: 1000, windowSeconds: 60 },
-        quotaCounters: counters,
-        confirmedKeys: createConfirmedKeys(64),
-        maxApiKeys: 64,
-        quotaStore: { kind: "memory" },
-        failedAuthLimit: { requests: 1000, windowSeconds: 60 },
-        failedAuthCounters: createAddressTable(),
-        publicRateLimit: { requests: 1000, windowSeconds: 60 },
-        publicRequestCounters: createAddressTable(),
-        maxHeldResponseBytes: 1 << 24,
-        compressionMinBytes: 1024,
-        compressionCacheBytes: 1 << 20,
-        corsOrigins: "",
-        trustedProxies: [],
-        versionUse: new SharedArrayBuffer(8 * 8),
-        requestMetrics,
-      },
-      tls: servingTls,
-    },
-    metrics,
-    pino({ level: "debug", timestamp: () => `,"time":${Date.now()}` }, sink),
-  );
+  const { supervisor, metrics } = supervisorOfBuiltThreads({
+    threads: THREADS,
+    log: pino({ level: "debug", timestamp: () => `,"time":${Date.now()}` }, sink),
+    tls: servingTls,
+  });
   const port = await supervisor.start();
   running = { supervisor, metrics, port, logs, events: (event) => logs.filter((l) => l.event === event) };
   return running;
@@ -199,14 +143,14 @@ describe("TLS files a serving thread cannot load", () => {
     expect(threadIds(h)).toEqual(before);
     expect(h.events("serving-thread-exited")).toHaveLength(0);
     expect(h.events("serving-thread-replace-failed")).toHaveLength(0);
-    expect(await servedFingerprint(h.port)).toBe(fingerprintOf(first.certFile));
+    expect(await servedFingerprint(h.port, ca.pem)).toBe(fingerprintOf(first.certFile));
     expect(await healthStatus(h.port)).toBe(200);
     await expectThreadCount(h);
 
     // Valid new files then apply, and the held ones are released once no thread needs them.
     const next = holdTlsFiles({ certFile: second.certFile, keyFile: second.keyFile }, TLS_SETTING_NAMES);
     expect((await h.supervisor.replaceTls(next)).applied).toBe(true);
-    expect(await servedFingerprint(h.port)).toBe(fingerprintOf(second.certFile));
+    expect(await servedFingerprint(h.port, ca.pem)).toBe(fingerprintOf(second.certFile));
     expect(threadIds(h).some((id) => before.includes(id))).toBe(false);
     await expectThreadCount(h);
   });
@@ -232,14 +176,14 @@ describe("TLS files a serving thread cannot load", () => {
     expect(h.events("serving-thread-exited")).toHaveLength(0);
     expect(h.events("serving-thread-replaced")).toHaveLength(0);
     expect(await h.metrics.registry.getSingleMetricAsString("gateway_serving_thread_restarts_total")).toMatch(/ 0$/m);
-    expect(await servedFingerprint(h.port)).toBe(fingerprintOf(first.certFile));
+    expect(await servedFingerprint(h.port, ca.pem)).toBe(fingerprintOf(first.certFile));
     await expectThreadCount(h);
 
     // A valid renewal at the paths: the next restart replaces every thread, and no more than that.
     copyFileSync(second.keyFile, files.files.keyFile);
     copyFileSync(second.certFile, files.files.certFile);
     await h.supervisor.restartThreads();
-    expect(await servedFingerprint(h.port)).toBe(fingerprintOf(second.certFile));
+    expect(await servedFingerprint(h.port, ca.pem)).toBe(fingerprintOf(second.certFile));
     expect(threadIds(h).some((id) => before.includes(id))).toBe(false);
     await expectThreadCount(h);
     await h.supervisor.stop();
@@ -271,13 +215,7 @@ describe("a thread that crashes again and again", () => {
 
     // The cause goes: the bad version is retired and a good one published. The pending replacement then holds.
     const file = poolsFixture()[0]!;
-    const chain = compileChain(parseSnapshotBytes(packSnapshot(file), file.chainId as ChainId), {
-      file: "chain.msgpack",
-      fileBytes: 1,
-      sha256: "0".repeat(64),
-      fileMtimeMs: 0,
-      logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE,
-    });
+    const chain = compileFile(file, { ...NO_SOURCE, file: "chain.msgpack", fileBytes: 1 });
     const tokenIndex = compileTokenIndex([{ chainId: chain.info.chainId, tokens: chain.tokens }]);
     h.supervisor.publishSnapshot(
       { type: "snapshot", version: 44, slot: 2, chainIds: [chain.info.chainId], chains: [chain], tokenIndex },

@@ -22,16 +22,12 @@ import {
   type SearchChain,
   type SearchPosition,
 } from "../../../src/query/pool-search.js";
-import { compileChain } from "../../../src/snapshot/compile-chain.js";
 import type { CompiledChain } from "../../../src/tables/compiled-chain.js";
 import type { PoolType, SnapshotFile, SnapshotPool } from "../../../src/api/snapshot-format.js";
-import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../../../src/snapshot/normalize-token.js";
-import { parseSnapshotBytes } from "../../../src/snapshot/read-snapshot-file.js";
 import {
   addr,
   algebraPool,
   chainFile,
-  packSnapshot,
   periodStats,
   poolToken,
   protocol,
@@ -42,6 +38,7 @@ import {
   v4Pool,
 } from "../../support/fixtures.js";
 import { prng } from "../../support/prng.js";
+import { compileFile } from "../../support/compiled-chains.js";
 
 const CHAIN_IDS: ChainId[] = [1, 8453, 130];
 const KEY_VALUES = [0, -0, 1, 2, 2, 5, 10.5, 1e6, -3];
@@ -84,15 +81,7 @@ function makeChain(chainId: ChainId, seed: number): SnapshotFile {
 }
 
 const FILES = CHAIN_IDS.map((id, i) => makeChain(id, 1000 + i));
-const COMPILED: CompiledChain[] = FILES.map((f) =>
-  compileChain(parseSnapshotBytes(packSnapshot(f), f.chainId as ChainId), {
-    file: "x",
-    fileBytes: 0,
-    sha256: "0".repeat(64),
-    fileMtimeMs: 0,
-    logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE,
-  }),
-);
+const COMPILED: CompiledChain[] = FILES.map((f) => compileFile(f));
 
 interface Spec {
   a: number[][];

@@ -10,15 +10,13 @@ import { SUPPORTED_CHAIN_IDS, type ChainId } from "../../../src/chains/chains.js
 import { evaluateTokenList, restrictTokenList } from "../../../src/query/evaluate-token-list.js";
 import { matchedGroups, matchSearchTerm, searchTerm } from "../../../src/query/search-match.js";
 import { chainMask, SEARCH_FILTER_DEFAULTS } from "../../../src/query/token-query.js";
-import { compileChain } from "../../../src/snapshot/compile-chain.js";
 import { compileTokenIndex } from "../../../src/snapshot/compile-token-index.js";
 import type { SnapshotFile } from "../../../src/api/snapshot-format.js";
-import { parseSnapshotBytes } from "../../../src/snapshot/read-snapshot-file.js";
-import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../../../src/snapshot/normalize-token.js";
 import { ServingSnapshot } from "../../../src/serving/serving-snapshot.js";
-import { addr, chainFile, packSnapshot, token } from "../../support/fixtures.js";
+import { addr, chainFile, token } from "../../support/fixtures.js";
 import { toInstance } from "../../support/reference-token-list.js";
 import { referenceTier } from "../../support/reference-token-search.js";
+import { compileFile } from "../../support/compiled-chains.js";
 
 const PIECES = ["usd", "USD", "coin", "Coin", " ", "-", "+", "%", "_", ".", "é", "É", "ü", "₮", "𝐀", "0", "1", "ab", "aba", "x"];
 
@@ -33,15 +31,7 @@ function build(names: { symbol: string; name: string; normalizedSymbol: string; 
       tokens: tokens.map((t, i) => token(SUPPORTED_CHAIN_IDS[c]!, { address: addr((i + 1).toString(16)), ...t })),
     }),
   );
-  const chains = files.map((f) =>
-    compileChain(parseSnapshotBytes(packSnapshot(f), f.chainId as ChainId), {
-      file: "x",
-      fileBytes: 0,
-      sha256: "0".repeat(64),
-      fileMtimeMs: 0,
-      logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE,
-    }),
-  );
+  const chains = files.map((f) => compileFile(f));
   const index = compileTokenIndex(chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })));
   return { files, snapshot: ServingSnapshot.of(1, chains, index) };
 }

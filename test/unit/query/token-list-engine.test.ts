@@ -12,13 +12,11 @@ import { TokenListView } from "../../../src/query/token-list-view.js";
 import { chainMask, DEFAULT_TOKEN_QUERY, toTokenQuery } from "../../../src/query/token-query.js";
 import { ServingSnapshot } from "../../../src/serving/serving-snapshot.js";
 import type { CompiledChain } from "../../../src/tables/compiled-chain.js";
-import { compileChain } from "../../../src/snapshot/compile-chain.js";
 import { compileTokenIndex } from "../../../src/snapshot/compile-token-index.js";
 import type { SnapshotFile, SnapshotToken } from "../../../src/api/snapshot-format.js";
-import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../../../src/snapshot/normalize-token.js";
-import { parseSnapshotBytes } from "../../../src/snapshot/read-snapshot-file.js";
-import { chainFile, packSnapshot, token } from "../../support/fixtures.js";
+import { chainFile, token } from "../../support/fixtures.js";
 import { referenceTokenList, type ReferenceRequest } from "../../support/reference-token-list.js";
+import { compileFile } from "../../support/compiled-chains.js";
 
 const SYMBOLS = ["ETH", "USDC", "usdc", "ABC", "Z", "TIE", "TIE2", "Q1", "WETH"];
 const NAMES = [
@@ -92,15 +90,7 @@ const requestArb: fc.Arbitrary<ReferenceRequest> = fc.record({
 });
 
 function compiled(snapshots: SnapshotFile[]): CompiledChain[] {
-  return snapshots.map((f) =>
-    compileChain(parseSnapshotBytes(packSnapshot(f), f.chainId as ChainId), {
-      file: "x",
-      fileBytes: 0,
-      sha256: "0".repeat(64),
-      fileMtimeMs: 0,
-      logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE,
-    }),
-  );
+  return snapshots.map((f) => compileFile(f));
 }
 
 function engineList(snapshots: SnapshotFile[], request: ReferenceRequest): unknown[] {

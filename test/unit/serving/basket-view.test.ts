@@ -18,26 +18,14 @@ import { BasketView } from "../../../src/serving/basket-view.js";
 import { toPoolSearchSpec } from "../../../src/query/pool-search-query.js";
 import { resolveSearch } from "../../../src/serving/pool-search-sides.js";
 import { instanceAddress } from "../../../src/tables/token-lookup.js";
-import { compileChain } from "../../../src/snapshot/compile-chain.js";
 import { compileTokenIndex } from "../../../src/snapshot/compile-token-index.js";
 import type { SnapshotFile, SnapshotToken } from "../../../src/api/snapshot-format.js";
-import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../../../src/snapshot/normalize-token.js";
-import { parseSnapshotBytes } from "../../../src/snapshot/read-snapshot-file.js";
 import { ServingSnapshot } from "../../../src/serving/serving-snapshot.js";
-import {
-  addr,
-  chainFile,
-  nativeToken,
-  packSnapshot,
-  poolToken,
-  protocol,
-  token,
-  v2Pool,
-  wrappedNativeToken,
-} from "../../support/fixtures.js";
+import { addr, chainFile, nativeToken, poolToken, protocol, token, v2Pool, wrappedNativeToken } from "../../support/fixtures.js";
 import { prng } from "../../support/prng.js";
 import type { BasketsJson } from "../../support/reference-pool-search.js";
 import { referenceBasket } from "../../support/reference-token-baskets.js";
+import { compileFile } from "../../support/compiled-chains.js";
 
 const CHAIN_IDS: ChainId[] = [1, 8453, 130];
 const TVLS = [0, 5, 5, 1_000, 1_000, 250_000];
@@ -77,15 +65,7 @@ function generate(seed: number): SnapshotFile[] {
 }
 
 const FILES = generate(20_261_124);
-const CHAINS_COMPILED = FILES.map((f) =>
-  compileChain(parseSnapshotBytes(packSnapshot(f), f.chainId as ChainId), {
-    file: "x",
-    fileBytes: 0,
-    sha256: "0".repeat(64),
-    fileMtimeMs: 0,
-    logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE,
-  }),
-);
+const CHAINS_COMPILED = FILES.map((f) => compileFile(f));
 const INDEX = compileTokenIndex(CHAINS_COMPILED.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })));
 const SNAPSHOT = ServingSnapshot.of(1, CHAINS_COMPILED, INDEX);
 

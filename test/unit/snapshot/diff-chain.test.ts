@@ -5,21 +5,15 @@
  * (its record, the metadata of its tokens, its protocol), a token when a field of its single-chain JSON or
  * its tracked price does. Exact sorted lists.
  */
-import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { SnapshotFile, SnapshotPool, SnapshotToken } from "../../../src/api/snapshot-format.js";
 import type { ChainId } from "../../../src/chains/chains.js";
-import { compileChain } from "../../../src/snapshot/compile-chain.js";
 import { diffChain } from "../../../src/snapshot/diff-chain.js";
-import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../../../src/snapshot/normalize-token.js";
-import { parseSnapshotBytes } from "../../../src/snapshot/read-snapshot-file.js";
-import type { CompiledChain } from "../../../src/tables/compiled-chain.js";
 import {
   addr,
   algebraPool,
   chainFile,
-  packSnapshot,
   poolId,
   poolStats,
   poolToken,
@@ -31,20 +25,9 @@ import {
 } from "../../support/fixtures.js";
 import { prng, type Prng } from "../../support/prng.js";
 import { listsOf, referenceDiff, type ChainState } from "../../support/reference-changes.js";
+import { compileFileAsRead } from "../../support/compiled-chains.js";
 
 const CHAIN: ChainId = 8453;
-
-function compile(file: SnapshotFile): CompiledChain {
-  const bytes = packSnapshot(file);
-  const source = {
-    file: `chain-${file.chainId}.msgpack`,
-    fileBytes: bytes.length,
-    sha256: createHash("sha256").update(bytes).digest("hex"),
-    fileMtimeMs: 0,
-    logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE,
-  };
-  return compileChain(parseSnapshotBytes(bytes, file.chainId as ChainId), source);
-}
 
 /** The reference state of a file: pools by what their JSON shows, tokens by their single-chain fields and price. */
 function referenceState(file: SnapshotFile): ChainState {
@@ -155,12 +138,12 @@ describe("diffChain", () => {
       fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), (seed) => {
         const rng = prng(seed);
         let file = randomFile(rng);
-        let compiled = compile(file);
+        let compiled = compileFileAsRead(file);
         // A first load: every address upserted, nothing removed.
         expect(listsOf(diffChain(null, compiled))).toEqual(referenceDiff(null, referenceState(file)));
         for (let step = rng.int(1, 4); step > 0; step--) {
           const next = evolve(rng, file);
-          const nextCompiled = compile(next);
+          const nextCompiled = compileFileAsRead(next);
           const diff = diffChain(compiled, nextCompiled);
           const expected = referenceDiff(referenceState(file), referenceState(next));
           expect(listsOf(diff)).toEqual(expected);
@@ -185,9 +168,9 @@ describe("diffChain", () => {
   it("the same data gives an empty change set; lists are lowercase and sorted", () => {
     const rng = prng(7);
     const file = randomFile(rng);
-    const diff = diffChain(compile(file), compile({ ...file, generatedAt: file.generatedAt + 1 }));
+    const diff = diffChain(compileFileAsRead(file), compileFileAsRead({ ...file, generatedAt: file.generatedAt + 1 }));
     expect(diff.counts).toEqual({ poolsUpserted: 0, poolsRemoved: 0, tokensUpserted: 0, tokensRemoved: 0 });
-    const first = listsOf(diffChain(null, compile(file)));
+    const first = listsOf(diffChain(null, compileFileAsRead(file)));
     for (const list of Object.values(first)) {
       expect(list).toEqual([...list].sort());
       for (const a of list) expect(a).toBe(a.toLowerCase());

@@ -12,7 +12,6 @@ import { compileChain } from "../../../src/snapshot/compile-chain.js";
 import type { SnapshotPool } from "../../../src/api/snapshot-format.js";
 import { SNAPSHOT_FILE_PATTERN } from "../../../src/api/snapshot-format.js";
 import { findPool } from "../../../src/tables/pool-table.js";
-import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../../../src/snapshot/normalize-token.js";
 import { chainIdFromSnapshotFileName, parseSnapshotBytes, type NormalizedSnapshotFile } from "../../../src/snapshot/read-snapshot-file.js";
 import { columnString } from "../../../src/tables/shared-columns.js";
 import {
@@ -31,6 +30,7 @@ import {
   addr,
   poolId,
 } from "../../support/fixtures.js";
+import { NO_SOURCE } from "../../support/compiled-chains.js";
 
 function referencePool(chainId: ChainId, pool: SnapshotPool, snapshot: NormalizedSnapshotFile): Pool {
   const tokenByAddress = new Map<string, PoolToken>();
@@ -113,13 +113,7 @@ function referenceMetadata(pool: SnapshotPool): Pool["metadata"] {
 
 function expectSameJson(snapshot: NormalizedSnapshotFile): void {
   const chainId = snapshot.chainId as ChainId;
-  const compiled = compileChain(snapshot, {
-    file: "x",
-    fileBytes: 0,
-    sha256: "0".repeat(64),
-    fileMtimeMs: 0,
-    logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE,
-  });
+  const compiled = compileChain(snapshot, NO_SOURCE);
   expect(compiled.pools.count).toBe(snapshot.pools.length);
   snapshot.pools.forEach((pool, i) => {
     expect(findPool(compiled.pools, pool.address)).toBe(i);

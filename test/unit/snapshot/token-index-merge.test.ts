@@ -9,15 +9,13 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { SUPPORTED_CHAIN_IDS, type ChainId } from "../../../src/chains/chains.js";
-import { compileChain } from "../../../src/snapshot/compile-chain.js";
 import { compileTokenIndex } from "../../../src/snapshot/compile-token-index.js";
-import { parseSnapshotBytes } from "../../../src/snapshot/read-snapshot-file.js";
-import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../../../src/snapshot/normalize-token.js";
 import { cleanName } from "../../../src/tables/name-parity.js";
 import { columnStrings } from "../../../src/tables/shared-columns.js";
 import { FIELD_NAME, FIELD_SYMBOL, type TokenIndexData } from "../../../src/tables/token-index.js";
 import type { CompiledChain } from "../../../src/tables/compiled-chain.js";
-import { addr, chainFile, packSnapshot, token } from "../../support/fixtures.js";
+import { addr, chainFile, token } from "../../support/fixtures.js";
+import { compileFile } from "../../support/compiled-chains.js";
 
 const SYMBOLS = ["USDC", "usdc", "WETH", "A", "É", "𝐀", "B"];
 const NAMES = ["USD Coin", "usd coin", "Wrapped Ether", "", "A-B c", "𝐀 token"];
@@ -42,13 +40,7 @@ function compile(data: { tag: number; symbol: string; name: string; tvl: number 
         token(chainId, { address: addr(t.tag.toString(16)), symbol: t.symbol, name: t.name, trackedTotalValuePooledUsd: t.tvl }),
       ),
     });
-    return compileChain(parseSnapshotBytes(packSnapshot(file), chainId), {
-      file: "x",
-      fileBytes: 0,
-      sha256: "0".repeat(64),
-      fileMtimeMs: 0,
-      logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE,
-    });
+    return compileFile(file);
   });
 }
 
