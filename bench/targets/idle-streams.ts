@@ -11,7 +11,7 @@
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import WebSocket from "ws";
-import { BenchChild } from "./child.js";
+import { BenchChild } from "../shared/child.js";
 import { parseArgs } from "node:util";
 
 const THIS_FILE = fileURLToPath(import.meta.url);

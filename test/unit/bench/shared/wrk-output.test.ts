@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { DONE_MARKER, luaString, parseWrkOutput, parseWrkTime, wrkScript } from "../../../bench/wrk.js";
+import { DONE_MARKER, luaString, parseWrkOutput, parseWrkTime, wrkScript } from "../../../../bench/shared/wrk.js";
 
 // wrk 4.1.0's report of a run with the bench's done line (real output, shortened stat line).
 const WITH_DONE = `Running 1s test @ http://127.0.0.1:18931/x

@@ -7,9 +7,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PROJECT_ROOT } from "../../src/config/config.js";
-import { startNode } from "./child.js";
+import { startNode } from "../shared/child.js";
 
-export const MICRO_JS = join(PROJECT_ROOT, "dist/bench/micro.js");
+export const MICRO_JS = join(PROJECT_ROOT, "dist/bench/micro/run.js");
 
 export interface MicroResult {
   readonly command: string;

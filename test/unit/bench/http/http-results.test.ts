@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { cpuRatios, judgeGoals, summariseCells, type LimitContext, type Measurement } from "../../../bench/http-cpu.js";
-import { cpuMicrosPerRequest, median, pairedRatio, summarise } from "../../../bench/stats.js";
+import { cpuRatios, judgeGoals, summariseCells, type LimitContext, type Measurement } from "../../../../bench/http/results.js";
+import { cpuMicrosPerRequest, median, pairedRatio, summarise } from "../../../../bench/shared/stats.js";
 
 describe("median and spread", () => {
   test("odd and even counts, unsorted input", () => {

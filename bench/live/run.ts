@@ -35,17 +35,17 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rename
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { pack, unpack } from "msgpackr";
-import type { SnapshotFile } from "../src/api/snapshot-format.js";
-import { PROJECT_ROOT } from "../src/config/config.js";
-import { integerOption, readArgs } from "./command-line.js";
-import { log, onCleanup, round, runBench } from "./entry.js";
-import type { ClientCommand, ClientReport } from "./live-client.js";
-import { fmt, fmtBytes, percentiles, renderSection, type LiveResults, type RoundResult, type WrkFigures } from "./live-summary.js";
-import { writeSection } from "./results-md.js";
-import { readProcessCpu } from "./proc-stat.js";
-import { readMemory } from "./rss.js";
-import { startGateway, writeBenchKey, type RunningGateway } from "./targets/gateway.js";
-import { ensureWrk, runWrk, type WrkBinary, type WrkResult } from "./wrk.js";
+import type { SnapshotFile } from "../../src/api/snapshot-format.js";
+import { PROJECT_ROOT } from "../../src/config/config.js";
+import { integerOption, readArgs } from "../shared/command-line.js";
+import { log, onCleanup, round, runBench } from "../shared/entry.js";
+import type { ClientCommand, ClientReport } from "./client.js";
+import { fmt, fmtBytes, percentiles, renderSection, type LiveResults, type RoundResult, type WrkFigures } from "./summary.js";
+import { writeSection } from "../shared/results-md.js";
+import { readProcessCpu } from "../shared/proc-stat.js";
+import { readMemory } from "../shared/rss.js";
+import { startGateway, writeBenchKey, type RunningGateway } from "../targets/gateway.js";
+import { ensureWrk, runWrk, type WrkBinary, type WrkResult } from "../shared/wrk.js";
 
 // ------------------------------------------------------------------ arguments
 
@@ -174,7 +174,7 @@ class ClientProcess {
 }
 
 function startClients(count: number): ClientProcess[] {
-  const script = join(fileURLToPath(new URL(".", import.meta.url)), "live-client.js");
+  const script = join(fileURLToPath(new URL(".", import.meta.url)), "client.js");
   const out: ClientProcess[] = [];
   for (let i = 0; i < count; i++) {
     const child = fork(script, [], { stdio: ["ignore", "inherit", "inherit", "ipc"] });

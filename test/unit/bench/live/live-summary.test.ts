@@ -4,7 +4,7 @@
  * follow the measured figures against the issue's targets.
  */
 import { describe, expect, test } from "vitest";
-import { percentiles, renderSection, type LiveResults, type RoundResult, type WrkFigures } from "../../../bench/live-summary.js";
+import { percentiles, renderSection, type LiveResults, type RoundResult, type WrkFigures } from "../../../../bench/live/summary.js";
 
 describe("percentiles over subscribers", () => {
   test("nearest rank, unsorted input, the maximum", () => {

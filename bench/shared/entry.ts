@@ -4,7 +4,7 @@
  * it started and removes its temporary files: at the end, on failure, and on
  * SIGINT/SIGTERM (a finally block does not run on process.exit).
  */
-import { stopAllChildren } from "./targets/child.js";
+import { stopAllChildren } from "./child.js";
 
 export const log = (message: string) => process.stdout.write(`[bench] ${message}\n`);
 export const round = (v: number, digits = 1) => Math.round(v * 10 ** digits) / 10 ** digits;

@@ -12,7 +12,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { clockTicksPerSecond, cpuSecondsOf, parseProcStat } from "./proc-stat.js";
 import type { LatencySummary } from "./stats.js";
-import { BenchChild } from "./targets/child.js";
+import { BenchChild } from "./child.js";
 
 export interface WrkRequest {
   readonly method: string;

@@ -4,8 +4,8 @@
  * min-max range over the rounds, and the requests/s beside it. The machine is
  * quoted in the title.
  */
-import type { HttpCpuResults } from "./http-cpu.js";
-import type { ServerKind } from "./http-targets.js";
+import type { HttpCpuResults } from "./results.js";
+import type { ServerKind } from "./plan.js";
 
 const COLORS: Record<ServerKind, string> = { gateway: "#2b6cb0", bare: "#718096", floor: "#38a169" };
 const WIDTH = 980;

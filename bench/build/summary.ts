@@ -4,9 +4,9 @@
  * judged against them, and the "build" section of bench/RESULTS.md rendered
  * from them. Every figure is quoted with the machine it was measured on.
  */
-import type { BuildProfile } from "./build-bench.js";
-import type { LatencySummary } from "./stats.js";
-import type { MicroResult } from "./targets/micro-process.js";
+import type { BuildProfile } from "./measure.js";
+import type { LatencySummary } from "../shared/stats.js";
+import type { MicroResult } from "../micro/subprocess.js";
 
 export interface MachineInfo {
   readonly cores: number;

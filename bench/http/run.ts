@@ -19,9 +19,9 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, release, tmpdir, totalmem } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
-import { integerOption, readArgs } from "./command-line.js";
-import { log, onCleanup, round, runBench } from "./entry.js";
-import { PROJECT_ROOT } from "../src/config/config.js";
+import { integerOption, readArgs } from "../shared/command-line.js";
+import { log, onCleanup, round, runBench } from "../shared/entry.js";
+import { PROJECT_ROOT } from "../../src/config/config.js";
 import { renderChart } from "./chart.js";
 import {
   cpuRatios,
@@ -32,8 +32,8 @@ import {
   type Measurement,
   type ServerRun,
   type TargetRun,
-} from "./http-cpu.js";
-import { renderBrief, renderSection, SECTION_ID } from "./http-report.js";
+} from "./results.js";
+import { renderBrief, renderSection, SECTION_ID } from "./report.js";
 import {
   GOALS,
   HTTP_TARGETS,
@@ -44,19 +44,19 @@ import {
   SERVERS,
   tokenPlaceholders,
   type ServerDef,
-} from "./http-targets.js";
-import { readMachineBusySeconds, readProcessCpu } from "./proc-stat.js";
-import { writeSection } from "./results-md.js";
-import { cpuMicrosPerRequest } from "./stats.js";
-import { capture, writeCanned, type CannedResponse, type CannedTarget } from "./targets/canned.js";
-import { startNode, stopAllChildren, type BenchChild } from "./targets/child.js";
-import { freePort } from "./targets/free-port.js";
-import { openIdleStreams } from "./targets/idle-streams.js";
-import { startGateway, writeBenchKey } from "./targets/gateway.js";
-import { startBenchRedis } from "./targets/redis-server.js";
-import { samplePoolAddresses } from "./targets/pool-addresses.js";
-import { tokenAddresses, type ChainAddress } from "./targets/token-addresses.js";
-import { ensureTaskset, ensureWrk, runWrk, type WrkBinary, type WrkRequest } from "./wrk.js";
+} from "./plan.js";
+import { readMachineBusySeconds, readProcessCpu } from "../shared/proc-stat.js";
+import { writeSection } from "../shared/results-md.js";
+import { cpuMicrosPerRequest } from "../shared/stats.js";
+import { capture, writeCanned, type CannedResponse, type CannedTarget } from "../targets/canned.js";
+import { startNode, stopAllChildren, type BenchChild } from "../shared/child.js";
+import { freePort } from "../shared/free-port.js";
+import { openIdleStreams } from "../targets/idle-streams.js";
+import { startGateway, writeBenchKey } from "../targets/gateway.js";
+import { startBenchRedis } from "../targets/redis-server.js";
+import { samplePoolAddresses } from "../targets/pool-addresses.js";
+import { tokenAddresses, type ChainAddress } from "../targets/token-addresses.js";
+import { ensureTaskset, ensureWrk, runWrk, type WrkBinary, type WrkRequest } from "../shared/wrk.js";
 
 // ------------------------------------------------------------------ arguments
 

@@ -3,10 +3,10 @@
  * envelope prefix): `npm run build && node dist/bench/hot-paths.js`.
  */
 import { Bench } from "tinybench";
-import { authenticate } from "../src/access/authenticate.js";
-import { KeyStore } from "../src/access/key-store.js";
-import { CursorCodec, PositionWriter } from "../src/query/cursor.js";
-import { successPrefix } from "../src/http/envelope.js";
+import { authenticate } from "../../src/access/authenticate.js";
+import { KeyStore } from "../../src/access/key-store.js";
+import { CursorCodec, PositionWriter } from "../../src/query/cursor.js";
+import { successPrefix } from "../../src/http/envelope.js";
 
 const key = "lgw_bench_0123456789abcdef0123456789";
 const store = new KeyStore({ keys: [{ id: "bench", name: "b", sha256: KeyStore.hashKey(key), status: "active" }] });

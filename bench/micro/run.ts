@@ -9,20 +9,20 @@ import { cpus } from "node:os";
 import { join } from "node:path";
 import { Bench } from "tinybench";
 import typia from "typia";
-import type { TokenListRequest } from "../src/api/wire.js";
-import { validated } from "../src/http/validation-error.js";
-import { CursorCodec, PositionWriter } from "../src/query/cursor.js";
-import { evaluateTokenList } from "../src/query/evaluate-token-list.js";
-import { DEFAULT_TOKEN_QUERY, toTokenQuery, tokenQueryKey } from "../src/query/token-query.js";
-import { compileChain } from "../src/snapshot/compile-chain.js";
-import { compileTokenIndex } from "../src/snapshot/compile-token-index.js";
-import { SNAPSHOT_FILE_PATTERN } from "../src/api/snapshot-format.js";
-import { findPool } from "../src/tables/pool-table.js";
-import { chainIdFromSnapshotFileName, parseSnapshotBytes } from "../src/snapshot/read-snapshot-file.js";
-import { ServingSnapshot } from "../src/serving/serving-snapshot.js";
-import { snapshotVersion } from "../src/api/snapshot-version.js";
-import { columnBytes, columnString } from "../src/tables/shared-columns.js";
-import { integerOption, readArgs } from "./command-line.js";
+import type { TokenListRequest } from "../../src/api/wire.js";
+import { validated } from "../../src/http/validation-error.js";
+import { CursorCodec, PositionWriter } from "../../src/query/cursor.js";
+import { evaluateTokenList } from "../../src/query/evaluate-token-list.js";
+import { DEFAULT_TOKEN_QUERY, toTokenQuery, tokenQueryKey } from "../../src/query/token-query.js";
+import { compileChain } from "../../src/snapshot/compile-chain.js";
+import { compileTokenIndex } from "../../src/snapshot/compile-token-index.js";
+import { SNAPSHOT_FILE_PATTERN } from "../../src/api/snapshot-format.js";
+import { findPool } from "../../src/tables/pool-table.js";
+import { chainIdFromSnapshotFileName, parseSnapshotBytes } from "../../src/snapshot/read-snapshot-file.js";
+import { ServingSnapshot } from "../../src/serving/serving-snapshot.js";
+import { snapshotVersion } from "../../src/api/snapshot-version.js";
+import { columnBytes, columnString } from "../../src/tables/shared-columns.js";
+import { integerOption, readArgs } from "../shared/command-line.js";
 
 /** prefix + parts (joined by `separator`) + suffix: what the response writer assembles. */
 function assemble(prefix: string, parts: readonly Uint8Array[], separator: string, suffix: string): Buffer {

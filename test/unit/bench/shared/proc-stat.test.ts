@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { cpuSecondsOf, parseProcStat, readProcessCpu } from "../../../bench/proc-stat.js";
+import { cpuSecondsOf, parseProcStat, readProcessCpu } from "../../../../bench/shared/proc-stat.js";
 
 // A real line (wrk at the end of a run): utime 12, stime 35 ticks, 1 thread.
 const WRK_STAT =

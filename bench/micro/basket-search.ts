@@ -17,26 +17,26 @@
  */
 import { cpus, loadavg, totalmem } from "node:os";
 import { pack } from "msgpackr";
-import { authenticate } from "../src/access/authenticate.js";
-import { KeyStore } from "../src/access/key-store.js";
-import type { PoolSearchRequest } from "../src/api/wire.js";
-import { BasketCatalogue } from "../src/baskets/basket-catalogue.js";
-import { MAX_BASKET_ADDRESSES, parseBasketsFile } from "../src/baskets/basket-file.js";
-import { SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../src/chains/chains.js";
-import type { GatewayContext } from "../src/http/gateway-context.js";
-import { searchPoolsRoute } from "../src/http/handlers/pool-search.js";
-import { listBaskets, getBasket } from "../src/http/handlers/token-baskets.js";
-import type { DataReply } from "../src/http/reply.js";
-import type { KeyedRequest } from "../src/http/route.js";
-import { BasketView } from "../src/serving/basket-view.js";
-import { CursorCodec } from "../src/query/cursor.js";
-import { compileChain } from "../src/snapshot/compile-chain.js";
-import { compileTokenIndex } from "../src/snapshot/compile-token-index.js";
-import { parseSnapshotBytes } from "../src/snapshot/read-snapshot-file.js";
-import { ServingSnapshot } from "../src/serving/serving-snapshot.js";
-import { SnapshotStore } from "../src/serving/snapshot-store.js";
-import { snapshotVersion } from "../src/api/snapshot-version.js";
-import { integerOption, readArgs } from "./command-line.js";
+import { authenticate } from "../../src/access/authenticate.js";
+import { KeyStore } from "../../src/access/key-store.js";
+import type { PoolSearchRequest } from "../../src/api/wire.js";
+import { BasketCatalogue } from "../../src/baskets/basket-catalogue.js";
+import { MAX_BASKET_ADDRESSES, parseBasketsFile } from "../../src/baskets/basket-file.js";
+import { SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../../src/chains/chains.js";
+import type { GatewayContext } from "../../src/http/gateway-context.js";
+import { searchPoolsRoute } from "../../src/http/handlers/pool-search.js";
+import { listBaskets, getBasket } from "../../src/http/handlers/token-baskets.js";
+import type { DataReply } from "../../src/http/reply.js";
+import type { KeyedRequest } from "../../src/http/route.js";
+import { BasketView } from "../../src/serving/basket-view.js";
+import { CursorCodec } from "../../src/query/cursor.js";
+import { compileChain } from "../../src/snapshot/compile-chain.js";
+import { compileTokenIndex } from "../../src/snapshot/compile-token-index.js";
+import { parseSnapshotBytes } from "../../src/snapshot/read-snapshot-file.js";
+import { ServingSnapshot } from "../../src/serving/serving-snapshot.js";
+import { SnapshotStore } from "../../src/serving/snapshot-store.js";
+import { snapshotVersion } from "../../src/api/snapshot-version.js";
+import { integerOption, readArgs } from "../shared/command-line.js";
 
 const options = readArgs(
   process.argv.slice(2),

@@ -7,10 +7,10 @@
  * pays) is timed the same way for scale. One loopback connection, a bounded number of pipelined requests.
  */
 import net from "node:net";
-import { FramingReader } from "../src/http/request-framing.js";
+import { FramingReader } from "../../src/http/request-framing.js";
 
 const framingReader = new FramingReader();
-import { uws, type HttpRequest, type HttpResponse } from "../src/http/uws.js";
+import { uws, type HttpRequest, type HttpResponse } from "../../src/http/uws.js";
 
 const REQUESTS = 2_000;
 const REPEAT = 200;

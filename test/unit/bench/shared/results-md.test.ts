@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { replaceSection } from "../../../bench/results-md.js";
+import { replaceSection } from "../../../../bench/shared/results-md.js";
 
 describe("replaceSection", () => {
   test("appends a missing section, then replaces only it", () => {

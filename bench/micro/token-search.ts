@@ -15,22 +15,22 @@ import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import { Bench } from "tinybench";
-import { BasketCatalogue } from "../src/baskets/basket-catalogue.js";
-import { SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../src/chains/chains.js";
-import type { PagedList } from "../src/query/paged-list.js";
-import { instanceOnChain, instancesWithAddress, parseAddress, priceInstance } from "../src/tables/token-lookup.js";
-import { toSingleChainQuery, toTokenSearchQuery, type SingleChainQuery, type TokenSearchQuery } from "../src/query/token-query.js";
-import { BasketView } from "../src/serving/basket-view.js";
-import { compileChain } from "../src/snapshot/compile-chain.js";
-import { compileTokenIndex } from "../src/snapshot/compile-token-index.js";
-import { SNAPSHOT_FILE_PATTERN } from "../src/api/snapshot-format.js";
-import { chainIdFromSnapshotFileName, parseSnapshotBytes } from "../src/snapshot/read-snapshot-file.js";
-import { ServingSnapshot } from "../src/serving/serving-snapshot.js";
-import { snapshotVersion } from "../src/api/snapshot-version.js";
+import { BasketCatalogue } from "../../src/baskets/basket-catalogue.js";
+import { SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../../src/chains/chains.js";
+import type { PagedList } from "../../src/query/paged-list.js";
+import { instanceOnChain, instancesWithAddress, parseAddress, priceInstance } from "../../src/tables/token-lookup.js";
+import { toSingleChainQuery, toTokenSearchQuery, type SingleChainQuery, type TokenSearchQuery } from "../../src/query/token-query.js";
+import { BasketView } from "../../src/serving/basket-view.js";
+import { compileChain } from "../../src/snapshot/compile-chain.js";
+import { compileTokenIndex } from "../../src/snapshot/compile-token-index.js";
+import { SNAPSHOT_FILE_PATTERN } from "../../src/api/snapshot-format.js";
+import { chainIdFromSnapshotFileName, parseSnapshotBytes } from "../../src/snapshot/read-snapshot-file.js";
+import { ServingSnapshot } from "../../src/serving/serving-snapshot.js";
+import { snapshotVersion } from "../../src/api/snapshot-version.js";
 import { createHash } from "node:crypto";
-import { sampleBasketMembers, sampleBasketsFile, type ChainBasketMembers } from "../tools/samplegen/sample-baskets.js";
-import { columnBytes } from "../src/tables/shared-columns.js";
-import { integerOption, readArgs } from "./command-line.js";
+import { sampleBasketMembers, sampleBasketsFile, type ChainBasketMembers } from "../../tools/samplegen/sample-baskets.js";
+import { columnBytes } from "../../src/tables/shared-columns.js";
+import { integerOption, readArgs } from "../shared/command-line.js";
 
 const options = readArgs(
   process.argv.slice(2),

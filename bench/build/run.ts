@@ -17,20 +17,20 @@ import { spawn } from "node:child_process";
 import { copyFileSync, linkSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, release, tmpdir, totalmem } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
-import { integerOption, readArgs } from "./command-line.js";
-import { log, onCleanup, round, runBench } from "./entry.js";
-import { PROJECT_ROOT } from "../src/config/config.js";
-import { SUPPORTED_CHAIN_IDS_ASCENDING } from "../src/chains/chains.js";
-import { measureRebuilds, profileBuild, snapshotFiles, type BuildProfile, type OneChainRepush } from "./build-bench.js";
+import { integerOption, readArgs } from "../shared/command-line.js";
+import { log, onCleanup, round, runBench } from "../shared/entry.js";
+import { PROJECT_ROOT } from "../../src/config/config.js";
+import { SUPPORTED_CHAIN_IDS_ASCENDING } from "../../src/chains/chains.js";
+import { measureRebuilds, profileBuild, snapshotFiles, type BuildProfile, type OneChainRepush } from "./measure.js";
 import { runLoad } from "./load.js";
-import { ensureWrk } from "./wrk.js";
-import { readMemory, RssSampler } from "./rss.js";
-import { BUILD_SECTION_ID, evaluateTargets, renderBuildSection, type BuildResults, type MachineInfo } from "./build-summary.js";
-import { writeSection } from "./results-md.js";
-import { stopAllChildren } from "./targets/child.js";
-import { servingThreads, startGateway, writeBenchKey, type RunningGateway } from "./targets/gateway.js";
-import { runMicro } from "./targets/micro-process.js";
-import { samplePoolAddresses } from "./targets/pool-addresses.js";
+import { ensureWrk } from "../shared/wrk.js";
+import { readMemory, RssSampler } from "../shared/rss.js";
+import { BUILD_SECTION_ID, evaluateTargets, renderBuildSection, type BuildResults, type MachineInfo } from "./summary.js";
+import { writeSection } from "../shared/results-md.js";
+import { stopAllChildren } from "../shared/child.js";
+import { servingThreads, startGateway, writeBenchKey, type RunningGateway } from "../targets/gateway.js";
+import { runMicro } from "../micro/subprocess.js";
+import { samplePoolAddresses } from "../targets/pool-addresses.js";
 
 // ------------------------------------------------------------------ arguments
 

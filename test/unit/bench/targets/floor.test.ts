@@ -1,7 +1,7 @@
 import { describe, expect, test, vi } from "vitest";
-import { CannedIndex, type CannedTarget } from "../../../bench/targets/canned.js";
-import { dataTail, envelopePrefix, IsoClock } from "../../../bench/targets/floor.js";
-import { successPrefix } from "../../../src/http/envelope.js";
+import { CannedIndex, type CannedTarget } from "../../../../bench/targets/canned.js";
+import { dataTail, envelopePrefix, IsoClock } from "../../../../bench/targets/floor.js";
+import { successPrefix } from "../../../../src/http/envelope.js";
 
 describe("the floor's envelope", () => {
   test("is the gateway's success prefix, byte for byte", () => {

@@ -8,8 +8,8 @@
 import { fork } from "node:child_process";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import type { LatencySummary } from "./stats.js";
-import { BenchChild } from "./targets/child.js";
+import type { LatencySummary } from "../shared/stats.js";
+import { BenchChild } from "../shared/child.js";
 
 export interface LoadRequest {
   readonly method: "GET" | "POST";

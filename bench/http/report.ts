@@ -2,8 +2,8 @@
  * `npm run bench`'s section of bench/RESULTS.md and its console summary,
  * rendered from the results. Every figure is quoted with the machine.
  */
-import type { Cell, HttpCpuResults, Machine, Ratio, Verdict } from "./http-cpu.js";
-import type { Spread } from "./stats.js";
+import type { Cell, HttpCpuResults, Machine, Ratio, Verdict } from "./results.js";
+import type { Spread } from "../shared/stats.js";
 
 export const SECTION_ID = "http-cpu";
 

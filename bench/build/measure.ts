@@ -17,13 +17,13 @@ import { closeSync, copyFileSync, openSync, readdirSync, readFileSync, readSync,
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { epochMs, type LoadResult } from "./load.js";
-import { runWrk, startWrk, type RunningWrk, type WrkBinary, type WrkResult, type WrkSpec } from "./wrk.js";
-import { readMachineBusySeconds, readProcessCpu } from "./proc-stat.js";
-import { BenchChild } from "./targets/child.js";
-import { buildDurations, waitForVersion, type RunningGateway } from "./targets/gateway.js";
-import { clearPeakRss, readMemory } from "./rss.js";
-import { snapshotVersion, versionHex } from "../src/api/snapshot-version.js";
-import type { ChainId } from "../src/chains/chains.js";
+import { runWrk, startWrk, type RunningWrk, type WrkBinary, type WrkResult, type WrkSpec } from "../shared/wrk.js";
+import { readMachineBusySeconds, readProcessCpu } from "../shared/proc-stat.js";
+import { BenchChild } from "../shared/child.js";
+import { buildDurations, waitForVersion, type RunningGateway } from "../targets/gateway.js";
+import { clearPeakRss, readMemory } from "../shared/rss.js";
+import { snapshotVersion, versionHex } from "../../src/api/snapshot-version.js";
+import type { ChainId } from "../../src/chains/chains.js";
 import { parseArgs } from "node:util";
 
 const THIS_FILE = fileURLToPath(import.meta.url);
@@ -82,10 +82,10 @@ export async function profileBuild(dir: string, timeoutMs: number): Promise<Buil
 
 async function profileInThisProcess(dir: string): Promise<BuildProfile> {
   const { Unpackr } = await import("msgpackr");
-  const { chainIdFromSnapshotFileName, parseSnapshotBytes } = await import("../src/snapshot/read-snapshot-file.js");
-  const { compileChain } = await import("../src/snapshot/compile-chain.js");
-  const { DEFAULT_TOKEN_LOGO_TEMPLATE } = await import("../src/snapshot/normalize-token.js");
-  const { compileTokenIndex } = await import("../src/snapshot/compile-token-index.js");
+  const { chainIdFromSnapshotFileName, parseSnapshotBytes } = await import("../../src/snapshot/read-snapshot-file.js");
+  const { compileChain } = await import("../../src/snapshot/compile-chain.js");
+  const { DEFAULT_TOKEN_LOGO_TEMPLATE } = await import("../../src/snapshot/normalize-token.js");
+  const { compileTokenIndex } = await import("../../src/snapshot/compile-token-index.js");
   // The gateway's decoder options (src/snapshot/decode-snapshot.ts), nothing else.
   const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true, int64AsType: "auto" as "number" });
   const files: FileProfile[] = [];

@@ -5,8 +5,8 @@
  * (gateway / bare uWS, gateway / floor, paired round by round), the goals
  * judged, and what limits a missed goal as far as the figures tell.
  */
-import type { Goal, ServerKind } from "./http-targets.js";
-import { pairedRatio, summarise, type LatencySummary, type Spread } from "./stats.js";
+import type { Goal, ServerKind } from "./plan.js";
+import { pairedRatio, summarise, type LatencySummary, type Spread } from "../shared/stats.js";
 
 export interface Machine {
   readonly cpuModel: string;
