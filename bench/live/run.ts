@@ -40,7 +40,7 @@ import { PROJECT_ROOT } from "../../src/config/config.js";
 import { integerOption, readArgs } from "../shared/command-line.js";
 import { log, onCleanup, round, runBench } from "../shared/entry.js";
 import type { ClientCommand, ClientReport } from "./client.js";
-import { fmt, fmtBytes, percentiles, renderSection, type LiveResults, type RoundResult, type WrkFigures } from "./summary.js";
+import { fmt, fmtBytes, percentiles, renderSection, SECTION_ID, type LiveResults, type RoundResult, type WrkFigures } from "./summary.js";
 import { writeSection } from "../shared/results-md.js";
 import { readProcessCpu } from "../shared/proc-stat.js";
 import { readMemory } from "../shared/rss.js";
@@ -73,7 +73,6 @@ Run it under the bench lock: flock /tmp/bench.lock npm run bench:live`;
 
 const POOLS_PER_CLIENT = 10;
 const PUSH_INTERVAL_MS = 2000;
-const SECTION_ID = "live";
 
 function readOptions(argv: readonly string[]): Args {
   const text = { type: "string" } as const;

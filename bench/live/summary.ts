@@ -101,6 +101,9 @@ export interface LiveResults {
   };
 }
 
+/** The id of the section of bench/RESULTS.md this suite writes. */
+export const SECTION_ID = "live";
+
 export const fmt = (v: number, digits = 1) => (Number.isFinite(v) ? v.toFixed(digits) : "n/a");
 export const fmtBytes = (b: number) => (b >= 2 ** 20 ? `${(b / 2 ** 20).toFixed(1)} MiB` : `${(b / 1024).toFixed(1)} KiB`);
 
