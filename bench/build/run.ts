@@ -5,7 +5,7 @@
  * In one run on one machine: the snapshot build (start-up and rebuild against
  * plain msgpackr decoding, RSS, pool-route latency during a rebuild and swap),
  * the uncached filtered query's latency on one connection, and the tinybench
- * micro-benchmarks. The load here is autocannon (bench/load.ts): it records
+ * micro-benchmarks. The load here is autocannon (bench/build/load.ts): it records
  * every response's completion time, which gives the latency inside the
  * re-push-to-swap window, and it sends a distinct body per request for the
  * uncached query. Server CPU per request is `npm run bench` (wrk).

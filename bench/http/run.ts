@@ -90,7 +90,7 @@ const USAGE = `usage: npm run bench -- [--quick] [options]
   --server-cpus LIST  taskset CPU list for every server (default: every core but the last)
   --wrk-cpus LIST     taskset CPU list for wrk (default: the last core)
   --no-pin            pin nothing (servers and wrk share every core)
-  --servers A,B       only these servers (ids in bench/http-targets.ts; a gateway is needed: it provides the bytes)
+  --servers A,B       only these servers (ids in bench/http/plan.ts; a gateway is needed: it provides the bytes)
   --targets A,B       only these targets
   --note TEXT         a note to print with the results (repeatable)
   --write-summary     with --quick: also regenerate the http-cpu section of bench/RESULTS.md (a full run always does)

@@ -1,5 +1,5 @@
 /**
- * The subscribers of `npm run bench:live` (bench/live.ts), in a process of
+ * The subscribers of `npm run bench:live` (bench/live/run.ts), in a process of
  * their own (forked, driven over IPC): opens WebSockets to GET /v1/stream with
  * the `ws` client, each with its own topics, and, for each push the parent
  * announces, records when every socket holds all the events it expects (the

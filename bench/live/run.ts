@@ -5,7 +5,7 @@
  *
  * One gateway (2 serving threads, auth and rate limiting on) on a copy of the
  * bundled sample snapshots; N WebSocket subscribers in P other processes
- * (bench/live-client.ts, the `ws` client), each subscribed to `changes` and to
+ * (bench/live/client.ts, the `ws` client), each subscribed to `changes` and to
  * 10 `pool:` topics of the largest chain, all among the K pools each push
  * changes (so every subscriber gets one `changes` event and 10 `pool` events
  * per push: the worst case for a subscriber of 10 pools). It measures:

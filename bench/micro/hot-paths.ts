@@ -1,6 +1,6 @@
 /**
  * Per-request costs outside the query engine (authentication, next-page cursor,
- * envelope prefix): `npm run build && node dist/bench/hot-paths.js`.
+ * envelope prefix): `npm run build && node dist/bench/micro/hot-paths.js`.
  */
 import { Bench } from "tinybench";
 import { authenticate } from "../../src/access/authenticate.js";

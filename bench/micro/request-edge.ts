@@ -1,6 +1,6 @@
 /**
  * Per-request cost of the HTTP-edge check (src/http/request-framing.ts) on
- * real uWS requests: `npm run build && node dist/bench/request-edge.js`.
+ * real uWS requests: `npm run build && node dist/bench/micro/request-edge.js`.
  * An HttpRequest lives only inside its handler, so each handler call runs
  * the check REPEAT times in a loop and the mean is taken over every call;
  * reading the request line and three headers (what every request already

@@ -1,5 +1,5 @@
 /**
- * Runs the tinybench micro-benchmarks (`node dist/bench/micro.js --dir D --time MS`)
+ * Runs the tinybench micro-benchmarks (`node dist/bench/micro/run.js --dir D --time MS`)
  * as a subprocess and keeps what they print: the raw text, and the table's
  * rows parsed from console.table's box drawing (or from `--json`, if
  * micro.js ever offers it).

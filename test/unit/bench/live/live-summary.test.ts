@@ -1,5 +1,5 @@
 /**
- * The figures of `npm run bench:live` (bench/live-summary.ts): nearest-rank
+ * The figures of `npm run bench:live` (bench/live/summary.ts): nearest-rank
  * percentiles over subscribers, and the RESULTS.md section's verdicts, which
  * follow the measured figures against the issue's targets.
  */
