@@ -141,7 +141,7 @@ function rebuildLimit(results: BuildResults): string {
     `The re-push took ${seconds(b.idleRebuildMs)} idle and ${seconds(b.loadedRebuildMs)} under load; start-up ${seconds(b.startToReadyMs)} ` +
     `(load average ${results.machine.loadAverageStart.join(" ")} at the start of the run: other processes share the cores).` +
     cpu +
-    ` What remains is spread over the build, not in one step (bench/README.md, "Issue 22: where a chain build's time goes"): a chain's ` +
+    ` What remains is spread over the build, not in one step (RESULTS.md, "Issue 22: where a chain build's time goes"): a chain's ` +
     `one-thread build is about 3.5x its plain decode, of which decoding the pools is about a fifth; a reader that filled the pools ` +
     `straight from the bytes (no msgpackr object per pool) made the build only 4-8 % faster. With its pools on two threads and the ` +
     `token index built beside its finish, the largest chain's build still keeps on one thread the SHA-256 and framing passes, the top ` +

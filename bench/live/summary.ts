@@ -1,5 +1,5 @@
 /**
- * The figures of `npm run bench:live` (bench/live.ts) and the "live" section of
+ * The figures of `npm run bench:live` (bench/live/run.ts) and the "live" section of
  * bench/RESULTS.md made from them (pure: no process, no clock).
  */
 
@@ -27,7 +27,7 @@ export interface RoundResult {
   readonly clientsCpuS: number;
   readonly latencyMs: Percentiles;
   readonly incomplete: number;
-  /** Subscribers that got more events than expected, plus sampled pool events that failed their check (bench/live-client.ts). */
+  /** Subscribers that got more events than expected, plus sampled pool events that failed their check (bench/live/client.ts). */
   readonly wrong: number;
   /** Pool events parsed in full and checked (one in 100). */
   readonly sampled: number;
@@ -137,7 +137,7 @@ export function renderSection(r: LiveResults, jsonPath: string): string {
     "### Setup",
     "",
     `- Gateway: ${r.setup.servingThreads} serving threads, auth and rate limiting on, LOG_LEVEL warn, \`STREAM_MAX_CONNECTIONS_PER_KEY\` raised to hold every subscriber on one key; data: the bundled sample (\`snapshots/\`), the largest chain ${r.setup.chainId} (${r.setup.chainPools.toLocaleString("en-US")} pools).`,
-    `- Subscribers: ${r.setup.opened.toLocaleString("en-US")} WebSockets opened (${r.setup.failed} failed) by ${r.setup.clientProcesses} other processes (the \`ws\` client, bench/live-client.ts; \`ulimit -n\` ${r.setup.ulimitN}), each subscribed to \`changes\` and ${r.setup.poolsPerClient} \`pool:${r.setup.chainId}:…\` topics, all among the ${r.setup.changedPerPush} pools each push changes: every push sends each subscriber one \`changes\` event (${r.setup.changedPerPush} upserted addresses) and ${r.setup.poolsPerClient} \`pool\` events (${fmtBytes(perClientBytes)} per subscriber, ${fmtBytes(r.rounds[0]?.bytes ?? NaN)} in all).`,
+    `- Subscribers: ${r.setup.opened.toLocaleString("en-US")} WebSockets opened (${r.setup.failed} failed) by ${r.setup.clientProcesses} other processes (the \`ws\` client, bench/live/client.ts; \`ulimit -n\` ${r.setup.ulimitN}), each subscribed to \`changes\` and ${r.setup.poolsPerClient} \`pool:${r.setup.chainId}:…\` topics, all among the ${r.setup.changedPerPush} pools each push changes: every push sends each subscriber one \`changes\` event (${r.setup.changedPerPush} upserted addresses) and ${r.setup.poolsPerClient} \`pool\` events (${fmtBytes(perClientBytes)} per subscriber, ${fmtBytes(r.rounds[0]?.bytes ?? NaN)} in all).`,
     `- A push: the largest chain's file with ${r.setup.changedPerPush} pools' 24 h swap volume changed and a later \`generatedAt\`, written aside and renamed over the live name. **Swap time** = the change set's \`servedAt\` (the supervisor's clock as it publishes the new snapshot to the serving threads, just before its \`snapshot-swapped\` log line; so the threads' own swaps and the wait for their confirmations are inside the figure); **receipt** = the subscriber's clock (same machine) when it holds the \`changes\` event and its ${r.setup.poolsPerClient} \`pool\` events.`,
     `- wrk ${r.setup.wrk.version}: 1 thread, ${r.setup.wrk.connections} connections, ${r.setup.wrk.durationS} s per run, \`GET ${r.setup.wrk.path}\` (a pool of the pushed chain) with the bearer key.`,
     "",
