@@ -84,11 +84,12 @@ export function runLoad(spec: LoadSpec): RunningLoad {
       if (message.type === "result" && message.result) resolve(message.result);
       if (message.type === "error") reject(new Error(`load generator: ${message.error}`));
     });
+    // exited only resolves (with the exit code).
     void child.exited.then((code) => reject(new Error(`load generator exited with code ${code}\n${child.tails()}`)));
   });
   process_.send({ type: "run", spec });
   return {
-    result: result.finally(() => void child.stop()),
+    result: result.finally(() => void child.stop()), // stop() ends the child and resolves with its code
     stop: (window?: TimeWindow) => {
       if (child.running) process_.send({ type: "stop", window });
     },

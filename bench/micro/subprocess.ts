@@ -56,7 +56,7 @@ export async function runMicro(dir: string, timeMs: number, timeoutMs: number): 
   const child = startNode("micro", args, { cwd: PROJECT_ROOT, env: { ...process.env, FORCE_COLOR: "0" } });
   let raw = "";
   child.process.stdout!.on("data", (chunk: string) => (raw += chunk));
-  const timer = setTimeout(() => void child.stop(), timeoutMs);
+  const timer = setTimeout(() => void child.stop(), timeoutMs); // stop() resolves with the code `exited` gives below
   const exitCode = await child.exited;
   clearTimeout(timer);
   if (exitCode !== 0) throw new Error(`micro.js exited with code ${exitCode}\n${child.tails()}`);

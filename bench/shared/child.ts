@@ -71,6 +71,7 @@ export class BenchChild {
         },
       };
       this.waiters.push(waiter);
+      // exited only resolves (with the exit code).
       void this.exited.then((code) => {
         clearTimeout(timer);
         reject(new Error(`${this.name} exited with code ${code} before it was ready\n${this.tails()}`));

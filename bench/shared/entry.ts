@@ -33,6 +33,7 @@ export function runBench(main: () => Promise<void>): void {
       if (interrupted) return;
       interrupted = true;
       process.stderr.write(`[bench] ${signal}: stopping every process the bench started\n`);
+      // Whatever stopping gives, the process ends in the callback: nothing is left to report a rejection to.
       void stopAllChildren().finally(() => {
         runCleanups();
         process.exit(130);

@@ -199,7 +199,7 @@ export function startGateway(opts: StartOptions): Promise<Gateway> {
       rawStderr += chunk;
     });
     child.on("error", (err) => fail(`spawn error: ${err.message}`));
-    void exited.then((code) => fail(`process exited with code ${code}`));
+    void exited.then((code) => fail(`process exited with code ${code}`)); // exited only resolves
   });
 }
 

@@ -157,7 +157,7 @@ export async function startInProcess(files: readonly SnapshotFile[], options: In
     swap: (next) => store.swap(compileSnapshot(next, changes), slot++ % 8),
     close: () => {
       app.close();
-      void ctx.quotas.close();
+      void ctx.quotas.close(); // a quota store's close does not reject
     },
   };
 }
