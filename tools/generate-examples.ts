@@ -295,7 +295,12 @@ function fixedAges(body: unknown): unknown {
   return status;
 }
 
-const ERROR_CALLS: Partial<Record<ErrorCode, Call | "framing">> = {
+/** A WebSocket handshake on GET /v1/stream (fetch may not send Upgrade or Connection): its key and version. */
+interface HandshakeCall {
+  readonly handshake: { readonly key: string; readonly version: string };
+}
+
+const ERROR_CALLS: Partial<Record<ErrorCode, Call | HandshakeCall | "framing">> = {
   VALIDATION_ERROR: { method: "POST", path: "/v1/tokens", body: { config: { limit: 501 } } },
   MALFORMED_JSON: { method: "POST", path: "/v1/tokens", rawBody: '{"config": {"limit": 2} "filters": {}}' },
   UNSUPPORTED_CHAIN_ID: { method: "POST", path: "/v1/tokens", body: { filters: { chainIds: [10] } } },
@@ -320,6 +325,8 @@ const ERROR_CALLS: Partial<Record<ErrorCode, Call | "framing">> = {
   },
   INVALID_REQUEST_FRAMING: "framing",
   INVALID_POSITION: { method: "GET", path: "/v1/changes?since=AQAAAAEAAGlYHToZ60ebRT" },
+  INVALID_WEBSOCKET_HANDSHAKE: { handshake: { key: "not-16-bytes-in-base64", version: "13" } },
+  UNSUPPORTED_WEBSOCKET_VERSION: { handshake: { key: "dGhlIHNhbXBsZSBub25jZQ==", version: "8" } },
   API_KEY_MISSING: { method: "GET", path: "/v1/protocols", authorization: null },
   API_KEY_INVALID: { method: "GET", path: "/v1/protocols", authorization: `bearer ${SANDBOX_KEY}` },
   API_KEY_NOT_FOUND: { method: "GET", path: "/v1/protocols", authorization: bearer("lgw_unknown_0123456789abcdef") },
@@ -377,6 +384,30 @@ function sendFraming(port: number, traceId: string): Promise<Answer> {
   });
 }
 
+/** A WebSocket handshake to GET /v1/stream?topics=changes on a raw socket: the answer (a refusal with a Content-Length body). */
+function sendHandshake(port: number, traceId: string, { key, version }: HandshakeCall["handshake"]): Promise<Answer> {
+  const request = `GET /v1/stream?topics=changes HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${bearer(SANDBOX_KEY)}\r\nx-trace-id: ${traceId}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: ${version}\r\n\r\n`;
+  return new Promise((resolvePromise, reject) => {
+    const socket = net.connect({ port, host: "127.0.0.1" });
+    let data = Buffer.alloc(0);
+    socket.on("data", (chunk: Buffer) => {
+      data = Buffer.concat([data, chunk]);
+      const end = data.indexOf("\r\n\r\n");
+      if (end < 0) return;
+      const head = data.toString("latin1", 0, end);
+      const length = Number(/\r\ncontent-length: (\d+)/i.exec(head)?.[1] ?? NaN);
+      if (!(data.length >= end + 4 + length)) return;
+      socket.destroy();
+      resolvePromise({
+        status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]),
+        body: JSON.parse(data.toString("utf8", end + 4, end + 4 + length)),
+      });
+    });
+    socket.on("error", reject);
+    socket.write(request);
+  });
+}
+
 /** Replaces every timestamp of an answer (an ISO string with milliseconds) by `timestamp`. */
 function withTimestamp(value: unknown, timestamp: string): unknown {
   return JSON.parse(JSON.stringify(value).replace(ISO_TIMESTAMP, timestamp));
@@ -427,9 +458,19 @@ export async function generateExamples(): Promise<string> {
     let clock = FIRST_TIMESTAMP;
     const nextTimestamp = () => new Date(clock++).toISOString();
 
-    const answer = async (name: string, call: Call | "framing", expected: number, fix?: (body: unknown) => unknown): Promise<unknown> => {
+    const answer = async (
+      name: string,
+      call: Call | HandshakeCall | "framing",
+      expected: number,
+      fix?: (body: unknown) => unknown,
+    ): Promise<unknown> => {
       const traceId = traceIdOf(name);
-      let got = call === "framing" ? await sendFraming(gateway.port, traceId) : await send(base, call, traceId);
+      let got =
+        call === "framing"
+          ? await sendFraming(gateway.port, traceId)
+          : "handshake" in call
+            ? await sendHandshake(gateway.port, traceId, call.handshake)
+            : await send(base, call, traceId);
       // The quota example needs its key's one request used in the same (one-second) window.
       for (let tries = 0; got.status !== expected && name === "RATE_LIMIT_EXCEEDED" && tries < 10; tries++) {
         got = await send(base, call as Call, traceId);

@@ -30,18 +30,17 @@
  * process it starts is stopped at the end, also on failure.
  */
 import { fork, type ChildProcess } from "node:child_process";
-import { cpus, loadavg, release, tmpdir, totalmem } from "node:os";
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { loadavg, tmpdir } from "node:os";
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { pack, unpack } from "msgpackr";
 import type { SnapshotFile } from "../../src/api/snapshot-format.js";
 import { PROJECT_ROOT } from "../../src/config/config.js";
 import { integerOption, readArgs } from "../shared/command-line.js";
-import { log, onCleanup, round, runBench } from "../shared/entry.js";
+import { benchMachine, log, onCleanup, publishResults, round, runBench } from "../shared/entry.js";
 import type { ClientCommand, ClientReport } from "./client.js";
 import { fmt, fmtBytes, percentiles, renderSection, SECTION_ID, type LiveResults, type RoundResult, type WrkFigures } from "./summary.js";
-import { writeSection } from "../shared/results-md.js";
 import { readProcessCpu } from "../shared/proc-stat.js";
 import { readMemory } from "../shared/rss.js";
 import { startGateway, writeBenchKey, type RunningGateway } from "../targets/gateway.js";
@@ -297,15 +296,7 @@ async function wrkRun(
 async function main(): Promise<void> {
   const args = readOptions(process.argv.slice(2));
   const started = Date.now();
-  const machine = {
-    cores: cpus().length,
-    cpuModel: cpus()[0]?.model.trim() ?? "unknown",
-    totalMemoryBytes: totalmem(),
-    node: process.version,
-    platform: `${process.platform} ${release()} ${process.arch}`,
-    loadAverageStart: loadavg().map((v) => round(v, 2)),
-    loadAverageEnd: [] as number[],
-  };
+  const machine = benchMachine();
   const ulimitN = readFileSync("/proc/self/limits", "utf8").match(/^Max open files\s+(\d+|unlimited)\s+(\d+|unlimited)/m);
   const ulimit = ulimitN === null ? "unknown" : `${ulimitN[1]} (hard ${ulimitN[2]})`;
   log(
@@ -528,19 +519,7 @@ async function main(): Promise<void> {
     underLoad: percentiles(loadLatencies),
     wrk: { baseline, swapsOnly, fanOut, baselineAfter },
   };
-  const stamp = results.startedAt.replace(/\.\d+Z$/, "Z").replace(/:/g, "-");
-  const resultsDir = join(PROJECT_ROOT, "bench/results");
-  mkdirSync(resultsDir, { recursive: true });
-  const jsonFile = join(resultsDir, `live-${stamp}.json`);
-  writeFileSync(jsonFile, `${JSON.stringify(results, null, 2)}\n`);
-  const jsonPath = relative(join(PROJECT_ROOT, "bench"), jsonFile);
-  const section = renderSection(results, jsonPath);
-  process.stdout.write(`\n${section}\n\n`);
-  log(`wrote ${relative(PROJECT_ROOT, jsonFile)}`);
-  if (!args.quick || args.writeSummary) {
-    writeSection(join(PROJECT_ROOT, "bench/RESULTS.md"), SECTION_ID, section);
-    log("rewrote the live section of bench/RESULTS.md");
-  }
+  publishResults("live", SECTION_ID, results, (jsonPath) => renderSection(results, jsonPath), !args.quick || args.writeSummary);
 }
 
 runBench(main);

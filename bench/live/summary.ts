@@ -48,19 +48,22 @@ export interface WrkFigures {
   readonly pushes: number;
 }
 
+/** The machine a run measured on (bench/entry.ts `benchMachine`; the load average at the end filled in last). */
+export interface BenchMachine {
+  cores: number;
+  cpuModel: string;
+  totalMemoryBytes: number;
+  node: string;
+  platform: string;
+  loadAverageStart: number[];
+  loadAverageEnd: number[];
+}
+
 export interface LiveResults {
   readonly startedAt: string;
   readonly mode: "full" | "quick";
   readonly durationS: number;
-  readonly machine: {
-    cores: number;
-    cpuModel: string;
-    totalMemoryBytes: number;
-    node: string;
-    platform: string;
-    loadAverageStart: number[];
-    loadAverageEnd: number[];
-  };
+  readonly machine: BenchMachine;
   readonly setup: {
     readonly clients: number;
     readonly opened: number;

@@ -513,9 +513,23 @@ export const ERROR_EXAMPLES: Partial<Record<ErrorCode, ErrorEnvelope>> = {
       metadata: { header: "content-length", values: ["2", "40"] },
     },
   },
-  INVALID_POSITION: {
+  INVALID_WEBSOCKET_HANDSHAKE: {
     statusCode: 400,
     timestamp: "2026-11-21T07:00:00.015Z",
+    path: "/v1/stream?topics=changes",
+    traceId: "8f2b9db8-8e39-4b8a-a243-80ce02a43df1",
+    error: {
+      code: "INVALID_WEBSOCKET_HANDSHAKE",
+      title: "Bad Request",
+      message: "Sec-WebSocket-Key must be 16 random bytes in base64 (24 characters ending in ==).",
+      details:
+        "RFC 6455 §4.2.1: a WebSocket handshake is a GET with Upgrade: websocket, Connection: Upgrade, a Sec-WebSocket-Key of 16 random bytes in base64 and Sec-WebSocket-Version: 13.",
+      metadata: { header: "Sec-WebSocket-Key", value: "not-16-bytes-in-base64" },
+    },
+  },
+  INVALID_POSITION: {
+    statusCode: 400,
+    timestamp: "2026-11-21T07:00:00.016Z",
     path: "/v1/changes?since=AQAAAAEAAGlYHToZ60ebRT",
     traceId: "57d6494c-a56a-47f1-a9e7-fdc374141826",
     error: {
@@ -529,7 +543,7 @@ export const ERROR_EXAMPLES: Partial<Record<ErrorCode, ErrorEnvelope>> = {
   },
   API_KEY_MISSING: {
     statusCode: 401,
-    timestamp: "2026-11-21T07:00:00.016Z",
+    timestamp: "2026-11-21T07:00:00.017Z",
     path: "/v1/protocols",
     traceId: "e575a23a-1b3d-4170-a69a-41c65f72cbbf",
     error: {
@@ -542,7 +556,7 @@ export const ERROR_EXAMPLES: Partial<Record<ErrorCode, ErrorEnvelope>> = {
   },
   API_KEY_INVALID: {
     statusCode: 401,
-    timestamp: "2026-11-21T07:00:00.017Z",
+    timestamp: "2026-11-21T07:00:00.018Z",
     path: "/v1/protocols",
     traceId: "25351f71-0261-40bc-a358-91fefa2ee9e9",
     error: {
@@ -556,7 +570,7 @@ export const ERROR_EXAMPLES: Partial<Record<ErrorCode, ErrorEnvelope>> = {
   },
   API_KEY_NOT_FOUND: {
     statusCode: 401,
-    timestamp: "2026-11-21T07:00:00.018Z",
+    timestamp: "2026-11-21T07:00:00.019Z",
     path: "/v1/protocols",
     traceId: "4a078dd6-d251-42b7-a296-0a09bba9edf4",
     error: {
@@ -569,7 +583,7 @@ export const ERROR_EXAMPLES: Partial<Record<ErrorCode, ErrorEnvelope>> = {
   },
   API_KEY_DISABLED: {
     statusCode: 403,
-    timestamp: "2026-11-21T07:00:00.019Z",
+    timestamp: "2026-11-21T07:00:00.020Z",
     path: "/v1/protocols",
     traceId: "21bbdb72-1da6-4863-ab78-129be04379f5",
     error: {
@@ -582,20 +596,20 @@ export const ERROR_EXAMPLES: Partial<Record<ErrorCode, ErrorEnvelope>> = {
   },
   API_KEY_EXPIRED: {
     statusCode: 403,
-    timestamp: "2026-11-21T07:00:00.020Z",
+    timestamp: "2026-11-21T07:00:00.021Z",
     path: "/v1/protocols",
     traceId: "22b4aed6-6eeb-4c04-a9a1-b93b0d77ee12",
     error: {
       code: "API_KEY_EXPIRED",
       title: "Authentication Failed",
       message: "This API key expired at 2025-01-01T00:00:00Z; ask the gateway operator to extend it or issue you a new key.",
-      details: 'Key id "partner-expired" has expiresAt 2025-01-01T00:00:00Z, which is not after the server time 2026-11-21T07:00:00.020Z.',
+      details: 'Key id "partner-expired" has expiresAt 2025-01-01T00:00:00Z, which is not after the server time 2026-11-21T07:00:00.021Z.',
       metadata: { expiredAt: "2025-01-01T00:00:00Z" },
     },
   },
   API_KEY_FORBIDDEN: {
     statusCode: 403,
-    timestamp: "2026-11-21T07:00:00.021Z",
+    timestamp: "2026-11-21T07:00:00.022Z",
     path: "/v1/protocols",
     traceId: "b880972c-788d-462e-a7ed-b669d308b40d",
     error: {
@@ -608,7 +622,7 @@ export const ERROR_EXAMPLES: Partial<Record<ErrorCode, ErrorEnvelope>> = {
   },
   LIQUIDITY_POOL_NOT_FOUND: {
     statusCode: 404,
-    timestamp: "2026-11-21T07:00:00.022Z",
+    timestamp: "2026-11-21T07:00:00.023Z",
     path: "/v1/pools/8453/0x0000000000000000000000000000000000000001",
     traceId: "e1cc2e6b-9d53-4115-acc1-4ed53c61bbee",
     error: {
@@ -621,7 +635,7 @@ export const ERROR_EXAMPLES: Partial<Record<ErrorCode, ErrorEnvelope>> = {
   },
   TOKEN_NOT_FOUND: {
     statusCode: 404,
-    timestamp: "2026-11-21T07:00:00.023Z",
+    timestamp: "2026-11-21T07:00:00.024Z",
     path: "/v1/tokens/8453/0x0000000000000000000000000000000000000001",
     traceId: "9e42f3e4-5955-4ff1-a323-0b1c61e95561",
     error: {
@@ -634,7 +648,7 @@ export const ERROR_EXAMPLES: Partial<Record<ErrorCode, ErrorEnvelope>> = {
   },
   TOKEN_BASKET_NOT_FOUND: {
     statusCode: 404,
-    timestamp: "2026-11-21T07:00:00.024Z",
+    timestamp: "2026-11-21T07:00:00.025Z",
     path: "/v1/tokens/baskets/xau-stablecoins?chainIds=130",
     traceId: "d74c0665-2c2c-409c-a79b-0675180ed657",
     error: {
@@ -647,7 +661,7 @@ export const ERROR_EXAMPLES: Partial<Record<ErrorCode, ErrorEnvelope>> = {
   },
   ROUTE_NOT_FOUND: {
     statusCode: 404,
-    timestamp: "2026-11-21T07:00:00.025Z",
+    timestamp: "2026-11-21T07:00:00.026Z",
     path: "/v1/pool",
     traceId: "2e97182f-980c-4b9e-ae37-257a789e01ae",
     error: {
@@ -661,7 +675,7 @@ export const ERROR_EXAMPLES: Partial<Record<ErrorCode, ErrorEnvelope>> = {
   },
   METHOD_NOT_ALLOWED: {
     statusCode: 405,
-    timestamp: "2026-11-21T07:00:00.026Z",
+    timestamp: "2026-11-21T07:00:00.027Z",
     path: "/v1/tokens",
     traceId: "aff09463-8972-42fc-ab6d-bf3443e7d401",
     error: {
@@ -674,7 +688,7 @@ export const ERROR_EXAMPLES: Partial<Record<ErrorCode, ErrorEnvelope>> = {
   },
   PAYLOAD_TOO_LARGE: {
     statusCode: 413,
-    timestamp: "2026-11-21T07:00:00.027Z",
+    timestamp: "2026-11-21T07:00:00.028Z",
     path: "/v1/tokens",
     traceId: "1b4c2702-d36a-48b5-a646-f439100128d2",
     error: {
@@ -687,7 +701,7 @@ export const ERROR_EXAMPLES: Partial<Record<ErrorCode, ErrorEnvelope>> = {
   },
   UNSUPPORTED_MEDIA_TYPE: {
     statusCode: 415,
-    timestamp: "2026-11-21T07:00:00.028Z",
+    timestamp: "2026-11-21T07:00:00.029Z",
     path: "/v1/tokens",
     traceId: "7ad6be5b-103e-4179-a4be-913be64b5d61",
     error: {
@@ -698,9 +712,23 @@ export const ERROR_EXAMPLES: Partial<Record<ErrorCode, ErrorEnvelope>> = {
       metadata: { received: "text/plain" },
     },
   },
+  UNSUPPORTED_WEBSOCKET_VERSION: {
+    statusCode: 426,
+    timestamp: "2026-11-21T07:00:00.030Z",
+    path: "/v1/stream?topics=changes",
+    traceId: "c71762a1-be74-4c97-a811-e39249fbe1a2",
+    error: {
+      code: "UNSUPPORTED_WEBSOCKET_VERSION",
+      title: "Upgrade Required",
+      message: "This gateway speaks WebSocket version 13 only; retry the handshake with Sec-WebSocket-Version: 13.",
+      details:
+        "RFC 6455 §4.4: the request named version 8; the Sec-WebSocket-Version header of this answer lists the versions the gateway speaks.",
+      metadata: { version: "8", supportedVersions: ["13"] },
+    },
+  },
   RATE_LIMIT_EXCEEDED: {
     statusCode: 429,
-    timestamp: "2026-11-21T07:00:00.029Z",
+    timestamp: "2026-11-21T07:00:00.031Z",
     path: "/v1/protocols",
     traceId: "ee1dd49b-c225-4388-acd3-39fd6597c323",
     error: {
@@ -723,7 +751,7 @@ export const TOKEN_SEARCH_REQUEST_EXAMPLE = {
 /** The answer to TOKEN_SEARCH_REQUEST_EXAMPLE. */
 export const TOKEN_SEARCH_RESPONSE_EXAMPLE = {
   statusCode: 200,
-  timestamp: "2026-11-21T07:00:00.030Z",
+  timestamp: "2026-11-21T07:00:00.032Z",
   path: "/v1/tokens/search",
   traceId: "23da3eb0-228a-4f28-a133-a00806eb5040",
   data: {
@@ -766,7 +794,7 @@ export const SINGLE_CHAIN_LIST_REQUEST_EXAMPLE = { config: { limit: 2 } } satisf
 /** The answer to SINGLE_CHAIN_LIST_REQUEST_EXAMPLE on chain 8453. */
 export const SINGLE_CHAIN_LIST_RESPONSE_EXAMPLE = {
   statusCode: 200,
-  timestamp: "2026-11-21T07:00:00.031Z",
+  timestamp: "2026-11-21T07:00:00.033Z",
   path: "/v1/tokens/8453",
   traceId: "3fe0af1a-5284-4364-a460-3efebb9abc2c",
   data: {
@@ -798,7 +826,7 @@ export const SINGLE_CHAIN_SEARCH_REQUEST_EXAMPLE = { search: "usd", config: { li
 /** The answer to SINGLE_CHAIN_SEARCH_REQUEST_EXAMPLE on chain 8453. */
 export const SINGLE_CHAIN_SEARCH_RESPONSE_EXAMPLE = {
   statusCode: 200,
-  timestamp: "2026-11-21T07:00:00.032Z",
+  timestamp: "2026-11-21T07:00:00.034Z",
   path: "/v1/tokens/8453/search",
   traceId: "2e5dad63-7936-4867-a0c3-95c3fa340e90",
   data: {
@@ -828,7 +856,7 @@ export const SINGLE_CHAIN_SEARCH_RESPONSE_EXAMPLE = {
 /** GET /v1/tokens/0x833589fcd6edb6e08f4c7c32d4f71b54bda02913. */
 export const TOKENS_BY_ADDRESS_RESPONSE_EXAMPLE = {
   statusCode: 200,
-  timestamp: "2026-11-21T07:00:00.033Z",
+  timestamp: "2026-11-21T07:00:00.035Z",
   path: "/v1/tokens/0x833589fcd6edb6e08f4c7c32d4f71b54bda02913",
   traceId: "77ec2310-6959-4d1e-a3a2-2f226e65857a",
   data: {
@@ -848,7 +876,7 @@ export const TOKENS_BY_ADDRESS_RESPONSE_EXAMPLE = {
 /** GET /v1/tokens/8453/0x833589fcd6edb6e08f4c7c32d4f71b54bda02913. */
 export const SINGLE_CHAIN_TOKEN_RESPONSE_EXAMPLE = {
   statusCode: 200,
-  timestamp: "2026-11-21T07:00:00.034Z",
+  timestamp: "2026-11-21T07:00:00.036Z",
   path: "/v1/tokens/8453/0x833589fcd6edb6e08f4c7c32d4f71b54bda02913",
   traceId: "6f7659d2-a7de-447a-afc0-d1af43392016",
   data: {
@@ -867,7 +895,7 @@ export const SINGLE_CHAIN_TOKEN_RESPONSE_EXAMPLE = {
 /** GET /v1/tokens/prices/8453/0x833589fcd6edb6e08f4c7c32d4f71b54bda02913/usd. */
 export const TOKEN_PRICE_RESPONSE_EXAMPLE = {
   statusCode: 200,
-  timestamp: "2026-11-21T07:00:00.035Z",
+  timestamp: "2026-11-21T07:00:00.037Z",
   path: "/v1/tokens/prices/8453/0x833589fcd6edb6e08f4c7c32d4f71b54bda02913/usd",
   traceId: "03a862d0-805f-4147-a757-d08625c37d02",
   data: { price: 1.003125 },
@@ -884,7 +912,7 @@ export const TOKEN_PRICES_REQUEST_EXAMPLE = {
 /** The answer to TOKEN_PRICES_REQUEST_EXAMPLE. */
 export const TOKEN_PRICES_RESPONSE_EXAMPLE = {
   statusCode: 200,
-  timestamp: "2026-11-21T07:00:00.036Z",
+  timestamp: "2026-11-21T07:00:00.038Z",
   path: "/v1/tokens/prices",
   traceId: "c97d5214-d3f7-4fd4-a9fc-5b00e9562c69",
   data: {
@@ -898,7 +926,7 @@ export const TOKEN_PRICES_RESPONSE_EXAMPLE = {
 /** GET /v1/tokens/baskets?chainIds=1,8453&basketIds=btc-pegged-tokens. */
 export const TOKEN_BASKETS_RESPONSE_EXAMPLE = {
   statusCode: 200,
-  timestamp: "2026-11-21T07:00:00.037Z",
+  timestamp: "2026-11-21T07:00:00.039Z",
   path: "/v1/tokens/baskets?chainIds=1,8453&basketIds=btc-pegged-tokens",
   traceId: "f42fdcc1-711a-4a7d-ad5e-93fd7f071b39",
   data: {
@@ -948,7 +976,7 @@ export const TOKEN_BASKETS_RESPONSE_EXAMPLE = {
 /** GET /v1/tokens/baskets/usd-stablecoins?chainIds=8453. */
 export const TOKEN_BASKET_RESPONSE_EXAMPLE = {
   statusCode: 200,
-  timestamp: "2026-11-21T07:00:00.038Z",
+  timestamp: "2026-11-21T07:00:00.040Z",
   path: "/v1/tokens/baskets/usd-stablecoins?chainIds=8453",
   traceId: "dcc0dbb5-e7f7-471e-a08b-c4e873171781",
   data: {
@@ -1005,7 +1033,7 @@ export const TOKEN_BASKET_RESPONSE_EXAMPLE = {
 /** GET /v1/tokens/baskets/9745/xau-stablecoins. */
 export const CHAIN_TOKEN_BASKET_RESPONSE_EXAMPLE = {
   statusCode: 200,
-  timestamp: "2026-11-21T07:00:00.039Z",
+  timestamp: "2026-11-21T07:00:00.041Z",
   path: "/v1/tokens/baskets/9745/xau-stablecoins",
   traceId: "f4846438-c747-4929-a361-f21e1c2274a0",
   data: {
@@ -1033,7 +1061,7 @@ export const CHAIN_TOKEN_BASKET_RESPONSE_EXAMPLE = {
 /** GET /v1/changes from a position naming no chain (so from each chain's first load), chain 143, two entries a page. */
 export const CHANGES_RESPONSE_EXAMPLE = {
   statusCode: 200,
-  timestamp: "2026-11-21T07:00:00.040Z",
+  timestamp: "2026-11-21T07:00:00.042Z",
   path: "/v1/changes?since=AQ&chainIds=143&limit=2",
   traceId: "c72847eb-9afc-4560-a204-bc1ff3e5b761",
   data: {
@@ -1043,7 +1071,7 @@ export const CHANGES_RESPONSE_EXAMPLE = {
         id: "1767382291.824022b11350",
         previous: null,
         generatedAt: 1767382291,
-        servedAt: "2026-11-21T07:00:00.040Z",
+        servedAt: "2026-11-21T07:00:00.042Z",
         kind: "pool",
         address: "0x00228f509e350e4c7a46d9351ec2aeb3a8360106cff6307c4ecb2345836f7ce6",
         change: "upserted",
@@ -1053,7 +1081,7 @@ export const CHANGES_RESPONSE_EXAMPLE = {
         id: "1767382291.824022b11350",
         previous: null,
         generatedAt: 1767382291,
-        servedAt: "2026-11-21T07:00:00.040Z",
+        servedAt: "2026-11-21T07:00:00.042Z",
         kind: "pool",
         address: "0x02fdf8f18470fdbba3c646da4a775f286b6905d8",
         change: "upserted",
@@ -1068,7 +1096,7 @@ export const CHANGES_RESPONSE_EXAMPLE = {
 /** GET /v1/status (`ageSeconds` as of the examples' timestamps). */
 export const STATUS_RESPONSE_EXAMPLE = {
   statusCode: 200,
-  timestamp: "2026-11-21T07:00:00.041Z",
+  timestamp: "2026-11-21T07:00:00.043Z",
   path: "/v1/status",
   traceId: "ed4b8a84-90c3-426c-a705-955c7637ac28",
   data: {
@@ -1079,7 +1107,7 @@ export const STATUS_RESPONSE_EXAMPLE = {
         chainId: 1,
         generatedAt: 1767382330,
         blockNumber: 24166060,
-        servedAt: "2026-11-21T07:00:00.041Z",
+        servedAt: "2026-11-21T07:00:00.043Z",
         ageSeconds: 27862070,
         id: "1767382330.19eb479b453a",
         pools: 900,
@@ -1089,7 +1117,7 @@ export const STATUS_RESPONSE_EXAMPLE = {
         chainId: 130,
         generatedAt: 1767382278,
         blockNumber: 36550278,
-        servedAt: "2026-11-21T07:00:00.041Z",
+        servedAt: "2026-11-21T07:00:00.043Z",
         ageSeconds: 27862122,
         id: "1767382278.9ad0b7254b8b",
         pools: 280,
@@ -1099,7 +1127,7 @@ export const STATUS_RESPONSE_EXAMPLE = {
         chainId: 143,
         generatedAt: 1767382291,
         blockNumber: 44599727,
-        servedAt: "2026-11-21T07:00:00.041Z",
+        servedAt: "2026-11-21T07:00:00.043Z",
         ageSeconds: 27862109,
         id: "1767382291.824022b11350",
         pools: 290,
@@ -1109,7 +1137,7 @@ export const STATUS_RESPONSE_EXAMPLE = {
         chainId: 999,
         generatedAt: 1767382294,
         blockNumber: 28745494,
-        servedAt: "2026-11-21T07:00:00.041Z",
+        servedAt: "2026-11-21T07:00:00.043Z",
         ageSeconds: 27862106,
         id: "1767382294.d1e0deb28615",
         pools: 330,
@@ -1119,7 +1147,7 @@ export const STATUS_RESPONSE_EXAMPLE = {
         chainId: 8453,
         generatedAt: 1767382310,
         blockNumber: 40296355,
-        servedAt: "2026-11-21T07:00:00.041Z",
+        servedAt: "2026-11-21T07:00:00.043Z",
         ageSeconds: 27862090,
         id: "1767382310.013871f1e7f0",
         pools: 1050,
@@ -1129,7 +1157,7 @@ export const STATUS_RESPONSE_EXAMPLE = {
         chainId: 9745,
         generatedAt: 1767382246,
         blockNumber: 9623846,
-        servedAt: "2026-11-21T07:00:00.041Z",
+        servedAt: "2026-11-21T07:00:00.043Z",
         ageSeconds: 27862154,
         id: "1767382246.e6398649c306",
         pools: 230,
@@ -1139,7 +1167,7 @@ export const STATUS_RESPONSE_EXAMPLE = {
         chainId: 534352,
         generatedAt: 1767382250,
         blockNumber: 23393816,
-        servedAt: "2026-11-21T07:00:00.041Z",
+        servedAt: "2026-11-21T07:00:00.043Z",
         ageSeconds: 27862150,
         id: "1767382250.143a0153239d",
         pools: 270,

@@ -14,6 +14,8 @@ import { startInProcess, type InProcessApp } from "../support/in-process-app.js"
 import { rawExchange } from "../support/raw-http.js";
 
 /** Trusted: the peer 127.0.0.1 and the "proxy network" 127.0.1.0/24. Every other 127.0.0.x is an untrusted client. */
+/** A request without a key that counts against the per-address budget (the health probes never do). */
+const BUDGETED = "/v1/asyncapi.json";
 const TRUSTED = "127.0.0.1/32, 127.0.1.0/24";
 const ONE_PER_WINDOW = { requests: 1, windowSeconds: 9_999_999 };
 
@@ -45,7 +47,7 @@ async function status(app: InProcessApp, from: string, payload: Buffer): Promise
 }
 
 /** A public request counted for `address`, as sent by the trusted proxy 127.0.0.1. */
-const viaProxy = (app: InProcessApp, address: string) => status(app, "127.0.0.1", request("/health", [`X-Forwarded-For: ${address}`]));
+const viaProxy = (app: InProcessApp, address: string) => status(app, "127.0.0.1", request(BUDGETED, [`X-Forwarded-For: ${address}`]));
 
 for (const host of ["127.0.0.1", "::"]) {
   // On "::" the listener is dual-stack: every IPv4 peer is reported IPv4-mapped (::ffff:127.0.0.1) and must match the IPv4 ranges.
@@ -57,26 +59,26 @@ for (const host of ["127.0.0.1", "::"]) {
     afterAll(() => app?.close());
 
     it("from an untrusted peer, X-Forwarded-For and Forwarded are ignored: the peer is counted", async () => {
-      expect(await status(app, "127.0.0.20", request("/health", ["X-Forwarded-For: 198.51.100.1", "Forwarded: for=198.51.100.1"]))).toBe(
+      expect(await status(app, "127.0.0.20", request(BUDGETED, ["X-Forwarded-For: 198.51.100.1", "Forwarded: for=198.51.100.1"]))).toBe(
         200,
       );
-      expect(await status(app, "127.0.0.20", request("/health", []))).toBe(429);
+      expect(await status(app, "127.0.0.20", request(BUDGETED, []))).toBe(429);
       expect(await viaProxy(app, "198.51.100.1")).toBe(200);
     });
 
     it("from a trusted peer, the X-Forwarded-For entry is counted (and Forwarded names the same address)", async () => {
       expect(await viaProxy(app, "198.51.100.3")).toBe(200);
-      expect(await status(app, "127.0.0.1", request("/health", ["Forwarded: for=198.51.100.3"]))).toBe(429);
+      expect(await status(app, "127.0.0.1", request(BUDGETED, ["Forwarded: for=198.51.100.3"]))).toBe(429);
     });
 
     it("trusted entries are skipped: the rightmost untrusted one is the client; entries on its left (the client's own) are never read", async () => {
-      expect(await status(app, "127.0.0.1", request("/health", ["X-Forwarded-For: 198.51.100.5, 198.51.100.6, 127.0.1.9"]))).toBe(200);
+      expect(await status(app, "127.0.0.1", request(BUDGETED, ["X-Forwarded-For: 198.51.100.5, 198.51.100.6, 127.0.1.9"]))).toBe(200);
       expect(await viaProxy(app, "198.51.100.6")).toBe(429);
       expect(await viaProxy(app, "198.51.100.5")).toBe(200);
     });
 
     it("two X-Forwarded-For fields are one list: the proxy's field after the client's is read first", async () => {
-      expect(await status(app, "127.0.0.1", request("/health", ["X-Forwarded-For: 198.51.100.7", "X-Forwarded-For: 198.51.100.8"]))).toBe(
+      expect(await status(app, "127.0.0.1", request(BUDGETED, ["X-Forwarded-For: 198.51.100.7", "X-Forwarded-For: 198.51.100.8"]))).toBe(
         200,
       );
       expect(await viaProxy(app, "198.51.100.8")).toBe(429);
@@ -84,51 +86,51 @@ for (const host of ["127.0.0.1", "::"]) {
     });
 
     it('Forwarded with a quoted IPv6 node and port: for="[2001:db8::9]:4711"', async () => {
-      expect(await status(app, "127.0.0.1", request("/health", ['Forwarded: for="[2001:db8::9]:4711";proto=https']))).toBe(200);
+      expect(await status(app, "127.0.0.1", request(BUDGETED, ['Forwarded: for="[2001:db8::9]:4711";proto=https']))).toBe(200);
       expect(await viaProxy(app, "2001:db8::9")).toBe(429);
     });
 
     it("a malformed entry from the trusted chain counts the proxy that passed it on, not the address on its left", async () => {
-      expect(await status(app, "127.0.1.7", request("/health", ["X-Forwarded-For: 198.51.100.10, not-an-address"]))).toBe(200);
-      expect(await status(app, "127.0.1.7", request("/health", []))).toBe(429);
+      expect(await status(app, "127.0.1.7", request(BUDGETED, ["X-Forwarded-For: 198.51.100.10, not-an-address"]))).toBe(200);
+      expect(await status(app, "127.0.1.7", request(BUDGETED, []))).toBe(429);
       expect(await viaProxy(app, "198.51.100.10")).toBe(200);
     });
 
     it("Forwarded for=unknown counts the proxy", async () => {
-      expect(await status(app, "127.0.1.11", request("/health", ["Forwarded: for=198.51.100.20, for=unknown"]))).toBe(200);
-      expect(await status(app, "127.0.1.11", request("/health", []))).toBe(429);
+      expect(await status(app, "127.0.1.11", request(BUDGETED, ["Forwarded: for=198.51.100.20, for=unknown"]))).toBe(200);
+      expect(await status(app, "127.0.1.11", request(BUDGETED, []))).toBe(429);
       expect(await viaProxy(app, "198.51.100.20")).toBe(200);
     });
 
     it("X-Forwarded-For and Forwarded that disagree count the proxy", async () => {
-      expect(await status(app, "127.0.1.8", request("/health", ["X-Forwarded-For: 198.51.100.16", "Forwarded: for=198.51.100.17"]))).toBe(
+      expect(await status(app, "127.0.1.8", request(BUDGETED, ["X-Forwarded-For: 198.51.100.16", "Forwarded: for=198.51.100.17"]))).toBe(
         200,
       );
-      expect(await status(app, "127.0.1.8", request("/health", []))).toBe(429);
+      expect(await status(app, "127.0.1.8", request(BUDGETED, []))).toBe(429);
       expect(await viaProxy(app, "198.51.100.16")).toBe(200);
       expect(await viaProxy(app, "198.51.100.17")).toBe(200);
     });
 
     it("a PROXY v2 frame from a trusted peer names the client", async () => {
-      expect(await status(app, "127.0.0.1", request("/health", [], proxyV2([198, 51, 100, 11])))).toBe(200);
+      expect(await status(app, "127.0.0.1", request(BUDGETED, [], proxyV2([198, 51, 100, 11])))).toBe(200);
       expect(await viaProxy(app, "198.51.100.11")).toBe(429);
     });
 
     it("a PROXY v2 frame with an IPv6 source", async () => {
       const source = [0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x14];
-      expect(await status(app, "127.0.0.1", request("/health", [], proxyV2(source)))).toBe(200);
+      expect(await status(app, "127.0.0.1", request(BUDGETED, [], proxyV2(source)))).toBe(200);
       expect(await viaProxy(app, "2001:db8::14")).toBe(429);
     });
 
     it("a PROXY v2 source that is itself a trusted proxy: X-Forwarded-For is read next", async () => {
-      expect(await status(app, "127.0.0.1", request("/health", ["X-Forwarded-For: 198.51.100.13"], proxyV2([127, 0, 1, 50])))).toBe(200);
+      expect(await status(app, "127.0.0.1", request(BUDGETED, ["X-Forwarded-For: 198.51.100.13"], proxyV2([127, 0, 1, 50])))).toBe(200);
       expect(await viaProxy(app, "198.51.100.13")).toBe(429);
     });
 
     it("uWS reads a frame in front of every request of a connection (why a TCP pass-through must never be trusted: docs/reverse-proxy.md)", async () => {
       const payload = Buffer.concat([
-        request("/health", [], proxyV2([198, 51, 100, 40])),
-        request("/health", [], proxyV2([198, 51, 100, 41])),
+        request(BUDGETED, [], proxyV2([198, 51, 100, 40])),
+        request(BUDGETED, [], proxyV2([198, 51, 100, 41])),
       ]);
       const { responses } = await rawExchange(app.port, payload, { responses: 2, methods: ["GET", "GET"], localAddress: "127.0.0.1" });
       expect(responses.map((r) => r.status)).toEqual([200, 200]);
@@ -137,11 +139,11 @@ for (const host of ["127.0.0.1", "::"]) {
     });
 
     it("a PROXY v2 frame from an untrusted peer is ignored, even when it names a trusted proxy and adds X-Forwarded-For", async () => {
-      expect(await status(app, "127.0.0.21", request("/health", [], proxyV2([198, 51, 100, 12])))).toBe(200);
-      expect(await status(app, "127.0.0.21", request("/health", []))).toBe(429);
+      expect(await status(app, "127.0.0.21", request(BUDGETED, [], proxyV2([198, 51, 100, 12])))).toBe(200);
+      expect(await status(app, "127.0.0.21", request(BUDGETED, []))).toBe(429);
       expect(await viaProxy(app, "198.51.100.12")).toBe(200);
-      expect(await status(app, "127.0.0.22", request("/health", ["X-Forwarded-For: 198.51.100.15"], proxyV2([127, 0, 0, 1])))).toBe(200);
-      expect(await status(app, "127.0.0.22", request("/health", []))).toBe(429);
+      expect(await status(app, "127.0.0.22", request(BUDGETED, ["X-Forwarded-For: 198.51.100.15"], proxyV2([127, 0, 0, 1])))).toBe(200);
+      expect(await status(app, "127.0.0.22", request(BUDGETED, []))).toBe(429);
       expect(await viaProxy(app, "198.51.100.15")).toBe(200);
     });
   });
@@ -192,10 +194,10 @@ describe("without TRUSTED_PROXIES", () => {
       await status(
         app,
         "127.0.0.1",
-        request("/health", ["X-Forwarded-For: 198.51.100.50", "Forwarded: for=198.51.100.50"], proxyV2([198, 51, 100, 51])),
+        request(BUDGETED, ["X-Forwarded-For: 198.51.100.50", "Forwarded: for=198.51.100.50"], proxyV2([198, 51, 100, 51])),
       ),
     ).toBe(200);
-    expect(await status(app, "127.0.0.1", request("/health", ["X-Forwarded-For: 198.51.100.52"]))).toBe(429);
-    expect(await status(app, "127.0.0.50", request("/health", ["X-Forwarded-For: 198.51.100.50"]))).toBe(200);
+    expect(await status(app, "127.0.0.1", request(BUDGETED, ["X-Forwarded-For: 198.51.100.52"]))).toBe(429);
+    expect(await status(app, "127.0.0.50", request(BUDGETED, ["X-Forwarded-For: 198.51.100.50"]))).toBe(200);
   });
 });

@@ -285,14 +285,15 @@ describe("limits per client address", () => {
     expect((await getFrom(app, "/v1/protocols", "127.0.0.2", { authorization: `Bearer ${KEYS.active}` })).status).toBe(200);
   });
 
-  it("requests without a key are limited per address; other addresses are served", async () => {
-    for (let i = 0; i < 3; i++) expect((await getFrom(app, "/health", "127.0.0.5")).status).toBe(200);
-    const over = await getFrom(app, "/health", "127.0.0.5");
+  it("requests without a key are limited per address; other addresses are served; health probes never are", async () => {
+    for (let i = 0; i < 3; i++) expect((await getFrom(app, "/v1/openapi.json", "127.0.0.5")).status).toBe(200);
+    const over = await getFrom(app, "/v1/openapi.json", "127.0.0.5");
     expect(over.status).toBe(429);
     expect(over.body.error.code).toBe("RATE_LIMIT_EXCEEDED");
     expect(over.headers["retry-after"]).toBeDefined();
     expect((await getFrom(app, "/no/such/route", "127.0.0.5")).status).toBe(429);
-    expect((await getFrom(app, "/health", "127.0.0.6")).status).toBe(200);
+    expect((await getFrom(app, "/v1/openapi.json", "127.0.0.6")).status).toBe(200);
+    for (const probe of ["/health", "/ready"]) expect((await getFrom(app, probe, "127.0.0.5")).status, probe).not.toBe(429);
   });
 });
 

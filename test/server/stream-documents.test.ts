@@ -17,7 +17,9 @@ import { STREAM_EVENT_TYPES } from "../../src/stream/stream-events.js";
 import { KEYS, standardKeys, tempDir, writeChainFile, writeKeysFile } from "../support/fixtures.js";
 import { request, startGateway, waitFor, type Gateway } from "../support/gateway-process.js";
 import { liveChain, LP, LT, push } from "../support/live-fixture.js";
+import { answerOf, RawConnection } from "../support/raw-http.js";
 import { openSse, openWs, refusedSse, refusedWs, type StreamEvent, OpenClients } from "../support/stream-clients.js";
+import { handshakeRequest } from "../../bench/shared/ws-frames.js";
 
 type Json = Record<string, any>;
 
@@ -155,6 +157,16 @@ describe("GET /v1/asyncapi.json", () => {
     expect(asyncapi.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
   });
 
+  it("documents the WebSocket handshake's headers in the ws binding, and its refusals (400, 426)", () => {
+    const headers = asyncapi.channels.websocket.bindings.ws.headers;
+    expect(headers.type).toBe("object");
+    expect(Object.keys(headers.properties).sort()).toEqual(["Connection", "Sec-WebSocket-Key", "Sec-WebSocket-Version", "Upgrade"]);
+    expect(headers.properties["Sec-WebSocket-Version"].const).toBe("13");
+    expect(headers.properties["Sec-WebSocket-Key"].pattern).toBe("^[A-Za-z0-9+/]{22}==$");
+    for (const code of ["INVALID_WEBSOCKET_HANDSHAKE", "UNSUPPORTED_WEBSOCKET_VERSION", "426"])
+      expect(asyncapi.info.description).toContain(code);
+  });
+
   it("lists the close codes: going away, bad messages, slow consumer, revoked key", () => {
     const text: string = asyncapi.channels.websocket.description;
     for (const code of ["1001", "1008", "4008", "4401", "4403"]) expect(text).toContain(`\`${code}\``);
@@ -284,6 +296,31 @@ describe("GET /v1/stream in the OpenAPI document", () => {
         expect(errorsOf(response.content["application/json"].schema, OPENAPI_ID, refusal.body), what).toBeNull();
       }
     }
+    // The handshake's refusals, before the key: 400 and 426 with the headers naming the version to retry with.
+    for (const [changes, status, code] of [
+      [{ "Sec-WebSocket-Key": "!!!!!!!!!!!!!!!!!!!!!!==" }, 400, "INVALID_WEBSOCKET_HANDSHAKE"],
+      [{ "Sec-WebSocket-Version": "8" }, 426, "UNSUPPORTED_WEBSOCKET_VERSION"],
+    ] as const) {
+      const response = documented[String(status)];
+      expect(response.headers["x-error-code"].schema.enum).toContain(code);
+      const connection = await RawConnection.open(gw.port, handshakeRequest("/v1/stream?topics=changes", changes).bytes);
+      const got = answerOf(await connection.until("the refusal", (d) => answerOf(d) !== null))!;
+      connection.destroy();
+      expect(got.status).toBe(status);
+      expect(got.body.error.code).toBe(code);
+      expect(errorsOf(response.content["application/json"].schema, OPENAPI_ID, got.body), code).toBeNull();
+      for (const [name, header] of Object.entries<Json>(response.headers)) {
+        const value = got.header(name);
+        if (header.required) expect(value, `${status} header ${name}`).toBeDefined();
+        if (value !== undefined && name !== "x-error-code")
+          expect(
+            errorsOf(header.schema, OPENAPI_ID, header.schema.type === "integer" ? Number(value) : value),
+            `${status} ${name}`,
+          ).toBeNull();
+      }
+    }
+    expect(documented["426"].headers.Upgrade.required).toBe(true);
+    expect(documented["426"].headers["Sec-WebSocket-Version"].schema.const).toBe("13");
     // Neither transport asked for: 406.
     const plain = await request(base, "/v1/stream?topics=changes");
     expect(plain.status).toBe(406);

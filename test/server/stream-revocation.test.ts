@@ -29,7 +29,9 @@ const REMOVED = "lgw_revoke_removed_0123456789abcd";
 const GROUP = "lgw_revoke_group_0123456789abcdef";
 const CHAINS = "lgw_revoke_chains_0123456789abcde";
 const EXPIRING = "lgw_revoke_expiring_0123456789abc";
-const RAW_KEYS = [KEEP, REMOVED, GROUP, CHAINS, EXPIRING];
+const SWAP_A = "lgw_revoke_swap_a_0123456789abcdef";
+const SWAP_B = "lgw_revoke_swap_b_0123456789abcdef";
+const RAW_KEYS = [KEEP, REMOVED, GROUP, CHAINS, EXPIRING, SWAP_A, SWAP_B];
 const MAX_PER_KEY = 2;
 
 const key = (id: string, secret: string, extra: Partial<TestKey> = {}): TestKey => ({
@@ -47,6 +49,8 @@ const keys = {
   group: key("rv-group", GROUP),
   chains: key("rv-chains", CHAINS, { chainIds: [1, 8453] }),
   expiring: null as TestKey | null,
+  swapA: key("rv-swap-a", SWAP_A),
+  swapB: key("rv-swap-b", SWAP_B),
 };
 
 let gw: Gateway;
@@ -61,7 +65,9 @@ let narrowedWs: WsClient;
 /** Rewrites the keys file and waits until the gateway has reloaded it. */
 async function rewriteKeys(): Promise<void> {
   const reloaded = gw.logs().filter((l) => l.event === "keys-reloaded").length;
-  const list = [keys.keep, keys.removed, keys.group, keys.chains, keys.expiring].filter((k): k is TestKey => k !== null);
+  const list = [keys.keep, keys.removed, keys.group, keys.chains, keys.expiring, keys.swapA, keys.swapB].filter(
+    (k): k is TestKey => k !== null,
+  );
   writeKeysFile(list, keysDir);
   await waitFor("the keys file to be reloaded", () =>
     gw.logs().filter((l) => l.event === "keys-reloaded").length > reloaded ? true : undefined,
@@ -114,7 +120,7 @@ beforeAll(async () => {
   writeChainFile(dir, liveChain(8453, 0));
   writeChainFile(dir, liveChain(1, 0));
   keysDir = tempDir("lgw-stream-revoke-keys-");
-  const file = writeKeysFile([keys.keep, keys.removed!, keys.group, keys.chains], keysDir);
+  const file = writeKeysFile([keys.keep, keys.removed!, keys.group, keys.chains, keys.swapA, keys.swapB], keysDir);
   expect(path.dirname(file)).toBe(keysDir);
   gw = await startGateway({
     snapshotDir: dir,
@@ -204,6 +210,51 @@ describe("a keys-file reload", () => {
     const third = await connectWs(base, "topics=changes:8453", { key: REMOVED });
     expect("ws" in third).toBe(false);
     expectError(refusalResponse(third as Refusal), 429, "RATE_LIMIT_EXCEEDED");
+  });
+});
+
+describe("open streams per key across reloads", () => {
+  /** Waits until every serving thread has surely applied the reload the supervisor logged. */
+  const threadsApplied = () => new Promise((resolve) => setTimeout(resolve, 300));
+  const refusedFor = async (secret: string) =>
+    expectError(refusalResponse(await refusedWs(base, "topics=changes:8453", { key: secret })), 429, "RATE_LIMIT_EXCEEDED");
+
+  it("two keys whose ids are swapped in one reload keep their own counts (the count follows the key, not its id)", async () => {
+    const held = [
+      open.track(await openWs(base, "topics=changes:8453", { key: SWAP_A })),
+      open.track(await openSse(base, "", { key: SWAP_A })),
+    ];
+    for (const client of held) expect((await client.next()).event.type).toBe("subscribed");
+    await refusedFor(SWAP_A);
+
+    // Renamed both ways (and reordered): A's secret now has B's id and B's secret A's.
+    keys.swapA = { ...keys.swapA, id: "rv-swap-b" };
+    keys.swapB = { ...keys.swapB, id: "rv-swap-a" };
+    await rewriteKeys();
+    await threadsApplied();
+    await expectQuietAndOpen(held[0] as WsClient);
+    await refusedFor(SWAP_A); // A still holds its two streams
+    const b = [
+      open.track(await openWs(base, "topics=changes:8453", { key: SWAP_B })),
+      open.track(await openSse(base, "", { key: SWAP_B })),
+    ];
+    for (const client of b) expect((await client.next()).event.type).toBe("subscribed");
+    await refusedFor(SWAP_B); // B's two places, and no more
+
+    // Renamed again, to an id never seen: still the same key with the same streams.
+    keys.swapA = { ...keys.swapA, id: "rv-swap-a-renamed" };
+    await rewriteKeys();
+    await threadsApplied();
+    await refusedFor(SWAP_A);
+    // A stream closing gives its place back to the key under its current id.
+    (held[0] as WsClient).ws.close();
+    await (held[0] as WsClient).closed;
+    const again = await waitFor("a place of A to free", async () => {
+      const client = await connectWs(base, "topics=changes:8453", { key: SWAP_A });
+      return "ws" in client ? open.track(client) : undefined;
+    });
+    expect((await again.next()).event.type).toBe("subscribed");
+    await refusedFor(SWAP_A);
   });
 });
 

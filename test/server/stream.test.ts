@@ -73,7 +73,13 @@ beforeAll(async () => {
   gw = await startGateway({
     snapshotDir: dir,
     keysFile: writeKeysFile(keys),
-    env: { GATEWAY_THREADS: "2", STREAM_MAX_TOPICS: String(MAX_TOPICS), STREAM_MAX_BAD_MESSAGES: String(MAX_BAD) },
+    // The message rate is raised out of the way: these tests send their messages in bursts (its own: stream-edge.test.ts).
+    env: {
+      GATEWAY_THREADS: "2",
+      STREAM_MAX_TOPICS: String(MAX_TOPICS),
+      STREAM_MAX_BAD_MESSAGES: String(MAX_BAD),
+      STREAM_MAX_MESSAGES_PER_SECOND: "1000",
+    },
   });
   base = gw.baseUrl;
 });
@@ -286,6 +292,14 @@ describe("subscribe and unsubscribe messages (WebSocket)", () => {
     ws.send({ op: "subscribe", topics: [] });
     for (let i = 0; i < MAX_BAD; i++) expect((await ws.next()).event.error.code).toBe("MALFORMED_JSON");
     expect((await ws.next()).event.type).toBe("subscribed");
+    // Valid JSON of the wrong shape is JSON too: it resets the count as well (and is answered VALIDATION_ERROR).
+    for (const json of ["{}", "null", '"x"']) {
+      for (let i = 0; i < MAX_BAD; i++) ws.send("]");
+      ws.send(json);
+      for (let i = 0; i < MAX_BAD; i++) expect((await ws.next()).event.error.code).toBe("MALFORMED_JSON");
+      expect((await ws.next()).event.error.code).toBe("VALIDATION_ERROR");
+    }
+    expect(ws.ws.readyState).toBe(ws.ws.OPEN);
     for (let i = 0; i <= MAX_BAD; i++) ws.send("nope");
     for (let i = 0; i <= MAX_BAD; i++) expect((await ws.next()).event.error.code).toBe("MALFORMED_JSON");
     expect(await ws.closed).toMatchObject({ code: 1008 });

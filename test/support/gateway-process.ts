@@ -49,6 +49,8 @@ const CONTROLLED_ENV = [
   "STREAM_MAX_TOPICS",
   "STREAM_MAX_ADDRESSES",
   "STREAM_MAX_BAD_MESSAGES",
+  "STREAM_MAX_MESSAGES_PER_SECOND",
+  "STREAM_MAX_KEY_MESSAGES_PER_SECOND",
   "CHANGES_RETENTION",
   "CHANGES_MAX_MB",
 ];
@@ -520,6 +522,9 @@ export const ERROR_TITLES: Record<string, [number, string]> = {
   // live.md §12-§15
   INVALID_POSITION: [400, "Invalid Parameters"],
   NOT_ACCEPTABLE: [406, "Not Acceptable"],
+  // issue 27: the WebSocket handshake (RFC 6455 §4.2)
+  INVALID_WEBSOCKET_HANDSHAKE: [400, "Bad Request"],
+  UNSUPPORTED_WEBSOCKET_VERSION: [426, "Upgrade Required"],
 };
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;

@@ -48,6 +48,15 @@ describe("shared fixed-window rate limiter", () => {
     expect(l.consume(entry("d", null), 2)).toMatchObject({ allowed: true, remaining: 1 });
   });
 
+  test("a removed id's slot is taken only after every slot never used (a renamed key gets a slot of its own)", () => {
+    const counters = createQuotaCounters(4);
+    const slots = new QuotaSlots(4, counters);
+    expect(slots.assign(["a", "b"])).toEqual({ a: 0, b: 1 });
+    expect(slots.assign(["a2", "b"])).toEqual({ b: 1, a2: 2 });
+    expect(slots.assign(["a2", "b", "c"])).toEqual({ b: 1, a2: 2, c: 3 });
+    expect(slots.assign(["a2", "b", "c", "d"])).toEqual({ b: 1, a2: 2, c: 3, d: 0 });
+  });
+
   /** Runs consumeCell in worker threads at once: each makes `perThread` attempts on slot 0 in `window`. */
   async function hammer(counters: SharedArrayBuffer, threads: number, perThread: number, window: number, limit: number): Promise<number[]> {
     const code = `

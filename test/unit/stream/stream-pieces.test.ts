@@ -336,6 +336,24 @@ describe("open streams per key", () => {
     streams.release(UNCOUNTED);
     expect(streams.count(0)).toBe(2);
   });
+
+  it("an open stream's place moves with its key to the slot of the key's new id; never refused, UNCOUNTED on either side", () => {
+    const counters = createStreamCounters(4);
+    const streams = new KeyStreams(counters, { a: 0, b: 1 }, 2);
+    const held = [streams.take("a"), streams.take("a")];
+    streams.setSlots({ b: 0, a: 1 }); // a reload swapped the two keys' ids
+    expect(streams.slotOf("b")).toBe(0);
+    for (const slot of held) streams.move(slot, streams.slotOf("b"));
+    expect([streams.count(0), streams.count(1)]).toEqual([2, 0]);
+    streams.setSlots({ c: 2, a: 1 });
+    for (const slot of held) streams.move(slot, streams.slotOf("c"));
+    expect([streams.count(0), streams.count(2)]).toEqual([0, 2]);
+    streams.move(2, streams.slotOf("gone"));
+    expect(streams.count(2)).toBe(1);
+    streams.move(UNCOUNTED, 2);
+    streams.move(UNCOUNTED, 2); // past the limit: an open stream is never refused
+    expect(streams.count(2)).toBe(3);
+  });
 });
 
 describe("Accept", () => {
