@@ -9,7 +9,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { freePort } from "./free-port.js";
+import { freePort } from "../shared/free-port.js";
 
 export interface NginxServer {
   readonly port: number;

@@ -165,6 +165,9 @@ export async function startFaultProxy(upstream: string, options: { ca?: string }
               step();
               return;
             }
+            case "down":
+            case "redirectLoop":
+              return; // answered before the request reached the origin
           }
         });
       },

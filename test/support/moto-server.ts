@@ -10,7 +10,7 @@
  * (403 SignatureDoesNotMatch). Stopped by its pid.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { freePort } from "../../bench/targets/free-port.js";
+import { freePort } from "../../bench/shared/free-port.js";
 import { signedHeaders, sha256Hex, uriEncode, type AwsCredentials } from "../../src/origin/sigv4.js";
 
 export const MOTO_SERVER_BINARY = process.env.MOTO_SERVER_BIN ?? "moto_server";
