@@ -4,7 +4,7 @@
  * removed, the last good data stays served, the status says `disk-full`, and the next generation that fits is taken.
  */
 import { execFileSync } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openForNginxWorkers, originServer, runNginx, type NginxServer } from "../../bench/targets/nginx.js";
@@ -19,7 +19,6 @@ import {
   writeGeneration,
   type Instance,
 } from "../support/fleet.js";
-import { writeFileSync } from "node:fs";
 
 let nginx: NginxServer;
 let instance: Instance;
