@@ -109,15 +109,15 @@ export function createGatewayContext(init: GatewayContextInit, hooks: GatewayCon
     log: hooks.log,
     ready: hooks.ready ?? false,
     fetchMetrics: hooks.fetchMetrics,
-    stream: new StreamHub(
-      init.streamLimits ?? DEFAULT_STREAM_LIMITS,
-      init.streamCounters ?? createStreamCounters(Math.max(1, ...Object.values(init.keySlots).map((slot) => slot + 1))),
-      init.keySlots,
+    stream: new StreamHub({
+      limits: init.streamLimits ?? DEFAULT_STREAM_LIMITS,
+      streamCounters: init.streamCounters ?? createStreamCounters(Math.max(1, ...Object.values(init.keySlots).map((slot) => slot + 1))),
+      keySlots: init.keySlots,
       keys,
-      errorObject,
-      hooks.streamMetrics ?? NO_STREAM_METRICS,
-      hooks.log,
-    ),
+      errorObjectOf: errorObject,
+      metrics: hooks.streamMetrics ?? NO_STREAM_METRICS,
+      log: hooks.log,
+    }),
     readiness: new ReadinessAnswer(),
   };
 }

@@ -1,9 +1,11 @@
 /**
  * The request path in-process: `createApp` on an ephemeral port over snapshots
  * compiled from fixtures, with the context a serving thread builds
- * (createGatewayContext: keys, shared quotas, address limits, cursors). Fast
- * (no spawned process); for the end-to-end behaviour of the real server use
- * gateway-process.ts.
+ * (createGatewayContext: keys, shared quotas, address limits, cursors), its
+ * snapshots applied as a serving thread applies the supervisor's messages
+ * (ThreadUpdates: swap, baskets, stream publication), this harness answering
+ * for the supervisor of one thread. Fast (no spawned process); for the
+ * end-to-end behaviour of the real server use gateway-process.ts.
  */
 import { pino } from "pino";
 import type { AddressLimit } from "../../src/access/address-limiter.js";
@@ -25,8 +27,9 @@ import { compileChain } from "../../src/snapshot/compile-chain.js";
 import { compileTokenIndex } from "../../src/snapshot/compile-token-index.js";
 import type { SnapshotFile } from "../../src/api/snapshot-format.js";
 import { parseSnapshotBytes } from "../../src/snapshot/read-snapshot-file.js";
+import type { SnapshotMessage } from "../../src/server/messages.js";
+import { ThreadUpdates } from "../../src/server/thread-updates.js";
 import { IpRanges } from "../../src/util/ip-address.js";
-import { ServingSnapshot } from "../../src/serving/serving-snapshot.js";
 import { ChangeHistoryKeeper } from "../../src/serving/change-history.js";
 import { diffChain } from "../../src/snapshot/diff-chain.js";
 import { ChangeSetDrafts } from "../../src/snapshot/change-set-drafts.js";
@@ -61,7 +64,9 @@ export interface InProcessApp {
   readonly ctx: GatewayContext;
   /** Requests whose response is complete or aborted, and those still open. */
   readonly counts: { started: number; settled: number; overloaded: number; statuses: number[] };
-  /** Serves another snapshot from now on (as a swap does), with the change sets against the files served before. */
+  /** What the supervisor's messages mean to the thread (keys, baskets, retirement: as a serving thread applies them). */
+  readonly updates: ThreadUpdates;
+  /** Serves another snapshot from now on (as a swap does), with the change sets against the files served before, and publishes it. */
   swap(files: readonly SnapshotFile[]): void;
   close(): void;
 }
@@ -89,8 +94,8 @@ export class InProcessChanges {
   }
 }
 
-/** Compiles snapshot files as the build workers do (with their change sets when `changes` is given). */
-export function compileSnapshot(files: readonly SnapshotFile[], changes?: InProcessChanges): ServingSnapshot {
+/** Compiles snapshot files as the build workers do, into the message the supervisor posts a serving thread. */
+export function compileSnapshot(files: readonly SnapshotFile[], changes: InProcessChanges, slot: number): SnapshotMessage {
   const chains = files.map((file) => {
     const bytes = packSnapshot(file);
     const source = {
@@ -104,7 +109,8 @@ export function compileSnapshot(files: readonly SnapshotFile[], changes?: InProc
   });
   const index = compileTokenIndex(chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })));
   const version = snapshotVersion(chains.map((c) => c.info));
-  return ServingSnapshot.of(version, chains, index, changes?.publish(chains, version) ?? null);
+  const chainIds = chains.map((c) => c.info.chainId).sort((a, b) => a - b);
+  return { type: "snapshot", version, slot, chainIds, chains, tokenIndex: index, changes: changes.publish(chains, version) };
 }
 
 export async function startInProcess(files: readonly SnapshotFile[], options: InProcessOptions = {}): Promise<InProcessApp> {
@@ -133,9 +139,13 @@ export async function startInProcess(files: readonly SnapshotFile[], options: In
       fetchMetrics: async () => ({ contentType: "text/plain; version=0.0.4; charset=utf-8", text: "# in-process\n" }),
     },
   );
-  const store = ctx.store;
   const changes = new InProcessChanges();
-  if (files.length > 0) store.swap(compileSnapshot(files, changes), 0);
+  // The supervisor of one thread: each swap is published once the thread answers it swapped.
+  const updates: ThreadUpdates = new ThreadUpdates(ctx, (answer) => {
+    if (answer.type === "swapped") updates.apply({ type: "publish", publication: answer.publication });
+  });
+  if (files.length > 0) updates.apply(compileSnapshot(files, changes, 0));
+  else updates.apply({ type: "publish", publication: 0 }); // the thread's published mark
   const counts = { started: 0, settled: 0, overloaded: 0, statuses: [] as number[] };
   const lifecycle: ResponseLifecycle = {
     finished(_x: Exchange, status: number) {
@@ -167,7 +177,8 @@ export async function startInProcess(files: readonly SnapshotFile[], options: In
     port,
     ctx,
     counts,
-    swap: (next) => store.swap(compileSnapshot(next, changes), slot++ % 8),
+    updates,
+    swap: (next) => updates.apply(compileSnapshot(next, changes, slot++ % 8)),
     close: () => {
       app.close();
       void ctx.quotas.close();
