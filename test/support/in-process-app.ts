@@ -15,26 +15,17 @@ import type { LocalQuotaStore, QuotaStore } from "../../src/access/quota-store.j
 import type { BasketsFile } from "../../src/baskets/basket-file.js";
 import { loadKeysFile } from "../../src/access/keys-file.js";
 import { createQuotaCounters, QuotaSlots } from "../../src/access/shared-rate-limiter.js";
-import type { ChainId } from "../../src/chains/chains.js";
 import { createApp } from "../../src/http/app.js";
 import { createGatewayContext, type GatewayContext } from "../../src/http/gateway-context.js";
 import type { Exchange } from "../../src/http/exchange.js";
 import type { ResponseLifecycle, TransportOptions, WriterLimits } from "../../src/http/response-writer.js";
 import type { RouteSpec } from "../../src/http/route.js";
 import { uws, type us_listen_socket } from "../../src/http/uws.js";
-import { compileTokenIndex } from "../../src/snapshot/compile-token-index.js";
 import type { SnapshotFile } from "../../src/api/snapshot-format.js";
-import type { SnapshotMessage } from "../../src/server/messages.js";
 import { ThreadUpdates } from "../../src/server/thread-updates.js";
 import { IpRanges } from "../../src/util/ip-address.js";
-import { ChangeHistoryKeeper } from "../../src/serving/change-history.js";
-import { diffChain } from "../../src/snapshot/diff-chain.js";
-import { ChangeSetDrafts } from "../../src/snapshot/change-set-drafts.js";
-import type { ChangeHistoryMessage, ChangeSetDraft } from "../../src/tables/change-sets.js";
-import type { CompiledChain } from "../../src/tables/compiled-chain.js";
-import { snapshotVersion } from "../../src/api/snapshot-version.js";
+import { compileSnapshot, InProcessChanges } from "./compiled-snapshots.js";
 import { standardKeys, writeKeysFile, type TestKey } from "./fixtures.js";
-import { compileFileAsRead } from "./compiled-chains.js";
 
 export interface InProcessOptions {
   readonly keys?: TestKey[];
@@ -66,38 +57,6 @@ export interface InProcessApp {
   /** Serves another snapshot from now on (as a swap does), with the change sets against the files served before, and publishes it. */
   swap(files: readonly SnapshotFile[]): void;
   close(): void;
-}
-
-/**
- * The change sets of an in-process app's snapshots, as the loader and the supervisor make them: each chain
- * diffed against its previous compile, stamped and retained.
- */
-export class InProcessChanges {
-  private readonly keeper = new ChangeHistoryKeeper();
-  private readonly last = new Map<ChainId, CompiledChain>();
-  private readonly drafts = new ChangeSetDrafts();
-
-  /** The history message of a snapshot serving `chains` (every chain whose file changed gets a set). */
-  publish(chains: readonly CompiledChain[], version: number, nowMs = Date.now()): ChangeHistoryMessage {
-    const drafts: ChangeSetDraft[] = [];
-    for (const chain of chains) {
-      const { info } = chain;
-      const previous = this.last.get(info.chainId);
-      if (previous?.info.sha256 === info.sha256) continue;
-      drafts.push(this.drafts.draft(info, previous?.info ?? null, diffChain(previous ?? null, chain)));
-      this.last.set(info.chainId, chain);
-    }
-    return this.keeper.publish(drafts, version, nowMs);
-  }
-}
-
-/** Compiles snapshot files as the build workers do, into the message the supervisor posts a serving thread. */
-export function compileSnapshot(files: readonly SnapshotFile[], changes: InProcessChanges, slot: number): SnapshotMessage {
-  const chains = files.map((file) => compileFileAsRead(file));
-  const index = compileTokenIndex(chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })));
-  const version = snapshotVersion(chains.map((c) => c.info));
-  const chainIds = chains.map((c) => c.info.chainId).sort((a, b) => a - b);
-  return { type: "snapshot", version, slot, chainIds, chains, tokenIndex: index, changes: changes.publish(chains, version) };
 }
 
 export async function startInProcess(files: readonly SnapshotFile[], options: InProcessOptions = {}): Promise<InProcessApp> {
