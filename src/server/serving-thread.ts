@@ -180,8 +180,15 @@ port.on("message", (message: SupervisorMessage) => {
     case "drain":
       drain();
       break;
-    default:
-      updates.apply(message);
+    case "snapshot":
+    case "publish":
+    case "retire":
+    case "release-pools":
+    case "keys":
+    case "baskets":
+    case "ready":
+      updates.apply(message); // what the message means to the thread's data (thread-updates.ts)
+      break;
   }
 });
 
