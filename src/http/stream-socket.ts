@@ -1,22 +1,12 @@
 /**
  * GET /v1/stream as a WebSocket (live.md §13): uWS's `ws` behaviour on the
- * stream route's path, from the upgrade to the close.
- *
- * - upgrade: uWS hands this behaviour every GET of the path with a
- *   24-character `Sec-WebSocket-Key`; one whose `Upgrade` does not list
- *   `websocket` is yielded to the route table (`setYield`: server-sent events,
- *   or 406; decision 011). The others run the pipeline of every keyed route
- *   (framing, the handshake check: 400, 426, admission as the stream route,
- *   the query), and every refusal is a plain HTTP answer through the one
- *   writer; only an admitted request is upgraded, its stream taken from the
- *   hub's one entrance (`open`).
- * - messages: checked against the message rates (message-rate.ts, decision
- *   010) before they are parsed; a subscribe or unsubscribe message answers
- *   `subscribed` with the whole topic list, anything else an `error` event,
- *   and a run of messages that are not JSON closes the connection (1008).
- * - dropped, drain, close: the hub's (slow consumers, the one way out).
- * Nothing may throw out of a uWS callback: it would reach the thread's
- * last-resort handler.
+ * stream route's path, from the upgrade to the close. A GET that does not ask
+ * for a WebSocket is yielded to the route table; one that does runs the
+ * pipeline of every keyed route and is upgraded only once admitted, its
+ * stream taken from the hub's one entrance (`open`): decision 011. Messages
+ * are checked against the message rates before they are parsed (decision
+ * 010); dropped, drain and close are the hub's. Nothing may throw out of a
+ * uWS callback: it would reach the thread's last-resort handler.
  */
 import type { us_socket_context_t, WebSocket, WebSocketBehavior } from "uWebSockets.js";
 import { maskedKeyOf } from "../access/authenticate.js";
