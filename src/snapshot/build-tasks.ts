@@ -8,7 +8,8 @@ import type { MessagePort } from "node:worker_threads";
 import type { ChainId } from "../chains/chains.js";
 import type { ChainTokenColumns, CompiledChain, TokenRunData } from "../tables/compiled-chain.js";
 import type { ChainDiff } from "../tables/change-sets.js";
-import type { PoolTableData } from "../tables/pool-table.js";
+import type { RecordDigests } from "./record-digests.js";
+import type { PreviousChainTables } from "./previous-chain.js";
 import type { AdmissionBounds } from "./chain-admission.js";
 import type { SnapshotErrorReason } from "./snapshot-error.js";
 import type { PoolRangeJob } from "./compile-pool-range.js";
@@ -80,11 +81,8 @@ export interface PoolRangeTask extends HelperLink {
 /** What the chain's task offers its helper: the range, with the open file to read it from (same process). */
 export type HelperJob = PoolRangeJob & { readonly fd: number; readonly fileBytes: number; readonly file: string };
 
-/** What the change-set diff reads of the chain's last accepted file. */
-export interface PreviousChainTables {
-  readonly pools: PoolTableData;
-  readonly tokens: ChainTokenColumns;
-}
+/** The chain's last accepted file as a build reads it (previous-chain.ts). */
+export type { PreviousChainTables } from "./previous-chain.js";
 
 /** Build the cross-chain token index (its answer: TokenIndexData) from compiled chains. */
 export interface TokenIndexTask {
@@ -100,8 +98,12 @@ export type ChainTaskResult =
       readonly status: "accepted";
       readonly chain: CompiledChain;
       readonly diff: ChainDiff;
+      /** Its records' digests, which the chain's next build compares its records with (null: the file was decoded whole). */
+      readonly digests: RecordDigests | null;
       /** Pools built by the helper thread (0 when it built none). */
       readonly helperPools: number;
+      /** Pools and tokens whose compiled data was reused (their bytes unchanged since `previous`), 0 in a full build. */
+      readonly reused: { readonly pools: number; readonly tokens: number };
     }
   /** The bytes hash to one of the task's known contents. */
   | { readonly status: "known"; readonly sha256: string }

@@ -29,7 +29,7 @@ import { AllowOlderMarkers } from "./allow-older-marker.js";
 import { buildOrder, EMPTY_BATCH, lastOfBatch, publishesFirst, withBuilt } from "./batch-rule.js";
 import { BuildPool } from "./build-pool.js";
 import { attemptOutcome, BUILD_FAILED, outsideContent } from "./build-outcome.js";
-import type { ChainFileInput, ChainTaskResult, EarlyTokens } from "./build-tasks.js";
+import type { ChainFileInput, ChainTaskResult, EarlyTokens, PreviousChainTables } from "./build-tasks.js";
 import { admissionBounds } from "./chain-admission.js";
 import { FileAttempts, type BuildDecision } from "./file-attempts.js";
 import { EarlyIndex } from "./early-index.js";
@@ -269,7 +269,7 @@ export class SnapshotLoader {
     const decision = this.decide(file, tick);
     if (!decision.build) return false;
     const served = this.chains.chain(file.chainId);
-    const input = chainFileInput(file, decision, served, this.options, this.now());
+    const input = chainFileInput(file, decision, served, this.chains.previous(file.chainId), this.options, this.now());
     const twoThreads = place.mayShare && this.pool.mayShare(file.bytes);
     let result: ChainTaskResult;
     const started = performance.now();
@@ -317,10 +317,10 @@ export class SnapshotLoader {
         return false;
       }
       case "accepted": {
-        const { chain, diff, helperPools } = result;
+        const { chain, diff, helperPools, reused } = result;
         const { info } = chain;
         this.events.buildTimed("diff", diff.ms / 1000);
-        this.chains.accept(chain, diff);
+        this.chains.accept(chain, diff, result.digests);
         this.events.chainAccepted(info);
         this.log.info(
           {
@@ -332,6 +332,8 @@ export class SnapshotLoader {
             tokens: info.tokenCount,
             pools: info.poolCount,
             helperPools,
+            reusedPools: reused.pools,
+            reusedTokens: reused.tokens,
             buildMs: info.buildMs,
           },
           `accepted ${name}`,
@@ -402,13 +404,15 @@ export class SnapshotLoader {
 
 /**
  * What a build of `file` needs: its path and the loader's settings, the contents already known for its name
- * (served, or rejected before: not decoded again), the generatedAt it may have, and the served chain's tables
- * its change set is computed against.
+ * (served, or rejected before: not decoded again), the generatedAt it may have, and the chain's last accepted
+ * file (its tables and record digests), which the build reuses for unchanged records and computes the change set
+ * against.
  */
 function chainFileInput(
   file: ScannedFile,
   decision: BuildDecision & { build: true },
   served: CompiledChain | undefined,
+  previous: PreviousChainTables | null,
   options: SnapshotLoaderOptions,
   nowMs: number,
 ): ChainFileInput {
@@ -418,6 +422,6 @@ function chainFileInput(
     knownSha256: [served?.info.sha256, decision.unchangedRejected].filter((s): s is string => typeof s === "string"),
     maxBytes: options.maxFileBytes ?? FILE_LIMITS.snapshot.maxBytes,
     bounds: admissionBounds(nowMs, options.maxFutureSkewSeconds, served?.info.generatedAt ?? null, file.allowOlder),
-    previous: served === undefined ? null : { pools: served.pools, tokens: served.tokens },
+    previous,
   };
 }
