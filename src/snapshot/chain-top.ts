@@ -42,7 +42,8 @@ export function openChainTop(
     const reused = readReusedHeader(header, chainId, logoTemplate, previous);
     if (reused !== null) {
       const reuse = new PoolReuse({ previous, tokens: reused, protocols: reused.snapshot.protocols, present });
-      const prepared = { columns: reused.columns, poolTokens: reused.poolTokens };
+      const previousRun = { run: previous.tokenRun, rowFrom: reused.rowFrom };
+      const prepared = { columns: reused.columns, poolTokens: reused.poolTokens, previousRun };
       return { snapshot: reused.snapshot, checker: reused.checker, reused, prepared, reuse };
     }
   }

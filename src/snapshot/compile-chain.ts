@@ -23,7 +23,7 @@ import { poolArray, type PoolItem, type PoolSource } from "./pool-stream.js";
 import { digestColumn } from "./record-digests.js";
 import type { PoolReuse } from "./reuse-pools.js";
 import { TokenColumnsBuilder } from "./token-columns.js";
-import { compileTokenRun } from "./compile-token-run.js";
+import { compileTokenRun, type PreviousRun } from "./compile-token-run.js";
 
 /** First guess of a pool's JSON size: room for pool i's JSON starts at i times this (the column grows if pools are larger). */
 const EXPECTED_POOL_JSON_BYTES = 3072;
@@ -84,6 +84,9 @@ export class PoolRangeWriter {
   /** With a reuse: pools copied from the previous file's tables. */
   kept = 0;
   private index: number;
+  /** Previous pools [runFrom, runFrom + runLength) are written here next: copied in one piece (flushRun). */
+  private runFrom = 0;
+  private runLength = 0;
 
   constructor(
     private readonly encoder: PoolJsonEncoder,
@@ -101,6 +104,7 @@ export class PoolRangeWriter {
 
   write(item: PoolItem): void {
     if (typeof item === "number") return this.copy(item);
+    this.flushRun();
     const pool = item;
     const encoder = this.encoder;
     this.addresses.push(pool.address);
@@ -112,29 +116,43 @@ export class PoolRangeWriter {
     if (this.reuse?.compare(pool.address, json)) this.upserted.push(pool.address);
   }
 
-  /** Previous pool j, whose record this pool has: what was compiled for it, copied. */
+  /**
+   * Previous pool j, whose record this pool has: what was compiled for it, copied. Its JSON and CRC are copied
+   * with those of the previous pools that follow it in both files, in one piece (most unchanged pools come in runs).
+   */
   private copy(j: number): void {
     const reuse = this.reuse;
     if (reuse === null) throw new Error(`pool ${this.index}: taken as previous pool ${j} without a reuse`);
-    const previous = reuse.previous;
-    const json = previous.pools.json;
+    if (this.runLength > 0 && j !== this.runFrom + this.runLength) this.flushRun();
+    if (this.runLength === 0) this.runFrom = j;
+    this.runLength++;
     this.addresses.push(reuse.address(j));
-    this.json.writeBytes(json.bytes, json.offsets[j], json.offsets[j + 1]);
-    this.json.endValue();
-    this.targets.jsonCrc[this.index++] = previous.pools.jsonCrc[j];
-    this.search.copy(previous.poolSearch, j, reuse.rowOf, reuse.protocolIndex(j));
+    this.search.copy(reuse.previous.poolSearch, j, reuse.rowOf, reuse.protocolIndex(j));
     this.protocols.add(reuse.protocolId(j));
     reuse.kept(j);
     this.kept++;
   }
 
+  /** Writes the JSON and CRCs of the previous pools copied since the last flush. */
+  private flushRun(): void {
+    const n = this.runLength;
+    if (n === 0) return;
+    const pools = this.reuse!.previous.pools;
+    this.json.appendValues(pools.json, this.runFrom, this.runFrom + n);
+    this.targets.jsonCrc.set(pools.jsonCrc.subarray(this.runFrom, this.runFrom + n), this.index);
+    this.index += n;
+    this.runLength = 0;
+  }
+
   /** Index after the last pool written. */
   get to(): number {
+    this.flushRun();
     return this.index;
   }
 
   /** What another thread is handed back (the writer is spent afterwards). */
   output(): PoolRangeOutput {
+    this.flushRun();
     return {
       from: this.from,
       to: this.index,
@@ -149,11 +167,13 @@ export class PoolRangeWriter {
 
   /** Takes the pools after this range as its own (they were not handed to another thread). */
   continueToEnd(): void {
+    this.flushRun();
     this.json.claimRest();
   }
 
   /** Appends another range's output, whose pools follow the pools written here. */
   join(part: PoolRangeOutput): void {
+    this.flushRun();
     if (part.from !== this.index) throw new Error(`pool ranges do not meet: ${this.index} then ${part.from}`);
     for (const address of part.addresses) this.addresses.push(address);
     this.json.appendColumn(part.json);
@@ -188,6 +208,8 @@ export function chainPoolEncoder(snapshot: NormalizedSnapshotFile, tokens: PoolT
 export interface PreparedTokens {
   readonly columns: ChainTokenColumns;
   readonly poolTokens: PoolTokenTable;
+  /** The earlier run whose rows the unchanged tokens repeat (compile-token-run.ts). */
+  readonly previousRun: PreviousRun | null;
 }
 
 /**
@@ -258,7 +280,7 @@ export class ChainCompiler {
   compileTokens(): { columns: ChainTokenColumns; run: TokenRunData } {
     if (this.tokens === null) {
       const columns = this.prepared?.columns ?? TokenColumnsBuilder.of(this.snapshot.tokens);
-      this.tokens = { columns, run: compileTokenRun(this.snapshot.chainId as ChainId, columns) };
+      this.tokens = { columns, run: compileTokenRun(this.snapshot.chainId as ChainId, columns, this.prepared?.previousRun ?? null) };
     }
     return this.tokens;
   }

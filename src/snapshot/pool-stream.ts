@@ -14,9 +14,9 @@
 import type { ByteSource } from "./byte-source.js";
 import { decodeSnapshotRecord } from "./decode-snapshot.js";
 import type { SnapshotPool } from "../api/snapshot-format.js";
-import { arrayHeader, mapHeader, valueEnd } from "./msgpack-layout.js";
+import { arrayHeader, mapHeader, valueEnd, valueEndWithin } from "./msgpack-layout.js";
 import type { SnapshotChecker } from "./validate-snapshot.js";
-import { DIGEST_BYTES, writeDigest } from "./record-digests.js";
+import { writeDigest } from "./record-digests.js";
 
 /**
  * A pool as taken: decoded and validated, or, in an incremental build, the index of the previous file's pool whose
@@ -49,6 +49,9 @@ export interface SplitSnapshot {
 
 const POOLS_KEY = "pools";
 const EMPTY_ARRAY = 0x90;
+
+/** Bytes framed from one window of the file (within the reader's own window: byte-source.ts). */
+const FRAME_WINDOW_BYTES = 2 << 20;
 
 /** Most bytes a header piece is copied in at once (a file's window stays small). */
 const COPY_CHUNK_BYTES = 1 << 20;
@@ -88,8 +91,7 @@ export function splitArray(bytes: ByteSource, key: string): SplitArray | null {
       // Every item takes at least one byte: a larger count does not frame (nor allocates its ends).
       if (found !== null || array === null || array.count > bytes.length - array.body) return null;
       const ends = new Float64Array(array.count);
-      end = array.body;
-      for (let i = 0; i < array.count && end >= 0; i++) ends[i] = end = valueEnd(bytes, end);
+      end = frameItems(bytes, array.body, ends);
       if (end < 0) return null;
       found = { valueAt: keyEnd, valueEnd: end, count: array.count, body: array.body, ends };
     } else {
@@ -104,6 +106,30 @@ export function splitArray(bytes: ByteSource, key: string): SplitArray | null {
   rest[found.valueAt] = EMPTY_ARRAY;
   copyInto(rest, found.valueAt + 1, bytes, found.valueEnd, bytes.length);
   return { rest, at: found.body, count: found.count, ends: found.ends };
+}
+
+/** Frames `ends.length` values from `at` (their ends into `ends`), a window of the bytes at a time; the end of the last, or -1. */
+function frameItems(bytes: ByteSource, at: number, ends: Float64Array): number {
+  let end = at;
+  let windowAt = at;
+  let window = bytes.view(at, Math.min(bytes.length, at + FRAME_WINDOW_BYTES));
+  for (let i = 0; i < ends.length; i++) {
+    let next = valueEndWithin(window, windowAt, end);
+    if (next < 0) {
+      // Past the window (or not a value): the next window starts here; a value larger than a window is framed by valueEnd.
+      windowAt = end;
+      window = bytes.view(end, Math.min(bytes.length, end + FRAME_WINDOW_BYTES));
+      next = valueEndWithin(window, windowAt, end);
+      if (next < 0) {
+        next = valueEnd(bytes, end);
+        if (next < 0) return -1;
+        windowAt = next;
+        window = bytes.view(next, Math.min(bytes.length, next + FRAME_WINDOW_BYTES));
+      }
+    }
+    ends[i] = end = next;
+  }
+  return end;
 }
 
 function copyInto(target: Uint8Array, at: number, bytes: ByteSource, from: number, to: number): void {
@@ -137,8 +163,8 @@ export function poolRange(split: SplitSnapshot, from: number, to: number): PoolR
 
 /** Which pools of the previous file a pool keeps (reuse-pools.ts). */
 export interface PoolMatcher {
-  /** The previous pool whose compiled data the pool with the digest at `digests[at..]` keeps, or -1 (decode it). */
-  match(digests: Uint8Array, at: number): number;
+  /** The previous pool whose compiled data the pool with this digest (record-digests.ts) keeps, or -1 (decode it). */
+  match(digest: string): number;
   /** Previous pool j's address. */
   address(j: number): string;
 }
@@ -197,9 +223,9 @@ export class PoolStream implements PoolSource {
     this.at = end;
     const digests = this.digests;
     if (digests !== null) {
-      writeDigest(bytes, digests, i);
+      const digest = writeDigest(bytes, digests, i);
       const reuse = this.reuse;
-      const j = reuse === null ? -1 : reuse.match(digests, i * DIGEST_BYTES);
+      const j = reuse === null ? -1 : reuse.match(digest);
       if (j >= 0) {
         this.checker.knownPool(i, reuse!.address(j));
         return j;

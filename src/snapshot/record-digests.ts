@@ -27,9 +27,15 @@ export function digestColumn(count: number): Uint8Array {
   return sharedArray(Uint8Array, count * DIGEST_BYTES);
 }
 
-/** Writes the SHA-256 of `bytes` as digest `index` of `column`. */
-export function writeDigest(bytes: Uint8Array, column: Uint8Array, index: number): void {
-  column.set(hash("sha256", bytes, "buffer"), index * DIGEST_BYTES);
+/**
+ * Writes the SHA-256 of `bytes` as digest `index` of `column`, and returns it as a string of 32 characters, one per
+ * byte (what DigestIndex.find takes: a digest as a one-byte-per-character string costs less per call than as a Buffer).
+ */
+export function writeDigest(bytes: Uint8Array, column: Uint8Array, index: number): string {
+  const digest = hash("sha256", bytes, "binary"); // latin1: one character per byte
+  const at = index * DIGEST_BYTES;
+  for (let k = 0; k < DIGEST_BYTES; k++) column[at + k] = digest.charCodeAt(k);
+  return digest;
 }
 
 /** Finds a digest among a column's: an open-addressing table over the first 32 bits of each (SHA-256 is uniform). */
@@ -57,14 +63,18 @@ export class DigestIndex {
     }
   }
 
-  /** Index of the digest at `digests[at .. at + DIGEST_BYTES)` in the column, or -1. */
-  find(digests: Uint8Array, at: number): number {
+  /** Index of a digest (as writeDigest returns it) in the column, or -1. */
+  find(digest: string): number {
     const column = this.column;
-    let slot = this.hashAt(digests, at) & this.mask;
+    const h = ((digest.charCodeAt(0) << 24) | (digest.charCodeAt(1) << 16) | (digest.charCodeAt(2) << 8) | digest.charCodeAt(3)) >>> 0;
+    let slot = h & this.mask;
     for (;;) {
       const entry = this.slots[slot];
       if (entry === 0) return -1;
-      if (sameDigest(column, (entry - 1) * DIGEST_BYTES, digests, at)) return entry - 1;
+      const at = (entry - 1) * DIGEST_BYTES;
+      let k = 0;
+      while (k < DIGEST_BYTES && column[at + k] === digest.charCodeAt(k)) k++;
+      if (k === DIGEST_BYTES) return entry - 1;
       slot = (slot + 1) & this.mask;
     }
   }

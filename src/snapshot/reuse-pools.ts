@@ -57,11 +57,11 @@ export class PoolReuse implements PoolMatcher {
   }
 
   /**
-   * The previous pool whose compiled data the pool with this digest (`digests[at..]`) keeps, or -1: it is to be
-   * decoded (new bytes, or a token or protocol it shows changed or gone).
+   * The previous pool whose compiled data the pool with this digest keeps, or -1: it is to be decoded (new bytes,
+   * or a token or protocol it shows changed or gone).
    */
-  match(digests: Uint8Array, at: number): number {
-    const j = this.index.find(digests, at);
+  match(digest: string): number {
+    const j = this.index.find(digest);
     if (j < 0) return -1;
     const { poolProtocol, poolTokenStart, poolTokens } = this.previous.poolSearch;
     if (this.protocolOf[poolProtocol[j]] < 0) return -1;

@@ -26,7 +26,7 @@ import { tokenDiffers } from "./diff-chain.js";
 import { poolTokenJson, type PoolTokenTable } from "./encode-pool.js";
 import { splitArray } from "./pool-stream.js";
 import { normalizeToken, type NormalizedSnapshotFile } from "./read-snapshot-file.js";
-import { DIGEST_BYTES, DigestIndex, digestColumn, writeDigest } from "./record-digests.js";
+import { DigestIndex, digestColumn, writeDigest } from "./record-digests.js";
 import { isSnapshotError } from "./snapshot-error.js";
 import { TokenColumnsBuilder } from "./token-columns.js";
 import { SnapshotChecker } from "./validate-snapshot.js";
@@ -42,6 +42,8 @@ export interface ReusedHeader {
   readonly poolTokens: PoolTokenTable;
   /** Each token record's digest. */
   readonly digests: Uint8Array;
+  /** Per token: the previous row it repeats (copied, not decoded), or -1 (decoded). */
+  readonly rowFrom: Int32Array;
   /** Per previous token row: its row in this file, or -1 when no token of this file has its address. */
   readonly rowOf: Int32Array;
   /** Per previous token row: 1 when the token shows the same JSON in this file's pools (a pool holding only such tokens can keep its JSON). */
@@ -82,8 +84,7 @@ export function readReusedHeader(
     for (let i = 0; i < n; i++) {
       const end = split.ends[i];
       const bytes = header.subarray(at, end);
-      writeDigest(bytes, digests, i);
-      const j = index.find(digests, i * DIGEST_BYTES);
+      const j = index.find(writeDigest(bytes, digests, i));
       // A previous token whose text held U+FFFD may have been a lone surrogate, which the columns cannot give back: decode it.
       if (j >= 0 && !lossyText(old, j)) from[i] = j;
       else {
@@ -144,6 +145,7 @@ export function readReusedHeader(
     columns: merged,
     poolTokens: { json: json.finish(), rows: checker.tokenRows },
     digests,
+    rowFrom: from,
     rowOf,
     samePoolJson,
     reused: n - changedRows.length,
