@@ -138,6 +138,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
       workerMaxOldGenerationMb: config.buildWorkerMaxMb,
       startBuilds: config.buildStartWorkers,
       workerNice: config.buildWorkerNice,
+      freshnessTargetS: config.freshnessTargetSeconds,
       servingLoad: servingLoadMeter(() => supervisor.serving().map((t) => t.worker)),
       maxFutureSkewSeconds: config.snapshotMaxFutureSkewSeconds,
       maxFileBytes: config.snapshotFileMaxBytes,
@@ -164,6 +165,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
       fileRejected: (reason) => metrics.rejectedFiles.inc({ reason }),
       buildFailed: () => metrics.buildFailures.inc(),
       buildTimed: (phase, seconds) => metrics.buildDuration.observe({ phase }, seconds),
+      buildWaited: (seconds, niceness) => metrics.buildWait.observe({ priority: String(niceness) }, seconds),
     },
     log,
   );

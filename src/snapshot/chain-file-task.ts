@@ -25,8 +25,9 @@ import { isSnapshotError, SnapshotError } from "./snapshot-error.js";
 import type { ThreadNiceness } from "./thread-niceness.js";
 import type { SnapshotChecker } from "./validate-snapshot.js";
 
-export function buildChainFile(task: ChainTask, niceness: ThreadNiceness): Promise<ChainTaskResult> {
-  return new ChainFileBuild(task, niceness).run();
+export async function buildChainFile(task: ChainTask, niceness: ThreadNiceness): Promise<ChainTaskResult> {
+  const result = await new ChainFileBuild(task, niceness).run();
+  return { ...result, schedule: niceness.taskReport() };
 }
 
 /** A compiled chain, its change set and digests, and how it was built. */

@@ -10,8 +10,10 @@
  * - pools: their amounts walk (liquidity added and taken), their USD amounts and TVL follow the tokens' current
  *   prices, their statistics move with the TVL (yields recomputed), concentrated pools' price state follows
  *   the tokens' prices;
- * - about a tenth of the changes are entities appearing and disappearing: long-tail pools removed (and a token
- *   no pool holds any more with them) and new pools of new long-tail tokens against a quote token.
+ * - a twentieth of the changed pools are removed (long-tail pools, and a token no pool holds any more with them),
+ *   and as many new pools appear, of new long-tail tokens against a quote token.
+ * So a share `churn` of the previous file's pools and tokens are changed or gone (1: every one), and new ones
+ * appear besides.
  * Records keep the file's order (by address) and every file validates: tokens a pool holds are never removed.
  * History (price and TVL series) can be read off the files in order.
  */
@@ -64,11 +66,12 @@ export class ChainSeries {
     this.protected_ = new Set([NATIVE_ADDRESS, ...this.quotes]);
   }
 
-  /** The next file of the series. */
-  next(): SnapshotFile {
+  /** The next file of the series (`churn`: this step's share of changes instead of the series'). */
+  next(churn: number = this.options.churn): SnapshotFile {
+    if (!(churn >= 0 && churn <= 1)) throw new RangeError(`churn must be within 0-1, got ${churn}`);
     this.step++;
     const rng = Rng.fromLabel("snapshot-series", this.seed, this.file.chainId, this.step);
-    const { everySeconds, churn } = this.options;
+    const { everySeconds } = this.options;
     const chainId = this.file.chainId as ChainId;
     const generatedAt = this.file.generatedAt + everySeconds;
     const tokenChanges = Math.round(churn * this.file.tokens.length);
@@ -81,10 +84,21 @@ export class ChainSeries {
 
     const tokenIndex = new Map(tokens.map((t, i) => [t.address, i] as const));
     const scale = Math.sqrt(everySeconds / DAY);
+    // The share F of the previous file's records: those removed, and as many more of the others walked (new ones aside).
+    const before = (list: readonly { address: string }[], previous: readonly { address: string }[]) => {
+      const had = new Set(previous.map((r) => r.address));
+      return list.flatMap((r, i) => (had.has(r.address) ? [i] : []));
+    };
     const moved = rng.fork("tokens");
-    for (const i of pick(moved, tokens.length, tokenChanges - removed.removedTokens)) tokens[i] = walkToken(moved, tokens[i]!, scale);
+    const oldTokens = before(tokens, this.file.tokens);
+    for (const k of pick(moved, oldTokens.length, tokenChanges - removed.removedTokens)) {
+      const i = oldTokens[k]!;
+      tokens[i] = walkToken(moved, tokens[i]!, scale);
+    }
     const walked = rng.fork("pools");
-    for (const i of pick(walked, pools.length, poolChanges - 2 * appearing)) {
+    const oldPools = before(pools, this.file.pools);
+    for (const k of pick(walked, oldPools.length, poolChanges - (this.file.pools.length - oldPools.length))) {
+      const i = oldPools[k]!;
       pools[i] = walkPool(walked, pools[i]!, (address) => tokens[tokenIndex.get(address)!]!, scale);
     }
     this.file = {
@@ -254,6 +268,8 @@ function walkPool(rng: Rng, pool: SnapshotPool, tokenAt: (address: string) => Sn
     stats30d: period(s.stats30d, 30),
     stats90d: period(s.stats90d, 90),
   };
+  // A pool picked always changes, an idle one too: some liquidity moved over the longest window.
+  stats.stats90d.liquidityVolumeUsd = usd(stats.stats90d.liquidityVolumeUsd + 0.01 + tvl * 0.001 * rng.next());
   const next = { ...pool, tokens, totalValueLockedUsd: tvl, stats } as SnapshotPool;
   if (pool.trackedTotalValueLockedUsd !== undefined) next.trackedTotalValueLockedUsd = usd(pool.trackedTotalValueLockedUsd * ratio);
   if (pool.type !== "V2" && tokens.length === 2) {

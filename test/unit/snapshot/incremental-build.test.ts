@@ -411,7 +411,7 @@ describe("an incremental build is the full build of the same file", () => {
           const reference = await chainTask(dir, next.bytes, accepted, false);
           const incremental = await chainTask(dir, next.bytes, accepted, true);
           expect(summary(incremental)).toEqual(summary(reference));
-          if (reference.status === "rejected") expect(incremental).toEqual(reference);
+          if (reference.status === "rejected") expect({ ...incremental, schedule: null }).toEqual({ ...reference, schedule: null });
           const split = twoRanges(next.bytes, accepted, own + index);
           if (split !== null) expect(split).toEqual(summary(reference));
           if (incremental.status === "accepted") {
