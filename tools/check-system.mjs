@@ -3,9 +3,12 @@
 // JavaScript: it runs before the build). A missing one is installed from Debian's packages when this
 // runs as root; otherwise it stops at once with the exact command to run.
 //
-//   redis-server   shared quotas across instances (test/http/shared-quotas.test.ts, redis-access-path.test.ts)
-//   nginx          the reverse-proxy mitigation (test/http/reverse-proxy.test.ts, docs/reverse-proxy.md)
-//   openssl, curl  throwaway certificates and a real TLS client (test/http/https.test.ts)
+//   redis-server   shared quotas across instances (test/server/shared-quotas.test.ts, test/app/redis-access-path.test.ts)
+//   nginx          the reverse-proxy mitigation (test/server/reverse-proxy.test.ts, docs/reverse-proxy.md)
+//   openssl, curl  throwaway certificates and a real TLS client (test/server/https.test.ts)
+//   chromium       the API reference page in a real browser (test/server/docs-page.test.ts, npm run docs:screenshot)
+//   prometheus     promtool checks and tests the alert rules; a real Prometheus scrapes a real gateway
+//                  (test/monitoring/alert-rules.test.ts, test/server/prometheus-scrape.test.ts)
 import { spawnSync } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { delimiter, isAbsolute, join } from "node:path";
@@ -28,7 +31,10 @@ function executable(name) {
   });
 }
 
-/** What the tests look for (test/support/redis-server.ts, nginx-process.ts, tls-certificates.ts, https.test.ts) and the package that brings it. */
+/**
+ * What the tests look for (test/support/redis-server.ts, nginx-process.ts, tls-certificates.ts, https.test.ts,
+ * tools/docs-browser.ts, test/support/prometheus.ts) and the package that brings it (Debian's prometheus brings promtool).
+ */
 const PROGRAMS = [
   { name: "redis-server", debian: "redis-server", found: () => executable(process.env.REDIS_SERVER_BIN ?? "redis-server") },
   {
@@ -38,6 +44,9 @@ const PROGRAMS = [
   },
   { name: "openssl", debian: "openssl", found: () => executable("openssl") },
   { name: "curl", debian: "curl", found: () => executable("curl") },
+  { name: "chromium", debian: "chromium", found: () => executable(process.env.CHROMIUM_BIN ?? "chromium") },
+  // Without its recommended node exporter: the tests start Prometheus themselves and need no exporter daemon.
+  { name: "prometheus", debian: "prometheus", recommends: false, found: () => executable("prometheus") && executable("promtool") },
 ];
 
 const missing = () => PROGRAMS.filter((p) => !p.found());
@@ -45,7 +54,19 @@ const missing = () => PROGRAMS.filter((p) => !p.found());
 const absent = missing();
 if (absent.length > 0) {
   const packages = absent.map((p) => p.debian).join(" ");
-  const command = `apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y ${packages}`;
+  const install = (list, flags) =>
+    list.length === 0 ? [] : [`DEBIAN_FRONTEND=noninteractive apt-get install -y ${flags}${list.map((p) => p.debian).join(" ")}`];
+  const command = [
+    "apt-get update",
+    ...install(
+      absent.filter((p) => p.recommends !== false),
+      "",
+    ),
+    ...install(
+      absent.filter((p) => p.recommends === false),
+      "--no-install-recommends ",
+    ),
+  ].join(" && ");
   const names = absent.map((p) => p.name).join(", ");
   const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
   if (!isRoot) {

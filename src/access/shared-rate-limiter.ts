@@ -81,7 +81,10 @@ export class SharedRateLimiter implements RateLimiter {
 /**
  * Assigns quota slots to key ids: ids keep their slot across reloads, new ids
  * take free slots (a deleted id's slot is reused only by a later new id after
- * it has been cleared). Lives in the supervisor.
+ * it has been cleared, and only once every slot never used is taken: the open
+ * streams a removed key still holds on a serving thread that has not applied
+ * the reload yet are never counted against a key added in the same reload).
+ * Lives in the supervisor.
  */
 export class QuotaSlots {
   private readonly byId = new Map<string, number>();
@@ -114,7 +117,7 @@ export class QuotaSlots {
       Atomics.store(cells, slot * QUOTA_SLOT_CELLS, 0);
       Atomics.store(cells, slot * QUOTA_SLOT_CELLS + 1, 0);
       if (confirmed !== null) Atomics.store(confirmed, slot, 0);
-      this.free.push(slot);
+      this.free.unshift(slot); // taken last (`pop` takes from the end)
     }
     for (const id of added) this.byId.set(id, this.free.pop()!);
     return Object.fromEntries(this.byId);

@@ -19,6 +19,8 @@ export interface ErrorCodeFacts {
   readonly retryAfter?: true;
   /** Carries `Allow`. */
   readonly allow?: true;
+  /** Carries `Upgrade` and `Sec-WebSocket-Version`: the protocol and version to retry with (426). */
+  readonly upgrade?: true;
 }
 
 const INVALID = "Invalid Parameters";
@@ -66,6 +68,12 @@ export const ERROR_CATALOGUE = {
     status: 400,
     title: "Bad Request",
     when: "the body's length is ambiguous: several Content-Length headers, an empty one, a Transfer-Encoding other than exactly chunked, or both headers; the connection is closed at once",
+    rateLimitHeaders: "never",
+  },
+  INVALID_WEBSOCKET_HANDSHAKE: {
+    status: 400,
+    title: "Bad Request",
+    when: "GET /v1/stream asked for a WebSocket (`Upgrade: websocket`) with a malformed handshake: no `upgrade` in `Connection`, a `Sec-WebSocket-Key` that is not base64 of 16 bytes, or no `Sec-WebSocket-Version` (RFC 6455 §4.2.1); answered before the key is read",
     rateLimitHeaders: "never",
   },
   INVALID_POSITION: {
@@ -138,6 +146,13 @@ export const ERROR_CATALOGUE = {
     title: "Unsupported Media Type",
     when: "the Content-Type is not application/json (a charset parameter is fine)",
     rateLimitHeaders: "always",
+  },
+  UNSUPPORTED_WEBSOCKET_VERSION: {
+    status: 426,
+    title: "Upgrade Required",
+    when: "GET /v1/stream asked for a WebSocket of a version other than 13; `Sec-WebSocket-Version: 13` and `Upgrade: websocket` name the one to retry with (RFC 6455 §4.4); answered before the key is read",
+    rateLimitHeaders: "never",
+    upgrade: true,
   },
   RATE_LIMIT_EXCEEDED: {
     status: 429,

@@ -803,6 +803,12 @@ export interface PoolPathParameters {
   poolAddress: string & tags.Pattern<"^0[xX](?:[0-9a-fA-F]{40}|[0-9a-fA-F]{64})$">;
 }
 
+/** Path parameters of GET /docs/assets/{file}. */
+export interface DocsAssetPathParameters {
+  /** A file of the page's bundle, as GET /docs names it (otherwise ROUTE_NOT_FOUND). */
+  file: string & tags.Pattern<"^[A-Za-z0-9][A-Za-z0-9._-]*$">;
+}
+
 /** 200 body of GET /health: the process is up. Not enveloped. */
 export interface HealthResponse {
   status: "ok";
@@ -1052,13 +1058,36 @@ export interface StreamQuery {
 
 /** Request headers GET /v1/stream reads besides those of every route (and `Accept`, which selects server-sent events). */
 export interface StreamRequestHeaders {
-  /** `websocket`, with the rest of a WebSocket handshake (RFC 6455): opens a WebSocket (101) instead of server-sent events. */
+  /**
+   * `websocket`, with the rest of a WebSocket handshake (RFC 6455 §4.2.1: `Connection: Upgrade`, `Sec-WebSocket-Key`,
+   * `Sec-WebSocket-Version: 13`): opens a WebSocket (101) instead of server-sent events. A request whose Upgrade does
+   * not list `websocket` (absent, `h2c`, …) is an ordinary GET: server-sent events, or 406.
+   */
   Upgrade?: string;
+  /** WebSocket handshake: 16 random bytes in base64 (24 characters); any other value is 400 INVALID_WEBSOCKET_HANDSHAKE. */
+  "Sec-WebSocket-Key"?: string;
+  /** WebSocket handshake: `13`; another version is 426 UNSUPPORTED_WEBSOCKET_VERSION, none is 400 INVALID_WEBSOCKET_HANDSHAKE. */
+  "Sec-WebSocket-Version"?: string;
   /**
    * Server-sent events only: the position to resume from (the `id` of the last event processed; EventSource sends
    * it when it reconnects). It wins over `since`; a malformed one is INVALID_POSITION.
    */
   "Last-Event-ID"?: string;
+}
+
+/**
+ * The HTTP headers of GET /v1/stream's WebSocket handshake (RFC 6455 §4.2.1), besides `Authorization`: the
+ * AsyncAPI document's WebSocket binding. They are checked before the key.
+ */
+export interface WebSocketHandshakeHeaders {
+  /** Lists `websocket` (any letter case). A request without it is an ordinary GET (server-sent events, or 406): it is never switched. */
+  Upgrade: string;
+  /** Lists `Upgrade` (any letter case); otherwise 400 INVALID_WEBSOCKET_HANDSHAKE. */
+  Connection: string;
+  /** 16 random bytes in base64 (24 characters); otherwise 400 INVALID_WEBSOCKET_HANDSHAKE. */
+  "Sec-WebSocket-Key": string & tags.Pattern<"^[A-Za-z0-9+/]{22}==$">;
+  /** `13`; another version is 426 UNSUPPORTED_WEBSOCKET_VERSION (with `Sec-WebSocket-Version: 13`), none is 400 INVALID_WEBSOCKET_HANDSHAKE. */
+  "Sec-WebSocket-Version": "13";
 }
 
 // ---------------------------------------------------------------- headers
@@ -1122,6 +1151,15 @@ export interface ResponseHeaders {
   "Access-Control-Expose-Headers": string;
   /** `no` on an event stream (GET /v1/stream as server-sent events): a reverse proxy that buffers answers (nginx) passes it through as it comes. */
   "X-Accel-Buffering": "no";
+  /**
+   * On every answer that leaves the connection open: `timeout=5`, the seconds a client may keep the idle
+   * connection for another request (the gateway closes idle connections 8-12 s after their last answer).
+   */
+  "Keep-Alive": string & tags.Pattern<"^timeout=[0-9]+$">;
+  /** On a 426 (RFC 9110 §15.5.22): the protocol to retry the request with. */
+  Upgrade: "websocket";
+  /** On a 426 (RFC 6455 §4.4): the WebSocket version the gateway speaks. */
+  "Sec-WebSocket-Version": "13";
 }
 
 // ---------------------------------------------------------------- `error.metadata` of each error code
@@ -1304,6 +1342,20 @@ export interface InvalidProtocolIdMetadata {
   invalidItems: string[];
 }
 
+export interface InvalidWebSocketHandshakeMetadata {
+  /** The handshake field at fault (the first, in the order RFC 6455 §4.2.1 lists them). */
+  header: "Connection" | "Sec-WebSocket-Key" | "Sec-WebSocket-Version";
+  /** Its value as sent (the first 200 characters); null when it was absent. */
+  value: string | null;
+}
+
+export interface UnsupportedWebSocketVersionMetadata {
+  /** The `Sec-WebSocket-Version` the request named. */
+  version: string;
+  /** The versions the gateway speaks (also its `Sec-WebSocket-Version` header). */
+  supportedVersions: string[];
+}
+
 export interface InvalidPositionMetadata {
   /** The position as sent (`since`, or the `Last-Event-ID` header of an SSE request). */
   position: string;
@@ -1330,6 +1382,7 @@ export interface ErrorMetadataByCode {
   INVALID_PROTOCOL_ID: InvalidProtocolIdMetadata;
   INVALID_REQUEST_FRAMING: InvalidRequestFramingMetadata;
   INVALID_POSITION: InvalidPositionMetadata;
+  INVALID_WEBSOCKET_HANDSHAKE: InvalidWebSocketHandshakeMetadata;
   API_KEY_MISSING: ApiKeyMissingMetadata;
   API_KEY_INVALID: ApiKeyInvalidMetadata;
   API_KEY_NOT_FOUND: ApiKeyNotFoundMetadata;
@@ -1342,6 +1395,7 @@ export interface ErrorMetadataByCode {
   ROUTE_NOT_FOUND: RouteNotFoundMetadata;
   METHOD_NOT_ALLOWED: MethodNotAllowedMetadata;
   NOT_ACCEPTABLE: NotAcceptableMetadata;
+  UNSUPPORTED_WEBSOCKET_VERSION: UnsupportedWebSocketVersionMetadata;
   PAYLOAD_TOO_LARGE: PayloadTooLargeMetadata;
   UNSUPPORTED_MEDIA_TYPE: UnsupportedMediaTypeMetadata;
   RATE_LIMIT_EXCEEDED: RateLimitExceededMetadata;

@@ -197,7 +197,21 @@ export const SETTINGS = {
       flag: "--stream-max-bad-messages",
       type: integer(1, 10_000),
       default: DEFAULT_STREAM_LIMITS.maxBadMessages,
-      help: "WebSocket messages in a row that are not JSON; the next one closes the connection (1008).",
+      help: "WebSocket messages in a row that are not JSON; the next one closes the connection (1008). Any JSON message, of whatever shape, ends the run.",
+    }),
+    maxMessagesPerSecond: setting({
+      env: "STREAM_MAX_MESSAGES_PER_SECOND",
+      flag: "--stream-max-messages-per-second",
+      type: integer(1, 100_000),
+      default: DEFAULT_STREAM_LIMITS.maxMessagesPerSecond,
+      help: "WebSocket messages one stream connection may send per second, in bursts of as many; a message past it is answered by an error event (RATE_LIMIT_EXCEEDED) and not processed, and past twice it the connection is closed (1008).",
+    }),
+    maxKeyMessagesPerSecond: setting({
+      env: "STREAM_MAX_KEY_MESSAGES_PER_SECOND",
+      flag: "--stream-max-key-messages-per-second",
+      type: integer(1, 1_000_000),
+      default: DEFAULT_STREAM_LIMITS.maxKeyMessagesPerSecond,
+      help: "WebSocket messages one key's stream connections may send per second together, on each serving thread; a message past it is answered by an error event (RATE_LIMIT_EXCEEDED) and not processed.",
     }),
   },
   defaultRateLimit: setting({
@@ -219,7 +233,7 @@ export const SETTINGS = {
     flag: "--public-rate-limit",
     type: requestsPerWindow,
     default: "1200/60",
-    help: "Requests without a key (`/health`, `/ready`, `/metrics`, `/v1/openapi.json`, unknown paths) allowed per client address.",
+    help: "Requests without a key (`/metrics`, `/v1/openapi.json`, `/v1/asyncapi.json`, `/docs` and its files, unknown paths) allowed per client address; the probes `/health` and `/ready` are never counted.",
   }),
   maxHeldResponseMb: setting({
     env: "MAX_HELD_RESPONSE_MB",

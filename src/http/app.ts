@@ -10,13 +10,14 @@
  */
 import { maskedKeyOf } from "../access/authenticate.js";
 import { Admission, type PendingAdmission } from "../access/admission.js";
-import { toApiError, type ApiError } from "../api/errors.js";
+import { ApiError, toApiError } from "../api/errors.js";
 import { StreamConnection } from "../stream/stream-hub.js";
-import { CLOSE_POLICY_VIOLATION, POLICY_VIOLATION_REASON } from "../stream/close-codes.js";
+import { CLOSE_POLICY_VIOLATION, MESSAGE_RATE_REASON, POLICY_VIOLATION_REASON } from "../stream/close-codes.js";
+import { MessageRates, type MessageVerdict } from "../stream/message-rate.js";
 import { MAX_CLIENT_MESSAGE_BYTES, WS_IDLE_TIMEOUT_SECONDS } from "../stream/stream-limits.js";
 import type { IpRanges } from "../util/ip-address.js";
 import { clientAddressReader } from "./client-address.js";
-import { errorObject, STATIC_500_BODY } from "./envelope.js";
+import { errorObject } from "./envelope.js";
 import { Exchange, hasKey } from "./exchange.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { checkContentType, readJsonBody } from "./json-body.js";
@@ -27,6 +28,7 @@ import type { RouteSpec } from "./route.js";
 import { ROUTES } from "./route-table.js";
 import { Router } from "./router.js";
 import { isNotJson, parseClientMessage, streamOpening, topicsFor, topicsWithout } from "./stream-input.js";
+import { asksForWebSocket, handshakeRefusal, type HandshakeHeaders } from "./websocket-handshake.js";
 import { uws, type HttpRequest, type HttpResponse, type TemplatedApp } from "./uws.js";
 import type { us_socket_context_t, WebSocket } from "uWebSockets.js";
 
@@ -72,6 +74,7 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
   const onAbort = (x: Exchange) => writer.aborted(x);
   const admission = new Admission(ctx, clientAddressReader(options.trustedProxies ?? null));
   const framingReader = new FramingReader();
+  const streamIndex = routes.findIndex((route) => route.name === STREAM_ROUTE);
 
   const fail = (x: Exchange, error: unknown): void => {
     const apiError = toApiError(error);
@@ -147,9 +150,12 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
     x.routeIndex = match.index;
     x.routeName = route.name;
     x.params = match.params;
+    // A WebSocket handshake uWS's `ws` behaviour did not take (it takes every GET with a 24-character key): malformed.
+    if (match.index === streamIndex && x.method === "GET") refuseHandshake(handshakeOf(req));
     if (route.headers !== undefined) x.headers = readHeaders(req, route.headers);
     if (route.access === "public") {
-      admission.public(x.res, req, now);
+      // Health probes are never refused for rate (their answers are pre-encoded: a flood of them costs the parse).
+      if (route.probe !== true) admission.public(x.res, req, now);
     } else {
       const pending = admission.keyed(x, req.getHeader("authorization"), route.access, x.res, req, now);
       if (pending !== null) {
@@ -221,20 +227,25 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
    * Only an admitted request is upgraded.
    */
   const upgradeStream = (res: HttpResponse, req: HttpRequest, context: us_socket_context_t, index: number): void => {
+    const asked = handshakeOf(req);
+    if (!asksForWebSocket(asked.upgrade)) {
+      // Not a WebSocket request (RFC 9110 §7.8: never switch to a protocol the client did not list): an ordinary
+      // GET, which uWS hands on to the route table's handler (server-sent events, or 406).
+      req.setYield(true);
+      return;
+    }
     started();
     let x: Exchange;
     try {
       x = new Exchange(res, req, ctx, onAbort, transport.cors);
     } catch (error) {
       ctx.log.error({ event: "request-failed", err: error }, "reading a request failed");
-      res.writeStatus("500 Internal Server Error").writeHeader("content-type", "application/json; charset=utf-8").end(STATIC_500_BODY);
+      ResponseWriter.fallback500(res);
       return;
     }
-    const handshake = {
-      key: req.getHeader("sec-websocket-key"),
-      protocol: req.getHeader("sec-websocket-protocol"),
-      extensions: req.getHeader("sec-websocket-extensions"),
-    };
+    // The handshake fields res.upgrade negotiates from.
+    const protocol = req.getHeader("sec-websocket-protocol");
+    const extensions = req.getHeader("sec-websocket-extensions");
     x.corked = true;
     try {
       const framing = framingReader.check(req);
@@ -244,6 +255,7 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
       }
       x.routeIndex = index;
       x.routeName = STREAM_ROUTE;
+      refuseHandshake(asked); // before the key: a handshake that cannot succeed costs no quota
       const authorization = req.getHeader("authorization");
       const maskedKey = maskedKeyOf(authorization); // what the stream keeps of its key (never the key)
       const upgrade = () => {
@@ -253,7 +265,7 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
         let upgraded = false;
         try {
           const conn = new StreamConnection("websocket", key, maskedKey, slot, opening.topics, opening.since);
-          upgraded = writer.upgrade(x, () => res.upgrade(conn, handshake.key, handshake.protocol, handshake.extensions, context));
+          upgraded = writer.upgrade(x, () => res.upgrade(conn, asked.key, protocol, extensions, context));
         } finally {
           if (!upgraded) hub.keyStreams.release(slot); // an upgraded socket gives its place back when it closes
         }
@@ -286,10 +298,27 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
     }
   };
 
+  /** The message rate of this thread's WebSockets (per connection, per key), and the answers to the messages it refuses. */
+  const rates = new MessageRates(hub.limits.maxMessagesPerSecond, hub.limits.maxKeyMessagesPerSecond);
+  const refusals = messageRateRefusals(rates);
+
+  /** A message past the rate: an `error` event instead of processing it; past twice the connection's rate, the close. */
+  const refuseMessage = (ws: WebSocket<StreamConnection>, conn: StreamConnection, verdict: Exclude<MessageVerdict, "take">): void => {
+    hub.sendError(conn, verdict === "refuse-key" ? refusals.key : refusals.connection);
+    if (verdict !== "close") return;
+    conn.closed = true;
+    ws.end(CLOSE_POLICY_VIOLATION, MESSAGE_RATE_REASON);
+  };
+
   /** A subscribe or unsubscribe message: `subscribed` with the whole topic list, or an `error` event (the connection stays). */
   const streamMessage = (ws: WebSocket<StreamConnection>, message: ArrayBuffer, isBinary: boolean): void => {
     const conn = ws.getUserData();
     if (conn.closed) return;
+    const verdict = conn.rate === null ? "take" : rates.take(conn.rate, performance.now());
+    if (verdict !== "take") {
+      refuseMessage(ws, conn, verdict);
+      return;
+    }
     try {
       const parsed = parseClientMessage(message, isBinary);
       conn.badMessages = 0;
@@ -302,7 +331,9 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
       const apiError: ApiError = toApiError(error);
       if (apiError.code === "UNKNOWN_ERROR") ctx.log.error({ event: "stream-message-failed", err: error }, "a stream message failed");
       hub.sendError(conn, errorObject(apiError));
-      if (isNotJson(apiError) && ++conn.badMessages > hub.limits.maxBadMessages) {
+      // Any JSON message, of whatever shape, ends a run of messages that are not JSON.
+      if (!isNotJson(apiError)) conn.badMessages = 0;
+      else if (++conn.badMessages > hub.limits.maxBadMessages) {
         conn.closed = true;
         ws.end(CLOSE_POLICY_VIOLATION, POLICY_VIOLATION_REASON);
       }
@@ -336,7 +367,7 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
       x = new Exchange(res, req, ctx, onAbort, transport.cors);
     } catch (error) {
       ctx.log.error({ event: "request-failed", err: error }, "reading a request failed");
-      res.writeStatus("500 Internal Server Error").writeHeader("content-type", "application/json; charset=utf-8").end(STATIC_500_BODY);
+      ResponseWriter.fallback500(res);
       return;
     }
     x.corked = true;
@@ -348,9 +379,9 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
       x.corked = false;
     }
   });
-  const streamIndex = routes.findIndex((route) => route.name === STREAM_ROUTE);
   if (streamIndex >= 0) {
-    // A GET without a WebSocket handshake is not taken here: uWS yields it to the handler above (SSE or 406).
+    // uWS takes a GET here only when it has a 24-character Sec-WebSocket-Key; `upgradeStream` yields those that do not
+    // ask for a WebSocket to the handler above (SSE or 406), as uWS does with the others.
     app.ws<StreamConnection>(routes[streamIndex].path, {
       compression: uws.DISABLED,
       maxPayloadLength: MAX_CLIENT_MESSAGE_BYTES,
@@ -360,15 +391,62 @@ export function createApp(ctx: GatewayContext, options: AppOptions = {}): Templa
       idleTimeout: WS_IDLE_TIMEOUT_SECONDS,
       sendPingsAutomatically: true,
       upgrade: (res, req, context) => upgradeStream(res, req, context, streamIndex),
-      open: guarded("open", (ws: WebSocket<StreamConnection>) => hub.openWebSocket(ws)),
+      open: guarded("open", (ws: WebSocket<StreamConnection>) => {
+        const conn = ws.getUserData();
+        conn.rate = rates.opened(conn.key.record.sha256, performance.now());
+        hub.openWebSocket(ws);
+      }),
       message: guarded("message", streamMessage),
       dropped: guarded("dropped", (ws: WebSocket<StreamConnection>) => hub.dropped(ws)),
       drain: guarded("drain", (ws: WebSocket<StreamConnection>) => hub.drained(ws)),
-      close: guarded("close", (ws: WebSocket<StreamConnection>) => hub.closed(ws.getUserData())),
+      close: guarded("close", (ws: WebSocket<StreamConnection>) => {
+        const conn = ws.getUserData();
+        if (conn.rate !== null) rates.closed(conn.rate);
+        conn.rate = null;
+        hub.closed(conn);
+      }),
     });
   }
   hub.attach(app);
   return app;
+}
+
+/** The `error` objects of messages refused for their rate (built once per thread: the same for every refusal). */
+function messageRateRefusals(rates: MessageRates): { readonly connection: object; readonly key: object } {
+  const refusal = (message: string) =>
+    errorObject(
+      new ApiError(
+        "RATE_LIMIT_EXCEEDED",
+        message,
+        "WebSocket messages are limited per connection and per key (docs/stream.md, Message rate); a message may name many topics.",
+        { retryAfterSeconds: 1 },
+      ),
+    );
+  return {
+    connection: refusal(
+      `This connection sent more than ${rates.perConnection} messages within a second (STREAM_MAX_MESSAGES_PER_SECOND); this one was not processed. Wait a second: past ${2 * rates.perConnection} the connection is closed (1008).`,
+    ),
+    key: refusal(
+      `This API key's streams sent more than ${rates.perKey} messages within a second (STREAM_MAX_KEY_MESSAGES_PER_SECOND); this one was not processed. Retry in a second.`,
+    ),
+  };
+}
+
+/** The WebSocket handshake's request headers. */
+function handshakeOf(req: HttpRequest): HandshakeHeaders {
+  return {
+    upgrade: req.getHeader("upgrade"),
+    connection: req.getHeader("connection"),
+    key: req.getHeader("sec-websocket-key"),
+    version: req.getHeader("sec-websocket-version"),
+  };
+}
+
+/** Throws the refusal of a request that asks for a WebSocket with a handshake that cannot be switched (400, 426). */
+function refuseHandshake(handshake: HandshakeHeaders): void {
+  if (!asksForWebSocket(handshake.upgrade)) return;
+  const refusal = handshakeRefusal(handshake);
+  if (refusal !== null) throw refusal;
 }
 
 /** The named request headers ("" when absent). */

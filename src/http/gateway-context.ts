@@ -21,6 +21,7 @@ import { createStreamCounters } from "../stream/key-streams.js";
 import { StreamHub, type StreamMetrics } from "../stream/stream-hub.js";
 import { DEFAULT_STREAM_LIMITS, type StreamLimits } from "../stream/stream-limits.js";
 import { errorObject } from "./envelope.js";
+import { ReadinessAnswer } from "./readiness-answer.js";
 
 export interface GatewayContext extends AccessContext, Paging {
   readonly store: SnapshotStore;
@@ -42,6 +43,8 @@ export interface GatewayContext extends AccessContext, Paging {
   readonly fetchMetrics: () => Promise<{ contentType: string; text: string }>;
   /** This thread's streams (GET /v1/stream). */
   readonly stream: StreamHub;
+  /** GET /ready's answer, encoded once per state. */
+  readonly readiness: ReadinessAnswer;
 }
 
 interface Limit {
@@ -115,5 +118,6 @@ export function createGatewayContext(init: GatewayContextInit, hooks: GatewayCon
       hooks.streamMetrics ?? NO_STREAM_METRICS,
       hooks.log,
     ),
+    readiness: new ReadinessAnswer(),
   };
 }

@@ -36,6 +36,12 @@ export interface RawReply {
   readonly body: Chunk;
   /** Names these exact bytes (they never change while the process runs), so their compressed forms are kept. */
   readonly cacheKey?: string;
+  /** The body compressed beforehand (GET /docs's bundled files, compressed at build): sent as is instead of compressing it. */
+  readonly compressed?: { readonly gzip: Uint8Array; readonly br: Uint8Array };
+  /** CRC-32 of the body, when known beforehand: spares reading a large body for its ETag on every request. */
+  readonly crc?: number;
+  /** Headers of this answer besides the common ones (e.g. GET /docs's Content-Security-Policy). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /**

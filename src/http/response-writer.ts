@@ -29,6 +29,7 @@ import { ByteWriter } from "./byte-writer.js";
 import { errorBody, IsoClock, STATIC_500_BODY, successPrefix } from "./envelope.js";
 import type { ApiError } from "../api/errors.js";
 import type { Exchange } from "./exchange.js";
+import type { HttpResponse } from "./uws.js";
 import {
   EVENT_STREAM_CONTENT_TYPE,
   JSON_CONTENT_TYPE,
@@ -63,6 +64,7 @@ const STATUS_TEXT: Record<number, string> = {
   406: "406 Not Acceptable",
   413: "413 Payload Too Large",
   415: "415 Unsupported Media Type",
+  426: "426 Upgrade Required",
   429: "429 Too Many Requests",
   500: "500 Internal Server Error",
   503: "503 Service Unavailable",
@@ -102,6 +104,18 @@ const R_ALLOW_ORIGIN = bytes("\r\naccess-control-allow-origin: ");
 const R_EXPOSE_HEADERS = bytes(`\r\naccess-control-expose-headers: ${CORS_EXPOSE_HEADERS}`);
 const R_CONTENT_LENGTH = bytes("\r\ncontent-length: ");
 const R_CONNECTION_CLOSE = bytes("\r\nconnection: close");
+
+/**
+ * The `Keep-Alive: timeout=N` hint on every answer that leaves the connection open (Node's http.Agent and
+ * undici retire an idle socket before it): uWS closes a keep-alive connection 8-12 s after its last answer
+ * (its 10 s idle timeout, counted in 4 s ticks), so a client that reuses a socket idle for less than N
+ * seconds never sends a request on one the gateway is closing. docs/reverse-proxy.md sets nginx's upstream
+ * `keepalive_timeout` to the same N.
+ */
+export const KEEP_ALIVE_TIMEOUT_SECONDS = 5;
+const R_KEEP_ALIVE = bytes(`\r\nkeep-alive: timeout=${KEEP_ALIVE_TIMEOUT_SECONDS}`);
+const H_KEEP_ALIVE = bytes("keep-alive");
+const V_KEEP_ALIVE = bytes(`timeout=${KEEP_ALIVE_TIMEOUT_SECONDS}`);
 const R_CRLF = bytes("\r\n");
 const R_COLON = bytes(": ");
 
@@ -222,6 +236,8 @@ export class ResponseWriter {
       res.writeHeader(H_CACHE_CONTROL, NO_STORE);
       // Reverse proxies that buffer responses (nginx) pass this one through as it comes.
       res.writeHeader(H_ACCEL_BUFFERING, V_NO);
+      // The connection stays open once the stream ends (SseChannel.end): the idle hint holds from then.
+      res.writeHeader(H_KEEP_ALIVE, V_KEEP_ALIVE);
       if (x.corsOrigin !== null) {
         res.writeHeader(H_ALLOW_ORIGIN, x.corsOrigin);
         res.writeHeader(H_EXPOSE_HEADERS, V_EXPOSE_HEADERS);
@@ -337,6 +353,15 @@ export class ResponseWriter {
     this.settle(x);
   }
 
+  /** The fixed 500 of a request that could not even be read (no exchange: nothing else is known of it). */
+  static fallback500(res: HttpResponse): void {
+    res
+      .writeStatus(STATUS_LINE[500])
+      .writeHeader(H_CONTENT_TYPE, JSON_CONTENT_TYPE)
+      .writeHeader(H_KEEP_ALIVE, V_KEEP_ALIVE)
+      .end(STATIC_500_BODY);
+  }
+
   /** 204 to a CORS preflight (no key needed): the path's methods and the headers a request may send. */
   preflight(x: Exchange, methods: readonly string[]): void {
     this.write(
@@ -437,14 +462,14 @@ export class ResponseWriter {
         : chooseContentCoding(x.acceptEncoding, reply.cacheKey !== undefined || identity.length <= BROTLI_MAX_BYTES);
     let etag: string | null = null;
     if (x.conditional && reply.status === 200) {
-      etag = bodyEtag(identity, coding);
+      etag = bodyEtag(identity, coding, reply.crc);
       if (ifNoneMatchHits(x.ifNoneMatch, etag)) {
         this.write(x, 304, null, null, "identity", null, x.snapshotVersion, etag, this.cacheControl(x));
         return;
       }
     }
-    const body = coding === "identity" ? identity : this.compressedWhole(identity, coding, reply.cacheKey);
-    this.write(x, reply.status, reply.contentType, body, coding, null, x.snapshotVersion, etag, this.cacheControl(x));
+    const body = coding === "identity" ? identity : (reply.compressed?.[coding] ?? this.compressedWhole(identity, coding, reply.cacheKey));
+    this.write(x, reply.status, reply.contentType, body, coding, reply.headers ?? null, x.snapshotVersion, etag, this.cacheControl(x));
   }
 
   /** The data compressed for stitching: kept per snapshot and cache key, else made for this response. */
@@ -477,7 +502,7 @@ export class ResponseWriter {
   /**
    * @param body null for a response without a body (204, 304)
    * @param contentType null for a response without a body
-   * @param extra headers of errors and preflights (null for answers)
+   * @param extra headers of errors, preflights and the raw answers that carry their own (else null)
    * @param cacheControl null: none (preflights)
    */
   private write(
@@ -512,7 +537,7 @@ export class ResponseWriter {
    * The status line, the headers, the body; true when the socket took all of it. The head is one block
    * (see R_TRACE_ID), headers in this order: content-type, x-trace-id, x-snapshot-version,
    * x-data-generated-at, ratelimit-limit/-remaining/-reset, cache-control, vary, etag, the extra headers,
-   * content-encoding, CORS; content-length (HEAD) and connection (draining).
+   * content-encoding, CORS; content-length (HEAD); connection: close (draining) or keep-alive.
    */
   private send(
     x: Exchange,
@@ -572,11 +597,12 @@ export class ResponseWriter {
         head.bytes(R_CONTENT_LENGTH);
         head.uint(body.length);
       }
-      if (close) head.bytes(R_CONNECTION_CLOSE);
+      head.bytes(close ? R_CONNECTION_CLOSE : R_KEEP_ALIVE);
       res.writeStatus(head.view());
       res.endWithoutBody();
       return true;
     }
+    if (!close) head.bytes(R_KEEP_ALIVE); // closing: uWS's end(…, true) writes its own Connection: close
     res.writeStatus(head.view());
     if (close) {
       res.end(body, true);

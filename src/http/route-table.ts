@@ -33,6 +33,7 @@ import {
   TOKENS_BY_ADDRESS_RESPONSE_EXAMPLE,
 } from "../openapi/examples.js";
 import { ASYNCAPI_DOCUMENT, OpenApiDocument } from "./handlers/openapi.js";
+import { getDocsAsset, getDocsPage } from "./handlers/docs.js";
 import { getHealth, getMetrics, getReadiness } from "./handlers/operations.js";
 import { listChainTokens, searchChainTokens } from "./handlers/chain-tokens.js";
 import { getChanges, getStatus } from "./handlers/changes.js";
@@ -83,7 +84,7 @@ const CHAIN_SEARCH_DESCRIPTION = `The chain's eligible tokens (search defaults: 
 
 const BASKETS_DESCRIPTION = `Baskets of the operator's baskets file, by id. A basket's \`addresses\` are its addresses on the chains in scope (the chains named, else every supported chain the key may read), chain ascending then the file's order; \`tokens\` the metadata of those the loaded snapshots hold, by tracked TVL desc, then chain id, then address. Baskets with no address in scope are left out. Lists in the query: \`a=1,2\`, \`a=1&a=2\` or \`a[]=1&a[]=2\`.`;
 
-const STREAM_DESCRIPTION = `Change sets, pools and tokens pushed as they start being served (docs/stream.md). One path, two transports: with \`Upgrade: websocket\` a WebSocket (its messages: the AsyncAPI document, /v1/asyncapi.json); with \`Accept: text/event-stream\` server-sent events (this response); any other request is 406 \`NOT_ACCEPTABLE\`. Opening counts as one request against the key's quota (events do not); refusals are plain HTTP answers, never an upgrade.
+const STREAM_DESCRIPTION = `Change sets, pools and tokens pushed as they start being served (docs/stream.md). One path, two transports: with \`Upgrade: websocket\` a WebSocket (its messages: the AsyncAPI document, /v1/asyncapi.json); with \`Accept: text/event-stream\` server-sent events (this response); any other request is 406 \`NOT_ACCEPTABLE\`. A request whose \`Upgrade\` does not list \`websocket\` (absent, \`h2c\`) is never switched: it is an ordinary GET. A WebSocket handshake is checked before the key (RFC 6455 §4.2): a malformed one (no \`Connection: Upgrade\`, a \`Sec-WebSocket-Key\` that is not base64 of 16 bytes, no \`Sec-WebSocket-Version\`) is 400 \`INVALID_WEBSOCKET_HANDSHAKE\`, another version than 13 is 426 \`UNSUPPORTED_WEBSOCKET_VERSION\` with \`Sec-WebSocket-Version: 13\`. Opening counts as one request against the key's quota (events do not); refusals are plain HTTP answers, never an upgrade.
 
 1. Topics (\`topics=a,b\` or \`topics=a&topics=b\`, any letter case, answered lowercase): \`changes\` (every chain the key may read), \`changes:<chainId>\`, \`pool:<chainId>:<poolAddress>\`, \`token:<chainId>:<tokenAddress>\`; at most \`STREAM_MAX_TOPICS\` per connection. A chain the key may not read is 403.
 2. Events: \`event: <type>\`, \`id: <position after it>\`, \`data: <JSON>\`. The first is \`subscribed\` (the topics and the current position); then \`changes\` for every change set of a subscribed chain, \`pool\` / \`token\` with the record as its REST route answers it (\`removed: true\` when it left the file), \`resync\` when a chain must be re-read. Every event of a swap is sent after the swap serves on every thread; per connection, events keep swap order.
@@ -460,6 +461,8 @@ export const ROUTES = [
         { in: "query", carrier: "StreamQuery", name: "since", example: "AQ" },
         { in: "header", carrier: "StreamRequestHeaders", name: "Last-Event-ID" },
         { in: "header", carrier: "StreamRequestHeaders", name: "Upgrade", example: "websocket" },
+        { in: "header", carrier: "StreamRequestHeaders", name: "Sec-WebSocket-Key", example: "dGhlIHNhbXBsZSBub25jZQ==" },
+        { in: "header", carrier: "StreamRequestHeaders", name: "Sec-WebSocket-Version", example: "13" },
       ],
       stream: {
         upgrade:
@@ -471,7 +474,14 @@ export const ROUTES = [
         schema: { type: "string", description: "A stream of server-sent events; each `data` line is one JSON event." },
         snapshotVersion: "always",
       },
-      errors: ["VALIDATION_ERROR", "UNSUPPORTED_CHAIN_ID", "INVALID_POSITION", "NOT_ACCEPTABLE"],
+      errors: [
+        "INVALID_WEBSOCKET_HANDSHAKE",
+        "VALIDATION_ERROR",
+        "UNSUPPORTED_CHAIN_ID",
+        "INVALID_POSITION",
+        "NOT_ACCEPTABLE",
+        "UNSUPPORTED_WEBSOCKET_VERSION",
+      ],
     },
   },
   {
@@ -546,11 +556,14 @@ export const ROUTES = [
     method: "GET",
     path: "/health",
     access: "public",
+    probe: true,
     body: false,
     handler: getHealth,
     doc: {
       operationId: "getHealth",
       summary: "Liveness",
+      description:
+        "A probe: never counted against the per-address budget of requests without a key (`PUBLIC_RATE_LIMIT`), so never refused for rate; answered from bytes encoded once.",
       success: {
         description: "The process is up (not enveloped).",
         schema: "HealthResponse",
@@ -565,11 +578,14 @@ export const ROUTES = [
     method: "GET",
     path: "/ready",
     access: "public",
+    probe: true,
     body: false,
     handler: getReadiness,
     doc: {
       operationId: "getReadiness",
       summary: "Readiness",
+      description:
+        "A probe: never counted against the per-address budget of requests without a key (`PUBLIC_RATE_LIMIT`), so never refused for rate; answered from bytes encoded once per state (served snapshot, initial load, quota store).",
       success: {
         description: "The snapshot files present at start have loaded or been rejected (not enveloped).",
         schema: "ReadinessResponse",
@@ -637,6 +653,47 @@ export const ROUTES = [
         snapshotVersion: "sometimes",
       },
       errors: [],
+    },
+  },
+  {
+    name: "docs",
+    method: "GET",
+    path: "/docs",
+    access: "public",
+    body: false,
+    handler: getDocsPage,
+    doc: {
+      operationId: "getApiReferencePage",
+      summary: "The interactive API reference (HTML)",
+      description:
+        'This document and the stream\'s AsyncAPI document as one page, for a browser: every route with its schemas, examples and errors, and "Try it out" requests sent with the key typed into "Authorize". Its files come from this gateway only (`Content-Security-Policy`: the gateway\'s own origin); docs/api-reference.md.',
+      success: {
+        description: "The page.",
+        contentType: "text/html; charset=utf-8",
+        schema: { type: "string" },
+        snapshotVersion: "sometimes",
+      },
+      errors: [],
+    },
+  },
+  {
+    name: "docs.asset",
+    method: "GET",
+    path: "/docs/assets/{file}",
+    access: "public",
+    body: false,
+    handler: getDocsAsset,
+    doc: {
+      operationId: "getApiReferenceAsset",
+      summary: "A script, stylesheet or image of the API reference page",
+      parameters: [{ in: "path", carrier: "DocsAssetPathParameters", name: "file", example: "docs.js" }],
+      success: {
+        description: "The file (JavaScript, CSS or PNG), bundled with the gateway at build time.",
+        contentType: "*/*",
+        schema: { type: "string", description: "text/javascript, text/css or image/png, as the file name says." },
+        snapshotVersion: "sometimes",
+      },
+      errors: ["ROUTE_NOT_FOUND"],
     },
   },
 ] as const satisfies readonly RouteSpec[];

@@ -155,6 +155,9 @@ export class GatewayMetrics {
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const self = this;
     collectDefaultMetrics({ register: this.registry });
+    // Every reason exported from the start (at 0): a rejection then shows as an increase, which an alert's
+    // increase() sees (a series that first appears at 1 has no increase; config/monitoring/gateway-alerts.yml).
+    for (const reason of SNAPSHOT_ERROR_REASONS) this.rejectedFiles.inc({ reason }, 0);
     const threadEvent = (name: string, help: string, event: ThreadEvent) =>
       new Counter({
         name,

@@ -17,6 +17,7 @@ import type {
   StreamQuery,
   SubscribedEvent,
   TokenEvent,
+  WebSocketHandshakeHeaders,
 } from "../api/wire.js";
 import { componentName, forEachSubschema, type JsonSchema } from "./json-schema.js";
 import { unionsAsAnyOf } from "./schema-rules.js";
@@ -26,7 +27,17 @@ const INTERFACE_VERSION = "1.0.0";
 
 // typia needs the tuple written out in the call (a tuple alias is not expanded).
 const COLLECTION = typia.json.schemas<
-  [SubscribedEvent, ChangesEvent, PoolEvent, TokenEvent, ResyncEvent, ErrorEvent, StreamClientMessage, StreamQuery],
+  [
+    SubscribedEvent,
+    ChangesEvent,
+    PoolEvent,
+    TokenEvent,
+    ResyncEvent,
+    ErrorEvent,
+    StreamClientMessage,
+    StreamQuery,
+    WebSocketHandshakeHeaders,
+  ],
   "3.1"
 >();
 
@@ -86,19 +97,20 @@ const EVENTS: Readonly<Record<string, { readonly schema: string; readonly title:
     schema: "ErrorEvent",
     title: "error",
     summary:
-      "WebSocket only: the answer to a bad client message (MALFORMED_JSON, VALIDATION_ERROR, UNSUPPORTED_CHAIN_ID, API_KEY_FORBIDDEN), the usual error object; the connection stays open and nothing changed.",
+      "WebSocket only: the answer to a bad client message (MALFORMED_JSON, VALIDATION_ERROR, UNSUPPORTED_CHAIN_ID, API_KEY_FORBIDDEN) or to one past the message rate (RATE_LIMIT_EXCEEDED), the usual error object; nothing changed, and the connection stays open (but past twice its rate: docs/stream.md).",
   },
 };
 
 const DESCRIPTION = `Live data of the gateway: a \`changes\` event for every change set of a chain you follow, and the new state of every pool and token you follow, pushed after it starts being served (docs/stream.md). One path, \`GET /v1/stream\`, two transports: a WebSocket (\`Upgrade: websocket\`) or server-sent events (\`Accept: text/event-stream\`); any other request is 406 \`NOT_ACCEPTABLE\`. The HTTP side of the route (admission, the SSE response, every refusal) is in the OpenAPI document, /v1/openapi.json.
 
-- Admission is that of every keyed route: \`Authorization: Bearer <key>\` on the HTTP request, one request against the key's quota (events do not count), the key's route group \`stream\`, then the query, then the key's open streams (\`STREAM_MAX_CONNECTIONS_PER_KEY\`). Every refusal is a plain HTTP answer with the error envelope (401, 403, 429, 400): a WebSocket is never upgraded to be refused.
+- The WebSocket handshake comes first (RFC 6455 §4.2, the \`ws\` binding's headers): only a request whose \`Upgrade\` lists \`websocket\` is switched (any other is an ordinary GET); a malformed handshake is 400 \`INVALID_WEBSOCKET_HANDSHAKE\`, a version other than 13 is 426 \`UNSUPPORTED_WEBSOCKET_VERSION\` with \`Sec-WebSocket-Version: 13\`.
+- Admission is that of every keyed route: \`Authorization: Bearer <key>\` on the HTTP request, one request against the key's quota (events do not count), the key's route group \`stream\`, then the query, then the key's open streams (\`STREAM_MAX_CONNECTIONS_PER_KEY\`). Every refusal is a plain HTTP answer with the error envelope (400, 401, 403, 426, 429): a WebSocket is never upgraded to be refused.
 - Topics (\`topics=a,b\`, \`topics=a&topics=b\` or \`topics[]=a\`; any letter case, answered lowercase): \`changes\` (every chain the key may read), \`changes:<chainId>\`, \`pool:<chainId>:<poolAddress>\`, \`token:<chainId>:<tokenAddress>\`; at most \`STREAM_MAX_TOPICS\` per connection.
 - Positions: every event but \`error\` carries the position after it; pass the last one processed as \`since\` (SSE: \`Last-Event-ID\`, which wins) to resume, on this instance or another that served the same files: the missed \`changes\` events (or \`resync\`) come first, then one event with the current state of each followed pool or token that changed.
 - Every event of a swap is sent after that swap serves on every serving thread; per connection, events keep swap order.`;
 
 const WS_DESCRIPTION = (facts: StreamFacts): string =>
-  `The WebSocket of \`GET /v1/stream\`: one text message per event (its JSON). The client may send \`{"op":"subscribe","topics":[…]}\` and \`{"op":"unsubscribe","topics":[…]}\`; each is answered by a \`subscribed\` event (the whole topic list) or an \`error\` event. A bad message never closes the connection, except a frame over ${facts.maxClientMessageBytes} bytes or repeated non-JSON text. uWS pings after 44 s of silence and closes a connection whose pong does not come.
+  `The WebSocket of \`GET /v1/stream\`: one text message per event (its JSON). The client may send \`{"op":"subscribe","topics":[…]}\` and \`{"op":"unsubscribe","topics":[…]}\`; each is answered by a \`subscribed\` event (the whole topic list) or an \`error\` event. A bad message never closes the connection, except a frame over ${facts.maxClientMessageBytes} bytes or repeated non-JSON text. Messages are rate-limited per connection (STREAM_MAX_MESSAGES_PER_SECOND, in bursts of as many) and per key (STREAM_MAX_KEY_MESSAGES_PER_SECOND, on each serving thread): a message past the rate is answered by an \`error\` event (RATE_LIMIT_EXCEEDED) and not processed, and a connection that keeps sending past twice its rate is closed (1008). uWS pings after 44 s of silence and closes a connection whose pong does not come.
 
 Close codes a client sees:
 
@@ -111,16 +123,24 @@ ${facts.closeCodes
 
 const SSE_DESCRIPTION = `The server-sent events of \`GET /v1/stream\` (\`Accept: text/event-stream\`, no upgrade): the same events as the WebSocket, each as \`event: <type>\`, \`id: <position after it>\` (every event but \`error\`), \`data: <the JSON on one line>\`. The response begins with a comment line and gets a comment line (\`: ping\`) every 15 s. \`Last-Event-ID: <position>\` (EventSource sends it when it reconnects) wins over \`since\`. A client whose unsent bytes pass \`STREAM_MAX_BUFFER_BYTES\` is disconnected; graceful shutdown ends the response after the last event. The client sends nothing over this transport.`;
 
-/** The schemas of the stream's wire types: unions as `anyOf` (as in the OpenAPI document); StreamQuery is taken out (the bindings' query). */
-function streamSchemas(): { components: Record<string, JsonSchema>; query: JsonSchema } {
+/**
+ * The schemas of the stream's wire types: unions as `anyOf` (as in the OpenAPI document); StreamQuery and
+ * WebSocketHandshakeHeaders are taken out (the bindings' query and headers).
+ */
+function streamSchemas(): { components: Record<string, JsonSchema>; query: JsonSchema; handshake: JsonSchema } {
   const components = structuredClone(COLLECTION.components.schemas ?? {}) as unknown as Record<string, JsonSchema>;
   unionsAsAnyOf(components);
-  const query = components.StreamQuery;
-  if (query === undefined) throw new Error("AsyncAPI: typia generated no schema StreamQuery");
-  delete components.StreamQuery;
-  forEachSubschema(query, (s) => {
-    if (componentName(s.$ref) !== undefined) throw new Error("AsyncAPI: StreamQuery must be self-contained (it is inlined in bindings)");
-  });
+  const inlined = (name: string): JsonSchema => {
+    const schema = components[name];
+    if (schema === undefined) throw new Error(`AsyncAPI: typia generated no schema ${name}`);
+    delete components[name];
+    forEachSubschema(schema, (s) => {
+      if (componentName(s.$ref) !== undefined) throw new Error(`AsyncAPI: ${name} must be self-contained (it is inlined in bindings)`);
+    });
+    return schema;
+  };
+  const query = inlined("StreamQuery");
+  const handshake = inlined("WebSocketHandshakeHeaders");
   // A WebSocket client message is closed: an unknown property is a VALIDATION_ERROR (`whitelist`), as in the query.
   for (const name of ["StreamClientMessage"]) {
     forEachSubschema(components[name], (s) => {
@@ -128,12 +148,12 @@ function streamSchemas(): { components: Record<string, JsonSchema>; query: JsonS
     });
   }
   if (query.additionalProperties === undefined) query.additionalProperties = false;
-  return { components, query };
+  return { components, query, handshake };
 }
 
 /** Builds the AsyncAPI 3.0 document of the stream; the gateway does this once per serving thread. */
 export function buildAsyncApiDocument(facts: StreamFacts): JsonSchema {
-  const { components, query } = streamSchemas();
+  const { components, query, handshake } = streamSchemas();
   for (const type of facts.eventTypes) if (EVENTS[type] === undefined) throw new Error(`AsyncAPI: no message for the event type ${type}`);
   const messages: Record<string, JsonSchema> = {};
   for (const type of facts.eventTypes) {
@@ -190,7 +210,7 @@ export function buildAsyncApiDocument(facts: StreamFacts): JsonSchema {
         description: WS_DESCRIPTION(facts),
         servers: [{ $ref: "#/servers/websocket" }],
         messages: messageRefs([...facts.eventTypes, "clientMessage"]),
-        bindings: { ws: { method: "GET", query, bindingVersion: "0.1.0" } },
+        bindings: { ws: { method: "GET", query, headers: handshake, bindingVersion: "0.1.0" } },
       },
       sse: {
         address: "/v1/stream",

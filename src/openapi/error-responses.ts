@@ -54,6 +54,9 @@ export function errorResponse(codes: readonly ErrorCode[], authenticated: boolea
   if (retryAfter !== "never") headerObjects["Retry-After"] = headers.header("Retry-After", retryAfter === "always");
   const allow = combinedPresence(facts.map((f) => (f.allow ? "always" : "never")));
   if (allow !== "never") headerObjects.Allow = headers.header("Allow", allow === "always");
+  const upgrade = combinedPresence(facts.map((f) => (f.upgrade ? "always" : "never")));
+  if (upgrade !== "never")
+    for (const name of ["Upgrade", "Sec-WebSocket-Version"] as const) headerObjects[name] = headers.header(name, upgrade === "always");
 
   const refs = codes.map((code) => componentRef(errorEnvelopeName(code)));
   const examples: Record<string, JsonSchema> = {};

@@ -41,7 +41,7 @@ const PUBLIC: readonly ErrorCode[] = ["RATE_LIMIT_EXCEEDED"];
 
 const DESCRIPTION = `Normalized DeFi liquidity data for seven EVM chains (${SUPPORTED_CHAIN_IDS_ASCENDING.join(", ")}), served from in-memory snapshots.
 
-- Paths are relative to the gateway's base URL. Every \`/v1\` data route needs \`Authorization: Bearer <api-key>\`; \`/health\`, \`/ready\`, \`/metrics\`, this document and the AsyncAPI document of \`GET /v1/stream\` (\`/v1/asyncapi.json\`) are public (limited per client address).
+- Paths are relative to the gateway's base URL. Every \`/v1\` data route needs \`Authorization: Bearer <api-key>\`; \`/health\`, \`/ready\`, \`/metrics\`, this document and the AsyncAPI document of \`GET /v1/stream\` (\`/v1/asyncapi.json\`) are public (limited per client address, except the probes \`/health\` and \`/ready\`, which are never refused for rate).
 - Every success is the envelope \`{statusCode, timestamp, path, traceId, data}\`; every error is \`{statusCode, timestamp, path, traceId, error: {code, title, message, details, metadata}}\` with the code also in the \`x-error-code\` header. Each operation lists the codes it can answer; \`metadata\` has a schema per code.
 - Routing comes first: an unknown path is 404 \`ROUTE_NOT_FOUND\` (response \`RouteNotFound\`), another method on a known path 405 \`METHOD_NOT_ALLOWED\`, with or without a key. Then authentication, the key's quota and its route and chain allow-lists, then the request itself.
 - Each key has a quota of requests per fixed window; authenticated responses carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`, and every authenticated request counts, whatever its outcome.
@@ -91,7 +91,12 @@ class DocumentBuilder {
   operation(route: DocumentedRoute): JsonSchema {
     const doc = route.doc;
     const authenticated = route.access !== "public";
-    const errors: ErrorCode[] = [...ANY_ROUTE, ...(authenticated ? ACCESS : PUBLIC), ...(route.body ? BODY : []), ...doc.errors];
+    const errors: ErrorCode[] = [
+      ...ANY_ROUTE,
+      ...(authenticated ? ACCESS : route.probe === true ? [] : PUBLIC),
+      ...(route.body ? BODY : []),
+      ...doc.errors,
+    ];
     const rateLimit = authenticated ? "always" : "never";
     const conditional = route.method === "GET" && doc.stream === undefined;
     const successHeaders = doc.stream === undefined ? this.headers.success(rateLimit, conditional) : this.headers.eventStream(rateLimit);

@@ -58,5 +58,10 @@ export interface DocumentedRoute {
   readonly access: RouteAccess;
   /** Reads a JSON body. */
   readonly body: boolean;
+  /**
+   * A health probe (`/health`, `/ready`): public, and never counted against the per-address budget of
+   * requests without a key, so never refused for rate (no 429).
+   */
+  readonly probe?: true;
   readonly doc: OperationDoc;
 }

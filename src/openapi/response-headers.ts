@@ -37,9 +37,10 @@ export class ResponseHeaderCatalogue {
     return headers;
   }
 
-  /** Cache-Control on every answer; the CORS headers when the operator enables CORS. */
+  /** Cache-Control on every answer; the CORS headers when the operator enables CORS; Keep-Alive unless the connection closes. */
   private shared(headers: HeaderObjects): HeaderObjects {
     headers["Cache-Control"] = this.header("Cache-Control", true);
+    headers["Keep-Alive"] = this.header("Keep-Alive", false);
     headers["Access-Control-Allow-Origin"] = this.header("Access-Control-Allow-Origin", false);
     headers["Access-Control-Expose-Headers"] = this.header("Access-Control-Expose-Headers", false);
     return headers;

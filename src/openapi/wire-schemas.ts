@@ -16,6 +16,7 @@ import type {
   ChainBasketPathParameters,
   ChainPathParameters,
   ChainTokenPathParameters,
+  DocsAssetPathParameters,
   ErrorEnvelope,
   ErrorMetadataByCode,
   HealthResponse,
@@ -80,6 +81,7 @@ const COLLECTION = typia.json.schemas<
     ReadinessResponse,
     ErrorEnvelope,
     PoolPathParameters,
+    DocsAssetPathParameters,
     ChainPathParameters,
     TokenAddressPathParameters,
     ChainTokenPathParameters,
@@ -109,6 +111,7 @@ void METADATA_FOR_EVERY_CODE;
  */
 const PARAMETER_CARRIERS = [
   "PoolPathParameters",
+  "DocsAssetPathParameters",
   "ChainPathParameters",
   "TokenAddressPathParameters",
   "ChainTokenPathParameters",

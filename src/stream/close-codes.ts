@@ -12,6 +12,8 @@ export const CLOSE_GOING_AWAY = 1001;
 /** More than STREAM_MAX_BAD_MESSAGES messages in a row that are not JSON. */
 export const CLOSE_POLICY_VIOLATION = 1008;
 export const POLICY_VIOLATION_REASON = "too many messages that are not JSON";
+/** More than twice STREAM_MAX_MESSAGES_PER_SECOND messages within a second (also 1008). */
+export const MESSAGE_RATE_REASON = "message rate exceeded";
 /** The client does not read: its unsent bytes passed STREAM_MAX_BUFFER_BYTES. */
 export const CLOSE_SLOW_CONSUMER = 4008;
 export const SLOW_CONSUMER_REASON = "slow-consumer";
@@ -42,13 +44,19 @@ export const STREAM_CLOSE_CODES: readonly StreamCloseCode[] = Object.freeze([
     code: 1006,
     reason: null,
     errorEvent: false,
-    when: "a frame larger than 64 KiB or a text frame that is not UTF-8 (uWS closes the socket); a slow consumer that does not drain within 10 s",
+    when: "a frame larger than 64 KiB, a text frame that is not UTF-8, or bytes uWS cannot read as frames, such as what follows a client frame sent without a mask (uWS closes the socket); a slow consumer that does not drain within 10 s",
   },
   {
     code: CLOSE_POLICY_VIOLATION,
     reason: POLICY_VIOLATION_REASON,
     errorEvent: true,
-    when: "more than STREAM_MAX_BAD_MESSAGES messages in a row that are not JSON (each answered by an error event)",
+    when: "more than STREAM_MAX_BAD_MESSAGES messages in a row that are not JSON (each answered by an error event; any JSON message, of whatever shape, resets the count)",
+  },
+  {
+    code: CLOSE_POLICY_VIOLATION,
+    reason: MESSAGE_RATE_REASON,
+    errorEvent: true,
+    when: "the connection kept sending past its message rate: more than twice STREAM_MAX_MESSAGES_PER_SECOND messages within about a second (those past the rate each answered by an error event, RATE_LIMIT_EXCEEDED)",
   },
   {
     code: CLOSE_SLOW_CONSUMER,

@@ -4,6 +4,12 @@
  * memory every serving thread of the instance shares, so the limit holds
  * across threads. A stream takes a place before it opens and gives it back
  * when it closes; the opening past the limit is answered 429.
+ *
+ * Slots belong to key ids (QuotaSlots), and a keys-file reload may give a
+ * key another id (a rename, two keys swapping ids): the count follows the
+ * key, not the id. A stream remembers the slot its place is counted in, and
+ * when a reload keeps it open under an entry whose id has another slot, the
+ * hub moves its place there (`move`), each thread its own streams.
  */
 import { ApiError } from "../api/errors.js";
 
@@ -35,8 +41,8 @@ export class KeyStreams {
 
   /** Takes one of the key's places: its slot (give it back with `release`), or throws 429 RATE_LIMIT_EXCEEDED. */
   take(keyId: string): number {
-    const slot = this.slots[keyId];
-    if (slot === undefined || slot >= this.open.length) return UNCOUNTED;
+    const slot = this.slotOf(keyId);
+    if (slot === UNCOUNTED) return UNCOUNTED;
     if (Atomics.add(this.open, slot, 1) < this.max) return slot;
     Atomics.sub(this.open, slot, 1);
     throw new ApiError(
@@ -50,6 +56,19 @@ export class KeyStreams {
 
   release(slot: number): void {
     if (slot !== UNCOUNTED) Atomics.sub(this.open, slot, 1);
+  }
+
+  /** The slot a key id's places are counted in now (UNCOUNTED when it has none). */
+  slotOf(keyId: string): number {
+    const slot = this.slots[keyId];
+    return slot === undefined || slot >= this.open.length ? UNCOUNTED : slot;
+  }
+
+  /** One open stream's place moves from slot `from` to slot `to` (never refused: the stream is open already). */
+  move(from: number, to: number): void {
+    if (from === to) return;
+    if (to !== UNCOUNTED) Atomics.add(this.open, to, 1);
+    this.release(from);
   }
 
   /** Open streams of a slot (tests, diagnostics). */

@@ -82,7 +82,12 @@ export class SseChannel {
     });
   }
 
-  /** Ends the response after what is queued (graceful: shutdown, drain). */
+  /**
+   * Ends the response after what is queued (graceful: shutdown, drain, a revoked key): the terminating
+   * zero-length chunk follows the last event's chunk, nothing else. Never `end(…, true)`: once the body has
+   * started, uWS writes its `Connection: close` header line into the chunked body (HttpResponse::internalEnd),
+   * which no client can parse. The connection stays a keep-alive one; a draining thread closes it after.
+   */
   end(): void {
     if (this.done) return;
     this.done = true;
@@ -90,7 +95,7 @@ export class SseChannel {
     this.queue = null;
     this.res.cork(() => {
       if (queued !== null && queued.length > 0) this.res.write(Buffer.concat(queued));
-      this.res.end(undefined, true);
+      this.res.end();
     });
   }
 

@@ -60,6 +60,7 @@ import { instanceOnChain, parseAddress, tokenInfoChunks } from "../tables/token-
 import { listEntry, listIncludes, listLength } from "./address-lists.js";
 import { KeyStreams } from "./key-streams.js";
 import { KeyWatch } from "./key-watch.js";
+import type { ConnectionRate } from "./message-rate.js";
 import { sseEvent, SSE_OPENING, SSE_PING } from "./sse.js";
 import { SseChannel } from "./sse-channel.js";
 import {
@@ -114,8 +115,10 @@ export class StreamConnection {
   shard = 0;
   /** `since` of the opening request, until the stream starts. */
   since: Position | null;
-  /** Messages in a row that were not JSON (WebSocket). */
+  /** Messages in a row that were not JSON (WebSocket); any JSON message, valid or not, resets it. */
   badMessages = 0;
+  /** Its message rate (WebSocket: message-rate.ts, set by the HTTP edge as it opens). */
+  rate: ConnectionRate | null = null;
   /** Closed, or being closed: nothing more is sent. */
   closed = false;
   ws: WebSocket<StreamConnection> | null = null;
@@ -136,8 +139,8 @@ export class StreamConnection {
     key: KeyEntry,
     /** The key's masked form (maskKey: what API_KEY_NOT_FOUND and the log show); the key itself is never kept. */
     readonly maskedKey: string,
-    /** The key's place among its open streams (KeyStreams), given back on close. */
-    readonly keySlot: number,
+    /** Where the key's place among its open streams is counted (KeyStreams), given back on close; follows the key's id on reloads. */
+    public keySlot: number,
     requested: readonly Topic[],
     since: Position | null,
   ) {
@@ -703,6 +706,12 @@ export class StreamHub {
       const readable = readableChains(entry);
       if (readable !== conn.readable) this.rescope(conn, readable);
       conn.key = entry;
+    }
+    // The reload may have given the key another id (and so another slot): its place among its open streams follows.
+    const slot = this.keyStreams.slotOf(entry.id);
+    if (slot !== conn.keySlot) {
+      this.keyStreams.move(conn.keySlot, slot);
+      conn.keySlot = slot;
     }
     return true;
   }

@@ -1,6 +1,6 @@
 /**
  * The limits of GET /v1/stream (live.md §13), set by the operator
- * (src/config/config.ts, docs/operators.md) and fixed for the life of a
+ * (src/config/settings.ts, docs/operators.md) and fixed for the life of a
  * serving thread.
  */
 export interface StreamLimits {
@@ -12,8 +12,12 @@ export interface StreamLimits {
   readonly maxTopics: number;
   /** A `changes` event whose address list is longer carries counts instead (STREAM_MAX_ADDRESSES). */
   readonly maxAddresses: number;
-  /** WebSocket messages in a row that are not valid JSON before the connection is closed (STREAM_MAX_BAD_MESSAGES). */
+  /** WebSocket messages in a row that are not JSON before the connection is closed (STREAM_MAX_BAD_MESSAGES); any JSON message resets the run. */
   readonly maxBadMessages: number;
+  /** WebSocket messages one connection may send per second (STREAM_MAX_MESSAGES_PER_SECOND; message-rate.ts). */
+  readonly maxMessagesPerSecond: number;
+  /** WebSocket messages one key's connections may send per second together, on each serving thread (STREAM_MAX_KEY_MESSAGES_PER_SECOND). */
+  readonly maxKeyMessagesPerSecond: number;
 }
 
 export const DEFAULT_STREAM_LIMITS: StreamLimits = {
@@ -22,6 +26,8 @@ export const DEFAULT_STREAM_LIMITS: StreamLimits = {
   maxTopics: 1000,
   maxAddresses: 10_000,
   maxBadMessages: 20,
+  maxMessagesPerSecond: 20,
+  maxKeyMessagesPerSecond: 100,
 };
 
 /** Largest WebSocket message a client may send (a larger frame closes the connection: uWS maxPayloadLength). */

@@ -3,7 +3,7 @@
  * (dist/workers/snapshot-worker.js), driven scan by scan: which files are
  * built, accepted, rejected and retried (issue 10, items 2-5), with a clock
  * the test moves. What the loader tells its listener and its log is what is
- * checked; the HTTP view of the same behaviour is in test/http/snapshot-pipeline.test.ts.
+ * checked; the HTTP view of the same behaviour is in test/server/snapshot-pipeline.test.ts.
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -19,6 +19,7 @@ import {
   addr,
   chainFile,
   nativeToken,
+  oneTokenChain,
   packSnapshot,
   poolStats,
   poolToken,
@@ -35,14 +36,7 @@ afterEach(stopHarnesses);
 
 const NOW_S = LOADER_NOW_S;
 
-function chain(chainId: ChainId, generatedAt: number, symbol: string): SnapshotFile {
-  return chainFile(chainId, {
-    generatedAt,
-    protocols: [protocol("p")],
-    tokens: [nativeToken(chainId), token(chainId, { address: addr("1001"), symbol })],
-    pools: [v2Pool({ address: addr("abc1"), protocolId: "p", tokens: [poolToken(NATIVE_ADDRESS, 1, 2), poolToken(addr("1001"), 3, 4)] })],
-  });
-}
+const chain = (chainId: ChainId, generatedAt: number, symbol: string): SnapshotFile => oneTokenChain(chainId, generatedAt, symbol);
 
 const sha = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 

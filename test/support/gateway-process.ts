@@ -49,6 +49,8 @@ const CONTROLLED_ENV = [
   "STREAM_MAX_TOPICS",
   "STREAM_MAX_ADDRESSES",
   "STREAM_MAX_BAD_MESSAGES",
+  "STREAM_MAX_MESSAGES_PER_SECOND",
+  "STREAM_MAX_KEY_MESSAGES_PER_SECOND",
   "CHANGES_RETENTION",
   "CHANGES_MAX_MB",
 ];
@@ -199,7 +201,7 @@ export function startGateway(opts: StartOptions): Promise<Gateway> {
       rawStderr += chunk;
     });
     child.on("error", (err) => fail(`spawn error: ${err.message}`));
-    void exited.then((code) => fail(`process exited with code ${code}`));
+    void exited.then((code) => fail(`process exited with code ${code}`)); // exited only resolves
   });
 }
 
@@ -301,13 +303,16 @@ export async function request<T = any>(baseUrl: string, urlPath: string, opts: R
     body: opts.body as any,
   });
   const text = await res.text();
-  let body: any;
+  return { status: res.status, headers: res.headers, text, body: jsonOrUndefined(text) };
+}
+
+/** `text` parsed as JSON, or undefined when it is not JSON. */
+export function jsonOrUndefined(text: string): any {
   try {
-    body = JSON.parse(text);
+    return JSON.parse(text);
   } catch {
-    body = undefined;
+    return undefined;
   }
-  return { status: res.status, headers: res.headers, text, body };
 }
 
 /** POST /v1/tokens with a JSON body (any value, serialized with JSON.stringify unless already a string). */
@@ -517,6 +522,9 @@ export const ERROR_TITLES: Record<string, [number, string]> = {
   // live.md §12-§15
   INVALID_POSITION: [400, "Invalid Parameters"],
   NOT_ACCEPTABLE: [406, "Not Acceptable"],
+  // issue 27: the WebSocket handshake (RFC 6455 §4.2)
+  INVALID_WEBSOCKET_HANDSHAKE: [400, "Bad Request"],
+  UNSUPPORTED_WEBSOCKET_VERSION: [426, "Upgrade Required"],
 };
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;

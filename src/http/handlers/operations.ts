@@ -1,5 +1,5 @@
 /** Public operations endpoints outside /v1: liveness, readiness, Prometheus metrics (not enveloped). */
-import type { HealthResponse, ReadinessResponse } from "../../api/wire.js";
+import type { HealthResponse } from "../../api/wire.js";
 import { rawJson, type Reply } from "../reply.js";
 import type { RouteRequest } from "../route.js";
 
@@ -9,21 +9,10 @@ export function getHealth(): Reply {
   return rawJson(200, HEALTHY);
 }
 
+/** From bytes encoded once per state (snapshot, initial load, quota store): a probe costs no JSON. */
 export function getReadiness(request: RouteRequest): Reply {
   const { ctx } = request;
-  const snapshot = ctx.store.current;
-  const chains = snapshot ? [...snapshot.chainIds] : [];
-  const quotaStore = ctx.quotas.status(Date.now());
-  // Refusing every keyed request (QUOTA_FAILURE=closed without Redis) is not ready: a load balancer should send traffic elsewhere.
-  const ready = ctx.ready && !(quotaStore.state === "unavailable" && quotaStore.onFailure === "closed");
-  const body = JSON.stringify({
-    ready,
-    version: snapshot?.versionHex ?? null,
-    chains,
-    quotaStore,
-    position: snapshot?.changes.positionText ?? null,
-  } satisfies ReadinessResponse);
-  return rawJson(ready ? 200 : 503, body);
+  return ctx.readiness.of(ctx.store.current, ctx.ready, ctx.quotas.status(Date.now()));
 }
 
 export async function getMetrics(request: RouteRequest): Promise<Reply> {

@@ -19,9 +19,9 @@ export function dataEtag(version: string, crc: number, length: number): string {
   return `W/"${version}-${crc >>> 0}-${length}"`;
 }
 
-/** A strong validator of exactly these body bytes in this coding. */
-export function bodyEtag(body: Uint8Array, coding: ContentCoding): string {
-  const tag = `${(crc32Continue(body, 0) >>> 0).toString(16)}-${body.length.toString(16)}`;
+/** A strong validator of exactly these body bytes in this coding (`crc`: their CRC-32, when known beforehand). */
+export function bodyEtag(body: Uint8Array, coding: ContentCoding, crc = crc32Continue(body, 0)): string {
+  const tag = `${(crc >>> 0).toString(16)}-${body.length.toString(16)}`;
   return coding === "identity" ? `"${tag}"` : `"${tag}-${coding}"`;
 }
 

@@ -54,7 +54,15 @@ describe("loadConfig", () => {
       keysFileMaxBytes: 16 * 2 ** 20,
       basketsFileMaxBytes: 16 * 2 ** 20,
       snapshotFileMaxBytes: 1024 * 2 ** 20,
-      stream: { maxBufferBytes: 4 * 2 ** 20, maxConnectionsPerKey: 100, maxTopics: 1000, maxAddresses: 10_000, maxBadMessages: 20 },
+      stream: {
+        maxBufferBytes: 4 * 2 ** 20,
+        maxConnectionsPerKey: 100,
+        maxTopics: 1000,
+        maxAddresses: 10_000,
+        maxBadMessages: 20,
+        maxMessagesPerSecond: 20,
+        maxKeyMessagesPerSecond: 100,
+      },
     });
   });
 
