@@ -6,7 +6,7 @@
  * - niceness: the one shared cell every task's thread follows (thread-niceness.ts), kept up to date while
  *   tasks run: 0 before anything serves and while the serving threads are idle; while they are busy,
  *   BUILD_WORKER_NICE for a file just pushed, lowered as the push ages, to 0 when it is FRESHNESS_TARGET_S old
- *   (a build under load is never starved for longer: docs/decisions/005-incremental-builds.md);
+ *   (a build under load is never starved for longer: docs/decisions/010-incremental-builds.md);
  * - two threads on one chain: a large file builds on both workers when the serving threads are idle
  *   (mayShare), its chain task beside a helper task, joined by a helper link (helper-link.ts;
  *   docs/decisions/003-two-threads-on-one-chain.md);

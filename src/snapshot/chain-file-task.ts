@@ -114,7 +114,7 @@ class ChainFileBuild {
   /**
    * The file's chain, compiled (the whole file read again if it was written meanwhile: an `io` rejection), with
    * its change set against the chain's last accepted file (live.md §12). When that file kept its records'
-   * digests, this one is read against it (docs/decisions/005-incremental-builds.md): unchanged records are
+   * digests, this one is read against it (docs/decisions/010-incremental-builds.md): unchanged records are
    * copied, and the change set falls out of the same comparison; otherwise it is read in full and diffed.
    */
   private async compile(file: OpenSnapshotFile): Promise<Compiled> {

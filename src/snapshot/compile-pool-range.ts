@@ -52,7 +52,7 @@ export interface PoolRangeJob {
   readonly range: PoolRange;
   readonly targets: ChainPoolTargets;
   /**
-   * An incremental build (docs/decisions/005-incremental-builds.md): the chain's last accepted file, and one byte
+   * An incremental build (docs/decisions/010-incremental-builds.md): the chain's last accepted file, and one byte
    * per pool of it that both threads set for the pools they read (PoolReuseInput.present). Absent or null: a
    * full build. Both threads read the top level against it the same way, so they agree on what is reused.
    */

@@ -32,7 +32,7 @@ import type { ChainTokenColumns, TokenRunData } from "../tables/compiled-chain.j
 /**
  * A chain's earlier run and which of its rows each row of the new columns repeats: a row whose token record is
  * unchanged (reuse-tokens.ts) copies its flags, JSON pieces and address bytes, and maps its chain-local name and
- * search-string ids, instead of computing them from its strings (docs/decisions/005-incremental-builds.md).
+ * search-string ids, instead of computing them from its strings (docs/decisions/010-incremental-builds.md).
  */
 export interface PreviousRun {
   readonly run: TokenRunData;

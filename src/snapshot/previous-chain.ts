@@ -9,7 +9,7 @@ import type { RecordDigests } from "./record-digests.js";
 
 /**
  * The chain's last accepted file as a build reads it (shared memory, not copied): what its records compiled to,
- * reused for the records whose bytes are unchanged (docs/decisions/005-incremental-builds.md), and what the
+ * reused for the records whose bytes are unchanged (docs/decisions/010-incremental-builds.md), and what the
  * new file's change set is computed against.
  */
 export interface PreviousChainTables {

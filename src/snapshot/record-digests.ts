@@ -3,7 +3,7 @@
  * the framing pass finds them (pool-stream.ts). A build keeps its file's digests beside the compiled chain; the
  * next build of the chain compares each record's digest with them, and a record whose bytes are unchanged
  * reuses what was compiled for it instead of being decoded again (reuse-pools.ts, reuse-tokens.ts;
- * docs/decisions/005-incremental-builds.md). SHA-256 in full: two records are taken for the same bytes only
+ * docs/decisions/010-incremental-builds.md). SHA-256 in full: two records are taken for the same bytes only
  * when their digests are equal, and no practical collision of SHA-256 is known.
  */
 import { hash } from "node:crypto";

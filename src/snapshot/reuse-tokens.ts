@@ -1,6 +1,6 @@
 /**
  * The top level of a chain file whose previous version is served, read incrementally
- * (docs/decisions/005-incremental-builds.md): its `tokens` array is framed record by record and each record's
+ * (docs/decisions/010-incremental-builds.md): its `tokens` array is framed record by record and each record's
  * SHA-256 compared with the previous file's; a token whose bytes are unchanged is copied from the previous
  * columns (and its pool JSON from the previous token run) without being decoded; only new and changed tokens
  * are decoded, validated and normalized. The rest of the top level (format, chain, protocols, ...) is small and

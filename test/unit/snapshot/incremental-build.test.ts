@@ -1,5 +1,5 @@
 /**
- * Incremental builds (docs/decisions/005-incremental-builds.md) held against the full build, which is the
+ * Incremental builds (docs/decisions/010-incremental-builds.md) held against the full build, which is the
  * reference: after any random series of pushes (records edited, removed, added and reordered; tokens renamed
  * or repriced; protocols renamed, added and removed; files that fail validation; raw byte damage), the chain
  * task reading a file against the chain's last accepted file answers exactly what it answers reading the file in
