@@ -145,6 +145,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
       workerMaxOldGenerationMb: config.buildWorkerMaxMb,
       startBuilds: config.buildStartWorkers,
       workerNice: config.buildWorkerNice,
+      freshnessTargetS: config.freshnessTargetSeconds,
       servingLoad: () => servingLoad.load(),
       maxFutureSkewSeconds: config.snapshotMaxFutureSkewSeconds,
       maxFileBytes: config.snapshotFileMaxBytes,
@@ -155,6 +156,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
       fileRejected: (reason) => metrics.rejectedFiles.inc({ reason }),
       buildFailed: () => metrics.buildFailures.inc(),
       buildTimed: (phase, seconds) => metrics.buildDuration.observe({ phase }, seconds),
+      buildWaited: (seconds, niceness) => metrics.buildWait.observe({ priority: String(niceness) }, seconds),
     },
     log,
   );
