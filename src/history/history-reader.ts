@@ -205,6 +205,14 @@ export class ChainHistoryReader implements ChainHistorySource {
     const day = spanStart(t, DAY);
     if (t > day) {
       const entry = this.dbs.days.getBinary(this.keys.chainTime(this.chainId, day));
+      if (entry !== undefined && this.dayCompacted(kind, id, day) && day < this.meta.rawDropped) {
+        // The day's records are past the raw tier's retention: its hour units hold the state at each hour's
+        // end (t is then an hour's start: the hour and day tiers ask at bucket starts only).
+        const carried = this.stateAtEndOfDayBefore(kind, id, day);
+        let state = carried;
+        for (const u of this.hourUnits(kind, id, day, entry, carried).units) if (u.t < t) state = stateAfter(kind, u);
+        return state;
+      }
       if (entry !== undefined) {
         const records = this.dayRecords(kind, id, day, entry);
         for (let i = records.length - 1; i >= 0; i--) if (records[i].t < t) return records[i].values;
