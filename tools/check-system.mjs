@@ -3,12 +3,12 @@
 // JavaScript: it runs before the build). A missing one is installed from Debian's packages when this
 // runs as root; otherwise it stops at once with the exact command to run.
 //
-//   redis-server   shared quotas across instances (test/http/shared-quotas.test.ts, redis-access-path.test.ts)
-//   nginx          the reverse-proxy mitigation (test/http/reverse-proxy.test.ts, docs/reverse-proxy.md)
-//   openssl, curl  throwaway certificates and a real TLS client (test/http/https.test.ts)
-//   chromium       the API reference page in a real browser (test/http/docs-page.test.ts, npm run docs:screenshot)
+//   redis-server   shared quotas across instances (test/server/shared-quotas.test.ts, test/app/redis-access-path.test.ts)
+//   nginx          the reverse-proxy mitigation (test/server/reverse-proxy.test.ts, docs/reverse-proxy.md)
+//   openssl, curl  throwaway certificates and a real TLS client (test/server/https.test.ts)
+//   chromium       the API reference page in a real browser (test/server/docs-page.test.ts, npm run docs:screenshot)
 //   prometheus     promtool checks and tests the alert rules; a real Prometheus scrapes a real gateway
-//                  (test/monitoring/alert-rules.test.ts, test/monitoring/prometheus-scrape.test.ts)
+//                  (test/monitoring/alert-rules.test.ts, test/server/prometheus-scrape.test.ts)
 import { spawnSync } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { delimiter, isAbsolute, join } from "node:path";

@@ -1,6 +1,6 @@
 /**
  * The Grafana dashboard of the gateway (config/monitoring/gateway-dashboard.json, written by
- * `npm run dashboard:generate`; test/monitoring/prometheus-scrape.test.ts fails when the file is stale, when a
+ * `npm run dashboard:generate`; test/server/prometheus-scrape.test.ts fails when the file is stale, when a
  * query names a metric the gateway does not export, or when the real Prometheus refuses a query). Sections:
  * traffic and latency by route, answers by status, quotas, streams and fan-out delay, freshness per chain,
  * builds and swaps, threads and memory. Queries read the `$datasource` and `$instance` variables.

@@ -2,7 +2,7 @@
  * Headless Chromium (Debian's `chromium`, driven by puppeteer-core) on the
  * gateway's API reference page: the launch, and what a reader does there
  * (open GET /docs, type a key into "Authorize", "Try it out" on a route). The
- * browser test (test/http/docs-page.test.ts) and the screenshot script
+ * browser test (test/server/docs-page.test.ts) and the screenshot script
  * (tools/docs-screenshot.ts, `npm run docs:screenshot`) share it.
  */
 import { accessSync, constants, mkdtempSync, rmSync } from "node:fs";

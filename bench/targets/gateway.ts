@@ -11,8 +11,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PROJECT_ROOT } from "../../src/config/config.js";
-import { startNode, type BenchChild } from "./child.js";
-import { freePort } from "./free-port.js";
+import { startNode, type BenchChild } from "../shared/child.js";
+import { freePort } from "../shared/free-port.js";
 
 export const MAIN_JS = join(PROJECT_ROOT, "dist/src/cli/main.js");
 

@@ -11,7 +11,7 @@
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import WebSocket from "ws";
-import { BenchChild } from "./child.js";
+import { BenchChild } from "../shared/child.js";
 import { parseArgs } from "node:util";
 
 const THIS_FILE = fileURLToPath(import.meta.url);
@@ -84,5 +84,8 @@ async function child(url: string, key: string, count: number): Promise<void> {
 
 if (process.argv[1] === THIS_FILE && process.send) {
   const [url, key, countText] = parseArgs({ allowPositionals: true }).positionals;
-  void child(url, key, Number(countText));
+  child(url, key, Number(countText)).catch((error: unknown) => {
+    process.stderr.write(`idle streams: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });
 }

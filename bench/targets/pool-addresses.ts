@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Unpackr } from "msgpackr";
-import { BenchChild } from "./child.js";
+import { BenchChild } from "../shared/child.js";
 import { parseArgs } from "node:util";
 
 const THIS_FILE = fileURLToPath(import.meta.url);

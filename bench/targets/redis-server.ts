@@ -6,8 +6,8 @@
  */
 import { spawnSync } from "node:child_process";
 import { createConnection } from "node:net";
-import { startChild, type BenchChild } from "./child.js";
-import { freePort } from "./free-port.js";
+import { startChild, type BenchChild } from "../shared/child.js";
+import { freePort } from "../shared/free-port.js";
 
 export const REDIS_SERVER_BINARY = process.env.REDIS_SERVER_BIN ?? "redis-server";
 

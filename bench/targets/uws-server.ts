@@ -52,8 +52,9 @@ const stop = () => {
   stopping = true;
   for (const w of workers) w.postMessage("close");
   const force = setTimeout(() => {
-    for (const w of workers) void w.terminate();
+    for (const w of workers) void w.terminate(); // terminate() only resolves (with the exit code)
   }, 4000);
+  // Each of exits resolves when its worker exits; none rejects.
   void Promise.all(exits).then(() => {
     clearTimeout(force);
     process.exit(0);

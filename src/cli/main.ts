@@ -87,4 +87,8 @@ async function main(): Promise<void> {
   });
 }
 
-void main();
+main().catch((error: unknown) => {
+  // Failures main() does not report itself (its own are exit 1 or 2 with a message): the stack, exit 1.
+  process.stderr.write(`liquidity-gateway: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

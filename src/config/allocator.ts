@@ -9,7 +9,7 @@
  * over three re-pushes. A fixed threshold turns the adjustment off; at 1 MiB
  * RSS stayed within ~40 MB of its first steady figure over two re-pushes (at
  * 128 KiB within 5 MB, at 4 MiB +140 MB), while per-request buffers (well
- * under 1 MiB) still come from the arenas (bench/README.md, "Re-push memory"). glibc reads the setting only when the
+ * under 1 MiB) still come from the arenas (bench/RESULTS.md, "Issue 14, item 3"). glibc reads the setting only when the
  * process starts, so it belongs to the environment: `npm start` sets it, and
  * the gateway says so at start when it is missing.
  */

@@ -92,7 +92,7 @@ export const TOO_DEEP: unique symbol = Symbol("nested deeper than MAX_JSON_DEPTH
 
 /**
  * The parsed body (cut at MAX_JSON_DEPTH), or MALFORMED_JSON. V8's JSON.parse
- * does not recurse (test/unit/json-body-depth.test.ts holds it to that on the
+ * does not recurse (test/unit/http/json-body-depth.test.ts holds it to that on the
  * deepest 64 KiB body), so parsing a deep body is one bounded pass like any other.
  */
 export function parseJsonBody(bytes: Buffer): unknown {

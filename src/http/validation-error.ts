@@ -8,6 +8,7 @@
 import typia, { type IValidation } from "typia";
 import { isSupportedChainId, SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../chains/chains.js";
 import { ApiError } from "../api/errors.js";
+import { unreachable } from "../util/unreachable.js";
 
 type Constraint =
   | "isObject"
@@ -143,8 +144,11 @@ function message(c: ReturnType<typeof constraintOf>, property: string, isItem: b
       return `${subject} must be one of the following values: ${c.allowed!.join(", ")}`;
     case "uniqueItems":
       return `All ${property}'s elements must be unique`;
-    default:
+    case "isEthereumAddress":
+    case "matches":
       return `${subject} is invalid`;
+    default:
+      return unreachable(c.name, "constraint");
   }
 }
 

@@ -3,7 +3,7 @@
  * hands the pools after the first `k` to a helper thread (`PoolRangeJob`), builds pools [0, k) itself, then
  * joins what the helper wrote (`joinPoolRange`), both writing into the same shared memory at each pool's
  * index. The file is judged exactly as when one thread reads it all (the first problem in file order);
- * test/unit/compile-pool-range.test.ts holds both paths equal, accepted and rejected, on random files.
+ * test/unit/snapshot/compile-pool-range.test.ts holds both paths equal, accepted and rejected, on random files.
  */
 import type { ChainId } from "../chains/chains.js";
 import type { ByteSource } from "./byte-source.js";

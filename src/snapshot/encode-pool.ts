@@ -1,7 +1,7 @@
 /**
  * The `data.pool` JSON of one snapshot pool (api-decisions.md §4), keys in the
  * documented order, written straight into a column's bytes: byte for byte
- * what JSON.stringify gives for the wire object (test/unit/encode-pool.test.ts
+ * what JSON.stringify gives for the wire object (test/unit/snapshot/encode-pool.test.ts
  * holds that object form as the reference). Keys are pre-encoded constants;
  * each token's and protocol's JSON is encoded once per chain and copied into
  * every pool that uses it; numbers are written as digits without a string.

@@ -20,6 +20,7 @@ import { SnapshotChecker, validateSnapshot } from "./validate-snapshot.js";
 import { poolArray, PoolStream, splitPools, type PoolSource, type SplitSnapshot } from "./pool-stream.js";
 import { arraySource, FileSource, type ByteSource } from "./byte-source.js";
 import { describeFileKind, FILE_LIMITS, OperatorFileError, openOperatorFile, tooLarge, type FileLimit } from "../util/operator-file.js";
+import { unreachable } from "../util/unreachable.js";
 
 /** A validated snapshot whose tokens all have normalizedSymbol, normalizedName and logoUrl. */
 export type NormalizedSnapshotFile = Omit<SnapshotFile, "tokens"> & { tokens: NormalizedSnapshotToken[] };
@@ -285,8 +286,11 @@ function refusal(name: string, error: OperatorFileError): SnapshotError {
       });
     case "too-large":
       return new SnapshotError("too-large", `${name}: ${error.problem}`, { cause: error });
-    default:
+    case "io":
+    case "missing":
       return ioError(name, error.cause ?? error);
+    default:
+      return unreachable(error.reason, "operator-file refusal");
   }
 }
 

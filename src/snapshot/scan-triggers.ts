@@ -61,7 +61,7 @@ export class ScanTriggers {
     this.watcher.on("error", (error) =>
       this.log.error({ event: "watch-error", err: error }, "snapshot directory watch failed; the cron schedule still rescans"),
     );
-    this.schedule = cron.schedule(this.options.cron, () => void this.scan("tick"));
+    this.schedule = cron.schedule(this.options.cron, () => this.scanLogged("tick"));
   }
 
   /** Stops watching and the schedule; no scan starts after this. */
@@ -79,6 +79,13 @@ export class ScanTriggers {
 
   private changed(): void {
     if (this.debounce) clearTimeout(this.debounce);
-    this.debounce = setTimeout(() => void this.scan("change"), this.options.debounceMs);
+    this.debounce = setTimeout(() => this.scanLogged("change"), this.options.debounceMs);
+  }
+
+  /** A scan nobody awaits (the schedule's, the watch's): a failure is logged, and the next trigger scans again. */
+  private scanLogged(trigger: ScanTrigger): void {
+    this.scan(trigger).catch((error: unknown) =>
+      this.log.error({ event: "scan-failed", trigger, err: error }, "a snapshot scan failed; serving the last good data"),
+    );
   }
 }

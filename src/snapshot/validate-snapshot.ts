@@ -278,7 +278,8 @@ export function describeValue(value: unknown): string {
       if (isPlainMap(value)) return "a map";
       return `a ${(value as { constructor?: { name?: string } }).constructor?.name ?? "value"}`;
     }
-    default:
+    case "function":
+    case "symbol":
       return typeof value;
   }
 }

@@ -244,6 +244,7 @@ function ioError(path: string, error: unknown): OperatorFileError {
       return new OperatorFileError("io", path, `permission denied (${code})`, { code }, { cause: error });
     case "ELOOP":
       return new OperatorFileError("io", path, "a symbolic link that loops (ELOOP)", { code }, { cause: error });
+    case undefined: // not a system error: its own message
     default:
       return new OperatorFileError("io", path, error instanceof Error ? error.message : String(error), code === undefined ? {} : { code }, {
         cause: error,

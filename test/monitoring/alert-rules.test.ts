@@ -3,7 +3,7 @@
  * (gateway-alerts.test.yml), and every alert has its test group (series that fire it and series that do not), a
  * severity, a summary and a runbook section in docs/monitoring.md. Adding an alert is one rule plus one test
  * group (plus its runbook): this file fails until all three exist. The metric names the rules read are held to what
- * the gateway exports by test/monitoring/prometheus-scrape.test.ts.
+ * the gateway exports by test/server/prometheus-scrape.test.ts.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

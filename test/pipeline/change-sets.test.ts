@@ -19,23 +19,20 @@ import type { SnapshotFile } from "../../src/api/snapshot-format.js";
 import { writeAllowOlderMarker } from "../../src/snapshot/allow-older-marker.js";
 import { SnapshotLoader } from "../../src/snapshot/snapshot-loader.js";
 import type { ChangeSetDraft } from "../../src/tables/change-sets.js";
-import { addr, chainFile, nativeToken, packSnapshot, poolToken, protocol, tempDir, token, v2Pool } from "../support/fixtures.js";
+import { addr, oneTokenChain, packSnapshot, tempDir } from "../support/fixtures.js";
 import { PROJECT_ROOT } from "../support/gateway-process.js";
 import { listsOf } from "../support/reference-changes.js";
 
 const REAL_WORKER = path.join(PROJECT_ROOT, "dist/workers/snapshot-worker.js");
 const NOW_S = 1_760_000_000;
 
-function chain(chainId: ChainId, generatedAt: number, symbol: string, pools = 1): SnapshotFile {
-  return chainFile(chainId, {
+const chain = (chainId: ChainId, generatedAt: number, symbol: string, pools = 1): SnapshotFile =>
+  oneTokenChain(
+    chainId,
     generatedAt,
-    protocols: [protocol("p")],
-    tokens: [nativeToken(chainId), token(chainId, { address: addr("1001"), symbol })],
-    pools: Array.from({ length: pools }, (_, i) =>
-      v2Pool({ address: addr(`abc${i}`), protocolId: "p", tokens: [poolToken(NATIVE_ADDRESS, 1, 2), poolToken(addr("1001"), 3, 4)] }),
-    ),
-  });
-}
+    symbol,
+    Array.from({ length: pools }, (_, i) => addr(`abc${i}`)),
+  );
 
 const idOf = (file: SnapshotFile) => `${file.generatedAt}.${createHash("sha256").update(packSnapshot(file)).digest("hex").slice(0, 12)}`;
 

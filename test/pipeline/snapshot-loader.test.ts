@@ -3,7 +3,7 @@
  * (dist/workers/snapshot-worker.js), driven scan by scan: which files are
  * built, accepted, rejected and retried (issue 10, items 2-5), with a clock
  * the test moves. What the loader tells its listener and its log is what is
- * checked; the HTTP view of the same behaviour is in test/http/snapshot-pipeline.test.ts.
+ * checked; the HTTP view of the same behaviour is in test/server/snapshot-pipeline.test.ts.
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -23,6 +23,7 @@ import {
   addr,
   chainFile,
   nativeToken,
+  oneTokenChain,
   packSnapshot,
   poolStats,
   poolToken,
@@ -39,14 +40,7 @@ import { comparable } from "../support/byte-edits.js";
 const WORKER_FILE = path.join(PROJECT_ROOT, "dist/workers/snapshot-worker.js");
 const NOW_S = 1_760_000_000;
 
-function chain(chainId: ChainId, generatedAt: number, symbol: string): SnapshotFile {
-  return chainFile(chainId, {
-    generatedAt,
-    protocols: [protocol("p")],
-    tokens: [nativeToken(chainId), token(chainId, { address: addr("1001"), symbol })],
-    pools: [v2Pool({ address: addr("abc1"), protocolId: "p", tokens: [poolToken(NATIVE_ADDRESS, 1, 2), poolToken(addr("1001"), 3, 4)] })],
-  });
-}
+const chain = (chainId: ChainId, generatedAt: number, symbol: string): SnapshotFile => oneTokenChain(chainId, generatedAt, symbol);
 
 const sha = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 

@@ -244,6 +244,26 @@ export function chainFile(
   });
 }
 
+/**
+ * A small valid chain file: protocol "p", the native token and one token (`addr("1001")`, `symbol`), and a v2 pool
+ * of the two at each of `poolAddresses` (one, `addr("abc1")`, unless given).
+ */
+export function oneTokenChain(
+  chainId: ChainId,
+  generatedAt: number,
+  symbol: string,
+  poolAddresses: readonly string[] = [addr("abc1")],
+): SnapshotFile {
+  return chainFile(chainId, {
+    generatedAt,
+    protocols: [protocol("p")],
+    tokens: [nativeToken(chainId), token(chainId, { address: addr("1001"), symbol })],
+    pools: poolAddresses.map((address) =>
+      v2Pool({ address, protocolId: "p", tokens: [poolToken(NATIVE_ADDRESS, 1, 2), poolToken(addr("1001"), 3, 4)] }),
+    ),
+  });
+}
+
 // ------------------------------------------------------------------ writers
 
 export function tempDir(prefix = "lgw-test-"): string {

@@ -201,7 +201,7 @@ export function startGateway(opts: StartOptions): Promise<Gateway> {
       rawStderr += chunk;
     });
     child.on("error", (err) => fail(`spawn error: ${err.message}`));
-    void exited.then((code) => fail(`process exited with code ${code}`));
+    void exited.then((code) => fail(`process exited with code ${code}`)); // exited only resolves
   });
 }
 
@@ -303,13 +303,16 @@ export async function request<T = any>(baseUrl: string, urlPath: string, opts: R
     body: opts.body as any,
   });
   const text = await res.text();
-  let body: any;
+  return { status: res.status, headers: res.headers, text, body: jsonOrUndefined(text) };
+}
+
+/** `text` parsed as JSON, or undefined when it is not JSON. */
+export function jsonOrUndefined(text: string): any {
   try {
-    body = JSON.parse(text);
+    return JSON.parse(text);
   } catch {
-    body = undefined;
+    return undefined;
   }
-  return { status: res.status, headers: res.headers, text, body };
 }
 
 /** POST /v1/tokens with a JSON body (any value, serialized with JSON.stringify unless already a string). */

@@ -112,7 +112,7 @@ export const EDGE_CASES: readonly EdgeCase[] = [
     name: "two Content-Length fields with a request hidden in the 'body', in the same TCP write",
     parts: [post(`Content-Length: 0\r\nContent-Length: ${FOLLOW_UP.length}\r\n`, FOLLOW_UP)],
     followUp: true,
-    // the connection is closed before uWS parses the rest of the read (test/http/request-smuggling.test.ts has every variant)
+    // the connection is closed before uWS parses the rest of the read (test/server/request-smuggling.test.ts has every variant)
     direct: { statuses: [400], closed: true, code: "INVALID_REQUEST_FRAMING" },
     proxied: { statuses: [400], closed: true },
   },

@@ -11,7 +11,6 @@ import { createAddressTable } from "../../src/access/address-table.js";
 import { createConfirmedKeys } from "../../src/access/confirmed-keys.js";
 import type { LocalQuotaStore, QuotaStore } from "../../src/access/quota-store.js";
 import type { BasketsFile } from "../../src/baskets/basket-file.js";
-import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../../src/snapshot/normalize-token.js";
 import { loadKeysFile } from "../../src/access/keys-file.js";
 import { createQuotaCounters, QuotaSlots } from "../../src/access/shared-rate-limiter.js";
 import type { ChainId } from "../../src/chains/chains.js";
@@ -21,10 +20,8 @@ import type { Exchange } from "../../src/http/exchange.js";
 import type { ResponseLifecycle, TransportOptions, WriterLimits } from "../../src/http/response-writer.js";
 import type { RouteSpec } from "../../src/http/route.js";
 import { uws, type us_listen_socket } from "../../src/http/uws.js";
-import { compileChain } from "../../src/snapshot/compile-chain.js";
 import { compileTokenIndex } from "../../src/snapshot/compile-token-index.js";
 import type { SnapshotFile } from "../../src/api/snapshot-format.js";
-import { parseSnapshotBytes } from "../../src/snapshot/read-snapshot-file.js";
 import { IpRanges } from "../../src/util/ip-address.js";
 import { ServingSnapshot } from "../../src/serving/serving-snapshot.js";
 import { ChangeHistoryKeeper } from "../../src/serving/change-history.js";
@@ -33,8 +30,8 @@ import { ChangeSetDrafts } from "../../src/snapshot/change-set-drafts.js";
 import type { ChangeHistoryMessage, ChangeSetDraft } from "../../src/tables/change-sets.js";
 import type { CompiledChain } from "../../src/tables/compiled-chain.js";
 import { snapshotVersion } from "../../src/api/snapshot-version.js";
-import { createHash } from "node:crypto";
-import { packSnapshot, standardKeys, writeKeysFile, type TestKey } from "./fixtures.js";
+import { standardKeys, writeKeysFile, type TestKey } from "./fixtures.js";
+import { compileFileAsRead } from "./compiled-chains.js";
 
 export interface InProcessOptions {
   readonly keys?: TestKey[];
@@ -91,17 +88,7 @@ export class InProcessChanges {
 
 /** Compiles snapshot files as the build workers do (with their change sets when `changes` is given). */
 export function compileSnapshot(files: readonly SnapshotFile[], changes?: InProcessChanges): ServingSnapshot {
-  const chains = files.map((file) => {
-    const bytes = packSnapshot(file);
-    const source = {
-      file: `chain-${file.chainId}.msgpack`,
-      fileBytes: bytes.length,
-      sha256: createHash("sha256").update(bytes).digest("hex"),
-      fileMtimeMs: 0,
-      logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE,
-    };
-    return compileChain(parseSnapshotBytes(bytes, file.chainId as ChainId), source);
-  });
+  const chains = files.map((file) => compileFileAsRead(file));
   const index = compileTokenIndex(chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })));
   const version = snapshotVersion(chains.map((c) => c.info));
   return ServingSnapshot.of(version, chains, index, changes?.publish(chains, version) ?? null);
@@ -170,7 +157,7 @@ export async function startInProcess(files: readonly SnapshotFile[], options: In
     swap: (next) => store.swap(compileSnapshot(next, changes), slot++ % 8),
     close: () => {
       app.close();
-      void ctx.quotas.close();
+      void ctx.quotas.close(); // a quota store's close does not reject
     },
   };
 }

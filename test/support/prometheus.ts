@@ -10,7 +10,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort } from "../../bench/targets/free-port.js";
+import { freePort } from "../../bench/shared/free-port.js";
 
 const PROMETHEUS_BIN = process.env.PROMETHEUS_BIN ?? "prometheus";
 const PROMTOOL_BIN = process.env.PROMTOOL_BIN ?? "promtool";

@@ -49,7 +49,9 @@ export function exchangeInPieces(port: number, parts: readonly string[], opts: P
         : tls.connect({ port, host: "127.0.0.1", ca: opts.tlsCa, servername: "localhost" });
     if (opts.readAfter !== undefined) {
       socket.pause();
-      void opts.readAfter.finally(() => socket.resume());
+      const resume = () => void socket.resume();
+      // A rejection of readAfter is its caller's to handle (it awaits it); reading resumes either way.
+      opts.readAfter.then(resume, resume);
     }
     let closed = false;
     let done = false;

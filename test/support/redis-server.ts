@@ -6,7 +6,7 @@
  * how to install it (npm test installs it when missing: tools/check-system.mjs); it is never skipped.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { freePort } from "../../bench/targets/free-port.js";
+import { freePort } from "../../bench/shared/free-port.js";
 import {
   assertRedisServerInstalled,
   REDIS_SERVER_BINARY,

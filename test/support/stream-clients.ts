@@ -6,6 +6,7 @@
 import https from "node:https";
 import WebSocket from "ws";
 import { KEYS } from "./fixtures.js";
+import { jsonOrUndefined } from "./gateway-process.js";
 
 export interface StreamEvent {
   /** The event's JSON, parsed. */
@@ -259,13 +260,7 @@ export async function connectSse(baseUrl: string, query = "", options: SseOption
   const plainHeaders = Object.fromEntries(res.headers.entries());
   if (res.status !== 200) {
     const text = await res.text();
-    let body: any;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
-    return { status: res.status, headers: plainHeaders, text, body };
+    return { status: res.status, headers: plainHeaders, text, body: jsonOrUndefined(text) };
   }
   const log = new EventLog();
   const comments: string[] = [];

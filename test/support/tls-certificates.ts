@@ -4,8 +4,11 @@
  * certificates it signs for 127.0.0.1 / localhost.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { X509Certificate } from "node:crypto";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import tls from "node:tls";
+import { tempDir } from "./fixtures.js";
 
 function openssl(args: string[], cwd: string): void {
   try {
@@ -105,4 +108,41 @@ export function makeServerCertificate(ca: TestCa, dir: string, name: string, pas
   if (passphrase === undefined) openssl(["pkey", "-in", `${name}.plain.key`, "-out", `${name}.key`], dir);
   else openssl(["pkey", "-in", `${name}.plain.key`, "-aes256", "-passout", `pass:${passphrase}`, "-out", `${name}.key`], dir);
   return { certFile: path.join(dir, `${name}.pem`), keyFile: path.join(dir, `${name}.key`) };
+}
+
+/**
+ * A CA and a server certificate ("first") it signed, in a new temporary directory, with that certificate's files
+ * copied to live.pem and live.key there: the paths a gateway is given and a test later replaces.
+ */
+export function liveCertificate(prefix: string): {
+  dir: string;
+  ca: TestCa;
+  first: ServerCertificate;
+  liveCert: string;
+  liveKey: string;
+} {
+  const dir = tempDir(prefix);
+  const ca = makeCa(dir);
+  const first = makeServerCertificate(ca, dir, "first");
+  const liveCert = path.join(dir, "live.pem");
+  const liveKey = path.join(dir, "live.key");
+  copyFileSync(first.certFile, liveCert);
+  copyFileSync(first.keyFile, liveKey);
+  return { dir, ca, first, liveCert, liveKey };
+}
+
+/** The SHA-256 fingerprint of a certificate file. */
+export function fingerprintOf(certFile: string): string {
+  return new X509Certificate(readFileSync(certFile)).fingerprint256;
+}
+
+/** The SHA-256 fingerprint of the certificate the server presents on a new connection. */
+export function servedFingerprint(port: number, ca: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = tls.connect({ host: "127.0.0.1", port, ca, servername: "localhost" }, () => {
+      resolve(socket.getPeerX509Certificate()!.fingerprint256);
+      socket.end();
+    });
+    socket.on("error", reject);
+  });
 }

@@ -2,37 +2,19 @@
  * The loader's bookkeeping of accepted chains (src/snapshot/accepted-chains.ts): what a batch publishes, the
  * change sets it hands over, what a token index is built from, and removed files, on real compiled chains.
  */
-import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { NATIVE_ADDRESS, type ChainId } from "../../../src/chains/chains.js";
+import { type ChainId } from "../../../src/chains/chains.js";
 import { snapshotContentKey, snapshotVersion } from "../../../src/api/snapshot-version.js";
 import { AcceptedChains } from "../../../src/snapshot/accepted-chains.js";
-import { compileChain } from "../../../src/snapshot/compile-chain.js";
 import { diffChain } from "../../../src/snapshot/diff-chain.js";
-import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../../../src/snapshot/normalize-token.js";
-import { parseSnapshotBytes } from "../../../src/snapshot/read-snapshot-file.js";
 import type { CompiledChain } from "../../../src/tables/compiled-chain.js";
-import { addr, chainFile, nativeToken, packSnapshot, poolToken, protocol, token, v2Pool } from "../../support/fixtures.js";
+import { oneTokenChain } from "../../support/fixtures.js";
+import { compileFileAsRead } from "../../support/compiled-chains.js";
 
 const NOW_S = 1_760_000_000;
 
 function compiled(chainId: ChainId, generatedAt: number, symbol: string): CompiledChain {
-  const bytes = packSnapshot(
-    chainFile(chainId, {
-      generatedAt,
-      protocols: [protocol("p")],
-      tokens: [nativeToken(chainId), token(chainId, { address: addr("1001"), symbol })],
-      pools: [v2Pool({ address: addr("abc1"), protocolId: "p", tokens: [poolToken(NATIVE_ADDRESS, 1, 2), poolToken(addr("1001"), 3, 4)] })],
-    }),
-  );
-  const sha256 = createHash("sha256").update(bytes).digest("hex");
-  return compileChain(parseSnapshotBytes(bytes, chainId), {
-    file: `chain-${chainId}.msgpack`,
-    fileBytes: bytes.length,
-    sha256,
-    fileMtimeMs: 0,
-    logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE,
-  });
+  return compileFileAsRead(oneTokenChain(chainId, generatedAt, symbol));
 }
 
 function accept(chains: AcceptedChains, chain: CompiledChain): void {

@@ -172,7 +172,7 @@ describe("BuildPool with a recording runner", () => {
   it("a token index task carries each chain's token data, not its file hash; stop destroys the pool", async () => {
     const { pool: p, runner } = pool();
     const tokens = { chainId: 1, sha256: "c".repeat(64), tokens: { count: 0 }, run: { count: 0 } } as unknown as EarlyTokens;
-    void p.buildTokenIndex([tokens]);
+    void p.buildTokenIndex([tokens]); // never settles: the recording runner answers only what a test settles
     expect(runner.posted[0].task).toEqual({
       kind: "token-index",
       nice: expect.any(Int32Array),

@@ -59,8 +59,8 @@ describe("ScanTriggers", () => {
     const r = recordingScan();
     const t = triggers(r.scan);
     const done = t.scan("change");
-    t.scan("tick");
-    t.scan("change");
+    void t.scan("tick"); // joins the running scan: the same promise as `done`, awaited below
+    void t.scan("change"); // the same
     r.release();
     await turn();
     r.release();
@@ -75,7 +75,7 @@ describe("ScanTriggers", () => {
     const r = recordingScan();
     const t = triggers(r.scan);
     const running = t.scan("start");
-    t.scan("change");
+    void t.scan("change"); // joins the running scan: the same promise as `running`, awaited below
     await t.stop();
     r.release();
     await running;
@@ -93,5 +93,30 @@ describe("ScanTriggers", () => {
     for (let i = 0; i < 200 && calls.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(calls).toEqual([false]);
+  });
+
+  it("a scan the watch started that fails is logged, and the next change scans again", async () => {
+    const dir = tempDir("lgw-scan-");
+    const logs: Record<string, unknown>[] = [];
+    const log = pino({ level: "error" }, { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) });
+    let calls = 0;
+    const t = new ScanTriggers(
+      async () => {
+        calls++;
+        throw new Error("scan broke");
+      },
+      { dir, debounceMs: 20, cron: "0 0 1 1 *" },
+      log,
+    );
+    started.push(t);
+    t.watch();
+    writeFileSync(path.join(dir, "chain-1.msgpack"), "a");
+    for (let i = 0; i < 200 && logs.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(logs.map((l) => [l.event, l.trigger, (l.err as { message?: string } | undefined)?.message])).toEqual([
+      ["scan-failed", "change", "scan broke"],
+    ]);
+    writeFileSync(path.join(dir, "chain-1.msgpack"), "b");
+    for (let i = 0; i < 200 && calls < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(calls).toBe(2);
   });
 });
