@@ -29,12 +29,14 @@ import type { EventLoopUtilization } from "node:perf_hooks";
 import { VersionRetention, VersionUseTable } from "./serving/version-retention.js";
 import { ChangeHistoryKeeper } from "./serving/change-history.js";
 import { versionHex } from "./api/snapshot-version.js";
+import { HistoryFeed } from "./history/history-feed.js";
 
 /** How often earlier versions are checked against the retention policy (version-retention.ts). */
 const RETENTION_CHECK_MS = 1000;
 
 export const WORKER_FILE = resolve(PROJECT_ROOT, "dist/workers/snapshot-worker.js");
 export const SERVING_THREAD_FILE = resolve(PROJECT_ROOT, "dist/src/server/serving-thread.js");
+export const HISTORY_THREAD_FILE = resolve(PROJECT_ROOT, "dist/src/history/history-thread.js");
 
 export interface RunningGateway {
   readonly port: number;
@@ -88,6 +90,13 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   // The TLS files the serving threads load, checked and held open (config.ts checked them too, at parse time).
   const tls = config.tls === null ? null : holdTlsFiles(config.tls, TLS_SETTING_NAMES);
   metrics.baskets.set(baskets.baskets.length);
+  const historyRetention = { rawHours: config.historyRawHours, hourDays: config.historyHourDays };
+  const historyFeed =
+    config.history === "on"
+      ? new HistoryFeed(HISTORY_THREAD_FILE, { dir: resolve(config.historyDir), retention: historyRetention }, log)
+      : null;
+  historyFeed?.start();
+  metrics.watchHistory(historyFeed?.status ?? null);
 
   const supervisor = new Supervisor(
     {
@@ -119,6 +128,8 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
         requestMetrics,
         streamCounters: createStreamCounters(config.maxApiKeys),
         streamLimits: config.stream,
+        history:
+          historyFeed === null ? null : { dir: resolve(config.historyDir), retention: historyRetention, status: historyFeed.status.buffer },
       },
       tls,
     },
@@ -149,6 +160,8 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
         // servedAt: the supervisor's clock as it publishes the version (every thread gets the same history).
         const history = changeHistory.publish(changeSets, version, Date.now());
         supervisor.publishSnapshot({ type: "snapshot", version, slot, chainIds, chains, tokenIndex, changes: history }, changes);
+        // After the swap is posted: history observes the files on its own thread, nothing waits for it.
+        historyFeed?.published(chains, changeSets);
         versionsChanged();
         log.info(
           {
@@ -247,6 +260,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
       basketsReloader.stop();
       await supervisor.stop();
       await loader.stop();
+      await historyFeed?.stop();
     },
   };
 }

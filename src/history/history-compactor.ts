@@ -144,13 +144,21 @@ export class HistoryCompactor {
         }
         this.dbs.l0.removeSync(key);
       }
-      this.writeShards(this.dbs.l1, (sub) => this.keys.l1(chainId, kind, hour, sub), L1_GROUP_BITS, byId, (sink, records) => {
-        const w = new RecordChunkWriter(sink, hour);
-        for (const r of records) w.add(r);
-      });
+      this.writeShards(
+        this.dbs.l1,
+        (sub) => this.keys.l1(chainId, kind, hour, sub),
+        L1_GROUP_BITS,
+        byId,
+        (sink, records) => {
+          const w = new RecordChunkWriter(sink, hour);
+          for (const r of records) w.add(r);
+        },
+      );
       const nextGroup = group + 1;
       next.l1[kind] =
-        nextGroup < this.groups(meta, kind) ? { t: hour, group: nextGroup } : { t: this.nextWithFiles(this.dbs.files, chainId, hour + HOUR, limit), group: 0 };
+        nextGroup < this.groups(meta, kind)
+          ? { t: hour, group: nextGroup }
+          : { t: this.nextWithFiles(this.dbs.files, chainId, hour + HOUR, limit), group: 0 };
     });
     return true;
   }
@@ -236,18 +244,31 @@ export class HistoryCompactor {
         for (const u of list) w.add(u, (u.t - day) / HOUR, u.t);
         this.dbs.hourly.putSync(Buffer.from(this.keys.dayEntity(chainId, kind, day, id)), sink.take());
       }
-      this.writeShards(this.dbs.daily, (shard) => this.keys.daily(chainId, kind, day, shard), DAILY_GROUP_BITS, daily, (sink, unit) =>
-        new UnitChunkWriter(sink).add(unit, 0, day),
+      this.writeShards(
+        this.dbs.daily,
+        (shard) => this.keys.daily(chainId, kind, day, shard),
+        DAILY_GROUP_BITS,
+        daily,
+        (sink, unit) => new UnitChunkWriter(sink).add(unit, 0, day),
       );
       const nextGroup = group + 1;
       next.day[kind] =
-        nextGroup < this.groups(meta, kind) ? { t: day, group: nextGroup } : { t: this.nextWithFiles(this.dbs.days, chainId, day + DAY, limit), group: 0 };
+        nextGroup < this.groups(meta, kind)
+          ? { t: day, group: nextGroup }
+          : { t: this.nextWithFiles(this.dbs.days, chainId, day + DAY, limit), group: 0 };
     });
     return true;
   }
 
   /** The l1 records of one l0-sized group of ids in an hour (deleting them when `remove`). */
-  private readL1Group(chainId: number, kind: EntityKind, hour: number, group: number, out: Map<number, RawRecord[]>, remove: boolean): void {
+  private readL1Group(
+    chainId: number,
+    kind: EntityKind,
+    hour: number,
+    group: number,
+    out: Map<number, RawRecord[]>,
+    remove: boolean,
+  ): void {
     const n = valueCount(kind);
     const perGroup = 1 << (L0_GROUP_BITS - L1_GROUP_BITS);
     for (let sub = group * perGroup; sub < (group + 1) * perGroup; sub++) {
@@ -282,10 +303,17 @@ export class HistoryCompactor {
       const blob = this.dbs.daily.getBinary(this.keys.daily(chainId, kind, previous, shard));
       if (blob === undefined) continue;
       for (const [low, s, e] of shardEntries(blob)) {
-        readUnitChunk(blob, s, e, unitValueCount(kind), () => previous!, (_, u) => {
-          const state = stateAfter(kind, u);
-          if (state !== null) out.set((shard << DAILY_GROUP_BITS) + low, state);
-        });
+        readUnitChunk(
+          blob,
+          s,
+          e,
+          unitValueCount(kind),
+          () => previous!,
+          (_, u) => {
+            const state = stateAfter(kind, u);
+            if (state !== null) out.set((shard << DAILY_GROUP_BITS) + low, state);
+          },
+        );
       }
     }
     return out;
@@ -314,7 +342,11 @@ export class HistoryCompactor {
       for (const db of dbs) {
         for (const kind of [TOKEN, POOL]) {
           const keys: Buffer[] = [];
-          for (const key of db.getKeys({ start: this.keys.kindTime(chainId, kind, day), end: this.keys.kindTime(chainId, kind, day + DAY), limit: left + 1 })) {
+          for (const key of db.getKeys({
+            start: this.keys.kindTime(chainId, kind, day),
+            end: this.keys.kindTime(chainId, kind, day + DAY),
+            limit: left + 1,
+          })) {
             keys.push(Buffer.from(key as Buffer));
           }
           for (const key of keys.slice(0, left)) db.removeSync(key);

@@ -24,7 +24,15 @@ import {
 import type { ChainHistoryInfo, ChainHistorySource, HistoryTier } from "../query/history-answer.js";
 import { keyU32 } from "./byte-codec.js";
 import { dayHourSpans, daySpan, hourFiles } from "./hour-files.js";
-import { DAILY_GROUP_BITS, decodeMeta, HistoryKeys, L0_GROUP_BITS, L1_GROUP_BITS, type ChainMeta, type HistoryDbs } from "./history-store.js";
+import {
+  DAILY_GROUP_BITS,
+  decodeMeta,
+  HistoryKeys,
+  L0_GROUP_BITS,
+  L1_GROUP_BITS,
+  type ChainMeta,
+  type HistoryDbs,
+} from "./history-store.js";
 import { findInShard, readRecordChunk, readUnitChunk } from "./records.js";
 
 /** How long each tier keeps its data (HISTORY_RAW_HOURS, HISTORY_HOUR_DAYS). */
@@ -246,7 +254,14 @@ export class ChainHistoryReader implements ChainHistorySource {
     const at = blob === undefined ? null : findInShard(blob, id & ((1 << DAILY_GROUP_BITS) - 1));
     if (at === null) return null;
     let unit: HistoryUnit | null = null;
-    readUnitChunk(blob!, at[0], at[1], unitValueCount(kind), () => day, (_, u) => (unit = u));
+    readUnitChunk(
+      blob!,
+      at[0],
+      at[1],
+      unitValueCount(kind),
+      () => day,
+      (_, u) => (unit = u),
+    );
     return unit;
   }
 
@@ -272,14 +287,28 @@ export class ChainHistoryReader implements ChainHistorySource {
   }
 
   /** The entity's hour units of a day with files (from its hourly entry, or its records), and its state after. */
-  private hourUnits(kind: EntityKind, id: number, day: number, entry: Buffer, state: EntityState): { units: HistoryUnit[]; state: EntityState } {
+  private hourUnits(
+    kind: EntityKind,
+    id: number,
+    day: number,
+    entry: Buffer,
+    state: EntityState,
+  ): { units: HistoryUnit[]; state: EntityState } {
     if (!this.dayCompacted(kind, id, day)) {
       const files = fileUnits(kind, this.dayFiles(day, entry), this.dayRecords(kind, id, day, entry), state);
       return { units: foldUnits(kind, files.units, HOUR), state: files.state };
     }
     const stored = new Map<number, HistoryUnit>();
     const chunk = this.dbs.hourly.getBinaryFast(this.keys.dayEntity(this.chainId, kind, day, id));
-    if (chunk !== undefined) readUnitChunk(chunk, 0, chunk.length, unitValueCount(kind), (h) => day + h * HOUR, (h, u) => stored.set(h, u));
+    if (chunk !== undefined)
+      readUnitChunk(
+        chunk,
+        0,
+        chunk.length,
+        unitValueCount(kind),
+        (h) => day + h * HOUR,
+        (h, u) => stored.set(h, u),
+      );
     const units: HistoryUnit[] = [];
     for (const span of dayHourSpans(entry, day)) {
       const h = (span.t - day) / HOUR;

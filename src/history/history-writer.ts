@@ -171,7 +171,7 @@ export class HistoryWriter {
       const bits = chain.present[kind];
       for (let id = 0; id < meta.nextId[kind]; id++) {
         const mask = 1 << (id & 7);
-        if ((bits[id >> 3] & mask) !== 0 && ((id >> 3) >= seen.length || (seen[id >> 3] & mask) === 0)) {
+        if ((bits[id >> 3] & mask) !== 0 && (id >> 3 >= seen.length || (seen[id >> 3] & mask) === 0)) {
           bits[id >> 3] &= ~mask;
           changes.push([id, null]);
         }
@@ -207,7 +207,7 @@ function u32(v: number): Buffer {
 
 /** The bitset, grown to hold `id`. */
 function withRoom(bits: Uint8Array, id: number): Uint8Array {
-  if ((id >> 3) < bits.length) return bits;
+  if (id >> 3 < bits.length) return bits;
   const next = new Uint8Array(Math.max(bits.length * 2, (id >> 3) + 1));
   next.set(bits);
   return next;

@@ -95,7 +95,14 @@ export class RecordChunkWriter {
 }
 
 /** Reads a chunk's records (base: the chunk's base time), calling `each` in order. */
-export function readRecordChunk(bytes: Uint8Array, start: number, end: number, base: number, n: number, each: (r: RawRecord) => void): void {
+export function readRecordChunk(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  base: number,
+  n: number,
+  each: (r: RawRecord) => void,
+): void {
   const src = new ByteSource(bytes, start, end);
   let t = base;
   let prev: number[] | null = null;

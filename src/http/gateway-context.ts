@@ -20,6 +20,7 @@ import { SnapshotStore } from "../serving/snapshot-store.js";
 import { createStreamCounters } from "../stream/key-streams.js";
 import { StreamHub, type StreamMetrics } from "../stream/stream-hub.js";
 import { DEFAULT_STREAM_LIMITS, type StreamLimits } from "../stream/stream-limits.js";
+import { HistoryAccess, type HistoryInit } from "../history/history-access.js";
 import { errorObject } from "./envelope.js";
 import { ReadinessAnswer } from "./readiness-answer.js";
 
@@ -45,6 +46,8 @@ export interface GatewayContext extends AccessContext, Paging {
   readonly stream: StreamHub;
   /** GET /ready's answer, encoded once per state. */
   readonly readiness: ReadinessAnswer;
+  /** History (shared/spec/history.md); null: HISTORY=off. */
+  readonly history: HistoryAccess | null;
 }
 
 interface Limit {
@@ -73,6 +76,8 @@ export interface GatewayContextInit {
   readonly streamCounters?: SharedArrayBuffer;
   /** STREAM_* limits; default: the documented defaults. */
   readonly streamLimits?: StreamLimits;
+  /** The history store and its status; null or absent: HISTORY=off. */
+  readonly history?: HistoryInit | null;
 }
 
 /** What the thread (or the test) plugs in. */
@@ -119,5 +124,6 @@ export function createGatewayContext(init: GatewayContextInit, hooks: GatewayCon
       hooks.log,
     ),
     readiness: new ReadinessAnswer(),
+    history: init.history == null ? null : new HistoryAccess(init.history),
   };
 }

@@ -139,7 +139,13 @@ export class UnitFolder {
   }
 
   unit(): HistoryUnit {
-    return { t: this.t, nObs: this.nObs, lastT: this.nObs === 0 ? this.t : this.lastT, presentAtEnd: this.present, v: this.nObs === 0 ? [] : [...this.v] };
+    return {
+      t: this.t,
+      nObs: this.nObs,
+      lastT: this.nObs === 0 ? this.t : this.lastT,
+      presentAtEnd: this.present,
+      v: this.nObs === 0 ? [] : [...this.v],
+    };
   }
 }
 

@@ -11,7 +11,7 @@ import type { ChainId } from "../../src/chains/chains.js";
 import { HistoryCompactor } from "../../src/history/history-compactor.js";
 import { HistoryReads, type HistoryRetention } from "../../src/history/history-reader.js";
 import { openHistoryDbs, type HistoryDbs } from "../../src/history/history-store.js";
-import { HistoryWriter, type WriteOutcome } from "../../src/history/history-writer.js";
+import { HistoryWriter, type ServedFile, type WriteOutcome } from "../../src/history/history-writer.js";
 import { compileChain } from "../../src/snapshot/compile-chain.js";
 import { diffChain } from "../../src/snapshot/diff-chain.js";
 import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../../src/snapshot/normalize-token.js";
@@ -40,6 +40,28 @@ export function compileFile(file: SnapshotFile): Compiled {
   return { file, chain, id: changeSetId(file.generatedAt, sha256) };
 }
 
+/**
+ * The ServedFile of a batch as the gateway posts it (history-feed.ts): `files` accepted in turn after
+ * `before` (the file served before, null after a restart), the last one served, with every change set.
+ */
+export function servedFile(before: Compiled | null, files: readonly Compiled[]): ServedFile {
+  const lists: ChangeLists[] = [];
+  let chain = before?.chain ?? null;
+  for (const f of files) {
+    lists.push(diffChain(chain, f.chain));
+    chain = f.chain;
+  }
+  const last = files[files.length - 1];
+  return {
+    chainId: last.file.chainId,
+    generatedAt: last.file.generatedAt,
+    id: last.id,
+    previous: before?.id ?? null,
+    lists,
+    tables: { pools: last.chain.pools, tokens: last.chain.tokens, tokenByAddress: last.chain.tokenRun.byAddress },
+  };
+}
+
 export class HistoryHarness {
   readonly dir = tempDir("lgw-history-");
   readonly dbs: HistoryDbs;
@@ -65,23 +87,10 @@ export class HistoryHarness {
 
   /** Serves `files` as one batch: each accepted in turn, the last one served (its change sets since the file served before). */
   serve(...files: Compiled[]): WriteOutcome {
-    const lists: ChangeLists[] = [];
-    let before = this.served?.chain ?? null;
-    for (const f of files) {
-      lists.push(diffChain(before, f.chain));
-      before = f.chain;
-    }
+    const served = servedFile(this.served, files);
     const last = files[files.length - 1];
-    const previous = this.served?.id ?? null;
-    const outcome = this.writer.write({
-      chainId: last.file.chainId,
-      generatedAt: last.file.generatedAt,
-      id: last.id,
-      previous,
-      lists,
-      tables: { pools: last.chain.pools, tokens: last.chain.tokens, tokenByAddress: last.chain.tokenRun.byAddress },
-    });
-    this.reference.serve(last.file, last.id, previous);
+    const outcome = this.writer.write(served);
+    this.reference.serve(last.file, last.id, served.previous);
     this.served = last;
     return outcome;
   }
@@ -104,7 +113,7 @@ export class HistoryHarness {
   }
 
   close(): void {
-    this.dbs.env.close();
+    void this.dbs.env.close(); // only synchronous writes: nothing pending to fail
     rmSync(this.dir, { recursive: true, force: true });
   }
 }

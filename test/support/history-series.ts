@@ -130,7 +130,14 @@ function walk(rng: Prng, tokens: TokenState[], pools: PoolState[], options: Seri
 function fileOf(chainId: ChainId, t: number, tokens: TokenState[], pools: PoolState[]): SnapshotFile {
   const records: SnapshotToken[] = tokens
     .filter((tk) => tk.present)
-    .map((tk) => token(chainId, { address: tk.address, symbol: `T${tk.address.slice(-4)}`, trackedUsdPrice: tk.price, trackedTotalValuePooledUsd: tk.tvl }));
+    .map((tk) =>
+      token(chainId, {
+        address: tk.address,
+        symbol: `T${tk.address.slice(-4)}`,
+        trackedUsdPrice: tk.price,
+        trackedTotalValuePooledUsd: tk.tvl,
+      }),
+    );
   const poolRecords: SnapshotPool[] = pools
     .filter((p) => p.present)
     .map((p) => {

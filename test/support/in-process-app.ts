@@ -23,6 +23,7 @@ import { uws, type us_listen_socket } from "../../src/http/uws.js";
 import { compileTokenIndex } from "../../src/snapshot/compile-token-index.js";
 import type { SnapshotFile } from "../../src/api/snapshot-format.js";
 import { IpRanges } from "../../src/util/ip-address.js";
+import type { HistoryInit } from "../../src/history/history-access.js";
 import { ServingSnapshot } from "../../src/serving/serving-snapshot.js";
 import { ChangeHistoryKeeper } from "../../src/serving/change-history.js";
 import { diffChain } from "../../src/snapshot/diff-chain.js";
@@ -50,6 +51,8 @@ export interface InProcessOptions {
   readonly trustedProxies?: string;
   /** Listen address (default 127.0.0.1; "::" listens dual-stack, IPv4 peers then appear IPv4-mapped). */
   readonly host?: string;
+  /** The history store the routes read (default: none, HISTORY=off). */
+  readonly history?: HistoryInit;
 }
 
 export interface InProcessApp {
@@ -112,6 +115,7 @@ export async function startInProcess(files: readonly SnapshotFile[], options: In
       publicRateLimit: options.publicRateLimit ?? { requests: 1_000_000, windowSeconds: 60 },
       publicRequestCounters: createAddressTable(1024),
       cursorSecret: Buffer.from("in-process-test-secret"),
+      history: options.history ?? null,
     },
     {
       log: pino({ level: "silent" }),
@@ -157,6 +161,7 @@ export async function startInProcess(files: readonly SnapshotFile[], options: In
     swap: (next) => store.swap(compileSnapshot(next, changes), slot++ % 8),
     close: () => {
       app.close();
+      ctx.history?.close();
       void ctx.quotas.close(); // a quota store's close does not reject
     },
   };

@@ -40,7 +40,10 @@ export function observedValues(file: SnapshotFile): Observed {
     t: file.generatedAt,
     tokens: new Map(file.tokens.map((t) => [t.address, [t.trackedUsdPrice, t.trackedTotalValuePooledUsd]])),
     pools: new Map(
-      file.pools.map((p) => [p.address, [p.totalValueLockedUsd, p.stats.stats24h.swapVolumeUsd, p.stats.stats24h.feesUsd, p.stats.stats24h.yield]]),
+      file.pools.map((p) => [
+        p.address,
+        [p.totalValueLockedUsd, p.stats.stats24h.swapVolumeUsd, p.stats.stats24h.feesUsd, p.stats.stats24h.yield],
+      ]),
     ),
   };
 }
@@ -98,7 +101,11 @@ export class ReferenceHistory {
     return this.observed.some((o) => this.valuesAt(o, kind, address) !== undefined);
   }
 
-  candles(q: ReferenceQuery): { buckets: ReferenceBucket[]; coverage: { from: number; to: number; observations: number; gaps: [number, number][] }; closed: boolean } {
+  candles(q: ReferenceQuery): {
+    buckets: ReferenceBucket[];
+    coverage: { from: number; to: number; observations: number; gaps: [number, number][] };
+    closed: boolean;
+  } {
     const w = q.width;
     const floor = Math.max(this.floor(q.tier), floorTo(this.observed[0].t, w));
     const last = Math.min(q.before - 1, this.maxT);
@@ -122,7 +129,12 @@ export class ReferenceHistory {
         if (before.length === 0) continue;
         const state = this.valuesAt(before[before.length - 1], q.kind, q.address);
         if (state === undefined) continue;
-        buckets.push({ t: b, v: q.kind === "token" ? [state[0], state[0], state[0], state[0], state[1]] : [...state], nObs: 0, filled: true });
+        buckets.push({
+          t: b,
+          v: q.kind === "token" ? [state[0], state[0], state[0], state[0], state[1]] : [...state],
+          nObs: 0,
+          filled: true,
+        });
       }
     }
     const reached = buckets.length >= q.limit;

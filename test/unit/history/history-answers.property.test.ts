@@ -42,12 +42,23 @@ function checkAnswers(h: HistoryHarness, rng: Prng, addresses: { token: string[]
     const tier = rng.pick(["raw", "hour", "day"] as const);
     const width = rng.pick(AGGREGATES[tier]) * TIER_SPAN[tier];
     const r = rng.next();
-    const before = r < 0.3 ? Infinity : r < 0.4 ? first - rng.int(0, 10 * 86_400) : r < 0.5 ? ref.maxT + rng.int(1, 10 * 86_400) : rng.int(first, ref.maxT + 1);
+    const before =
+      r < 0.3
+        ? Infinity
+        : r < 0.4
+          ? first - rng.int(0, 10 * 86_400)
+          : r < 0.5
+            ? ref.maxT + rng.int(1, 10 * 86_400)
+            : rng.int(first, ref.maxT + 1);
     const q: ReferenceQuery = { kind, address, tier, width, before, limit: rng.int(1, 40), fill: rng.chance(0.5) };
     const got = answerBuckets(chain, { kind: kind === "token" ? TOKEN : POOL, id, tier, width, before, limit: q.limit, fill: q.fill });
     const want = ref.candles(q);
     expect(
-      { buckets: got.buckets.map((b) => ({ t: b.t, v: [...b.v], nObs: b.nObs, filled: b.filled })), coverage: got.coverage, closed: got.closed },
+      {
+        buckets: got.buckets.map((b) => ({ t: b.t, v: [...b.v], nObs: b.nObs, filled: b.filled })),
+        coverage: got.coverage,
+        closed: got.closed,
+      },
       JSON.stringify(q),
     ).toEqual(want);
     if (kind === "token") {
@@ -60,33 +71,46 @@ function checkAnswers(h: HistoryHarness, rng: Prng, addresses: { token: string[]
 describe("history answers equal a brute-force recomputation from the files", () => {
   it("holds for random series, restarts, batches, rollbacks and any compaction progress", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.integer({ min: 24, max: 30 }), fc.integer({ min: 1, max: 3 }), (seed, rawHours, hourDays) => {
-        const rng = prng(seed);
-        harness?.close();
-        const h = (harness = new HistoryHarness({ rawHours, hourDays }));
-        const files = historySeries(seed, { chainId: 8453, tokens: 6, looseTokens: 4, pools: 8, files: rng.int(10, 45), churn: rng.pick([0.1, 0.3, 0.6]), start: 1_750_000_000 + rng.int(0, 86_399) });
-        const compiled: Compiled[] = files.map(compileFile);
-        const addresses = {
-          token: [...new Set(files.flatMap((f) => f.tokens.map((t) => t.address)))].concat(["0x" + "ab".repeat(20)]),
-          pool: [...new Set(files.flatMap((f) => f.pools.map((p) => p.address)))].concat(["0x" + "cd".repeat(20)]),
-        };
-        for (let i = 0; i < compiled.length; i++) {
-          const r = rng.next();
-          if (r < 0.06) h.restart();
-          if (r > 0.94 && i > 1) {
-            h.serve(compiled[rng.int(0, i - 1)]); // a rollback (older file, allowed) or the same file again
+      fc.property(
+        fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+        fc.integer({ min: 24, max: 30 }),
+        fc.integer({ min: 1, max: 3 }),
+        (seed, rawHours, hourDays) => {
+          const rng = prng(seed);
+          harness?.close();
+          const h = (harness = new HistoryHarness({ rawHours, hourDays }));
+          const files = historySeries(seed, {
+            chainId: 8453,
+            tokens: 6,
+            looseTokens: 4,
+            pools: 8,
+            files: rng.int(10, 45),
+            churn: rng.pick([0.1, 0.3, 0.6]),
+            start: 1_750_000_000 + rng.int(0, 86_399),
+          });
+          const compiled: Compiled[] = files.map(compileFile);
+          const addresses = {
+            token: [...new Set(files.flatMap((f) => f.tokens.map((t) => t.address)))].concat(["0x" + "ab".repeat(20)]),
+            pool: [...new Set(files.flatMap((f) => f.pools.map((p) => p.address)))].concat(["0x" + "cd".repeat(20)]),
+          };
+          for (let i = 0; i < compiled.length; i++) {
+            const r = rng.next();
+            if (r < 0.06) h.restart();
+            if (r > 0.94 && i > 1) {
+              h.serve(compiled[rng.int(0, i - 1)]); // a rollback (older file, allowed) or the same file again
+            }
+            if (r > 0.85 && r <= 0.94 && i + 1 < compiled.length) {
+              h.serve(compiled[i], compiled[i + 1]); // accepted both, served the second
+              i++;
+            } else h.serve(compiled[i]);
+            h.compact(rng.int(0, 40));
+            if (rng.chance(0.15)) checkAnswers(h, rng, addresses, 10);
           }
-          if (r > 0.85 && r <= 0.94 && i + 1 < compiled.length) {
-            h.serve(compiled[i], compiled[i + 1]); // accepted both, served the second
-            i++;
-          } else h.serve(compiled[i]);
-          h.compact(rng.int(0, 40));
-          if (rng.chance(0.15)) checkAnswers(h, rng, addresses, 10);
-        }
-        checkAnswers(h, rng, addresses, 40);
-        h.compact(Infinity);
-        checkAnswers(h, rng, addresses, 40);
-      }),
+          checkAnswers(h, rng, addresses, 40);
+          h.compact(Infinity);
+          checkAnswers(h, rng, addresses, 40);
+        },
+      ),
       { numRuns: 25 },
     );
   });
