@@ -3,7 +3,8 @@
  * `liquidity-gateway`: starts the gateway (configuration from the environment
  * and flags, declared in src/config/settings.ts; docs/operators.md); `liquidity-gateway keys
  * ...` manages the keys file; `liquidity-gateway snapshots ...` acts on the
- * snapshot directory (e.g. allow a rollback). The gateway drains and stops on
+ * snapshot directory (e.g. allow a rollback); `liquidity-gateway history rebuild --from DIR` replays
+ * archived chain files into the history store. The gateway drains and stops on
  * SIGTERM/SIGINT, replaces its serving threads one by one on SIGUSR2, and on
  * SIGHUP rechecks its TLS files and replaces the threads when they pass.
  */
@@ -14,6 +15,7 @@ import { createLogger } from "../log/logger.js";
 import { KeysFileError } from "../access/keys-file.js";
 import { runKeysCli } from "./keys-cli.js";
 import { runSnapshotsCli } from "./snapshots-cli.js";
+import { runHistoryCli } from "./history-cli.js";
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
@@ -23,6 +25,14 @@ async function main(): Promise<void> {
   }
   if (argv[0] === "snapshots") {
     process.exitCode = runSnapshotsCli(argv.slice(1));
+    return;
+  }
+  if (argv[0] === "history") {
+    process.exitCode = runHistoryCli(argv.slice(1), {
+      stdout: (t) => process.stdout.write(t),
+      stderr: (t) => process.stderr.write(t),
+      env: process.env,
+    });
     return;
   }
   if (argv.includes("--help") || argv.includes("-h")) {

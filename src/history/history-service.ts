@@ -71,6 +71,11 @@ export class HistoryService {
     status.state = "ok";
   }
 
+  /** Files whose observations could not be written so far. */
+  get failures(): number {
+    return this.status.figures().failures;
+  }
+
   /** A file served (in the order served); observed soon, off the caller's stack. */
   enqueue(file: ServedFile, servedAtMs = Date.now()): void {
     if (this.closed) return;
