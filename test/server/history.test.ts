@@ -119,8 +119,8 @@ describe("history across instances, restarts and a rebuild", () => {
       const before = await answers(a);
       expect(await answers(b)).toEqual(before);
       // Loose tokens the first files never held are 404 TOKEN_NOT_FOUND; most answer.
-    expect(before.every((line) => / (200|404) /.test(line))).toBe(true);
-    expect(before.filter((line) => / 200 /.test(line)).length).toBeGreaterThan(QUERIES.length / 2);
+      expect(before.every((line) => / (200|404) /.test(line))).toBe(true);
+      expect(before.filter((line) => / 200 /.test(line)).length).toBeGreaterThan(QUERIES.length / 2);
 
       // A restart over the same store: the same answers, and history goes on from there.
       await stop(a);
