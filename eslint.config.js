@@ -21,7 +21,7 @@ const FLOORS = [
   ["openapi", "access"],
   ["serving", "snapshot", "history"],
   ["query", "baskets"],
-  ["tables"],
+  ["tables", "origin"],
   ["api"],
   ["util"],
   ["log", "chains"],

@@ -3,6 +3,8 @@
  * serving threads, the snapshot loader and its build workers, key reloading,
  * snapshot-version retention and metrics; and takes it down again.
  */
+import { existsSync } from "node:fs";
+import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { KeyStore } from "./access/key-store.js";
 import { loadKeysFile, type KeysFile } from "./access/keys-file.js";
@@ -13,11 +15,19 @@ import { createAddressTable } from "./access/address-table.js";
 import { createConfirmedKeys } from "./access/confirmed-keys.js";
 import { createQuotaCounters, QuotaSlots } from "./access/shared-rate-limiter.js";
 import { createStreamCounters } from "./stream/key-streams.js";
-import { PROJECT_ROOT, type GatewayConfig } from "./config/config.js";
+import { PROJECT_ROOT, type GatewayConfig, type OriginConfig } from "./config/config.js";
+import type { FileVerdict } from "./origin/apply-generation.js";
+import { fleetData, FleetView, type FleetAnswer } from "./origin/fleet-view.js";
+import { createOriginReader } from "./origin/origin-reader.js";
+import { OriginPuller } from "./origin/origin-puller.js";
+import { originErrorWire, staleSeconds } from "./origin/origin-status.js";
+import type { AttemptOutcome } from "./snapshot/file-attempts.js";
+import type { ReloadResult } from "./util/file-reloader.js";
+import { servedPosition } from "./serving/served-changes.js";
 import { allocatorWarning, runsOnGlibc } from "./config/allocator.js";
 import { setHeaderSizeLimit } from "./http/header-limit.js";
 import type { Logger } from "./log/logger.js";
-import { GatewayMetrics } from "./metrics/gateway-metrics.js";
+import { GatewayMetrics, type OriginMetrics } from "./metrics/gateway-metrics.js";
 import { ROUTE_NAMES } from "./http/route-table.js";
 import { RequestMetricsLayout } from "./metrics/request-metrics.js";
 import { holdTlsFiles, TLS_SETTING_NAMES } from "./config/tls-files.js";
@@ -70,7 +80,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
       `client addresses are read from X-Forwarded-For, Forwarded and PROXY v2 when the peer is in TRUSTED_PROXIES (${config.trustedProxies.length} ranges)`,
     );
   }
-  const keysFile = loadKeysFile(config.apiKeysFile, config.keysFileMaxBytes);
+  const keysFile = initialKeys(config, log);
   void new KeyStore(keysFile); // fail at start-up on duplicate ids or hashes
   setHeaderSizeLimit(config.maxHeaderBytes); // before any serving thread loads uWS
 
@@ -132,10 +142,13 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
           historyFeed === null ? null : { dir: resolve(config.historyDir), retention: historyRetention, status: historyFeed.status.buffer },
       },
       tls,
+      fleet: () => origin?.fleet() ?? Promise.resolve({ kind: "unavailable", reason: "no-origin" }),
     },
     metrics,
     log,
   );
+  /** The position served now (the fleet view reports it). */
+  let position: string | null = null;
   const versionsChanged = () =>
     metrics.versionsChanged(retention.current === null ? null : versionHex(retention.current), retention.versions().map(versionHex));
 
@@ -160,6 +173,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
         // servedAt: the supervisor's clock as it publishes the version (every thread gets the same history).
         const history = changeHistory.publish(changeSets, version, Date.now());
         supervisor.publishSnapshot({ type: "snapshot", version, slot, chainIds, chains, tokenIndex, changes: history }, changes);
+        position = servedPosition(history);
         // After the swap is posted: history observes the files on its own thread, nothing waits for it.
         historyFeed?.published(chains, changeSets);
         versionsChanged();
@@ -213,7 +227,23 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
           () => metrics.tlsReloadRejections.inc(),
         );
 
+  const origin: RunningOrigin | null =
+    config.origin === null
+      ? null
+      : wireOrigin(config, config.origin, {
+          loader,
+          keysReloader,
+          basketsReloader,
+          supervisor,
+          metrics: metrics.enableOrigin(() => (origin === null ? 0 : staleSeconds(origin.puller.status, Date.now()))),
+          position: () => position,
+          log,
+        });
+  // Before the first scan: the local copy's files are checked against its manifest (what differs is not served).
+  const restored = origin === null ? false : await origin.puller.restore();
+
   const port = await supervisor.start();
+  origin?.listen(port);
   const quotaStore = config.quotaStore.kind === "redis" ? `redis (QUOTA_FAILURE=${config.quotaStore.failure})` : "memory";
   certificates?.start();
   log.info(
@@ -245,8 +275,15 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
       );
     }
   }, RETENTION_CHECK_MS);
-  // Serving starts now; readiness (GET /ready) follows the initial load.
-  const initialLoad = loader.start().then(() => supervisor.markReady());
+  // Serving starts now; readiness (GET /ready) follows the initial load (and, pulling from an origin, a verified local
+  // copy with ORIGIN_READY=cached, else a successful poll). The first poll runs beside the first scan.
+  origin?.puller.start();
+  const initialLoad = Promise.all([loader.start(), origin?.ready]).then(() => supervisor.markReady());
+  if (origin !== null && !restored)
+    log.info(
+      { event: "origin-waiting", origin: config.origin!.location.display },
+      `no verified local copy of ${config.origin!.location.display}: not ready until a poll of it succeeds`,
+    );
 
   return {
     port,
@@ -255,6 +292,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     reloadTls: () => certificates?.check(true) ?? Promise.resolve(false),
     async stop() {
       clearInterval(pruning);
+      await origin?.stop();
       certificates?.stop();
       keysReloader.stop();
       basketsReloader.stop();
@@ -263,6 +301,145 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
       await historyFeed?.stop();
     },
   };
+}
+
+/** The keys in force at start: the file's; with an origin that has not brought it yet, none (logged). */
+function initialKeys(config: GatewayConfig, log: Logger): KeysFile {
+  if (config.origin !== null && !existsSync(config.apiKeysFile)) {
+    log.warn(
+      { event: "keys-file-absent", file: config.apiKeysFile },
+      `${config.apiKeysFile} is not there yet: no API key is accepted until the origin brings the keys file`,
+    );
+    return { keys: [] };
+  }
+  return loadKeysFile(config.apiKeysFile, config.keysFileMaxBytes);
+}
+
+interface RunningOrigin {
+  readonly puller: OriginPuller;
+  /** Settles once the origin's side of readiness is met (OriginPuller's `ready`). */
+  readonly ready: Promise<void>;
+  /** Once the port is known (the default instance id names it): the fleet view and the pokes. */
+  listen(port: number): void;
+  fleet(): Promise<FleetAnswer>;
+  stop(): Promise<void>;
+}
+
+interface OriginParts {
+  readonly loader: SnapshotLoader;
+  readonly keysReloader: KeysReloader;
+  readonly basketsReloader: BasketsReloader;
+  readonly supervisor: Supervisor;
+  readonly metrics: OriginMetrics;
+  /** The position served now. */
+  readonly position: () => string | null;
+  readonly log: Logger;
+}
+
+/**
+ * Pulling from an origin (docs/fleet.md): the puller, its verdicts from the loader and the reloaders, its status
+ * to the serving threads and the metrics, and with Redis the fleet view (written after every poll) and the pokes.
+ */
+function wireOrigin(config: GatewayConfig, settings: OriginConfig, parts: OriginParts): RunningOrigin {
+  const { loader, keysReloader, basketsReloader, supervisor, metrics, log } = parts;
+  const verdictOf = (result: ReloadResult): FileVerdict =>
+    result.kind === "rejected" ? { accepted: false, reason: result.reason } : { accepted: true };
+  let fleetView: FleetView | null = null;
+  let markReady: () => void = () => {};
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  const reader = createOriginReader(settings.location, {
+    timeoutMs: settings.timeoutMs,
+    s3: settings.s3,
+    env: process.env,
+    skewed: (skewMs) =>
+      log.warn(
+        { event: "origin-clock-skew", skewMs },
+        `the origin says this server's clock is off by ${skewMs} ms; requests are signed with its time`,
+      ),
+  });
+  const puller = new OriginPuller(
+    {
+      reader,
+      paths: {
+        snapshotDir: config.snapshotDir,
+        basketsFile: config.basketsFile,
+        keysFile: config.usingSampleKeys ? null : config.apiKeysFile,
+      },
+      limits: { chain: config.snapshotFileMaxBytes, baskets: config.basketsFileMaxBytes, keys: config.keysFileMaxBytes },
+      timing: { minMs: settings.pollMinMs, maxMs: settings.pollMaxMs },
+      maxSkewMs: settings.maxSkewMs,
+      publicKeys: settings.publicKeys,
+      readiness: settings.readiness,
+    },
+    {
+      async chainFilesChanged(names) {
+        await loader.scan("change");
+        return new Map(names.map((name) => [name, chainVerdict(loader.fileOutcome(name))]));
+      },
+      keysChanged: () => verdictOf(keysReloader.reload()),
+      basketsChanged: () => verdictOf(basketsReloader.reload()),
+    },
+    {
+      statusChanged(status) {
+        supervisor.publishOrigin(status);
+        metrics.generation.set(status.generation ?? 0);
+        void fleetView?.write({
+          generation: status.generation,
+          position: parts.position(),
+          appliedAt: status.lastChangeAtMs === null ? null : new Date(status.lastChangeAtMs).toISOString(),
+          lastError: originErrorWire(status.lastError),
+          reportedAt: new Date().toISOString(),
+        });
+      },
+      polled: (result) => metrics.polls.inc({ result }),
+      bytesReceived: (bytes) => metrics.bytes.inc(bytes),
+      ready: () => markReady(),
+    },
+    log,
+  );
+  const redis = config.quotaStore.kind === "redis" ? config.quotaStore : null;
+  return {
+    puller,
+    ready,
+    listen(port: number): void {
+      if (redis === null) return;
+      const instanceId = settings.instanceId ?? `${hostname()}:${port}`;
+      fleetView = new FleetView(
+        {
+          url: redis.url,
+          keyPrefix: redis.keyPrefix,
+          instanceId,
+          ttlMs: 3 * settings.pollMaxMs,
+          timeoutMs: Math.max(1000, redis.timeoutMs),
+        },
+        log,
+      );
+      fleetView.listenForPokes((generation) => puller.poke(generation));
+    },
+    async fleet(): Promise<FleetAnswer> {
+      if (fleetView === null) return { kind: "unavailable", reason: "no-redis" };
+      return { kind: "data", data: fleetData(await fleetView.list()) };
+    },
+    async stop(): Promise<void> {
+      await puller.stop();
+      await fleetView?.close();
+    },
+  };
+}
+
+/** What the loader made of a chain file the origin brought. */
+function chainVerdict(outcome: AttemptOutcome | undefined): FileVerdict {
+  if (outcome === undefined) return { accepted: false, reason: "not built (the scan did not reach it)" };
+  switch (outcome.kind) {
+    case "served":
+      return { accepted: true };
+    case "rejected":
+      return { accepted: false, reason: `${outcome.reason}: ${outcome.message}` };
+    case "failed":
+      return { accepted: false, reason: "the build failed (retried on the next REBUILD_CRON tick)" };
+    case "not-a-file":
+      return { accepted: false, reason: "not a regular file" };
+  }
 }
 
 /** How often the serving threads' load is sampled: a reading covers the last one to two of these. */

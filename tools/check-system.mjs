@@ -9,6 +9,8 @@
 //   chromium       the API reference page in a real browser (test/server/docs-page.test.ts, npm run docs:screenshot)
 //   prometheus     promtool checks and tests the alert rules; a real Prometheus scrapes a real gateway
 //                  (test/monitoring/alert-rules.test.ts, test/server/prometheus-scrape.test.ts)
+//   moto_server    the S3 origin, with SigV4 verification (test/fleet/origin-s3.test.ts, moto-sigv4.test.ts): not a
+//                  Debian package; `pip install "moto[server]"` (tried here when pip is there, else named)
 import { spawnSync } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { delimiter, isAbsolute, join } from "node:path";
@@ -88,6 +90,32 @@ if (absent.length > 0) {
   if (run.status !== 0 || still.length > 0) {
     console.error(
       `check-system: ${run.status !== 0 ? `the install failed (exit ${run.status})` : `still missing after the install: ${still.map((p) => p.name).join(", ")} (not on PATH?)`}`,
+    );
+    process.exit(1);
+  }
+}
+
+/** Python programs the tests run (from PyPI: pip, not apt). */
+const PIP_PROGRAMS = [{ name: "moto_server", pip: "moto[server]", found: () => executable(process.env.MOTO_SERVER_BIN ?? "moto_server") }];
+
+const pipMissing = () => PIP_PROGRAMS.filter((p) => !p.found());
+const absentPip = pipMissing();
+if (absentPip.length > 0) {
+  const names = absentPip.map((p) => p.name).join(", ");
+  const spec = absentPip.map((p) => `"${p.pip}"`).join(" ");
+  const pip = ["pip3", "pip"].find(executable);
+  if (pip === undefined) {
+    console.error(
+      `The tests run ${names}, which this machine lacks, and there is no pip to install it. Install it, then run npm test again:\n\n  pip install ${spec}\n`,
+    );
+    process.exit(1);
+  }
+  console.log(`check-system: installing ${spec} with ${pip} (the tests run ${names})`);
+  const run = spawnSync(pip, ["install", ...absentPip.map((p) => p.pip)], { stdio: ["ignore", "inherit", "inherit"] });
+  const still = pipMissing();
+  if (run.status !== 0 || still.length > 0) {
+    console.error(
+      `check-system: ${run.status !== 0 ? `${pip} install failed (exit ${run.status})` : `still missing after the install: ${still.map((p) => p.name).join(", ")} (not on PATH?)`}; install it with: pip install ${spec}`,
     );
     process.exit(1);
   }

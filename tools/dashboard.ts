@@ -3,7 +3,7 @@
  * `npm run dashboard:generate`; test/server/prometheus-scrape.test.ts fails when the file is stale, when a
  * query names a metric the gateway does not export, or when the real Prometheus refuses a query). Sections:
  * traffic and latency by route, answers by status, quotas, streams and fan-out delay, freshness per chain,
- * builds and swaps, threads and memory. Queries read the `$datasource` and `$instance` variables.
+ * the origin (instances that pull from one), builds and swaps, threads and memory. Queries read the `$datasource` and `$instance` variables.
  */
 
 /** A query of a panel: PromQL and its legend. */
@@ -167,6 +167,39 @@ const SECTIONS: readonly Section[] = [
           { expr: `max by (chain_id) (gateway_snapshot_pools{${I}})`, legend: "pools {{chain_id}}" },
           { expr: `max by (chain_id) (gateway_snapshot_tokens{${I}})`, legend: "tokens {{chain_id}}" },
         ],
+      },
+    ],
+  },
+  {
+    title: "Origin",
+    panels: [
+      {
+        title: "Origin generation by instance",
+        description:
+          "The origin generation each instance serves (SNAPSHOT_ORIGIN, docs/fleet.md; 0 before any): after a publish every line steps up within seconds.",
+        unit: "short",
+        targets: [{ expr: `max by (instance) (gateway_origin_generation{${I}})`, legend: "{{instance}}" }],
+      },
+      {
+        title: "Origin polls by result",
+        description:
+          "Polls of the origin per 5 minutes: changed (a generation applied), not_modified (304), error (alert GatewayOriginFailing when nothing else), refused.",
+        unit: "short",
+        stack: true,
+        targets: [{ expr: `sum by (result) (increase(gateway_origin_polls_total{${I}}[5m]))`, legend: "{{result}}" }],
+      },
+      {
+        title: "Origin stale seconds",
+        description:
+          "Seconds since the last successful poll while an instance cannot say it serves the origin's newest generation; 0 otherwise (alert GatewayOriginStale past an hour).",
+        unit: "s",
+        targets: [{ expr: `max by (instance) (gateway_origin_stale_seconds{${I}})`, legend: "{{instance}}" }],
+      },
+      {
+        title: "Origin bytes received",
+        description: "Body bytes received from the origin per second (manifests and the changed objects only).",
+        unit: "Bps",
+        targets: [{ expr: `sum by (instance) (${rate(`gateway_origin_bytes_total{${I}}`)})`, legend: "{{instance}}" }],
       },
     ],
   },

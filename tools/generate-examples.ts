@@ -50,6 +50,10 @@ const EXAMPLE_KEYS = {
     text: "lgw_example_pools_only_0123456789",
     record: { id: "partner-pools-only", name: "Example: pools only", status: "active", routes: ["pools"] },
   },
+  fleet: {
+    text: "lgw_example_fleet_0123456789",
+    record: { id: "operator-fleet", name: "Example: an operator's key for the fleet view", status: "active", routes: ["fleet"] },
+  },
   quota: {
     text: "lgw_example_quota_0123456789",
     record: { id: "partner-quota", name: "Example: one request a second", status: "active", rateLimit: { requests: 1, windowSeconds: 1 } },
@@ -394,6 +398,8 @@ const ERROR_CALLS: Partial<Record<ErrorCode, Call | HandshakeCall | "framing">> 
   PAYLOAD_TOO_LARGE: { method: "POST", path: "/v1/tokens", rawBody: `{"padding":"${"x".repeat(70_000)}"}` },
   UNSUPPORTED_MEDIA_TYPE: { method: "POST", path: "/v1/tokens", rawBody: "{}", contentType: "text/plain" },
   RATE_LIMIT_EXCEEDED: { method: "GET", path: "/v1/protocols", authorization: bearer(EXAMPLE_KEYS.quota.text) },
+  // The sample gateway pulls from no origin.
+  FLEET_VIEW_UNAVAILABLE: { method: "GET", path: "/v1/status/fleet", authorization: bearer(EXAMPLE_KEYS.fleet.text) },
 };
 
 /** A trace id (UUID-shaped) that depends on the example's name only. */

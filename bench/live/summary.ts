@@ -48,7 +48,7 @@ export interface WrkFigures {
   readonly pushes: number;
 }
 
-/** The machine a run measured on (bench/entry.ts `benchMachine`; the load average at the end filled in last). */
+/** The machine a run measured on (bench/shared/entry.ts `benchMachine`; the load average at the end filled in last). */
 export interface BenchMachine {
   cores: number;
   cpuModel: string;

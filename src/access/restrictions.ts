@@ -5,13 +5,13 @@
  */
 import { ApiError } from "../api/errors.js";
 import type { KeyEntry } from "./key-store.js";
-import { ACCESS_GROUPS, type AccessGroup } from "../api/access-groups.js";
+import { ACCESS_GROUPS, groupAllowed, type AccessGroup } from "../api/access-groups.js";
 
-/** Throws API_KEY_FORBIDDEN unless the key may use `route`. */
+/** Throws API_KEY_FORBIDDEN unless the key may use `route` (a key without `routes` has every group but the operators'). */
 export function assertRouteAllowed(entry: KeyEntry, route: AccessGroup): void {
   const routes = entry.routes;
-  if (routes === null || routes.has(route)) return;
-  const allowedRoutes = ACCESS_GROUPS.filter((r) => routes.has(r));
+  if (groupAllowed(routes, route)) return;
+  const allowedRoutes = ACCESS_GROUPS.filter((r) => groupAllowed(routes, r));
   throw new ApiError(
     "API_KEY_FORBIDDEN",
     `This API key may not use the ${route} route; ask the gateway operator to add "${route}" to the key's allowed routes.`,

@@ -187,6 +187,12 @@ export const ERROR_CATALOGUE = {
     rateLimitHeaders: "never",
     retryAfter: true,
   },
+  FLEET_VIEW_UNAVAILABLE: {
+    status: 503,
+    title: "Service Unavailable",
+    when: "GET /v1/status/fleet on an instance that pulls from no origin (`SNAPSHOT_ORIGIN`), has no Redis (`QUOTA_STORE=redis`), or cannot reach Redis now; metadata says which",
+    rateLimitHeaders: "always",
+  },
 } as const satisfies Record<string, ErrorCodeFacts>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

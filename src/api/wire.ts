@@ -1022,9 +1022,109 @@ export interface StatusData {
   position: StreamPosition;
   /** Every loaded chain the key may read, by chain id. */
   chains: ChainStatus[];
+  /** Where this instance pulls its files from and how that goes (fleet.md §20); null without `SNAPSHOT_ORIGIN`. */
+  origin: OriginStatus | null;
   /** Where history stands (shared/spec/history.md §25). */
   history: HistoryStatus;
 }
+
+// ---------------------------------------------------------------- fleet (fleet.md §16-§21)
+
+type IsoDateTime = string & tags.Format<"date-time">;
+
+/** Why the last poll or generation did not succeed. */
+export interface OriginError {
+  /**
+   * What went wrong: `unreachable`, `timeout`, `too-many-redirects`, `insecure-redirect`, `origin-status` (an answer
+   * other than 200/304; S3's code is in the message), `credentials`, `malformed-manifest`, `manifest-too-large`,
+   * `unsupported-chain`, `duplicate-file`, `bad-key`, `file-too-large`, `unsigned`, `bad-signature`, `rollback`,
+   * `generation-reused`, `expired`, `object-missing`, `object-too-large`, `object-truncated`, `object-hash-mismatch`,
+   * `disk-full`, `io`.
+   */
+  code: string & tags.Pattern<"^[a-z][a-z-]{1,40}$">;
+  /** What happened, for people; never a credential. */
+  message: string;
+  /** When it happened (ISO 8601 UTC). */
+  at: IsoDateTime;
+}
+
+/** A file of the accepted generation the build did not take (its chain keeps its last good data). */
+export interface OriginPartialFile {
+  /** `chain-<id>.msgpack`, `baskets`, `keys`. */
+  file: string;
+  /** Why (the loader's or the reloader's reason). */
+  reason: string;
+}
+
+/** `origin` of GET /v1/status: the origin this instance pulls from (fleet.md §20). */
+export interface OriginStatus {
+  kind: "https" | "http" | "s3";
+  /** The origin's URL without credentials or query string. */
+  url: string;
+  /** The generation served (the last accepted); null before any. */
+  generation: (number & tags.Type<"uint64">) | null;
+  /** SHA-256 of that generation's manifest bytes. */
+  manifestSha256: (string & tags.Pattern<"^[0-9a-f]{64}$">) | null;
+  /** The manifest's ETag sent as `If-None-Match`; null when the next poll reads it in full. */
+  etag: string | null;
+  /** `publishedAt` of the served generation. */
+  publishedAt: IsoDateTime | null;
+  lastPollAt: IsoDateTime | null;
+  /** The last poll that ended with the origin's newest generation served (changed or not modified). */
+  lastSuccessAt: IsoDateTime | null;
+  /** When a new generation was last applied. */
+  lastChangeAt: IsoDateTime | null;
+  nextPollAt: IsoDateTime | null;
+  /** Polls in a row that failed (network, timeout, an error answer). */
+  consecutiveFailures: number & tags.Type<"uint32">;
+  lastError: OriginError | null;
+  /**
+   * True while this instance cannot say it serves the origin's newest generation: before a first successful poll
+   * (serving its local copy), while polls fail, while the origin's newest manifest is refused, once the served one expired.
+   */
+  stale: boolean;
+  /** Seconds since the last successful poll (since start without one) while stale; 0 otherwise. */
+  staleSeconds: number & tags.Type<"uint64">;
+  /** The origin's clock minus this server's, from the last answer's `Date` (whole-second resolution), ms; null before any. */
+  clockSkewMs: (number & tags.Type<"int64">) | null;
+  /** The key that signed the served manifest; null when unsigned or not checked. */
+  signature: { keyId: string } | null;
+  /** Files of the served generation the build or a reloader rejected: their chains keep their last good data. */
+  partial: OriginPartialFile[];
+}
+
+/** One instance in GET /v1/status/fleet, as it last wrote itself into Redis. */
+export interface FleetInstance {
+  /** INSTANCE_ID (default `<host name>:<port>`). */
+  instanceId: string;
+  /** The generation it serves; null before any. */
+  generation: (number & tags.Type<"uint64">) | null;
+  /** Generations it is behind the newest one any live instance serves. */
+  behind: number & tags.Type<"uint64">;
+  /** Its position (live.md §12); null before any chain has loaded. */
+  position: StreamPosition | null;
+  /** When it applied its generation. */
+  appliedAt: IsoDateTime | null;
+  /** Its origin's last error, when its last poll or generation failed. */
+  lastError: OriginError | null;
+  /** When it last wrote itself (it does after every poll; an instance silent for 3 poll intervals drops out). */
+  reportedAt: IsoDateTime;
+}
+
+/** `data` of GET /v1/status/fleet (fleet.md §20). */
+export interface FleetData {
+  /** The newest generation a live instance serves; null when none serves one. */
+  newestGeneration: (number & tags.Type<"uint64">) | null;
+  /** Newest minus oldest generation among the live instances (0: every instance serves the same). */
+  generationSkew: number & tags.Type<"uint64">;
+  /** Whether every live instance gives the same position. */
+  samePosition: boolean;
+  /** The live instances, by id. */
+  instances: FleetInstance[];
+}
+
+/** 200 body of GET /v1/status/fleet. */
+export type FleetStatusResponse = SuccessEnvelope<FleetData>;
 
 /** 200 body of GET /v1/changes. */
 export type ChangesResponse = SuccessEnvelope<ChangesData>;
@@ -1287,6 +1387,11 @@ export interface QuotaStoreUnavailableMetadata {
   retryAfterSeconds: number & tags.Type<"uint32"> & tags.Minimum<1>;
 }
 
+export interface FleetViewUnavailableMetadata {
+  /** `no-origin` (SNAPSHOT_ORIGIN unset), `no-redis` (QUOTA_STORE is not redis), `redis-unreachable`. */
+  reason: "no-origin" | "no-redis" | "redis-unreachable";
+}
+
 export interface ChainDataUnavailableMetadata {
   /** The chain without data; null when no chain has loaded at all. */
   chainId: ChainId | null;
@@ -1404,6 +1509,7 @@ export interface ErrorMetadataByCode {
   RATE_LIMIT_EXCEEDED: RateLimitExceededMetadata;
   CHAIN_DATA_UNAVAILABLE: ChainDataUnavailableMetadata;
   QUOTA_STORE_UNAVAILABLE: QuotaStoreUnavailableMetadata;
+  FLEET_VIEW_UNAVAILABLE: FleetViewUnavailableMetadata;
   UNKNOWN_ERROR: NoErrorMetadata;
 }
 

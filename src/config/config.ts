@@ -8,6 +8,10 @@ import { ConfigError } from "./setting.js";
 import { readSettings, type SettingsRead, type ValuesOf } from "./read-settings.js";
 import { SETTINGS } from "./settings.js";
 import { checkTlsFiles, TlsFilesError, type TlsSettings } from "./tls-files.js";
+import { namesFile } from "./value-types.js";
+import type { OriginLocation } from "../origin/origin-location.js";
+import type { TrustedKey } from "../origin/manifest-signature.js";
+import type { S3Settings } from "../origin/s3-client.js";
 
 export { ConfigError } from "./setting.js";
 export { SETTINGS } from "./settings.js";
@@ -17,7 +21,7 @@ type Settings = typeof SETTINGS;
 type Values = ValuesOf<Settings>;
 
 /** The settings that the rules below turn into another shape. */
-type Reshaped = "basketsFile" | "buildWorkerMaxMb" | "tls" | "quotaStore";
+type Reshaped = "basketsFile" | "buildWorkerMaxMb" | "tls" | "quotaStore" | "origin";
 
 /** Each setting's value under its key in SETTINGS (its declaration says what it is), and what the rules add. */
 export interface GatewayConfig extends Omit<Values, Reshaped> {
@@ -33,6 +37,8 @@ export interface GatewayConfig extends Omit<Values, Reshaped> {
   readonly tls: TlsSettings | null;
   /** Where per-key quotas and failed-authentication counts live. */
   readonly quotaStore: QuotaStoreConfig;
+  /** The origin files are pulled from (fleet.md); null: files are pushed into the snapshot directory. */
+  readonly origin: OriginConfig | null;
   /** Quiet time after a change in the snapshot directory before it is scanned (not a setting). */
   readonly watchDebounceMs: number;
 }
@@ -55,6 +61,23 @@ export type QuotaStoreConfig =
       readonly failure: "open" | "closed";
     };
 
+/** SNAPSHOT_ORIGIN and the settings that go with it (docs/fleet.md). */
+export interface OriginConfig {
+  readonly location: OriginLocation;
+  readonly pollMinMs: number;
+  readonly pollMaxMs: number;
+  /** Longest wait for a byte from the origin. */
+  readonly timeoutMs: number;
+  /** Allowance on a manifest's `expires`. */
+  readonly maxSkewMs: number;
+  /** ORIGIN_PUBLIC_KEYS; null: signatures are not checked. */
+  readonly publicKeys: readonly TrustedKey[] | null;
+  readonly readiness: "cached" | "fresh";
+  /** INSTANCE_ID; null: `<host name>:<port>`. */
+  readonly instanceId: string | null;
+  readonly s3: S3Settings;
+}
+
 /** Reads every setting, then applies the rules between them. Throws ConfigError. */
 export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): GatewayConfig {
   const read = readSettings(SETTINGS, argv, env);
@@ -67,7 +90,38 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Gat
     buildWorkerMaxMb: values.buildWorkerMaxMb ?? null,
     tls: tlsSettings(read),
     quotaStore: quotaStore(read),
+    origin: originConfig(read),
     watchDebounceMs: 250,
+  };
+}
+
+/** Without an origin the keys file must exist; an origin may bring it (its absence then means no keys until it does). */
+function checkKeysFile(read: SettingsRead<Settings>): void {
+  const path = read.values.apiKeysFile;
+  if (read.values.origin.location === undefined && !namesFile(path))
+    throw new ConfigError(`${read.nameOf(SETTINGS.apiKeysFile)} must name a readable keys file; "${path}" is not a file.`);
+}
+
+/** SNAPSHOT_ORIGIN's settings, with `0 < ORIGIN_POLL_MIN_S <= ORIGIN_POLL_MAX_S`. */
+function originConfig(read: SettingsRead<Settings>): OriginConfig | null {
+  checkKeysFile(read);
+  const { location, pollMinSeconds, pollMaxSeconds, timeoutSeconds, maxSkewSeconds, publicKeys, readiness, instanceId, s3 } =
+    read.values.origin;
+  if (location === undefined) return null;
+  if (pollMinSeconds > pollMaxSeconds)
+    throw new ConfigError(
+      `${read.nameOf(SETTINGS.origin.pollMinSeconds)} (${pollMinSeconds}) must not be greater than ${read.nameOf(SETTINGS.origin.pollMaxSeconds)} (${pollMaxSeconds}).`,
+    );
+  return {
+    location,
+    pollMinMs: pollMinSeconds * 1000,
+    pollMaxMs: pollMaxSeconds * 1000,
+    timeoutMs: timeoutSeconds * 1000,
+    maxSkewMs: maxSkewSeconds * 1000,
+    publicKeys: publicKeys ?? null,
+    readiness,
+    instanceId: instanceId ?? null,
+    s3,
   };
 }
 

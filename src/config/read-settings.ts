@@ -4,7 +4,7 @@
  * default; the text is read by the setting's value type. The values come back in the tree's shape.
  */
 import { CommandLineError, readCommandLine, type OptionSpec } from "./command-line.js";
-import { Computed, ConfigError, exampleOf, isSetting, type Setting } from "./setting.js";
+import { Computed, ConfigError, exampleOf, isSetting, satisfies, whatSatisfies, type Setting } from "./setting.js";
 
 /** Environment variables (process.env, or a test's). */
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -55,9 +55,9 @@ export function readSettings<Tree extends SettingTree>(tree: Tree, argv: readonl
     const name = flagText === undefined ? setting.env : setting.flag;
     const only = setting.onlyWith;
     const other = only === undefined || text === undefined ? undefined : reading(only.setting);
-    if (only !== undefined && other !== undefined && other.value !== only.value) {
+    if (only !== undefined && other !== undefined && !satisfies(only, other.value)) {
       throw new ConfigError(
-        `${name} is set but ${other.name} is ${String(other.value)}: set ${only.setting.env}=${only.value} ${only.purpose}, or unset ${name}.`,
+        `${name} is set but ${describeReading(only.setting, other)}: ${whatSatisfies(only)} ${only.purpose}, or unset ${name}.`,
       );
     }
     const value = valueOf(setting, text, name);
@@ -78,6 +78,13 @@ export function readSettings<Tree extends SettingTree>(tree: Tree, argv: readonl
  */
 export function readFromEnvironment<T>(setting: Setting<T>, env: Environment): T {
   return valueOf(setting, readEnvironment(setting, env), setting.env);
+}
+
+/** "QUOTA_STORE is memory", "SNAPSHOT_ORIGIN is not set": a value as its type writes it (never the raw text: it may hold credentials). */
+function describeReading(setting: Setting<unknown>, reading: Reading): string {
+  if (reading.value === undefined) return `${reading.name} is not set`;
+  const format = setting.type.format;
+  return `${reading.name} is ${format === undefined ? String(reading.value) : format(reading.value)}`;
 }
 
 function readEnvironment(setting: Setting<unknown>, env: Environment): string | undefined {

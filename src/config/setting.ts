@@ -40,14 +40,33 @@ export function computed<T>(compute: () => T, text: string): Computed<T> {
 
 /**
  * A setting that means something only while another one has a given value (REDIS_URL with
- * QUOTA_STORE=redis): given without it, start-up stops and says so, before the value is read.
+ * QUOTA_STORE=redis), or a value that passes a test (S3_REGION with an s3:// SNAPSHOT_ORIGIN): given
+ * without it, start-up stops and says so, before the value is read.
  */
 export interface OnlyWith {
   /** Declared (and so read) before the setting that names it. */
   readonly setting: Setting<unknown>;
-  readonly value: string;
+  /** The value it needs (compared exactly), or a test of the other setting's value and what passes it in words. */
+  readonly value: string | ValueTest;
   /** Completes "set QUOTA_STORE=redis ...": what the other value is for. */
   readonly purpose: string;
+}
+
+export interface ValueTest {
+  /** Whether the other setting's value (undefined when it is not given and has no default) will do. */
+  readonly test: (value: unknown) => boolean;
+  /** Completes "set SNAPSHOT_ORIGIN to ...": what will do ("an s3:// URL"). */
+  readonly text: string;
+}
+
+/** Whether `value` satisfies an OnlyWith. */
+export function satisfies(only: OnlyWith, value: unknown): boolean {
+  return typeof only.value === "string" ? value === only.value : only.value.test(value);
+}
+
+/** "set QUOTA_STORE=redis", "set SNAPSHOT_ORIGIN to an s3:// URL". */
+export function whatSatisfies(only: OnlyWith): string {
+  return typeof only.value === "string" ? `set ${only.setting.env}=${only.value}` : `set ${only.setting.env} to ${only.value.text}`;
 }
 
 export interface Declaration<T> {

@@ -19,8 +19,10 @@ import {
   changesRetention,
   corsOrigins,
   cronSchedule,
+  endpointUrl,
   existingDirectory,
   existingFile,
+  fileOrNothing,
   filePath,
   integer,
   integerOr,
@@ -29,10 +31,15 @@ import {
   mebibyteSize,
   oneOf,
   optional,
+  originLocation,
+  publicKeys,
   redisUrl,
   requestsPerWindow,
+  seconds,
   secret,
+  trueOrFalse,
 } from "./value-types.js";
+import type { OriginLocation } from "../origin/origin-location.js";
 
 const quotaStoreKind = setting({
   env: "QUOTA_STORE",
@@ -45,6 +52,32 @@ const quotaStoreKind = setting({
 
 /** The Redis settings mean something only with QUOTA_STORE=redis. */
 const withRedis: OnlyWith = { setting: quotaStoreKind, value: "redis", purpose: "to share quotas through Redis" };
+
+const snapshotOrigin = setting({
+  env: "SNAPSHOT_ORIGIN",
+  flag: "--snapshot-origin",
+  type: optional(originLocation),
+  default: undefined,
+  defaultText: "none (files are pushed into `SNAPSHOT_DIR`)",
+  help:
+    "Where the fleet's files are pulled from: `https://host/prefix/` (or `http://`: any server answering GET with an `ETag`) or " +
+    "`s3://bucket/prefix/` (S3's API: R2, GCS, MinIO, Ceph with `S3_ENDPOINT`); `SNAPSHOT_DIR` becomes the instance's copy.",
+  more: "See [fleet.md](fleet.md): the manifest, polling, signatures, `publish`, and what was tested against what.",
+});
+
+/** The ORIGIN_* settings mean something only with SNAPSHOT_ORIGIN. */
+const withOrigin: OnlyWith = {
+  setting: snapshotOrigin,
+  value: { test: (value) => value !== undefined, text: "an origin (https://, http:// or s3://)" },
+  purpose: "to pull files from an origin",
+};
+
+/** The S3_* settings mean something only with an s3:// SNAPSHOT_ORIGIN. */
+const withS3: OnlyWith = {
+  setting: snapshotOrigin,
+  value: { test: (value) => (value as OriginLocation | undefined)?.kind === "s3", text: "an s3:// URL" },
+  purpose: "to pull from S3",
+};
 
 export const SETTINGS = {
   port: setting({
@@ -72,10 +105,10 @@ export const SETTINGS = {
   apiKeysFile: setting({
     env: "API_KEYS_FILE",
     flag: "--api-keys-file",
-    type: existingFile("a readable keys file"),
+    type: fileOrNothing("a readable keys file"),
     default: SAMPLE_KEYS_FILE,
     defaultText: "the bundled sample (sandbox key; warning logged)",
-    help: "API keys file (`shared/spec/keys-file.md`).",
+    help: "API keys file (`shared/spec/keys-file.md`); must exist, unless `SNAPSHOT_ORIGIN` brings it (no keys until it does).",
   }),
   basketsFile: setting({
     env: "BASKETS_FILE",
@@ -86,6 +119,95 @@ export const SETTINGS = {
     help: "The operator's token baskets; must exist when set.",
     more: "The format: [baskets.md](baskets.md).",
   }),
+  origin: {
+    location: snapshotOrigin,
+    pollMinSeconds: setting({
+      env: "ORIGIN_POLL_MIN_S",
+      flag: "--origin-poll-min-s",
+      type: seconds(0.05, 86_400),
+      default: 10,
+      help: "Shortest wait between two polls of the origin (seconds); each wait is uniform in [min, max], so a fleet spreads its polls.",
+      onlyWith: withOrigin,
+    }),
+    pollMaxSeconds: setting({
+      env: "ORIGIN_POLL_MAX_S",
+      flag: "--origin-poll-max-s",
+      type: seconds(0.05, 86_400),
+      default: 20,
+      help: "Longest wait between two polls (seconds; at least `ORIGIN_POLL_MIN_S`); also the longest backoff after errors.",
+      onlyWith: withOrigin,
+    }),
+    timeoutSeconds: setting({
+      env: "ORIGIN_TIMEOUT_S",
+      flag: "--origin-timeout-s",
+      type: seconds(0.05, 3600),
+      default: 30,
+      help: "Longest wait for a byte from the origin (connecting, the answer, the body); a stalled origin is given up after it.",
+      onlyWith: withOrigin,
+    }),
+    maxSkewSeconds: setting({
+      env: "ORIGIN_MAX_SKEW_S",
+      flag: "--origin-max-skew-s",
+      type: integer(0, 86_400),
+      default: 300,
+      help: "Allowance (seconds) on a manifest's `expires`: past it plus this, the manifest is refused (a frozen origin).",
+      onlyWith: withOrigin,
+    }),
+    publicKeys: setting({
+      env: "ORIGIN_PUBLIC_KEYS",
+      flag: "--origin-public-keys",
+      type: optional(publicKeys),
+      default: undefined,
+      defaultText: "none (signatures not checked)",
+      help: "Ed25519 keys as `keyId=<key>`, comma-separated (two allow a rotation): a manifest without a valid signature by one of them is refused.",
+      more: "Keys: raw 32 bytes in base64, or PEM. See [fleet.md](fleet.md#signing-and-rotating-keys).",
+      onlyWith: withOrigin,
+    }),
+    readiness: setting({
+      env: "ORIGIN_READY",
+      flag: "--origin-ready",
+      type: oneOf(["cached", "fresh"]),
+      default: "cached",
+      help: "`cached`: ready on the verified local copy (an origin outage does not stop a restarted fleet); `fresh`: ready only after a successful poll.",
+      onlyWith: withOrigin,
+    }),
+    instanceId: setting({
+      env: "INSTANCE_ID",
+      flag: "--instance-id",
+      type: optional(matching(/^[A-Za-z0-9._:-]{1,128}$/, "be 1-128 of A-Z a-z 0-9 . _ : -", "1-128 of `A-Z a-z 0-9 . _ : -`")),
+      default: undefined,
+      defaultText: "`<host name>:<port>`",
+      help: "This instance's name in the fleet view (`GET /v1/status/fleet`).",
+      onlyWith: withOrigin,
+    }),
+    s3: {
+      endpoint: setting({
+        env: "S3_ENDPOINT",
+        flag: "--s3-endpoint",
+        type: optional(endpointUrl),
+        default: undefined,
+        defaultText: "AWS (`https://s3.<region>.amazonaws.com`)",
+        help: "The S3 API's URL: R2 (`https://<account>.r2.cloudflarestorage.com`), GCS (`https://storage.googleapis.com`), MinIO, Ceph.",
+        onlyWith: withS3,
+      }),
+      region: setting({
+        env: "S3_REGION",
+        flag: "--s3-region",
+        type: matching(/^[a-z0-9-]{1,32}$/, "be a region name such as us-east-1", "region (`auto` for R2)"),
+        default: "us-east-1",
+        help: "The region requests are signed for (`auto` for R2).",
+        onlyWith: withS3,
+      }),
+      forcePathStyle: setting({
+        env: "S3_FORCE_PATH_STYLE",
+        flag: "--s3-force-path-style",
+        type: trueOrFalse,
+        default: false,
+        help: "Address the bucket in the path (`endpoint/bucket/key`) rather than in the host name (always so for IP and `localhost` endpoints).",
+        onlyWith: withS3,
+      }),
+    },
+  },
   rebuildCron: setting({
     env: "REBUILD_CRON",
     flag: "--rebuild-cron",

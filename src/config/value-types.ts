@@ -3,12 +3,14 @@
  * a message that names the setting as the operator wrote it) and says what it accepts for --help
  * and docs/operators.md. A setting's declaration (settings.ts) picks one and gives it its range.
  */
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import cron from "node-cron";
 import { CorsPolicy } from "../http/transport/cors.js";
 import { MIN_CHANGES_RETENTION, type ChangesRetention } from "../serving/change-history.js";
 import { IpRanges } from "../util/ip-address.js";
+import { parsePublicKeys, type TrustedKey } from "../origin/manifest-signature.js";
+import { parseOriginLocation, type OriginLocation } from "../origin/origin-location.js";
 import { mebibytes } from "../util/operator-file.js";
 import { ConfigError, type ReadingContext, type ValueType } from "./setting.js";
 
@@ -140,12 +142,106 @@ export function existingFile(what: string): ValueType<string> {
   };
 }
 
+/**
+ * A path that names a regular file, or nothing yet (API_KEYS_FILE with SNAPSHOT_ORIGIN: the origin brings the file);
+ * whether it must exist is a rule's (config.ts). Something else at the path is refused as existingFile refuses it.
+ */
+export function fileOrNothing(what: string): ValueType<string> {
+  return {
+    accepts: "file",
+    parse(text, at) {
+      const path = resolve(text);
+      if (existsSync(path) && !isFile(path)) throw new ConfigError(`${at.name} must name ${what}; "${path}" is not a file.`);
+      return path;
+    },
+  };
+}
+
+/** Whether a path names a regular file now. */
+export function namesFile(path: string): boolean {
+  return isFile(path);
+}
+
+/** Seconds, a decimal number from min to max (`0.5`, `10`). */
+export function seconds(min: number, max: number): ValueType<number> {
+  return {
+    accepts: `${min}-${max} s (decimals allowed)`,
+    parse(text, at) {
+      const value = /^\d{1,9}(\.\d{1,6})?$/.test(text) ? Number(text) : NaN;
+      if (!(value >= min && value <= max))
+        throw new ConfigError(`${at.name} must be a number of seconds from ${min} to ${max}; ${got(text)}.`);
+      return value;
+    },
+    format: String,
+  };
+}
+
+/** `true` or `false`. */
+export const trueOrFalse: ValueType<boolean> = {
+  accepts: "`true` or `false`",
+  parse(text, at) {
+    if (text !== "true" && text !== "false") throw new ConfigError(`${at.name} must be true or false; ${got(text)}.`);
+    return text === "true";
+  },
+  format: String,
+};
+
+/** SNAPSHOT_ORIGIN: `https://`, `http://` or `s3://` (origin-location.ts); shown without credentials. */
+export const originLocation: ValueType<OriginLocation> = {
+  accepts: "`https://host/prefix/`, `http://…` or `s3://bucket/prefix/`",
+  parse(text, at) {
+    try {
+      return parseOriginLocation(text, false);
+    } catch (error) {
+      // The message never repeats the text: it may hold credentials.
+      throw new ConfigError(`${at.name} ${(error as Error).message}.`);
+    }
+  },
+  format: (location) => location.display,
+};
+
+/** An http(s) URL of a server, without a path (S3_ENDPOINT). */
+export const endpointUrl: ValueType<string> = {
+  accepts: "`https://host[:port]`",
+  parse(text, at) {
+    let url: URL | null = null;
+    try {
+      url = new URL(text);
+    } catch {
+      url = null;
+    }
+    if (
+      url === null ||
+      (url.protocol !== "https:" && url.protocol !== "http:") ||
+      url.username !== "" ||
+      url.search !== "" ||
+      url.hash !== ""
+    )
+      throw new ConfigError(
+        `${at.name} must be an http(s) URL without credentials or query, e.g. https://s3.eu-west-1.amazonaws.com; ${got(text)}.`,
+      );
+    return url.origin + url.pathname.replace(/\/+$/, "");
+  },
+  format: String,
+};
+
+/** ORIGIN_PUBLIC_KEYS: `keyId=<Ed25519 public key>` pairs (manifest-signature.ts). */
+export const publicKeys: ValueType<readonly TrustedKey[]> = {
+  accepts: "`keyId=<base64 or PEM Ed25519 public key>`, …",
+  parse: (text, at) => rethrowNamed(at, () => parsePublicKeys(text)),
+};
+
 /** A path, made absolute; whether it can be read is a rule's business (the TLS files are checked together). */
 export const filePath: ValueType<string> = { accepts: "file", parse: (text) => resolve(text) };
 
 /** `type`, or nothing when not given (the default is then `undefined` and its text says what that means). */
 export function optional<T>(type: ValueType<T>): ValueType<T | undefined> {
-  return { accepts: type.accepts, parse: (text, at) => type.parse(text, at) };
+  const format = type.format;
+  return {
+    accepts: type.accepts,
+    parse: (text, at) => type.parse(text, at),
+    ...(format === undefined ? {} : { format: (value: T | undefined) => (value === undefined ? "" : format(value)) }),
+  };
 }
 
 /** CORS_ORIGINS as given, checked by CorsPolicy.parse; empty: CORS off. */

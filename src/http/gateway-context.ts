@@ -21,6 +21,8 @@ import { createStreamCounters } from "../stream/key-streams.js";
 import { StreamHub, type StreamMetrics } from "../stream/stream-hub.js";
 import { DEFAULT_STREAM_LIMITS, type StreamLimits } from "../stream/stream-limits.js";
 import { HistoryAccess, type HistoryInit } from "../history/history-access.js";
+import type { FleetAnswer } from "../origin/fleet-view.js";
+import type { OriginStatusRecord } from "../origin/origin-status.js";
 import { errorObject } from "./envelope.js";
 import { ReadinessAnswer } from "./readiness-answer.js";
 
@@ -48,6 +50,10 @@ export interface GatewayContext extends AccessContext, Paging {
   readonly readiness: ReadinessAnswer;
   /** History (shared/spec/history.md); null: HISTORY=off. */
   readonly history: HistoryAccess | null;
+  /** Where this instance pulls its files from and how it goes (posted by the supervisor); null without an origin. */
+  origin: OriginStatusRecord | null;
+  /** The fleet in Redis (GET /v1/status/fleet, asked of the supervisor). */
+  readonly fetchFleet: () => Promise<FleetAnswer>;
 }
 
 interface Limit {
@@ -92,7 +98,11 @@ export interface GatewayContextHooks {
   readonly ready?: boolean;
   /** Where the streams' figures go (default: nowhere). */
   readonly streamMetrics?: StreamMetrics;
+  /** The fleet view (default: unavailable, no origin). */
+  readonly fetchFleet?: GatewayContext["fetchFleet"];
 }
+
+const NO_FLEET: FleetAnswer = { kind: "unavailable", reason: "no-origin" };
 
 const NO_STREAM_METRICS: StreamMetrics = { streamOpened() {}, streamEvents() {}, streamDelay() {}, streamSlowConsumer() {} };
 
@@ -114,6 +124,8 @@ export function createGatewayContext(init: GatewayContextInit, hooks: GatewayCon
     log: hooks.log,
     ready: hooks.ready ?? false,
     fetchMetrics: hooks.fetchMetrics,
+    origin: null,
+    fetchFleet: hooks.fetchFleet ?? (() => Promise.resolve(NO_FLEET)),
     stream: new StreamHub(
       init.streamLimits ?? DEFAULT_STREAM_LIMITS,
       init.streamCounters ?? createStreamCounters(Math.max(1, ...Object.values(init.keySlots).map((slot) => slot + 1))),

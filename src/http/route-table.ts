@@ -42,6 +42,7 @@ import { getHealth, getMetrics, getReadiness } from "./handlers/operations.js";
 import { listChainTokens, searchChainTokens } from "./handlers/chain-tokens.js";
 import { getChanges, getStatus } from "./handlers/changes.js";
 import { getHistoricalPrices, getPoolHistory, getTokenOhlcv } from "./handlers/history.js";
+import { getFleetStatus } from "./handlers/fleet.js";
 import { getPool } from "./handlers/pool-details.js";
 import { searchPoolsRoute } from "./handlers/pool-search.js";
 import { listProtocols } from "./handlers/protocols.js";
@@ -105,7 +106,9 @@ const CHANGES_DESCRIPTION = `What changed since a position, one address per entr
 
 A position naming chains outside the scope is fine: their entries are kept as they are in \`position\`. Positions are derived from the files' contents only: any instance that served the same files accepts them.`;
 
-const STATUS_DESCRIPTION = `The freshness of every loaded chain the key may read: the served file's \`generatedAt\`, \`blockNumber\` and change-set \`id\`, when this gateway started serving it, its age in whole seconds, and its pool and token counts. \`position\` names those chains' served files: pass it as \`since\` to GET /v1/changes or GET /v1/stream to learn what changes from now on.`;
+const STATUS_DESCRIPTION = `The freshness of every loaded chain the key may read: the served file's \`generatedAt\`, \`blockNumber\` and change-set \`id\`, when this gateway started serving it, its age in whole seconds, and its pool and token counts. \`position\` names those chains' served files: pass it as \`since\` to GET /v1/changes or GET /v1/stream to learn what changes from now on. \`origin\` says where this instance pulls its files from (\`SNAPSHOT_ORIGIN\`) and how that goes: the generation served, the last poll and error, whether it is stale; null without an origin.`;
+
+const FLEET_DESCRIPTION = `For operators (access group \`fleet\`: only a key whose \`routes\` lists it has it). Every instance that pulls from an origin (\`SNAPSHOT_ORIGIN\`) and shares a Redis writes after each poll its generation, position, when it applied it and its last error, expiring after 3 poll intervals; this lists the live ones with how far each is behind the newest generation, the generation skew, and whether every instance gives the same position (docs/fleet.md).`;
 
 const pool = POOL_RESPONSE_EXAMPLE.data.pool;
 const SAMPLE_TOKEN = { chainId: 8453, address: "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913" };
@@ -646,6 +649,25 @@ export const ROUTES = [
         snapshotVersion: "always",
       },
       errors: ["VALIDATION_ERROR", "INVALID_BLOCKCHAIN_ADDRESS", "UNSUPPORTED_CHAIN_ID", "HISTORY_DISABLED"],
+    },
+  },
+  {
+    name: "fleet.status",
+    method: "GET",
+    path: "/v1/status/fleet",
+    access: "fleet",
+    body: false,
+    handler: getFleetStatus,
+    doc: {
+      operationId: "getFleetStatus",
+      summary: "The instances sharing this origin and the generation each serves (operators)",
+      description: FLEET_DESCRIPTION,
+      success: {
+        description: "The live instances, by id.",
+        schema: "FleetStatusResponse",
+        snapshotVersion: "sometimes",
+      },
+      errors: ["VALIDATION_ERROR", "FLEET_VIEW_UNAVAILABLE"],
     },
   },
   {

@@ -19,6 +19,15 @@ import {
   type ThreadEvent,
 } from "./request-metrics.js";
 
+export const ORIGIN_POLL_RESULTS = ["changed", "not_modified", "error", "refused"] as const;
+
+/** What the origin's puller counts. */
+export interface OriginMetrics {
+  readonly polls: Counter<"result">;
+  readonly bytes: Counter;
+  readonly generation: Gauge;
+}
+
 /** Latency histogram whose values come from the shared per-thread buckets. */
 function sharedLatencyHistogram(layout: RequestMetricsLayout, buffer: SharedArrayBuffer): Metric<string> {
   const name = "gateway_http_request_duration_seconds";
@@ -331,6 +340,39 @@ export class GatewayMetrics {
       "counter",
       (f) => f.skipped,
     );
+  }
+
+  /**
+   * The origin's metrics (fleet.md §20), registered when the gateway pulls from one: polls by result (every result
+   * exported from the start, at 0), body bytes received, the generation served, and seconds stale (read at scrape).
+   */
+  enableOrigin(staleSeconds: () => number): OriginMetrics {
+    const polls = new Counter({
+      name: "gateway_origin_polls_total",
+      help: "Polls of the origin by result: changed (a new generation applied), not_modified, error (the origin could not be read), refused (what it holds cannot be taken).",
+      labelNames: ["result"],
+      registers: [this.registry],
+    });
+    for (const result of ORIGIN_POLL_RESULTS) polls.inc({ result }, 0);
+    const bytes = new Counter({
+      name: "gateway_origin_bytes_total",
+      help: "Body bytes received from the origin (manifests and objects).",
+      registers: [this.registry],
+    });
+    const generation = new Gauge({
+      name: "gateway_origin_generation",
+      help: "The origin generation served (the last accepted); 0 before any.",
+      registers: [this.registry],
+    });
+    new Gauge({
+      name: "gateway_origin_stale_seconds",
+      help: "Seconds since the last successful poll while this instance cannot say it serves the origin's newest generation; 0 otherwise.",
+      registers: [this.registry],
+      collect() {
+        this.set(staleSeconds());
+      },
+    });
+    return { polls, bytes, generation };
   }
 
   /** A serving thread exited: the streams it held are gone (its gauges are zeroed). */

@@ -673,7 +673,7 @@ export const ERROR_EXAMPLES: Partial<Record<ErrorCode, ErrorEnvelope>> = {
       title: "Route Not Found",
       message: "No route GET /v1/pool; see the API reference for the available routes.",
       details:
-        "Routes: POST /v1/tokens, POST /v1/tokens/search, POST /v1/tokens/prices, GET /v1/tokens/baskets, GET /v1/tokens/baskets/{basketId}, GET /v1/tokens/baskets/{chainId}/{basketId}, GET /v1/tokens/prices/{chainId}/{tokenAddress}/usd, POST /v1/tokens/{chainId}, GET /v1/tokens/{tokenAddress}, POST /v1/tokens/{chainId}/search, GET /v1/tokens/{chainId}/{tokenAddress}, GET /v1/pools/{chainId}/{poolAddress}, POST /v1/pools/search, GET /v1/stream, GET /v1/protocols, GET /v1/changes, GET /v1/status, GET /v1/history/tokens/{chainId}/{tokenAddress}/ohlcv/{timeframe}, GET /v1/history/pools/{chainId}/{poolAddress}/{timeframe}, POST /v1/history/tokens/prices, GET /health, GET /ready, GET /metrics, GET /v1/openapi.json, GET /v1/asyncapi.json, GET /docs, GET /docs/assets/{file}.",
+        "Routes: POST /v1/tokens, POST /v1/tokens/search, POST /v1/tokens/prices, GET /v1/tokens/baskets, GET /v1/tokens/baskets/{basketId}, GET /v1/tokens/baskets/{chainId}/{basketId}, GET /v1/tokens/prices/{chainId}/{tokenAddress}/usd, POST /v1/tokens/{chainId}, GET /v1/tokens/{tokenAddress}, POST /v1/tokens/{chainId}/search, GET /v1/tokens/{chainId}/{tokenAddress}, GET /v1/pools/{chainId}/{poolAddress}, POST /v1/pools/search, GET /v1/stream, GET /v1/protocols, GET /v1/changes, GET /v1/status, GET /v1/history/tokens/{chainId}/{tokenAddress}/ohlcv/{timeframe}, GET /v1/history/pools/{chainId}/{poolAddress}/{timeframe}, POST /v1/history/tokens/prices, GET /v1/status/fleet, GET /health, GET /ready, GET /metrics, GET /v1/openapi.json, GET /v1/asyncapi.json, GET /docs, GET /docs/assets/{file}.",
       metadata: { method: "GET" },
     },
   },
@@ -743,6 +743,19 @@ export const ERROR_EXAMPLES: Partial<Record<ErrorCode, ErrorEnvelope>> = {
       metadata: { retryAfterSeconds: 1 },
     },
   },
+  FLEET_VIEW_UNAVAILABLE: {
+    statusCode: 503,
+    timestamp: "2026-11-21T07:00:00.032Z",
+    path: "/v1/status/fleet",
+    traceId: "1844e19c-7273-401c-a02a-3e5f93ce56b2",
+    error: {
+      code: "FLEET_VIEW_UNAVAILABLE",
+      title: "Service Unavailable",
+      message: "The fleet view is not available.",
+      details: "This instance pulls from no origin (SNAPSHOT_ORIGIN is not set), so it is in no fleet view.",
+      metadata: { reason: "no-origin" },
+    },
+  },
 };
 
 /** A multi-chain search ordered by relevance. */
@@ -755,7 +768,7 @@ export const TOKEN_SEARCH_REQUEST_EXAMPLE = {
 /** The answer to TOKEN_SEARCH_REQUEST_EXAMPLE. */
 export const TOKEN_SEARCH_RESPONSE_EXAMPLE = {
   statusCode: 200,
-  timestamp: "2026-11-21T07:00:00.032Z",
+  timestamp: "2026-11-21T07:00:00.033Z",
   path: "/v1/tokens/search",
   traceId: "23da3eb0-228a-4f28-a133-a00806eb5040",
   data: {
@@ -798,7 +811,7 @@ export const SINGLE_CHAIN_LIST_REQUEST_EXAMPLE = { config: { limit: 2 } } satisf
 /** The answer to SINGLE_CHAIN_LIST_REQUEST_EXAMPLE on chain 8453. */
 export const SINGLE_CHAIN_LIST_RESPONSE_EXAMPLE = {
   statusCode: 200,
-  timestamp: "2026-11-21T07:00:00.033Z",
+  timestamp: "2026-11-21T07:00:00.034Z",
   path: "/v1/tokens/8453",
   traceId: "3fe0af1a-5284-4364-a460-3efebb9abc2c",
   data: {
@@ -830,7 +843,7 @@ export const SINGLE_CHAIN_SEARCH_REQUEST_EXAMPLE = { search: "usd", config: { li
 /** The answer to SINGLE_CHAIN_SEARCH_REQUEST_EXAMPLE on chain 8453. */
 export const SINGLE_CHAIN_SEARCH_RESPONSE_EXAMPLE = {
   statusCode: 200,
-  timestamp: "2026-11-21T07:00:00.034Z",
+  timestamp: "2026-11-21T07:00:00.035Z",
   path: "/v1/tokens/8453/search",
   traceId: "2e5dad63-7936-4867-a0c3-95c3fa340e90",
   data: {
@@ -860,7 +873,7 @@ export const SINGLE_CHAIN_SEARCH_RESPONSE_EXAMPLE = {
 /** GET /v1/tokens/0x833589fcd6edb6e08f4c7c32d4f71b54bda02913. */
 export const TOKENS_BY_ADDRESS_RESPONSE_EXAMPLE = {
   statusCode: 200,
-  timestamp: "2026-11-21T07:00:00.035Z",
+  timestamp: "2026-11-21T07:00:00.036Z",
   path: "/v1/tokens/0x833589fcd6edb6e08f4c7c32d4f71b54bda02913",
   traceId: "77ec2310-6959-4d1e-a3a2-2f226e65857a",
   data: {
@@ -880,7 +893,7 @@ export const TOKENS_BY_ADDRESS_RESPONSE_EXAMPLE = {
 /** GET /v1/tokens/8453/0x833589fcd6edb6e08f4c7c32d4f71b54bda02913. */
 export const SINGLE_CHAIN_TOKEN_RESPONSE_EXAMPLE = {
   statusCode: 200,
-  timestamp: "2026-11-21T07:00:00.036Z",
+  timestamp: "2026-11-21T07:00:00.037Z",
   path: "/v1/tokens/8453/0x833589fcd6edb6e08f4c7c32d4f71b54bda02913",
   traceId: "6f7659d2-a7de-447a-afc0-d1af43392016",
   data: {
@@ -899,7 +912,7 @@ export const SINGLE_CHAIN_TOKEN_RESPONSE_EXAMPLE = {
 /** GET /v1/tokens/prices/8453/0x833589fcd6edb6e08f4c7c32d4f71b54bda02913/usd. */
 export const TOKEN_PRICE_RESPONSE_EXAMPLE = {
   statusCode: 200,
-  timestamp: "2026-11-21T07:00:00.037Z",
+  timestamp: "2026-11-21T07:00:00.038Z",
   path: "/v1/tokens/prices/8453/0x833589fcd6edb6e08f4c7c32d4f71b54bda02913/usd",
   traceId: "03a862d0-805f-4147-a757-d08625c37d02",
   data: { price: 1.003125 },
@@ -916,7 +929,7 @@ export const TOKEN_PRICES_REQUEST_EXAMPLE = {
 /** The answer to TOKEN_PRICES_REQUEST_EXAMPLE. */
 export const TOKEN_PRICES_RESPONSE_EXAMPLE = {
   statusCode: 200,
-  timestamp: "2026-11-21T07:00:00.038Z",
+  timestamp: "2026-11-21T07:00:00.039Z",
   path: "/v1/tokens/prices",
   traceId: "c97d5214-d3f7-4fd4-a9fc-5b00e9562c69",
   data: {
@@ -930,7 +943,7 @@ export const TOKEN_PRICES_RESPONSE_EXAMPLE = {
 /** GET /v1/tokens/baskets?chainIds=1,8453&basketIds=btc-pegged-tokens. */
 export const TOKEN_BASKETS_RESPONSE_EXAMPLE = {
   statusCode: 200,
-  timestamp: "2026-11-21T07:00:00.039Z",
+  timestamp: "2026-11-21T07:00:00.040Z",
   path: "/v1/tokens/baskets?chainIds=1,8453&basketIds=btc-pegged-tokens",
   traceId: "f42fdcc1-711a-4a7d-ad5e-93fd7f071b39",
   data: {
@@ -980,7 +993,7 @@ export const TOKEN_BASKETS_RESPONSE_EXAMPLE = {
 /** GET /v1/tokens/baskets/usd-stablecoins?chainIds=8453. */
 export const TOKEN_BASKET_RESPONSE_EXAMPLE = {
   statusCode: 200,
-  timestamp: "2026-11-21T07:00:00.040Z",
+  timestamp: "2026-11-21T07:00:00.041Z",
   path: "/v1/tokens/baskets/usd-stablecoins?chainIds=8453",
   traceId: "dcc0dbb5-e7f7-471e-a08b-c4e873171781",
   data: {
@@ -1037,7 +1050,7 @@ export const TOKEN_BASKET_RESPONSE_EXAMPLE = {
 /** GET /v1/tokens/baskets/9745/xau-stablecoins. */
 export const CHAIN_TOKEN_BASKET_RESPONSE_EXAMPLE = {
   statusCode: 200,
-  timestamp: "2026-11-21T07:00:00.041Z",
+  timestamp: "2026-11-21T07:00:00.042Z",
   path: "/v1/tokens/baskets/9745/xau-stablecoins",
   traceId: "f4846438-c747-4929-a361-f21e1c2274a0",
   data: {
@@ -1065,7 +1078,7 @@ export const CHAIN_TOKEN_BASKET_RESPONSE_EXAMPLE = {
 /** GET /v1/changes from a position naming no chain (so from each chain's first load), chain 143, two entries a page. */
 export const CHANGES_RESPONSE_EXAMPLE = {
   statusCode: 200,
-  timestamp: "2026-11-21T07:00:00.042Z",
+  timestamp: "2026-11-21T07:00:00.043Z",
   path: "/v1/changes?since=AQ&chainIds=143&limit=2",
   traceId: "c72847eb-9afc-4560-a204-bc1ff3e5b761",
   data: {
@@ -1075,7 +1088,7 @@ export const CHANGES_RESPONSE_EXAMPLE = {
         id: "1767382291.824022b11350",
         previous: null,
         generatedAt: 1767382291,
-        servedAt: "2026-11-21T07:00:00.042Z",
+        servedAt: "2026-11-21T07:00:00.043Z",
         kind: "pool",
         address: "0x00228f509e350e4c7a46d9351ec2aeb3a8360106cff6307c4ecb2345836f7ce6",
         change: "upserted",
@@ -1085,7 +1098,7 @@ export const CHANGES_RESPONSE_EXAMPLE = {
         id: "1767382291.824022b11350",
         previous: null,
         generatedAt: 1767382291,
-        servedAt: "2026-11-21T07:00:00.042Z",
+        servedAt: "2026-11-21T07:00:00.043Z",
         kind: "pool",
         address: "0x02fdf8f18470fdbba3c646da4a775f286b6905d8",
         change: "upserted",
@@ -1100,7 +1113,7 @@ export const CHANGES_RESPONSE_EXAMPLE = {
 /** GET /v1/history/tokens/8453/0x833589fcd6edb6e08f4c7c32d4f71b54bda02913/ohlcv/hour?limit=24&fill=previous (history of the sample: one observation). */
 export const HISTORY_TOKEN_OHLCV_RESPONSE_EXAMPLE = {
   statusCode: 200,
-  timestamp: "2026-11-21T07:00:00.043Z",
+  timestamp: "2026-11-21T07:00:00.044Z",
   path: "/v1/history/tokens/8453/0x833589fcd6edb6e08f4c7c32d4f71b54bda02913/ohlcv/hour?limit=24&fill=previous",
   traceId: "84993aaf-06e8-4f6b-a85c-74abf8d4712f",
   data: {
@@ -1118,7 +1131,7 @@ export const HISTORY_TOKEN_OHLCV_RESPONSE_EXAMPLE = {
 /** GET /v1/history/pools/8453/0x5cd316158089410cb926b5bc3295e1b06b2a0657/hour?limit=24. */
 export const HISTORY_POOL_RESPONSE_EXAMPLE = {
   statusCode: 200,
-  timestamp: "2026-11-21T07:00:00.044Z",
+  timestamp: "2026-11-21T07:00:00.045Z",
   path: "/v1/history/pools/8453/0x5cd316158089410cb926b5bc3295e1b06b2a0657/hour?limit=24",
   traceId: "a83d1caa-537e-4f62-a02a-168de8f35ec2",
   data: {
@@ -1145,7 +1158,7 @@ export const HISTORY_PRICES_REQUEST_EXAMPLE = {
 /** The answer to HISTORY_PRICES_REQUEST_EXAMPLE. */
 export const HISTORY_PRICES_RESPONSE_EXAMPLE = {
   statusCode: 200,
-  timestamp: "2026-11-21T07:00:00.045Z",
+  timestamp: "2026-11-21T07:00:00.046Z",
   path: "/v1/history/tokens/prices",
   traceId: "1df2e563-0fb5-44bd-a0c1-d020cfb597c9",
   data: {
@@ -1157,7 +1170,7 @@ export const HISTORY_PRICES_RESPONSE_EXAMPLE = {
 /** GET /v1/status (`ageSeconds` as of the examples' timestamps). */
 export const STATUS_RESPONSE_EXAMPLE = {
   statusCode: 200,
-  timestamp: "2026-11-21T07:00:00.046Z",
+  timestamp: "2026-11-21T07:00:00.047Z",
   path: "/v1/status",
   traceId: "ed4b8a84-90c3-426c-a705-955c7637ac28",
   data: {
@@ -1168,7 +1181,7 @@ export const STATUS_RESPONSE_EXAMPLE = {
         chainId: 1,
         generatedAt: 1767382330,
         blockNumber: 24166060,
-        servedAt: "2026-11-21T07:00:00.046Z",
+        servedAt: "2026-11-21T07:00:00.047Z",
         ageSeconds: 27862070,
         id: "1767382330.19eb479b453a",
         pools: 900,
@@ -1178,7 +1191,7 @@ export const STATUS_RESPONSE_EXAMPLE = {
         chainId: 130,
         generatedAt: 1767382278,
         blockNumber: 36550278,
-        servedAt: "2026-11-21T07:00:00.046Z",
+        servedAt: "2026-11-21T07:00:00.047Z",
         ageSeconds: 27862122,
         id: "1767382278.9ad0b7254b8b",
         pools: 280,
@@ -1188,7 +1201,7 @@ export const STATUS_RESPONSE_EXAMPLE = {
         chainId: 143,
         generatedAt: 1767382291,
         blockNumber: 44599727,
-        servedAt: "2026-11-21T07:00:00.046Z",
+        servedAt: "2026-11-21T07:00:00.047Z",
         ageSeconds: 27862109,
         id: "1767382291.824022b11350",
         pools: 290,
@@ -1198,7 +1211,7 @@ export const STATUS_RESPONSE_EXAMPLE = {
         chainId: 999,
         generatedAt: 1767382294,
         blockNumber: 28745494,
-        servedAt: "2026-11-21T07:00:00.046Z",
+        servedAt: "2026-11-21T07:00:00.047Z",
         ageSeconds: 27862106,
         id: "1767382294.d1e0deb28615",
         pools: 330,
@@ -1208,7 +1221,7 @@ export const STATUS_RESPONSE_EXAMPLE = {
         chainId: 8453,
         generatedAt: 1767382310,
         blockNumber: 40296355,
-        servedAt: "2026-11-21T07:00:00.046Z",
+        servedAt: "2026-11-21T07:00:00.047Z",
         ageSeconds: 27862090,
         id: "1767382310.013871f1e7f0",
         pools: 1050,
@@ -1218,7 +1231,7 @@ export const STATUS_RESPONSE_EXAMPLE = {
         chainId: 9745,
         generatedAt: 1767382246,
         blockNumber: 9623846,
-        servedAt: "2026-11-21T07:00:00.046Z",
+        servedAt: "2026-11-21T07:00:00.047Z",
         ageSeconds: 27862154,
         id: "1767382246.e6398649c306",
         pools: 230,
@@ -1228,13 +1241,14 @@ export const STATUS_RESPONSE_EXAMPLE = {
         chainId: 534352,
         generatedAt: 1767382250,
         blockNumber: 23393816,
-        servedAt: "2026-11-21T07:00:00.046Z",
+        servedAt: "2026-11-21T07:00:00.047Z",
         ageSeconds: 27862150,
         id: "1767382250.143a0153239d",
         pools: 270,
         tokens: 189,
       },
     ],
+    origin: null,
     history: { state: "ok", lastObservedAt: 1767382330, bytes: 1048576 },
   },
 } satisfies StatusResponse;

@@ -12,9 +12,14 @@ import type { ChainId } from "../chains/chains.js";
 import type { CompiledChain } from "../tables/compiled-chain.js";
 import type { ChangeHistoryMessage } from "../tables/change-sets.js";
 import type { StreamLimits } from "../stream/stream-limits.js";
+import type { FleetAnswer } from "../origin/fleet-view.js";
+import type { OriginStatusRecord } from "../origin/origin-status.js";
 
 /** How long a serving thread waits for the supervisor's answer to a metrics request before it answers 500. */
 export const METRICS_REPLY_TIMEOUT_MS = 5000;
+
+/** How long a serving thread waits for the supervisor's fleet view (it reads Redis) before it answers 503. */
+export const FLEET_REPLY_TIMEOUT_MS = 5000;
 
 /** How long the supervisor waits for every thread to swap a snapshot in before it has its change sets published anyway. */
 export const SWAP_ACK_TIMEOUT_MS = 2000;
@@ -96,6 +101,9 @@ export type SupervisorMessage =
   /** The metrics could not be rendered: the thread answers its request at once (500 UNKNOWN_ERROR). */
   | { readonly type: "metrics-failed"; readonly requestId: number }
   | { readonly type: "drain" }
+  /** The origin's state changed (GET /v1/status `origin`). */
+  | { readonly type: "origin"; readonly status: OriginStatusRecord }
+  | { readonly type: "fleet-answer"; readonly requestId: number; readonly answer: FleetAnswer }
   /**
    * Every serving thread serves the snapshot of this publication (each answered `swapped`, or exited, or the
    * wait timed out): publish the change sets of every snapshot up to it to this thread's streams. A thread's
@@ -107,6 +115,8 @@ export type ServingThreadMessage =
   | { readonly type: "listening"; readonly port: number }
   | { readonly type: "listen-failed"; readonly reason: string }
   | { readonly type: "metrics-request"; readonly requestId: number }
+  /** GET /v1/status/fleet: the supervisor reads the fleet view. */
+  | { readonly type: "fleet-request"; readonly requestId: number }
   | { readonly type: "drained" }
   /** The thread serves the snapshot of this publication (it answers every snapshot message). */
   | { readonly type: "swapped"; readonly publication: number };

@@ -19,7 +19,14 @@ import { RequestMetricsLayout, RequestMetricsRecorder } from "../metrics/request
 import { ServingSnapshot } from "../serving/serving-snapshot.js";
 import { collectGarbageSoon } from "../util/collect-garbage.js";
 import { IpRanges } from "../util/ip-address.js";
-import { METRICS_REPLY_TIMEOUT_MS, type ServingThreadInit, type ServingThreadMessage, type SupervisorMessage } from "./messages.js";
+import type { FleetAnswer } from "../origin/fleet-view.js";
+import {
+  FLEET_REPLY_TIMEOUT_MS,
+  METRICS_REPLY_TIMEOUT_MS,
+  type ServingThreadInit,
+  type ServingThreadMessage,
+  type SupervisorMessage,
+} from "./messages.js";
 
 export interface ServingThreadData extends ServingThreadInit {
   /** This thread's slice of the shared request metrics. */
@@ -35,6 +42,10 @@ const recorder = new RequestMetricsRecorder(new RequestMetricsLayout(ROUTE_NAMES
 /** /metrics requests waiting for the supervisor's text, by request id. */
 const pendingMetrics = new Map<number, { resolve: (text: string) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }>();
 let nextMetricsRequest = 1;
+
+/** GET /v1/status/fleet requests waiting for the supervisor's answer, by request id. */
+const pendingFleet = new Map<number, { resolve: (answer: FleetAnswer) => void; timer: NodeJS.Timeout }>();
+let nextFleetRequest = 1;
 
 const quotaStore = init.quotaStore;
 const ctx = createGatewayContext(init, {
@@ -64,6 +75,16 @@ const ctx = createGatewayContext(init, {
         timer,
       });
       send({ type: "metrics-request", requestId });
+    }),
+  fetchFleet: () =>
+    new Promise((resolve) => {
+      const requestId = nextFleetRequest++;
+      const timer = setTimeout(() => {
+        pendingFleet.delete(requestId);
+        resolve({ kind: "unavailable", reason: "redis-unreachable" });
+      }, FLEET_REPLY_TIMEOUT_MS);
+      pendingFleet.set(requestId, { resolve, timer });
+      send({ type: "fleet-request", requestId });
     }),
 });
 const quotas = ctx.quotas;
@@ -219,6 +240,17 @@ port.on("message", (message: SupervisorMessage) => {
       clearTimeout(pending.timer);
       pendingMetrics.delete(message.requestId);
       pending.reject(new Error("the supervisor could not render the metrics"));
+      break;
+    }
+    case "origin":
+      ctx.origin = message.status;
+      break;
+    case "fleet-answer": {
+      const pending = pendingFleet.get(message.requestId);
+      if (pending === undefined) break;
+      clearTimeout(pending.timer);
+      pendingFleet.delete(message.requestId);
+      pending.resolve(message.answer);
       break;
     }
     case "drain":

@@ -29,6 +29,8 @@ import { MAX_SERVING_THREADS } from "../metrics/request-metrics.js";
 import type { ServingThreadData } from "./serving-thread.js";
 import { collectGarbageSoon } from "../util/collect-garbage.js";
 import type { RetentionChanges } from "../serving/version-retention.js";
+import type { FleetAnswer } from "../origin/fleet-view.js";
+import type { OriginStatusRecord } from "../origin/origin-status.js";
 import {
   SWAP_ACK_TIMEOUT_MS,
   type ServingThreadInit,
@@ -73,6 +75,8 @@ export interface SupervisorOptions {
   /** HTTPS files of the threads; absent or null: plain HTTP. */
   readonly tls?: ServingTls | null;
   readonly port: number;
+  /** The fleet view (GET /v1/status/fleet); absent: none (no origin). */
+  readonly fleet?: () => Promise<FleetAnswer>;
 }
 
 /** A thread that has not listened this long after it was started is given up (terminated). */
@@ -106,6 +110,7 @@ export class Supervisor {
   private keys: { keys: KeysFile; keySlots: Readonly<Record<string, number>> };
   private baskets: BasketsFile;
   private ready = false;
+  private origin: OriginStatusRecord | null = null;
   private stopping = false;
   private restarting: Promise<void> | null = null;
   private port = 0;
@@ -219,6 +224,12 @@ export class Supervisor {
   markReady(): void {
     this.ready = true;
     this.broadcast({ type: "ready" });
+  }
+
+  /** The origin's state, for GET /v1/status (threads that start later get the last one). */
+  publishOrigin(status: OriginStatusRecord): void {
+    this.origin = status;
+    this.broadcast({ type: "origin", status });
   }
 
   /**
@@ -366,6 +377,7 @@ export class Supervisor {
     for (const message of this.live.values()) if (message !== this.current) worker.postMessage(message);
     if (this.current) worker.postMessage(this.current);
     if (this.ready) worker.postMessage({ type: "ready" } satisfies SupervisorMessage);
+    if (this.origin !== null) worker.postMessage({ type: "origin", status: this.origin } satisfies SupervisorMessage);
     // Its published mark (streams open there, and wait for it): now, unless the current snapshot is still awaited
     // (then the `publish` every thread gets once it is).
     if (this.current === null || publicationOf(this.current) <= this.published)
@@ -400,6 +412,13 @@ export class Supervisor {
                 worker.postMessage({ type: "metrics-failed", requestId: message.requestId } satisfies SupervisorMessage);
               });
             break;
+          case "fleet-request": {
+            const fleet = this.options.fleet ?? (() => Promise.resolve<FleetAnswer>({ kind: "unavailable", reason: "no-origin" }));
+            const reply = (answer: FleetAnswer) =>
+              worker.postMessage({ type: "fleet-answer", requestId: message.requestId, answer } satisfies SupervisorMessage);
+            fleet().then(reply, () => reply({ kind: "unavailable", reason: "redis-unreachable" }));
+            break;
+          }
           case "drained":
             break;
           case "swapped":

@@ -22,6 +22,13 @@ export interface IntroducedChange {
 
 const EMPTY: ChangeHistoryMessage = { sets: [], publication: 0 };
 
+/** The position a history serves (every chain's latest set), encoded; null when no chain has a set. */
+export function servedPosition(message: ChangeHistoryMessage): string | null {
+  const position = new Map<ChainId, string>();
+  for (const [chainId, list] of historyByChain(message)) position.set(chainId, list[list.length - 1].id);
+  return position.size === 0 ? null : encodePosition(position);
+}
+
 export class ServedChanges {
   /** The retained sets per loaded chain, chains ascending, each oldest first (resume reads it). */
   readonly history: ChangeHistory;

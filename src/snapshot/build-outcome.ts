@@ -35,7 +35,7 @@ export function attemptOutcome(result: ChainTaskResult, context: OutcomeContext)
         result.reason === "future-generated-at" && result.generatedAt !== null
           ? (result.generatedAt - context.maxFutureSkewSeconds) * 1000
           : null;
-      return { kind: "rejected", reason: result.reason, sha256: result.sha256, retryAtMs };
+      return { kind: "rejected", reason: result.reason, message: result.message, sha256: result.sha256, retryAtMs };
     }
     case "accepted":
       return { kind: "served", sha256: result.chain.info.sha256 };

@@ -26,6 +26,8 @@ export type AttemptOutcome =
   | {
       readonly kind: "rejected";
       readonly reason: SnapshotErrorReason;
+      /** The operator-facing sentence of the rejection (what the log says; an origin's `partial` reports it). */
+      readonly message: string;
       readonly sha256: string | null;
       /** `future-generated-at`: when the clock will accept its generatedAt (epoch ms). */
       readonly retryAtMs: number | null;

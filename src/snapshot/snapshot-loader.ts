@@ -31,7 +31,7 @@ import { BuildPool } from "./build-pool.js";
 import { attemptOutcome, BUILD_FAILED, outsideContent } from "./build-outcome.js";
 import type { ChainFileInput, ChainTaskResult, EarlyTokens } from "./build-tasks.js";
 import { admissionBounds } from "./chain-admission.js";
-import { FileAttempts, type BuildDecision } from "./file-attempts.js";
+import { FileAttempts, type AttemptOutcome, type BuildDecision } from "./file-attempts.js";
 import { EarlyIndex } from "./early-index.js";
 import { describeNotAFile, inspectLiveEntry } from "./live-entry.js";
 import { ScanTriggers, type ScanTrigger } from "./scan-triggers.js";
@@ -170,6 +170,15 @@ export class SnapshotLoader {
   /** Runs one scan, or queues one more if a scan is running (a queued tick stays a tick). */
   scan(trigger: ScanTrigger): Promise<void> {
     return this.triggers.scan(trigger);
+  }
+
+  /**
+   * How the last build of a live name ended (accepted or served, rejected and why, failed), as the last scan saw
+   * it; undefined before it was built. A file pulled from an origin is renamed into place, scanned at once
+   * (`scan("change")`), and reported `partial` when this says rejected.
+   */
+  fileOutcome(name: string): AttemptOutcome | undefined {
+    return this.attempts.outcome(name);
   }
 
   private async scanDirectory(tick: boolean): Promise<void> {

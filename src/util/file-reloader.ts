@@ -23,6 +23,13 @@ export interface FileReloadHandlers<T> {
   removed?(): void;
 }
 
+/** What a reload came to. */
+export type ReloadResult = { readonly kind: "unchanged" | "applied" | "removed" } | { readonly kind: "rejected"; readonly reason: string };
+
+const UNCHANGED: ReloadResult = { kind: "unchanged" };
+const APPLIED: ReloadResult = { kind: "applied" };
+const REMOVED: ReloadResult = { kind: "removed" };
+
 export class FileReloader<T> {
   private watcher: FSWatcher | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -62,21 +69,24 @@ export class FileReloader<T> {
     this.watcher?.close();
   }
 
-  /** Reloads the file if it changed since the last load or attempt. */
-  reload(): void {
+  /** Reloads the file if it changed since the last load or attempt; says what came of it (an origin reports a rejection). */
+  reload(): ReloadResult {
     const signature = signatureOf(this.file);
-    if (signature === this.signature) return;
+    if (signature === this.signature) return UNCHANGED;
     this.signature = signature;
     if (signature === null) {
       this.handlers.removed?.();
-      return;
+      return REMOVED;
     }
     let value: T;
     try {
       value = this.handlers.load(this.file);
       this.handlers.apply(value);
+      return APPLIED;
     } catch (error) {
-      this.handlers.rejected(error instanceof Error ? error : new Error(String(error)));
+      const reason = error instanceof Error ? error : new Error(String(error));
+      this.handlers.rejected(reason);
+      return { kind: "rejected", reason: reason.message };
     }
   }
 }

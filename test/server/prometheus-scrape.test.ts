@@ -2,14 +2,18 @@
  * A real Prometheus (Debian's binary, free loopback port, generated configuration, temporary storage) scrapes a
  * real gateway's /metrics with the shipped alert rules loaded, and its HTTP API is queried. The metric names the
  * rules and the Grafana dashboard read are held to the names that gateway's /metrics exports (its `# TYPE` lines,
- * with a histogram's `_bucket`, `_sum` and `_count`), and the real Prometheus must accept every query of both.
+ * with a histogram's `_bucket`, `_sum` and `_count`), or, for the origin's metrics (registered only when a gateway
+ * pulls from one), the names a second gateway pulling from an nginx origin exports; and the real Prometheus must
+ * accept every query of both.
  */
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import path, { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { buildDashboard, dashboardQueries, dashboardText } from "../../tools/dashboard.js";
-import { poolsFixture } from "../support/fixtures.js";
+import { openForNginxWorkers, originServer, runNginx, type NginxServer } from "../../bench/targets/nginx.js";
+import { poolsFixture, tempDir } from "../support/fixtures.js";
+import { publishDir, startInstance, waitForGeneration, writeGeneration } from "../support/fleet.js";
 import {
   expectSuccess,
   getProtocols,
@@ -61,17 +65,27 @@ const withVariables = (expr: string): string => expr.replaceAll("$__rate_interva
 
 let gw: Gateway;
 let prometheus: Prometheus;
+let nginx: NginxServer;
+let pulling: Gateway;
 const PROTOCOL_REQUESTS = 7;
 
 beforeAll(async () => {
   gw = await startWithFixtures(poolsFixture());
   for (let i = 0; i < PROTOCOL_REQUESTS; i++) expectSuccess(await getProtocols(gw.baseUrl));
   prometheus = await startPrometheus({ targets: [`127.0.0.1:${gw.port}`], job: JOB, ruleFiles: [RULES] });
+  const root = tempDir("lgw-scrape-origin-");
+  openForNginxWorkers(root);
+  await publishDir(writeGeneration(tempDir("lgw-scrape-src-"), 1, { chains: [1] }), path.join(root, "o"));
+  nginx = await runNginx(originServer({ root }));
+  pulling = await startInstance(`http://127.0.0.1:${nginx.port}/o/`);
+  await waitForGeneration(pulling, 1);
 });
 
 afterAll(async () => {
   await prometheus?.stop();
   await gw?.stop();
+  await pulling?.stop();
+  await nginx?.stop();
 });
 
 describe("a real Prometheus scraping a real gateway", () => {
@@ -124,8 +138,16 @@ describe("a real Prometheus scraping a real gateway", () => {
 });
 
 describe("the rules and the dashboard read only metrics the gateway exports", () => {
-  it("every metric name they use is on the gateway's /metrics", async () => {
-    const exported = exportedNames((await request(gw.baseUrl, "/metrics", { key: null })).text);
+  it("every metric name they use is on the gateway's /metrics (the origin's: on one that pulls from an origin)", async () => {
+    const plain = exportedNames((await request(gw.baseUrl, "/metrics", { key: null })).text);
+    const withOrigin = exportedNames((await request(pulling.baseUrl, "/metrics", { key: null })).text);
+    expect([...withOrigin].filter((name) => !plain.has(name)).sort()).toEqual([
+      "gateway_origin_bytes_total",
+      "gateway_origin_generation",
+      "gateway_origin_polls_total",
+      "gateway_origin_stale_seconds",
+    ]);
+    const exported = new Set([...plain, ...withOrigin]);
     expect(exported.size).toBeGreaterThan(40);
     const used = new Set([...ruleExpressions().flatMap(promqlMetricNames), ...dashboardMetricNames(buildDashboard())]);
     expect(used.size).toBeGreaterThan(20);

@@ -1,7 +1,7 @@
 /**
  * GET /v1/changes (live.md §14) and GET /v1/status (§15): the change sets
  * served after a position, in pages, and the freshness of every chain the
- * key may read. Both answer from the served snapshot's change history
+ * key may read (and the origin's state, fleet.md §20). Both answer from the served snapshot's change history
  * (src/serving/served-changes.ts).
  */
 import typia from "typia";
@@ -19,6 +19,7 @@ import { dataReply, type Chunk, type Reply } from "../reply.js";
 import type { KeyedRequest } from "../route.js";
 import { resolveChains, searchedChains } from "../token-chains.js";
 import { validateNoQuery } from "./token-lookup.js";
+import { originStatus } from "../../origin/origin-status.js";
 
 /** Entries of a page when the request names no `limit`. */
 export const DEFAULT_CHANGES_LIMIT = 1000;
@@ -98,7 +99,12 @@ export function getStatus(request: KeyedRequest): Reply {
     );
   }
   const text = encodePosition(position);
-  return dataReply([`{"position":"${text}","chains":[${entries.join(",")}],"history":${historyStatus(request)}}`], snapshot.versionHex);
+  const record = request.ctx.origin;
+  const origin = record === null ? "null" : JSON.stringify(originStatus(record, Date.now()));
+  return dataReply(
+    [`{"position":"${text}","chains":[${entries.join(",")}],"origin":${origin},"history":${historyStatus(request)}}`],
+    snapshot.versionHex,
+  );
 }
 
 /** `history` of the status (HistoryStatus): the history thread's shared cells. */

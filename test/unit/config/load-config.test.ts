@@ -48,6 +48,7 @@ describe("loadConfig", () => {
       publicRateLimit: { requests: 1200, windowSeconds: 60 },
       maxHeldResponseMb: 64,
       quotaStore: { kind: "memory" },
+      origin: null,
       tls: null,
       compressionMinBytes: 1024,
       compressionCacheMb: 32,
@@ -149,6 +150,70 @@ describe("loadConfig", () => {
         timeoutMs: 250,
         failure: "open",
       });
+    });
+  });
+
+  describe("origin: SNAPSHOT_ORIGIN and the settings that go with it (fleet.md §16-§18)", () => {
+    it("reads an s3 origin with its S3 settings and the poll timing, in ms", () => {
+      const config = load({
+        SNAPSHOT_ORIGIN: "s3://fleet-bucket/prod",
+        S3_ENDPOINT: "http://127.0.0.1:9000/",
+        S3_REGION: "auto",
+        S3_FORCE_PATH_STYLE: "true",
+        ORIGIN_POLL_MIN_S: "0.5",
+        ORIGIN_POLL_MAX_S: "2",
+        ORIGIN_READY: "fresh",
+      });
+      expect(config.origin).toMatchObject({
+        location: { kind: "s3", bucket: "fleet-bucket", prefix: "prod/" },
+        pollMinMs: 500,
+        pollMaxMs: 2000,
+        timeoutMs: 30_000,
+        maxSkewMs: 300_000,
+        publicKeys: null,
+        readiness: "fresh",
+        instanceId: null,
+        s3: { endpoint: "http://127.0.0.1:9000", region: "auto", forcePathStyle: true },
+      });
+      expect(load({ SNAPSHOT_ORIGIN: "https://cdn.example.com/f/" }).origin?.s3).toEqual({
+        endpoint: undefined,
+        region: "us-east-1",
+        forcePathStyle: false,
+      });
+    });
+
+    it("refuses the origin settings without an origin, and the S3 ones without an s3:// origin (credentials never repeated)", () => {
+      expect(() => load({ ORIGIN_POLL_MIN_S: "1" })).toThrow(
+        new ConfigError(
+          "ORIGIN_POLL_MIN_S is set but SNAPSHOT_ORIGIN is not set: set SNAPSHOT_ORIGIN to an origin (https://, http:// or s3://) to pull files from an origin, or unset ORIGIN_POLL_MIN_S.",
+        ),
+      );
+      expect(() => load({ SNAPSHOT_ORIGIN: "https://user:hunter2@cdn.example.com/p", S3_REGION: "eu-west-1" })).toThrow(
+        new ConfigError(
+          "S3_REGION is set but SNAPSHOT_ORIGIN is https://cdn.example.com/p/: set SNAPSHOT_ORIGIN to an s3:// URL to pull from S3, or unset S3_REGION.",
+        ),
+      );
+      expect(() => load({ SNAPSHOT_ORIGIN: "ftp://user:hunter2@x/" })).toThrow(
+        /^SNAPSHOT_ORIGIN must start with https:\/\/, http:\/\/, s3:\/\/\.$/,
+      );
+    });
+
+    it("needs 0 < ORIGIN_POLL_MIN_S <= ORIGIN_POLL_MAX_S", () => {
+      const origin = { SNAPSHOT_ORIGIN: "https://cdn.example.com/" };
+      expect(() => load({ ...origin, ORIGIN_POLL_MIN_S: "30", ORIGIN_POLL_MAX_S: "20" })).toThrow(
+        new ConfigError("ORIGIN_POLL_MIN_S (30) must not be greater than ORIGIN_POLL_MAX_S (20)."),
+      );
+      expect(() => load({ ...origin, ORIGIN_POLL_MIN_S: "0" })).toThrow(/^ORIGIN_POLL_MIN_S must be a number of seconds from 0.05/);
+      expect(() => load({ ...origin, ORIGIN_PUBLIC_KEYS: "k=AAAA" })).toThrow(
+        /^ORIGIN_PUBLIC_KEYS: the key of "k" is not an Ed25519 public key/,
+      );
+    });
+
+    it("lets an origin bring the keys file: API_KEYS_FILE may name no file yet only then", () => {
+      const absent = join(dir, "later-keys.json");
+      expect(() => load({ API_KEYS_FILE: absent })).toThrow(`API_KEYS_FILE must name a readable keys file; "${absent}" is not a file.`);
+      expect(load({ API_KEYS_FILE: absent, SNAPSHOT_ORIGIN: "https://cdn.example.com/" }).apiKeysFile).toBe(absent);
+      expect(() => load({ API_KEYS_FILE: dir, SNAPSHOT_ORIGIN: "https://cdn.example.com/" })).toThrow(/is not a file/);
     });
   });
 });

@@ -41,12 +41,28 @@ describe("the settings' declarations", () => {
 
   it("name, in OnlyWith, a setting declared before them and a value that setting takes", () => {
     const dependent = all.filter((s) => s.onlyWith !== undefined);
-    expect(dependent.map((s) => s.env)).toEqual(["REDIS_URL", "REDIS_KEY_PREFIX", "REDIS_TIMEOUT_MS", "QUOTA_FAILURE"]);
+    expect(dependent.map((s) => s.env)).toEqual([
+      "ORIGIN_POLL_MIN_S",
+      "ORIGIN_POLL_MAX_S",
+      "ORIGIN_TIMEOUT_S",
+      "ORIGIN_MAX_SKEW_S",
+      "ORIGIN_PUBLIC_KEYS",
+      "ORIGIN_READY",
+      "INSTANCE_ID",
+      "S3_ENDPOINT",
+      "S3_REGION",
+      "S3_FORCE_PATH_STYLE",
+      "REDIS_URL",
+      "REDIS_KEY_PREFIX",
+      "REDIS_TIMEOUT_MS",
+      "QUOTA_FAILURE",
+    ]);
     for (const s of dependent) {
-      const other = s.onlyWith!.setting;
+      const { setting: other, value } = s.onlyWith!;
       expect(all.indexOf(other), s.env).toBeGreaterThanOrEqual(0);
       expect(all.indexOf(other), s.env).toBeLessThan(all.indexOf(s));
-      expect(() => other.type.parse(s.onlyWith!.value, { name: other.env, example: undefined })).not.toThrow();
+      if (typeof value === "string") expect(() => other.type.parse(value, { name: other.env, example: undefined })).not.toThrow();
+      else expect(value.test(other.type.parse("s3://bucket/p/", { name: other.env, example: undefined })), s.env).toBe(true);
     }
   });
 
@@ -58,9 +74,9 @@ describe("the settings' declarations", () => {
       } catch (error) {
         refused = error;
       }
-      // Free text (a passphrase) and paths (checked together by the TLS rule) take anything.
+      // Free text (a passphrase) and paths (checked together by the TLS rule; API_KEYS_FILE by its rule: an origin may bring it) take anything.
       if (refused === null) {
-        expect(["TLS_CERT_FILE", "TLS_KEY_FILE", "TLS_KEY_PASSPHRASE", "TLS_CA_FILE"], s.env).toContain(s.env);
+        expect(["API_KEYS_FILE", "TLS_CERT_FILE", "TLS_KEY_FILE", "TLS_KEY_PASSPHRASE", "TLS_CA_FILE"], s.env).toContain(s.env);
         continue;
       }
       expect(refused, s.env).toBeInstanceOf(ConfigError);

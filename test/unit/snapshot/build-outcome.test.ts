@@ -31,14 +31,20 @@ describe("attemptOutcome", () => {
 
   it("the served bytes again are served; bytes rejected before keep their rejection", () => {
     const known: ChainTaskResult = { status: "known", sha256: SHA_A };
-    const before = { kind: "rejected", reason: "structure", sha256: SHA_A, retryAtMs: null } as const;
+    const before = { kind: "rejected", reason: "structure", message: "m", sha256: SHA_A, retryAtMs: null } as const;
     expect(attemptOutcome(known, { ...fresh, servedSha256: SHA_A, previous: before })).toEqual({ kind: "served", sha256: SHA_A });
     expect(attemptOutcome(known, { ...fresh, servedSha256: SHA_B, previous: before })).toBe(before);
     expect(attemptOutcome(known, { ...fresh, servedSha256: SHA_B })).toEqual({ kind: "served", sha256: SHA_A });
   });
 
   it("a rejection for the content is recorded with its bytes; one outside it (I/O, not a file) is a failure", () => {
-    expect(attemptOutcome(rejected("structure"), fresh)).toEqual({ kind: "rejected", reason: "structure", sha256: SHA_B, retryAtMs: null });
+    expect(attemptOutcome(rejected("structure"), fresh)).toEqual({
+      kind: "rejected",
+      reason: "structure",
+      message: "m",
+      sha256: SHA_B,
+      retryAtMs: null,
+    });
     expect(attemptOutcome(rejected("io"), fresh)).toBe(BUILD_FAILED);
     expect(attemptOutcome(rejected("not-a-file"), fresh)).toBe(BUILD_FAILED);
     expect(outsideContent("io") && outsideContent("not-a-file") && !outsideContent("decode")).toBe(true);
@@ -48,6 +54,7 @@ describe("attemptOutcome", () => {
     expect(attemptOutcome(rejected("future-generated-at", 2_000_000_000), fresh)).toEqual({
       kind: "rejected",
       reason: "future-generated-at",
+      message: "m",
       sha256: SHA_B,
       retryAtMs: (2_000_000_000 - 300) * 1000,
     });

@@ -30,7 +30,7 @@ describe("FileAttempts: which scans build a file again", () => {
 
   it("a file rejected for its content waits for a change; the same bytes again are then skipped quietly", () => {
     const a = new FileAttempts();
-    a.record(NAME, "s1", { kind: "rejected", reason: "structure", sha256: SHA_A, retryAtMs: null });
+    a.record(NAME, "s1", { kind: "rejected", reason: "structure", message: "m", sha256: SHA_A, retryAtMs: null });
     expect(a.decide(NAME, "s1", change)).toEqual({ build: false });
     expect(a.decide(NAME, "s1", tick)).toEqual({ build: false });
     expect(a.decide(NAME, "s2", tick)).toEqual({ build: true, unchangedRejected: SHA_A });
@@ -38,25 +38,25 @@ describe("FileAttempts: which scans build a file again", () => {
 
   it("a file rejected before it was read (its name) is built again when it changes", () => {
     const a = new FileAttempts();
-    a.record(NAME, "s1", { kind: "rejected", reason: "unsupported-chain", sha256: null, retryAtMs: null });
+    a.record(NAME, "s1", { kind: "rejected", reason: "unsupported-chain", message: "m", sha256: null, retryAtMs: null });
     expect(a.decide(NAME, "s1", tick)).toEqual({ build: false });
     expect(a.decide(NAME, "s2", change)).toEqual({ build: true, unchangedRejected: null });
   });
 
   it("a future-dated file is built again once the clock allows its generatedAt, unchanged or not", () => {
     const a = new FileAttempts();
-    a.record(NAME, "s1", { kind: "rejected", reason: "future-generated-at", sha256: SHA_A, retryAtMs: 2_000_000 });
+    a.record(NAME, "s1", { kind: "rejected", reason: "future-generated-at", message: "m", sha256: SHA_A, retryAtMs: 2_000_000 });
     expect(a.decide(NAME, "s1", { ...tick, nowMs: 1_999_999 })).toEqual({ build: false });
     expect(a.decide(NAME, "s1", { ...change, nowMs: 2_000_000 })).toEqual({ build: true, unchangedRejected: null });
   });
 
   it("an out-of-order file is built again while the operator allows an older file for its chain", () => {
     const a = new FileAttempts();
-    a.record(NAME, "s1", { kind: "rejected", reason: "out-of-order", sha256: SHA_A, retryAtMs: null });
+    a.record(NAME, "s1", { kind: "rejected", reason: "out-of-order", message: "m", sha256: SHA_A, retryAtMs: null });
     expect(a.decide(NAME, "s1", change)).toEqual({ build: false });
     expect(a.decide(NAME, "s1", { ...change, allowOlder: true })).toEqual({ build: true, unchangedRejected: null });
     // the marker does not reopen other rejections
-    a.record(NAME, "s1", { kind: "rejected", reason: "decode", sha256: SHA_B, retryAtMs: null });
+    a.record(NAME, "s1", { kind: "rejected", reason: "decode", message: "m", sha256: SHA_B, retryAtMs: null });
     expect(a.decide(NAME, "s1", { ...change, allowOlder: true })).toEqual({ build: false });
   });
 
@@ -70,7 +70,7 @@ describe("FileAttempts: which scans build a file again", () => {
 
   it("a name that disappears is forgotten: a file that appears there later is new", () => {
     const a = new FileAttempts();
-    a.record(NAME, "s1", { kind: "rejected", reason: "structure", sha256: SHA_A, retryAtMs: null });
+    a.record(NAME, "s1", { kind: "rejected", reason: "structure", message: "m", sha256: SHA_A, retryAtMs: null });
     a.forget(NAME);
     expect(a.outcome(NAME)).toBeUndefined();
     expect(a.decide(NAME, "s1", change)).toEqual({ build: true, unchangedRejected: null });
