@@ -274,7 +274,7 @@ export const SETTINGS = {
   historyDir: setting({
     env: "HISTORY_DIR",
     flag: "--history-dir",
-    type: matching(/^[^\u0000-\u001f]+$/, "be a directory path", "directory path"),
+    type: matching(/^\P{Cc}+$/u, "be a directory path", "directory path"),
     default: "history",
     defaultText: "`./history`",
     help: "Directory of the history store (an LMDB environment, created when missing; one gateway process writes it).",
