@@ -5,7 +5,7 @@
  * answers as live ingestion; a gateway killed with SIGKILL while it ingests comes back with readable
  * history whose every number is a file's, and whose missing files are a gap.
  */
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -192,6 +192,57 @@ describe("history across instances, restarts and a rebuild", () => {
         // At most one gap: from the last file observed before the kill to the file observed after it.
         expect(coverage.gaps.length).toBeLessThanOrEqual(1);
         for (const [, to] of coverage.gaps) expect(to).toBe(files[6].generatedAt);
+      }
+    },
+  );
+
+  it.runIf(process.getuid?.() === 0)(
+    "a full disk (a 1 MiB tmpfs) marks history failed while every other route serves; it resumes when space returns",
+    { timeout: 180_000 },
+    async () => {
+      const big = historySeries(31, {
+        chainId: CHAIN,
+        tokens: 300,
+        looseTokens: 20,
+        pools: 500,
+        files: 80,
+        churn: 0.9,
+        start: 1_760_000_000,
+        step: () => 60,
+      });
+      const mountPoint = dir("lgw-hist-tmpfs-");
+      execFileSync("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint]);
+      let gateway: Gateway | null = null;
+      try {
+        const snap = writeSnapshotDir([big[0]]);
+        cleanup.push(snap);
+        const gw = (gateway = await start(snap, mountPoint));
+        let i = 1;
+        let state = "";
+        for (; i < big.length && state !== "failed"; i++) {
+          push(snap, big[i]);
+          state = await waitFor(`chain served at ${big[i].generatedAt}`, async () => {
+            const res = await request(gw.baseUrl, "/v1/status");
+            const chain = res.body?.data?.chains?.[0];
+            const h = res.body?.data?.history;
+            return chain?.generatedAt === big[i].generatedAt && (h?.state === "ok" || h?.state === "failed")
+              ? (h.state as string)
+              : undefined;
+          });
+        }
+        expect(state, "the tmpfs filled up").toBe("failed");
+        const pool = big[i - 1].pools[0].address;
+        expect((await request(gw.baseUrl, `/v1/pools/${CHAIN}/${pool}`)).status).toBe(200);
+        expect((await request(gw.baseUrl, `/v1/tokens/${CHAIN}/${big[i - 1].tokens[0].address}`)).status).toBe(200);
+        expect((await request(gw.baseUrl, `/v1/history/pools/${CHAIN}/${pool}/minute`)).status).toBe(200);
+        expect(gw.logs().some((l) => l.event === "history-failed")).toBe(true);
+        // Space returns: the next file is observed and history is ok again.
+        execFileSync("mount", ["-o", "remount,size=256m", mountPoint]);
+        push(snap, big[i]);
+        await observed(gw, big[i]);
+      } finally {
+        if (gateway !== null) await stop(gateway); // the store's files are open until it exits
+        execFileSync("umount", [mountPoint]);
       }
     },
   );
