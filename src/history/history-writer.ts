@@ -104,7 +104,8 @@ export class HistoryWriter {
     const lists = continuous ? [...served!.carried, ...file.lists] : null;
     const observations = observeFile(file.tables, lists);
     let records = 0;
-    const gap = state !== null && !continuous;
+    // A span without observation: none when the file is of the same second as the last one (nothing between).
+    const gap = state !== null && !continuous && file.generatedAt > state.meta.maxT;
     this.dbs.env.transactionSync(() => {
       const chain = state ?? { meta: newChainMeta(file.generatedAt, file.id), present: [new Uint8Array(64), new Uint8Array(64)] };
       const meta = chain.meta;

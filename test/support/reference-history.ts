@@ -75,7 +75,8 @@ export class ReferenceHistory {
       this.servedId = continuous ? id : "";
       return;
     }
-    if (this.observed.length > 0 && !continuous) this.gaps.push([this.maxT, file.generatedAt]);
+    // A gap is a span without observation: none between two files of the same second.
+    if (this.observed.length > 0 && !continuous && file.generatedAt > this.maxT) this.gaps.push([this.maxT, file.generatedAt]);
     this.observed.push(observedValues(file));
     this.lastId = id;
     this.servedId = id;
