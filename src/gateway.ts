@@ -23,7 +23,6 @@ import { OriginPuller } from "./origin/origin-puller.js";
 import { originErrorWire, staleSeconds } from "./origin/origin-status.js";
 import type { AttemptOutcome } from "./snapshot/file-attempts.js";
 import type { ReloadResult } from "./util/file-reloader.js";
-import { servedPosition } from "./serving/served-changes.js";
 import { allocatorWarning, runsOnGlibc } from "./config/allocator.js";
 import { setHeaderSizeLimit } from "./http/header-limit.js";
 import type { Logger } from "./log/logger.js";
@@ -32,17 +31,14 @@ import { ROUTE_NAMES } from "./http/route-table.js";
 import { RequestMetricsLayout } from "./metrics/request-metrics.js";
 import { holdTlsFiles, TLS_SETTING_NAMES } from "./config/tls-files.js";
 import { CertificateWatcher } from "./server/certificate-watcher.js";
+import { SnapshotPublisher } from "./server/snapshot-publisher.js";
 import { Supervisor } from "./server/supervisor.js";
 import { SnapshotLoader } from "./snapshot/snapshot-loader.js";
 import type { Worker } from "node:worker_threads";
 import type { EventLoopUtilization } from "node:perf_hooks";
 import { VersionRetention, VersionUseTable } from "./serving/version-retention.js";
 import { ChangeHistoryKeeper } from "./serving/change-history.js";
-import { versionHex } from "./api/snapshot-version.js";
 import { HistoryFeed } from "./history/history-feed.js";
-
-/** How often earlier versions are checked against the retention policy (version-retention.ts). */
-const RETENTION_CHECK_MS = 1000;
 
 export const WORKER_FILE = resolve(PROJECT_ROOT, "dist/workers/snapshot-worker.js");
 export const SERVING_THREAD_FILE = resolve(PROJECT_ROOT, "dist/src/server/serving-thread.js");
@@ -147,10 +143,8 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     metrics,
     log,
   );
-  /** The position served now (the fleet view reports it). */
-  let position: string | null = null;
-  const versionsChanged = () =>
-    metrics.versionsChanged(retention.current === null ? null : versionHex(retention.current), retention.versions().map(versionHex));
+  const publisher = new SnapshotPublisher({ retention, changeHistory, supervisor, metrics, log });
+  const servingLoad = new ServingLoadMeter(() => supervisor.serving().map((t) => t.worker));
 
   const loader = new SnapshotLoader(
     {
@@ -162,47 +156,29 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
       workerMaxOldGenerationMb: config.buildWorkerMaxMb,
       startBuilds: config.buildStartWorkers,
       workerNice: config.buildWorkerNice,
-      servingLoad: servingLoadMeter(() => supervisor.serving().map((t) => t.worker)),
+      freshnessTargetS: config.freshnessTargetSeconds,
+      servingLoad: () => servingLoad.load(),
       maxFutureSkewSeconds: config.snapshotMaxFutureSkewSeconds,
       maxFileBytes: config.snapshotFileMaxBytes,
     },
     {
-      snapshotBuilt(version, chains, tokenIndex, changeSets) {
-        const { slot, ...changes } = retention.promote(version);
-        const chainIds = chains.map((c) => c.info.chainId).sort((a, b) => a - b);
-        // servedAt: the supervisor's clock as it publishes the version (every thread gets the same history).
-        const history = changeHistory.publish(changeSets, version, Date.now());
-        supervisor.publishSnapshot({ type: "snapshot", version, slot, chainIds, chains, tokenIndex, changes: history }, changes);
-        position = servedPosition(history);
+      snapshotBuilt: (version, chains, tokenIndex, changeSets) => {
+        publisher.built(version, chains, tokenIndex, changeSets);
         // After the swap is posted: history observes the files on its own thread, nothing waits for it.
         historyFeed?.published(chains, changeSets);
-        versionsChanged();
-        log.info(
-          {
-            event: "snapshot-swapped",
-            version: versionHex(version),
-            retired: changes.retired.map(versionHex),
-            poolsReleased: changes.poolsReleased.map(versionHex),
-          },
-          `serving snapshot ${versionHex(version)}`,
-        );
       },
       chainAccepted: (info) => metrics.chainLoaded(info),
       fileRejected: (reason) => metrics.rejectedFiles.inc({ reason }),
       buildFailed: () => metrics.buildFailures.inc(),
       buildTimed: (phase, seconds) => metrics.buildDuration.observe({ phase }, seconds),
+      buildWaited: (seconds, niceness) => metrics.buildWait.observe({ priority: String(niceness) }, seconds),
     },
     log,
   );
-  const keysReloader = new KeysReloader(
-    config.apiKeysFile,
-    (file) => supervisor.publishKeys(file, slotsOf(file)),
-    log,
-    () => metrics.keysFileRejections.inc(),
-    undefined,
-    undefined,
-    config.keysFileMaxBytes,
-  );
+  const keysReloader = new KeysReloader(config.apiKeysFile, (file) => supervisor.publishKeys(file, slotsOf(file)), log, {
+    rejected: () => metrics.keysFileRejections.inc(),
+    maxBytes: config.keysFileMaxBytes,
+  });
 
   const basketsReloader = new BasketsReloader(
     config.basketsFile,
@@ -211,9 +187,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
       metrics.baskets.set(file.baskets.length);
     },
     log,
-    basketsRejected,
-    undefined,
-    config.basketsFileMaxBytes,
+    { rejected: basketsRejected, maxBytes: config.basketsFileMaxBytes },
   );
 
   const certificates =
@@ -236,7 +210,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
           basketsReloader,
           supervisor,
           metrics: metrics.enableOrigin(() => (origin === null ? 0 : staleSeconds(origin.puller.status, Date.now()))),
-          position: () => position,
+          position: () => publisher.position,
           log,
         });
   // Before the first scan: the local copy's files are checked against its manifest (what differs is not served).
@@ -260,21 +234,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   );
   keysReloader.start();
   basketsReloader.start();
-  const pruning = setInterval(() => {
-    const changes = retention.prune();
-    if (changes.retired.length + changes.poolsReleased.length > 0) {
-      supervisor.applyRetention(changes);
-      versionsChanged();
-      log.info(
-        {
-          event: "snapshot-versions-released",
-          retired: changes.retired.map(versionHex),
-          poolsReleased: changes.poolsReleased.map(versionHex),
-        },
-        "earlier snapshot versions released (no cursor needs them, or only their token lists)",
-      );
-    }
-  }, RETENTION_CHECK_MS);
+  publisher.start();
   // Serving starts now; readiness (GET /ready) follows the initial load (and, pulling from an origin, a verified local
   // copy with ORIGIN_READY=cached, else a successful poll). The first poll runs beside the first scan.
   origin?.puller.start();
@@ -291,7 +251,8 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     restartThreads: () => supervisor.restartThreads(),
     reloadTls: () => certificates?.check(true) ?? Promise.resolve(false),
     async stop() {
-      clearInterval(pruning);
+      publisher.stop();
+      servingLoad.stop();
       await origin?.stop();
       certificates?.stop();
       keysReloader.stop();
@@ -447,30 +408,41 @@ const LOAD_SAMPLE_MS = 250;
 
 /**
  * How busy the serving threads are now: the largest event-loop utilization among them over the last
- * 250-500 ms (0 idle, 1 never idle), from samples taken every LOAD_SAMPLE_MS (an unref'd timer). A build
- * yields the CPU while they are busy (BUILD_WORKER_NICE) and takes a second build worker only while they are
- * idle: both decisions need the load of the moment, not since whenever the last build asked.
+ * 250-500 ms (0 idle, 1 never idle), from samples taken every LOAD_SAMPLE_MS until `stop`. A build yields the
+ * CPU while they are busy (BUILD_WORKER_NICE) and takes a second build worker only while they are idle: both
+ * decisions need the load of the moment, not since whenever the last build asked.
  */
-function servingLoadMeter(workers: () => readonly Worker[]): () => number {
+class ServingLoadMeter {
   /** Per worker, the samples of the last two ticks (older, newer). */
-  const samples = new WeakMap<Worker, [EventLoopUtilization, EventLoopUtilization]>();
-  const tick = () => {
-    for (const worker of workers()) {
-      const now = worker.performance.eventLoopUtilization();
-      const seen = samples.get(worker);
-      samples.set(worker, seen === undefined ? [now, now] : [seen[1], now]);
-    }
-  };
-  tick();
-  setInterval(tick, LOAD_SAMPLE_MS).unref();
-  return () => {
+  private readonly samples = new WeakMap<Worker, [EventLoopUtilization, EventLoopUtilization]>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly workers: () => readonly Worker[]) {
+    this.tick();
+    this.timer = setInterval(() => this.tick(), LOAD_SAMPLE_MS);
+    this.timer.unref();
+  }
+
+  load(): number {
     let load = 0;
-    for (const worker of workers()) {
-      const older = samples.get(worker)?.[0];
+    for (const worker of this.workers()) {
+      const older = this.samples.get(worker)?.[0];
       const now = worker.performance.eventLoopUtilization();
       const delta = older === undefined ? now : worker.performance.eventLoopUtilization(now, older);
       if (delta.idle + delta.active > 0) load = Math.max(load, delta.utilization);
     }
     return load;
-  };
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  private tick(): void {
+    for (const worker of this.workers()) {
+      const now = worker.performance.eventLoopUtilization();
+      const seen = this.samples.get(worker);
+      this.samples.set(worker, seen === undefined ? [now, now] : [seen[1], now]);
+    }
+  }
 }

@@ -9,6 +9,9 @@
  * every response's completion time, which gives the latency inside the
  * re-push-to-swap window, and it sends a distinct body per request for the
  * uncached query. Server CPU per request is `npm run bench` (wrk).
+ * On the large set it then pushes the sample generator's series (bench/build/series.ts, issue 30): the largest
+ * chain with 2, 5, 20 and 100 % of its records changed, idle and then with wrk started before the push, and every
+ * file at 5 %; each push's time to serving, its builds' reuse, wait and priority, and the peak RSS over them.
  * Writes bench/results/build-<timestamp>.json; regenerates the "build" section
  * of bench/RESULTS.md from a full run (a quick run only with --write-summary).
  * Every process it starts is stopped at the end, also on failure.
@@ -30,6 +33,7 @@ import { writeSection } from "../shared/results-md.js";
 import { stopAllChildren } from "../shared/child.js";
 import { servingThreads, startGateway, writeBenchKey, type RunningGateway } from "../targets/gateway.js";
 import { runMicro } from "../micro/subprocess.js";
+import { ensureSeries, measureSeries, type SeriesFigures } from "./series.js";
 import { samplePoolAddresses } from "../targets/pool-addresses.js";
 
 // ------------------------------------------------------------------ arguments
@@ -40,6 +44,7 @@ interface Args {
   durationS: number | null;
   connections: number | null;
   writeSummary: boolean;
+  seriesDir: string | null;
 }
 
 const USAGE = `usage: npm run bench:build -- [--quick] [--data DIR] [--duration S] [--connections N] [--write-summary]
@@ -47,7 +52,8 @@ const USAGE = `usage: npm run bench:build -- [--quick] [--data DIR] [--duration 
   --data DIR       the large data set (default /tmp/lgw-bench-large; generated there with seed 7 when missing)
   --duration S     measured seconds of pool-route load without a rebuild and of the uncached query (default 3 quick, 8 full)
   --connections N  wrk connections for the pool-route load (default 32)
-  --write-summary  with --quick: also regenerate the build section of bench/RESULTS.md (a full run always does)`;
+  --write-summary  with --quick: also regenerate the build section of bench/RESULTS.md (a full run always does)
+  --series-dir DIR where the re-push series of the large set is cached (default <data>-series; generated when missing)`;
 
 /** Distinct thresholds (50000 + n·1e-6) so every request misses the per-snapshot query cache. */
 const UNCACHED_BODY = '{"filters":{"chainIds":[1,8453],"minimumTotalValuePooledUsd":__N__}}';
@@ -62,6 +68,7 @@ function readOptions(argv: readonly string[]): Args {
       data: { type: "string" },
       duration: { type: "string" },
       connections: { type: "string" },
+      "series-dir": { type: "string" },
     },
     USAGE,
   );
@@ -71,6 +78,7 @@ function readOptions(argv: readonly string[]): Args {
     data: values.data === undefined ? null : resolve(values.data),
     durationS: integerOption("--duration", values.duration, 1, 10_000) ?? null,
     connections: integerOption("--connections", values.connections, 1, 10_000) ?? null,
+    seriesDir: values["series-dir"] === undefined ? null : resolve(values["series-dir"]),
   };
 }
 
@@ -186,6 +194,8 @@ async function main(): Promise<void> {
     generation = await ensureLargeSet(dataDir);
     largeSet = true;
   }
+  const seriesDir = args.seriesDir ?? `${dataDir}-series`;
+  const seriesSteps = largeSet ? ensureSeries(dataDir, seriesDir, log) : null;
 
   const wrk = ensureWrk(log);
   const scratch = mkdtempSync(join(tmpdir(), "lgw-bench-build-"));
@@ -209,11 +219,13 @@ async function main(): Promise<void> {
     const poolPaths = addresses.map((a) => `/v1/pools/8453/${a}`);
 
     // --- gateway
-    log("starting the gateway (auth on, rate limiting on, default threads, LOG_LEVEL warn)");
+    // LOG_LEVEL info: the build lines (snapshot-accepted: reuse, wait, priority); the gateway logs nothing per request.
+    log("starting the gateway (auth on, rate limiting on, default threads, LOG_LEVEL info)");
     const gateway: RunningGateway = await startGateway({
       snapshotDir: servingDir,
       keysFile: benchKey.file,
       timeoutMs: largeSet ? 10 * 60_000 : 60_000,
+      env: { LOG_LEVEL: "info" },
     });
     const rss = new RssSampler(gateway.child.pid, 200).start();
     const atReady = readMemory(gateway.child.pid);
@@ -268,6 +280,31 @@ async function main(): Promise<void> {
     log(
       `re-push under load: RSS ${round(m.steadyBytes / 2 ** 20)} MiB before, peak ${round(m.peakBytes / 2 ** 20)} MiB (${round(m.peakBytes / m.steadyBytes, 2)}x), ${round(m.afterBytes / 2 ** 20)} MiB once released`,
     );
+    let series: SeriesFigures | null = null;
+    if (seriesSteps !== null) {
+      log(`pushing the series of ${seriesDir}`);
+      series = await measureSeries({
+        gateway,
+        servingDir,
+        seriesDir,
+        steps: seriesSteps,
+        poolLoad: {
+          wrk,
+          spec: {
+            baseUrl: gateway.baseUrl,
+            request: { method: "GET", path: poolPaths[0], headers },
+            threads: 1,
+            connections,
+            durationS,
+            timeoutS: 10,
+            cpus: null,
+            scratchDir: scratch,
+          },
+        },
+        timeoutMs: 10 * 60_000,
+        log,
+      });
+    }
     rss.sample();
     const peak = readMemory(gateway.child.pid);
     rss.stop();
@@ -312,6 +349,7 @@ async function main(): Promise<void> {
         watchDebounceMs: 250,
         gatewayBuildMetrics: rebuilds.gatewayBuildMetrics,
         repushMemory: rebuilds.repushMemory,
+        series,
         oneChain: oneChainFigures(profile, rebuilds.oneChain),
         rss: {
           readyBytes: atReady?.rssBytes ?? NaN,

@@ -14,18 +14,21 @@ import { FILE_LIMITS } from "../util/operator-file.js";
 import { KeyStore } from "./key-store.js";
 import { loadKeysFile, type KeysFile } from "./keys-file.js";
 
+/** How a keys file is watched and read; each field has its default here. */
+export interface KeysReloaderOptions {
+  /** A changed file was rejected (counted in metrics). */
+  readonly rejected?: () => void;
+  /** Quiet time after a change before the file is read (default 200 ms). */
+  readonly debounceMs?: number;
+  /** The poll, where watching sees nothing (default 10 s). */
+  readonly pollMs?: number;
+  /** Largest keys file read (KEYS_FILE_MAX_MB). */
+  readonly maxBytes?: number;
+}
+
 export class KeysReloader extends FileReloader<KeysFile> {
-  constructor(
-    file: string,
-    apply: (keys: KeysFile) => void,
-    log: Logger,
-    /** A changed file was rejected (counted in metrics). */
-    rejected: () => void = () => {},
-    debounceMs = 200,
-    pollMs = 10_000,
-    /** Largest keys file read (KEYS_FILE_MAX_MB). */
-    maxBytes: number = FILE_LIMITS.keys.maxBytes,
-  ) {
+  constructor(file: string, apply: (keys: KeysFile) => void, log: Logger, options: KeysReloaderOptions = {}) {
+    const { rejected = () => {}, debounceMs = 200, pollMs = 10_000, maxBytes = FILE_LIMITS.keys.maxBytes } = options;
     super(
       file,
       {

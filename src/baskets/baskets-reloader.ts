@@ -39,17 +39,19 @@ export function loadInitialBaskets(
   }
 }
 
+/** How a baskets file is watched and read; each field but `rejected` has its default here. */
+export interface BasketsReloaderOptions {
+  /** A changed file was rejected (counted in metrics). */
+  readonly rejected: () => void;
+  /** Quiet time after a change before the file is read (default 200 ms). */
+  readonly debounceMs?: number;
+  /** Largest baskets file read (BASKETS_FILE_MAX_MB). */
+  readonly maxBytes?: number;
+}
+
 export class BasketsReloader extends FileReloader<BasketsFile> {
-  constructor(
-    file: string,
-    apply: (baskets: BasketsFile) => void,
-    log: Logger,
-    /** A changed file was rejected (counted in metrics). */
-    rejected: () => void,
-    debounceMs = 200,
-    /** Largest baskets file read (BASKETS_FILE_MAX_MB). */
-    maxBytes: number = FILE_LIMITS.baskets.maxBytes,
-  ) {
+  constructor(file: string, apply: (baskets: BasketsFile) => void, log: Logger, options: BasketsReloaderOptions) {
+    const { rejected, debounceMs = 200, maxBytes = FILE_LIMITS.baskets.maxBytes } = options;
     super(
       file,
       {

@@ -10,6 +10,7 @@ import { randomBytes } from "node:crypto";
 import { availableParallelism, freemem } from "node:os";
 import { DEFAULT_CHANGES_MAX_MB, DEFAULT_CHANGES_RETENTION } from "../serving/change-history.js";
 import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../snapshot/normalize-token.js";
+import { DEFAULT_FRESHNESS_TARGET_S } from "../snapshot/build-pool.js";
 import { DEFAULT_STREAM_LIMITS } from "../stream/stream-limits.js";
 import { FILE_LIMIT_RANGE_MB, FILE_LIMITS, mebibytes } from "../util/operator-file.js";
 import { DEFAULT_SNAPSHOT_DIR, SAMPLE_KEYS_FILE } from "./paths.js";
@@ -454,8 +455,23 @@ export const SETTINGS = {
       "Niceness of a build worker thread while the serving threads are busy (Linux: per thread): under load the serving " +
       "threads get the CPU first. While they are idle, and at start-up, builds run at 0.",
     more:
-      "Busy: event-loop utilization 25 % or more, looked at every 250 ms; the serving threads keep their niceness. Going back " +
-      "to 0 needs `CAP_SYS_NICE`; without it a build that was lowered stays lowered.",
+      "Busy: event-loop utilization 25 % or more, looked at every 250 ms; the serving threads keep their niceness. A build's " +
+      "niceness falls as its push ages (`FRESHNESS_TARGET_S`). Going back towards 0 needs `CAP_SYS_NICE` (or an `RLIMIT_NICE` " +
+      "that allows it); without it the build thread stays at 0 and yields the CPU in the proportion the niceness would give.",
+  }),
+  freshnessTargetSeconds: setting({
+    env: "FRESHNESS_TARGET_S",
+    flag: "--freshness-target-s",
+    type: integer(1, 3600),
+    default: DEFAULT_FRESHNESS_TARGET_S,
+    help:
+      "Seconds after a push by which its build runs at the serving threads' priority even when they are busy: a build " +
+      "under load starts at `BUILD_WORKER_NICE` and its niceness falls in step with the push's age, to 0 at this age.",
+    more:
+      "A build is then never starved: under load that saturates every core, a pushed file is served within about this " +
+      "target plus its build's CPU time at an equal share of the cores (docs/operators.md, 'Fresh data under load'). Each " +
+      "build's wait and niceness are logged (`snapshot-accepted`) and counted (`gateway_snapshot_build_wait_seconds`). " +
+      "Raising a thread's priority again needs `CAP_SYS_NICE`; without it a build thread stays at 0 and yields the CPU in the same proportion instead.",
   }),
   tls: {
     certFile: setting({

@@ -1,5 +1,5 @@
 /**
- * The history store's own byte encoding (docs/decisions/006-history-store.md): a growable writer and a
+ * The history store's own byte encoding (docs/decisions/014-history-store.md): a growable writer and a
  * reader of unsigned varints (up to 2^53), little-endian float64 and bytes, and the decimal form of a
  * number. A value the snapshot states as a short decimal (prices to 10 significant digits, USD amounts
  * to the cent) is stored as its integer digits and its number of decimals, `zigzag(m) * 16 + k` as a

@@ -2,7 +2,7 @@
  * The history store's LMDB environment (npm `lmdb`) in HISTORY_DIR: its databases, their keys, and each
  * chain's meta record. Every key is big-endian fixed fields, so LMDB's byte order is time order; every
  * value is this store's own encoding (records.ts, shard-blob.ts), never lmdb's msgpack.
- * docs/decisions/006-history-store.md says why it is laid out this way.
+ * docs/decisions/014-history-store.md says why it is laid out this way.
  *
  * databases (per chain c, kind k: 0 tokens, 1 pools):
  *   ids      c k address            -> id (u32): an entity's number, in order of first observation

@@ -1,5 +1,5 @@
 /**
- * How the store writes an entity's records and units (docs/decisions/006-history-store.md).
+ * How the store writes an entity's records and units (docs/decisions/014-history-store.md).
  *
  * A record chunk (l0, l1, l2 entries): records in time order, each
  *   dt (varint, seconds after the previous record, the first after the chunk's base time)

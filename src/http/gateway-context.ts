@@ -126,15 +126,15 @@ export function createGatewayContext(init: GatewayContextInit, hooks: GatewayCon
     fetchMetrics: hooks.fetchMetrics,
     origin: null,
     fetchFleet: hooks.fetchFleet ?? (() => Promise.resolve(NO_FLEET)),
-    stream: new StreamHub(
-      init.streamLimits ?? DEFAULT_STREAM_LIMITS,
-      init.streamCounters ?? createStreamCounters(Math.max(1, ...Object.values(init.keySlots).map((slot) => slot + 1))),
-      init.keySlots,
+    stream: new StreamHub({
+      limits: init.streamLimits ?? DEFAULT_STREAM_LIMITS,
+      streamCounters: init.streamCounters ?? createStreamCounters(Math.max(1, ...Object.values(init.keySlots).map((slot) => slot + 1))),
+      keySlots: init.keySlots,
       keys,
-      errorObject,
-      hooks.streamMetrics ?? NO_STREAM_METRICS,
-      hooks.log,
-    ),
+      errorObjectOf: errorObject,
+      metrics: hooks.streamMetrics ?? NO_STREAM_METRICS,
+      log: hooks.log,
+    }),
     readiness: new ReadinessAnswer(),
     history: init.history == null ? null : new HistoryAccess(init.history),
   };

@@ -9,7 +9,8 @@ import type { KeyEntry } from "../access/key-store.js";
 import { assertChainAllowed } from "../access/restrictions.js";
 import { ApiError } from "../api/errors.js";
 import type { StreamClientMessage, StreamQuery } from "../api/wire.js";
-import { parsePosition, type Position } from "../query/positions.js";
+import { parsePosition } from "../query/positions.js";
+import type { StreamOpening } from "../stream/stream-connection.js";
 import { isTopic, MAX_TOPIC_LENGTH, parseTopic, type Topic } from "../stream/topics.js";
 import { parseJsonBody } from "./json-body.js";
 import { parseQuery } from "./query-params.js";
@@ -20,13 +21,6 @@ const validateClientMessage = typia.createValidateEquals<StreamClientMessage>();
 
 const TOPIC_RULE =
   "each value in topics must be a topic: changes, changes:<chainId>, pool:<chainId>:<poolAddress> or token:<chainId>:<tokenAddress>";
-
-/** What a stream opens with. */
-export interface StreamOpening {
-  readonly topics: Topic[];
-  /** Where to replay from (`Last-Event-ID`, else `since`); null: start at the current position. */
-  readonly since: Position | null;
-}
 
 /**
  * The query of GET /v1/stream and, for SSE, its `Last-Event-ID` header ("" when

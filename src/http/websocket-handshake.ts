@@ -21,6 +21,7 @@
  *   handshake that cannot succeed costs no quota.
  */
 import { ApiError } from "../api/errors.js";
+import type { HttpRequest } from "./uws.js";
 
 /** The handshake's request headers ("" when absent). */
 export interface HandshakeHeaders {
@@ -105,4 +106,21 @@ export function handshakeRefusal(h: HandshakeHeaders): ApiError | null {
     // RFC 9110 §15.5.22: a 426 names the protocol to upgrade to (Upgrade), which is a connection option (Connection).
     { "sec-websocket-version": WEBSOCKET_VERSION, upgrade: "websocket", connection: "upgrade" },
   );
+}
+
+/** The WebSocket handshake's request headers. */
+export function handshakeOf(req: HttpRequest): HandshakeHeaders {
+  return {
+    upgrade: req.getHeader("upgrade"),
+    connection: req.getHeader("connection"),
+    key: req.getHeader("sec-websocket-key"),
+    version: req.getHeader("sec-websocket-version"),
+  };
+}
+
+/** Throws the refusal of a request that asks for a WebSocket with a handshake that cannot be switched (400, 426). */
+export function refuseHandshake(handshake: HandshakeHeaders): void {
+  if (!asksForWebSocket(handshake.upgrade)) return;
+  const refusal = handshakeRefusal(handshake);
+  if (refusal !== null) throw refusal;
 }

@@ -100,6 +100,14 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  readonly buildWait = new Histogram({
+    name: "gateway_snapshot_build_wait_seconds",
+    help: "How long each chain file's build waited: from its push noticed to its start (behind other builds), plus the time its thread was runnable but not running or yielded the CPU; by the niceness it ran at (averaged over its run, rounded: 0 is the serving threads' priority; FRESHNESS_TARGET_S).",
+    labelNames: ["priority"],
+    buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120],
+    registers: [this.registry],
+  });
+
   readonly rejectedFiles = new Counter({
     name: "gateway_snapshot_rejected_files_total",
     help: `Snapshot files rejected, by reason (${SNAPSHOT_ERROR_REASONS.join(", ")}).`,

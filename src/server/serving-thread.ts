@@ -5,9 +5,7 @@
  * socket, then tells the supervisor.
  */
 import { parentPort, threadId, workerData } from "node:worker_threads";
-import { KeyStore } from "../access/key-store.js";
 import { RedisQuotaStore } from "../access/redis-quota-store.js";
-import { BasketCatalogue } from "../baskets/basket-catalogue.js";
 import { createApp } from "../http/app.js";
 import { createGatewayContext } from "../http/gateway-context.js";
 import { ASYNCAPI_DOCUMENT } from "../http/handlers/openapi.js";
@@ -16,8 +14,6 @@ import { CorsPolicy } from "../http/transport/cors.js";
 import { uws, type us_listen_socket } from "../http/uws.js";
 import { createLogger } from "../log/logger.js";
 import { RequestMetricsLayout, RequestMetricsRecorder } from "../metrics/request-metrics.js";
-import { ServingSnapshot } from "../serving/serving-snapshot.js";
-import { collectGarbageSoon } from "../util/collect-garbage.js";
 import { IpRanges } from "../util/ip-address.js";
 import type { FleetAnswer } from "../origin/fleet-view.js";
 import {
@@ -27,6 +23,7 @@ import {
   type ServingThreadMessage,
   type SupervisorMessage,
 } from "./messages.js";
+import { ThreadUpdates } from "./thread-updates.js";
 
 export interface ServingThreadData extends ServingThreadInit {
   /** This thread's slice of the shared request metrics. */
@@ -180,51 +177,10 @@ function drain(): void {
   check();
 }
 
-/** The work a snapshot defers from its swap (ServingSnapshot.warm), a step per event-loop turn while it is current. */
-function warmBetweenRequests(snapshot: ServingSnapshot): void {
-  const step = () => {
-    if (ctx.store.current === snapshot && snapshot.warm()) setImmediate(step);
-  };
-  setImmediate(step);
-}
+const updates = new ThreadUpdates(ctx, send);
 
 port.on("message", (message: SupervisorMessage) => {
   switch (message.type) {
-    case "snapshot":
-      ctx.store.swap(
-        new ServingSnapshot(message.version, message.chainIds, message.chains, message.tokenIndex, message.changes),
-        message.slot,
-      );
-      ctx.store.current!.baskets(ctx.baskets).warm(); // resolve and encode the baskets on the new snapshot now, not in a request
-      ctx.stream.swapped(ctx.store.current!);
-      send({ type: "swapped", publication: message.changes?.publication ?? 0 });
-      warmBetweenRequests(ctx.store.current!);
-      break;
-    case "publish":
-      ctx.stream.publish(message.publication);
-      break;
-    case "retire":
-      ctx.store.retire(message.version);
-      collectGarbageSoon(); // the version's shared memory is freed once every thread lets go of it
-      break;
-    case "release-pools":
-      ctx.store.releasePools(message.version);
-      collectGarbageSoon();
-      break;
-    case "keys":
-      ctx.keys = new KeyStore(message.keys);
-      quotas.keysChanged(message.keySlots);
-      ctx.confirmedKeys.setSlots(message.keySlots);
-      ctx.stream.keyStreams.setSlots(message.keySlots);
-      ctx.stream.keysChanged(ctx.keys, Date.now()); // open streams its keys may no longer hold are closed
-      break;
-    case "baskets":
-      ctx.baskets = new BasketCatalogue(message.baskets);
-      ctx.store.current?.baskets(ctx.baskets).warm(); // resolved and encoded once per file and snapshot, before a request needs it
-      break;
-    case "ready":
-      ctx.ready = true;
-      break;
     case "metrics-text": {
       const pending = pendingMetrics.get(message.requestId);
       if (pending === undefined) break;
@@ -242,9 +198,6 @@ port.on("message", (message: SupervisorMessage) => {
       pending.reject(new Error("the supervisor could not render the metrics"));
       break;
     }
-    case "origin":
-      ctx.origin = message.status;
-      break;
     case "fleet-answer": {
       const pending = pendingFleet.get(message.requestId);
       if (pending === undefined) break;
@@ -255,6 +208,16 @@ port.on("message", (message: SupervisorMessage) => {
     }
     case "drain":
       drain();
+      break;
+    case "snapshot":
+    case "publish":
+    case "retire":
+    case "release-pools":
+    case "keys":
+    case "baskets":
+    case "ready":
+    case "origin":
+      updates.apply(message); // what the message means to the thread's data (thread-updates.ts)
       break;
   }
 });

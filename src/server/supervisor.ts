@@ -57,6 +57,8 @@ interface AwaitedSwap {
   /** Threads that have not answered `swapped` yet. */
   readonly waiting: Set<ServingThread>;
   readonly timer: NodeJS.Timeout;
+  /** When its snapshot was posted to the threads (performance.now()). */
+  readonly postedAt: number;
 }
 
 /** The TLS files serving threads load (uWS reads them when a thread starts). */
@@ -174,7 +176,7 @@ export class Supervisor {
       entry.waiting.clear();
       this.flushPublications();
     }, SWAP_ACK_TIMEOUT_MS);
-    const entry: AwaitedSwap = { publication, waiting, timer };
+    const entry: AwaitedSwap = { publication, waiting, timer, postedAt: performance.now() };
     this.awaiting.push(entry);
     this.flushPublications();
   }
@@ -192,6 +194,11 @@ export class Supervisor {
       clearTimeout(entry.timer);
       this.published = Math.max(this.published, entry.publication);
       this.broadcast({ type: "publish", publication: entry.publication });
+      const waitedMs = Math.round(performance.now() - entry.postedAt);
+      this.log.info(
+        { event: "snapshot-published", publication: entry.publication, waitedMs },
+        `publication ${entry.publication} served by every thread after ${waitedMs} ms: its stream events go out`,
+      );
     }
   }
 

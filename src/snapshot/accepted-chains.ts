@@ -9,6 +9,8 @@ import type { ChangeSetDraft, ChainDiff } from "../tables/change-sets.js";
 import type { ChainSnapshotInfo, CompiledChain } from "../tables/compiled-chain.js";
 import { snapshotContentKey, snapshotVersion } from "../api/snapshot-version.js";
 import type { EarlyTokens } from "./build-tasks.js";
+import type { PreviousChainTables } from "./previous-chain.js";
+import type { RecordDigests } from "./record-digests.js";
 import { ChangeSetDrafts } from "./change-set-drafts.js";
 
 /** A snapshot to publish: every last-good chain. */
@@ -22,6 +24,8 @@ export interface Batch {
 
 export class AcceptedChains {
   private readonly lastGood = new Map<ChainId, CompiledChain>();
+  /** The record digests of each last-good chain's file (what its next build compares with), when it kept them. */
+  private readonly digests = new Map<ChainId, RecordDigests>();
   private readonly removedNoticed = new Set<ChainId>();
   private readonly drafts = new ChangeSetDrafts();
   /** Change sets of the files accepted since the last publication (a failed publication keeps them for the next). */
@@ -47,11 +51,21 @@ export class AcceptedChains {
     return isSupportedChainId(chainId) ? this.lastGood.get(chainId) : undefined;
   }
 
-  /** A chain file accepted, with its change set against the chain's last accepted file. */
-  accept(chain: CompiledChain, diff: ChainDiff): void {
+  /** The chain's last accepted file as its next build reads it (null: none accepted yet). */
+  previous(chainId: number): PreviousChainTables | null {
+    const chain = this.chain(chainId);
+    if (chain === undefined) return null;
+    const { pools, tokens, tokenRun, poolSearch, protocols } = chain;
+    return { pools, tokens, tokenRun, poolSearch, protocols, digests: this.digests.get(chain.info.chainId) ?? null };
+  }
+
+  /** A chain file accepted, with its change set against the chain's last accepted file and its record digests (or null). */
+  accept(chain: CompiledChain, diff: ChainDiff, digests: RecordDigests | null = null): void {
     const { info } = chain;
     this.pendingChanges.push(this.drafts.draft(info, this.lastGood.get(info.chainId)?.info ?? null, diff));
     this.lastGood.set(info.chainId, chain);
+    if (digests === null) this.digests.delete(info.chainId);
+    else this.digests.set(info.chainId, digests);
     this.removedNoticed.delete(info.chainId);
   }
 

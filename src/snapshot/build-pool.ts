@@ -4,8 +4,9 @@
  * decides how it runs:
  *
  * - niceness: the one shared cell every task's thread follows (thread-niceness.ts), kept up to date while
- *   tasks run: 0 before anything serves and while the serving threads are idle, BUILD_WORKER_NICE while
- *   they are busy;
+ *   tasks run: 0 before anything serves and while the serving threads are idle; while they are busy,
+ *   BUILD_WORKER_NICE for a file just pushed, lowered as the push ages, to 0 when it is FRESHNESS_TARGET_S old
+ *   (a build under load is never starved for longer: docs/decisions/013-incremental-builds.md);
  * - two threads on one chain: a large file builds on both workers when the serving threads are idle
  *   (mayShare), its chain task beside a helper task, joined by a helper link (helper-link.ts;
  *   docs/decisions/003-two-threads-on-one-chain.md);
@@ -29,6 +30,8 @@ export const BUSY_SERVING_LOAD = 0.25;
 export const NICE_UPDATE_MS = 250;
 /** Default BuildPoolOptions.splitFromBytes: a smaller file builds in about a second on one thread. */
 export const SPLIT_FROM_BYTES = 16 << 20;
+/** Default FRESHNESS_TARGET_S: the age of a push by which its build runs at the serving threads' priority. */
+export const DEFAULT_FRESHNESS_TARGET_S = 10;
 /** How long an idle build worker lives. */
 const IDLE_WORKER_MS = 10_000;
 
@@ -46,6 +49,10 @@ export interface BuildPoolOptions {
   readonly servingLoad?: () => number;
   /** Whether a snapshot serves: before one does, builds never yield the CPU. */
   readonly serving: () => boolean;
+  /** Seconds after a push by which its build runs at niceness 0 even under load (default DEFAULT_FRESHNESS_TARGET_S). */
+  readonly freshnessTargetS?: number;
+  /** The clock (ms) the pushes' ages are read on (default performance.now). */
+  readonly now?: () => number;
 }
 
 /** What runs the tasks on worker threads: piscina; a test may hand its own. */
@@ -66,6 +73,8 @@ export class BuildPool {
   private tasksRunning = 0;
   private stopped = false;
   private readonly runner: TaskRunner;
+  /** When the files now building were pushed (their scan started), on `now`'s clock; null: none. */
+  private pushedAt: number | null = null;
 
   constructor(
     private readonly options: BuildPoolOptions,
@@ -86,12 +95,36 @@ export class BuildPool {
 
   /**
    * Niceness a build should run at now: none before a snapshot serves or while the serving threads are
-   * idle (nothing to yield to), BUILD_WORKER_NICE while they are busy.
+   * idle (nothing to yield to); while they are busy, BUILD_WORKER_NICE, lowered in step with the push's age to
+   * 0 at FRESHNESS_TARGET_S (pushed: see `pushed`).
    */
   nice(): number {
     if (!this.options.serving()) return 0;
     const load = this.options.servingLoad?.() ?? 1;
-    return load >= BUSY_SERVING_LOAD ? (this.options.workerNice ?? DEFAULT_WORKER_NICE) : 0;
+    if (load < BUSY_SERVING_LOAD) return 0;
+    const base = this.options.workerNice ?? DEFAULT_WORKER_NICE;
+    if (this.pushedAt === null) return base;
+    const ageS = (this.now() - this.pushedAt) / 1000;
+    const target = this.options.freshnessTargetS ?? DEFAULT_FRESHNESS_TARGET_S;
+    return Math.round(base * Math.min(1, Math.max(0, 1 - ageS / target)));
+  }
+
+  /**
+   * The files about to build were pushed at `atMs` (`now`'s clock: their scan started), or nothing is waiting any
+   * more (null): builds under load gain priority as that push ages.
+   */
+  pushed(atMs: number | null): void {
+    this.pushedAt = atMs;
+  }
+
+  /** How long ago the files now building were pushed (ms; 0 when none is waiting). */
+  pushedWaitMs(): number {
+    return this.pushedAt === null ? 0 : this.now() - this.pushedAt;
+  }
+
+  /** The clock of `pushed`. */
+  now(): number {
+    return this.options.now?.() ?? performance.now();
   }
 
   /** Whether a file of this many bytes may build on two threads now: two workers, a large file, idle serving threads. */

@@ -8,7 +8,9 @@ import type { MessagePort } from "node:worker_threads";
 import type { ChainId } from "../chains/chains.js";
 import type { ChainTokenColumns, CompiledChain, TokenRunData } from "../tables/compiled-chain.js";
 import type { ChainDiff } from "../tables/change-sets.js";
-import type { PoolTableData } from "../tables/pool-table.js";
+import type { RecordDigests } from "./record-digests.js";
+import type { PreviousChainTables } from "./previous-chain.js";
+import type { TaskSchedule } from "./thread-niceness.js";
 import type { AdmissionBounds } from "./chain-admission.js";
 import type { SnapshotErrorReason } from "./snapshot-error.js";
 import type { PoolRangeJob } from "./compile-pool-range.js";
@@ -80,11 +82,8 @@ export interface PoolRangeTask extends HelperLink {
 /** What the chain's task offers its helper: the range, with the open file to read it from (same process). */
 export type HelperJob = PoolRangeJob & { readonly fd: number; readonly fileBytes: number; readonly file: string };
 
-/** What the change-set diff reads of the chain's last accepted file. */
-export interface PreviousChainTables {
-  readonly pools: PoolTableData;
-  readonly tokens: ChainTokenColumns;
-}
+/** The chain's last accepted file as a build reads it (previous-chain.ts). */
+export type { PreviousChainTables } from "./previous-chain.js";
 
 /** Build the cross-chain token index (its answer: TokenIndexData) from compiled chains. */
 export interface TokenIndexTask {
@@ -94,23 +93,34 @@ export interface TokenIndexTask {
   readonly chains: ReadonlyArray<{ chainId: ChainId; tokens: ChainTokenColumns; run: TokenRunData }>;
 }
 
-export type ChainTaskResult =
+/** How a chain task ran on its thread (thread-niceness.ts), whatever it came to. */
+export interface Scheduled {
+  readonly schedule?: TaskSchedule;
+}
+
+export type ChainTaskResult = Scheduled &
   /** `diff`: the change set against the task's `previous` (every address upserted when it is null). */
-  | {
-      readonly status: "accepted";
-      readonly chain: CompiledChain;
-      readonly diff: ChainDiff;
-      /** Pools built by the helper thread (0 when it built none). */
-      readonly helperPools: number;
-    }
-  /** The bytes hash to one of the task's known contents. */
-  | { readonly status: "known"; readonly sha256: string }
-  | {
-      readonly status: "rejected";
-      readonly reason: SnapshotErrorReason;
-      readonly message: string;
-      /** SHA-256 of the bytes, when they could be read. */
-      readonly sha256: string | null;
-      /** generatedAt of a file that decoded and validated. */
-      readonly generatedAt: number | null;
-    };
+  (
+    | {
+        readonly status: "accepted";
+        readonly chain: CompiledChain;
+        readonly diff: ChainDiff;
+        /** Its records' digests, which the chain's next build compares its records with (null: the file was decoded whole). */
+        readonly digests: RecordDigests | null;
+        /** Pools built by the helper thread (0 when it built none). */
+        readonly helperPools: number;
+        /** Pools and tokens whose compiled data was reused (their bytes unchanged since `previous`), 0 in a full build. */
+        readonly reused: { readonly pools: number; readonly tokens: number };
+      }
+    /** The bytes hash to one of the task's known contents. */
+    | { readonly status: "known"; readonly sha256: string }
+    | {
+        readonly status: "rejected";
+        readonly reason: SnapshotErrorReason;
+        readonly message: string;
+        /** SHA-256 of the bytes, when they could be read. */
+        readonly sha256: string | null;
+        /** generatedAt of a file that decoded and validated. */
+        readonly generatedAt: number | null;
+      }
+  );

@@ -7,27 +7,68 @@
  */
 import { basename } from "node:path";
 import type { ChainId } from "../chains/chains.js";
+import type { ChainDiff } from "../tables/change-sets.js";
 import type { CompiledChain } from "../tables/compiled-chain.js";
+import { sharedArray } from "../tables/shared-columns.js";
 import type { ChainTask, ChainTaskResult, EarlyTokens, HelperJob } from "./build-tasks.js";
 import { checkAdmission } from "./chain-admission.js";
+import { mayReuse, openChainTop, tokenDigests, type ChainTop } from "./chain-top.js";
 import { ChainCompiler, chainPoolTargets, type ChainPoolTargets, type CompileChainSource } from "./compile-chain.js";
 import { joinPoolRange, ownPoolCount, type PoolRangeResult } from "./compile-pool-range.js";
-import { diffChain } from "./diff-chain.js";
+import { changeSet, diffChain } from "./diff-chain.js";
 import { HelperOffer } from "./helper-offer.js";
-import { poolRange, splitPools, type PoolSource, type SplitSnapshot } from "./pool-stream.js";
-import { openSnapshotFile, openSplitSource, type OpenSnapshotFile } from "./read-snapshot-file.js";
+import { poolRange, PoolStream, splitPools, type PoolSource, type SplitSnapshot } from "./pool-stream.js";
+import { openSnapshotFile, openSplitSource, type NormalizedSnapshotFile, type OpenSnapshotFile } from "./read-snapshot-file.js";
+import type { PreviousChainTables } from "./previous-chain.js";
+import type { RecordDigests } from "./record-digests.js";
 import { isSnapshotError, SnapshotError } from "./snapshot-error.js";
 import type { ThreadNiceness } from "./thread-niceness.js";
 import type { SnapshotChecker } from "./validate-snapshot.js";
 
-export function buildChainFile(task: ChainTask, niceness: ThreadNiceness): Promise<ChainTaskResult> {
-  return new ChainFileBuild(task, niceness).run();
+export async function buildChainFile(task: ChainTask, niceness: ThreadNiceness): Promise<ChainTaskResult> {
+  const result = await new ChainFileBuild(task, niceness).run();
+  return { ...result, schedule: niceness.taskReport() };
 }
 
-/** A compiled chain and how many of its pools the helper built. */
-interface Compiled {
+/** A compiled chain, its change set and digests, and how it was built. */
+export interface Compiled {
   readonly chain: CompiledChain;
+  readonly diff: ChainDiff;
+  readonly digests: RecordDigests | null;
   readonly helperPools: number;
+  readonly reused: { readonly pools: number; readonly tokens: number };
+}
+
+/** How a chain file was read, for finishChainFile. */
+export interface ChainFileRead {
+  /** Its top level (null: the file was decoded whole). */
+  readonly top: ChainTop | null;
+  readonly previous: PreviousChainTables | null;
+  readonly layout: SplitSnapshot | null;
+  readonly targets: ChainPoolTargets | null;
+  readonly logoTemplate: string;
+  readonly helperPools: number;
+}
+
+/**
+ * A compiled chain file's answer: its change set against the chain's last accepted file (found by the same
+ * comparison when the file was read incrementally; otherwise a second pass over both, diff-chain.ts), and the
+ * record digests its next build compares with (null for a file decoded whole).
+ */
+export function finishChainFile(chain: CompiledChain, compiler: Pick<ChainCompiler, "upserted" | "kept">, read: ChainFileRead): Compiled {
+  const { top, layout, targets } = read;
+  let digests: RecordDigests | null = null;
+  if (top !== null && layout !== null && targets !== null) {
+    const tokens = top.reused?.digests ?? tokenDigests(layout.header);
+    if (tokens !== null) digests = { pools: targets.digests, tokens, logoTemplate: read.logoTemplate };
+  }
+  const reused = top?.reused ?? null;
+  if (top?.reuse != null && reused !== null) {
+    const started = performance.now();
+    const diff = changeSet({ upserted: [...compiler.upserted], removed: top.reuse.removed() }, reused, started);
+    return { chain, diff, digests, helperPools: read.helperPools, reused: { pools: compiler.kept, tokens: reused.reused } };
+  }
+  return { chain, diff: diffChain(read.previous, chain), digests, helperPools: read.helperPools, reused: { pools: 0, tokens: 0 } };
 }
 
 class ChainFileBuild {
@@ -54,17 +95,10 @@ class ChainFileBuild {
         if (this.task.knownSha256.includes(file.sha256)) return { status: "known", sha256: file.sha256 };
         compiled = await this.compile(file);
       } finally {
-        // Before the diff: a helper offered nothing is let go at once (it holds a build thread while it waits).
         this.helper?.close();
         file.close();
       }
-      // The change set against the chain's last accepted file (live.md §12), timed as its own build phase.
-      return {
-        status: "accepted",
-        chain: compiled.chain,
-        diff: diffChain(this.task.previous, compiled.chain),
-        helperPools: compiled.helperPools,
-      };
+      return { status: "accepted", ...compiled };
     } catch (error) {
       if (isSnapshotError(error)) {
         return { status: "rejected", reason: error.reason, message: error.message, sha256: this.sha256, generatedAt: this.generatedAt };
@@ -77,7 +111,12 @@ class ChainFileBuild {
     }
   }
 
-  /** The file's chain, compiled (the whole file read again if it was written meanwhile: an `io` rejection). */
+  /**
+   * The file's chain, compiled (the whole file read again if it was written meanwhile: an `io` rejection), with
+   * its change set against the chain's last accepted file (live.md §12). When that file kept its records'
+   * digests, this one is read against it (docs/decisions/013-incremental-builds.md): unchanged records are
+   * copied, and the change set falls out of the same comparison; otherwise it is read in full and diffed.
+   */
   private async compile(file: OpenSnapshotFile): Promise<Compiled> {
     const task = this.task;
     const source: CompileChainSource = {
@@ -89,21 +128,32 @@ class ChainFileBuild {
     };
     const layout = file.source.length === 0 ? null : splitPools(file.source);
     const targets = layout === null ? undefined : chainPoolTargets(layout.poolCount);
+    const previous = task.previous;
+    // Which previous pools the new file has (both threads mark those they read): only for a file read incrementally.
+    const present = layout !== null && mayReuse(previous, task.logoTemplate) ? sharedArray(Uint8Array, previous.pools.count) : null;
     // With a helper, the pools after the first `own` are offered to it before the top level is read here, so
     // both threads read it at once (a file decoded whole, layout null, has no pools to offer). null: none offered.
     const own = this.helper !== null && layout !== null && layout.poolCount >= 2 ? ownPoolCount(layout) : null;
     let compiler: ChainCompiler;
+    let top: ChainTop | null = null;
     let helperPools = 0;
     try {
-      if (own !== null) this.offer(file, source, layout!, own, targets!);
-      const opened = openSplitSource(file.source, layout, file.chainId, task.logoTemplate);
-      const { snapshot, split } = opened;
+      if (own !== null) this.offer(file, source, layout!, own, targets!, present);
+      let snapshot: NormalizedSnapshotFile;
+      let pools: PoolSource;
+      let checker: SnapshotChecker | null = null;
+      if (layout === null) ({ snapshot, pools } = openSplitSource(file.source, null, file.chainId, task.logoTemplate));
+      else {
+        top = openChainTop(layout.header, file.chainId, task.logoTemplate, previous, present);
+        ({ snapshot, checker } = top);
+        pools = new PoolStream(file.source, layout, checker, { digests: targets!.digests, reuse: top.reuse });
+      }
       this.generatedAt = snapshot.generatedAt;
       checkAdmission(snapshot.generatedAt, task.bounds);
-      const pools = this.niceness.pools(opened.pools);
-      compiler = new ChainCompiler(snapshot, source, pools.count, own ?? pools.count, targets);
+      pools = this.niceness.pools(pools);
+      compiler = new ChainCompiler(snapshot, source, pools.count, own ?? pools.count, targets, top?.prepared ?? null, top?.reuse ?? null);
       for (let i = 0; i < (own ?? pools.count); i++) compiler.write(pools.next());
-      if (own !== null) helperPools = await this.finishWithHelper(compiler, pools, own, split!.checker, file.chainId);
+      if (own !== null) helperPools = await this.finishWithHelper(compiler, pools, own, checker!, file.chainId);
     } catch (error) {
       // A problem here comes before any of the helper's pools: stop it, and wait until it no longer reads the file.
       await this.helper?.stop();
@@ -116,17 +166,33 @@ class ChainFileBuild {
         `${source.file}: the file was written while it was read (its size or times changed); it is read again on the next scan`,
       );
     }
-    return { chain, helperPools };
+    return finishChainFile(chain, compiler, {
+      top,
+      previous,
+      layout,
+      targets: targets ?? null,
+      logoTemplate: task.logoTemplate,
+      helperPools,
+    });
   }
 
   /** Offers the helper the pools after the first `own` (HelperJob: the range, read from the same open file). */
-  private offer(file: OpenSnapshotFile, source: CompileChainSource, layout: SplitSnapshot, own: number, targets: ChainPoolTargets): void {
+  private offer(
+    file: OpenSnapshotFile,
+    source: CompileChainSource,
+    layout: SplitSnapshot,
+    own: number,
+    targets: ChainPoolTargets,
+    present: Uint8Array | null,
+  ): void {
     this.helper!.offer({
       chainId: file.chainId,
       logoTemplate: this.task.logoTemplate,
       header: layout.header,
       range: poolRange(layout, own, layout.poolCount),
       targets,
+      previous: present === null ? null : this.task.previous,
+      present,
       fd: file.fd,
       fileBytes: file.source.length,
       file: source.file,

@@ -5,8 +5,7 @@
  */
 import { CHAINS, NATIVE_ADDRESS, type ChainId } from "../chains/chains.js";
 import type { PoolToken, Protocol } from "../api/wire.js";
-import type { SnapshotPool } from "../api/snapshot-format.js";
-import { encodeStringColumn, sharedArray, StringColumnBuilder, utf8, type StringColumn } from "../tables/shared-columns.js";
+import { sharedArray, StringColumnBuilder, utf8, type StringColumn } from "../tables/shared-columns.js";
 import type { ChainSnapshotInfo, ChainTokenColumns, CompiledChain, TokenRunData } from "../tables/compiled-chain.js";
 import {
   indexedProtocolIds,
@@ -16,12 +15,15 @@ import {
   type PoolSearchColumns,
   type PoolSearchRangePart,
 } from "./compile-pool-search.js";
-import { PoolJsonEncoder } from "./encode-pool.js";
-import { tokenLogoUrl, type NormalizedSnapshotToken } from "./normalize-token.js";
+import { PoolJsonEncoder, type PoolTokenTable } from "./encode-pool.js";
+import { tokenLogoUrl } from "./normalize-token.js";
 import { buildPoolTable, poolJsonCrc } from "../tables/pool-table.js";
 import type { NormalizedSnapshotFile } from "./read-snapshot-file.js";
-import { poolArray, type PoolSource } from "./pool-stream.js";
-import { compileTokenRun } from "./compile-token-run.js";
+import { poolArray, type PoolItem, type PoolSource } from "./pool-stream.js";
+import { digestColumn } from "./record-digests.js";
+import type { PoolReuse } from "./reuse-pools.js";
+import { TokenColumnsBuilder } from "./token-columns.js";
+import { compileTokenRun, type PreviousRun } from "./compile-token-run.js";
 
 /** First guess of a pool's JSON size: room for pool i's JSON starts at i times this (the column grows if pools are larger). */
 const EXPECTED_POOL_JSON_BYTES = 3072;
@@ -46,6 +48,8 @@ export interface ChainPoolTargets {
   /** CRC-32 of each pool's JSON. */
   readonly jsonCrc: Uint32Array;
   readonly search: PoolSearchColumns;
+  /** Each pool's record digest (record-digests.ts), written as the pools are read from a split file. */
+  readonly digests: Uint8Array;
 }
 
 /** What a range of pools written elsewhere hands back (compile-pool-range.ts). */
@@ -59,15 +63,30 @@ export interface PoolRangeOutput {
   readonly search: PoolSearchRangePart;
   /** Ids of the protocols the range's pools use. */
   readonly protocols: readonly string[];
+  /** With a reuse (an incremental build): the addresses of the range's pools that are part of the change set. */
+  readonly upserted: readonly string[];
+  /** With a reuse: how many of the range's pools were copied from the previous file's tables. */
+  readonly kept: number;
 }
 
-/** Writes pools `from`, `from + 1`, ... of a chain (in order) into its targets: JSON, checksum, search columns. */
+/**
+ * Writes pools `from`, `from + 1`, ... of a chain (in order) into its targets: JSON, checksum, search columns. With
+ * a reuse (an incremental build), a pool taken as a previous pool's index is copied from the previous file's
+ * tables, and a decoded one is compared with the previous pool of its address (the change set).
+ */
 export class PoolRangeWriter {
   readonly addresses: string[] = [];
   readonly protocols = new Set<string>();
   readonly json: StringColumnBuilder;
   readonly search: PoolSearchRange;
+  /** With a reuse: the addresses of the pools written here (or joined) that are part of the change set. */
+  readonly upserted: string[] = [];
+  /** With a reuse: pools copied from the previous file's tables. */
+  kept = 0;
   private index: number;
+  /** Previous pools [runFrom, runFrom + runLength) are written here next: copied in one piece (flushRun). */
+  private runFrom = 0;
+  private runLength = 0;
 
   constructor(
     private readonly encoder: PoolJsonEncoder,
@@ -75,6 +94,7 @@ export class PoolRangeWriter {
     protocolIds: readonly string[],
     readonly from: number,
     to: number,
+    private readonly reuse: PoolReuse | null = null,
   ) {
     const room = new Uint8Array(targets.json, from * EXPECTED_POOL_JSON_BYTES, (to - from) * EXPECTED_POOL_JSON_BYTES);
     this.json = new StringColumnBuilder(to - from, 0, room);
@@ -82,22 +102,57 @@ export class PoolRangeWriter {
     this.index = from;
   }
 
-  write(pool: SnapshotPool): void {
+  write(item: PoolItem): void {
+    if (typeof item === "number") return this.copy(item);
+    this.flushRun();
+    const pool = item;
     const encoder = this.encoder;
     this.addresses.push(pool.address);
     encoder.write(pool, this.json);
-    this.targets.jsonCrc[this.index++] = poolJsonCrc(this.json.lastValue());
+    const json = this.json.lastValue();
+    this.targets.jsonCrc[this.index++] = poolJsonCrc(json);
     this.search.add(pool, encoder.lastTokenRows(), encoder.wrappedOffsets);
     this.protocols.add(pool.protocolId);
+    if (this.reuse?.compare(pool.address, json)) this.upserted.push(pool.address);
+  }
+
+  /**
+   * Previous pool j, whose record this pool has: what was compiled for it, copied. Its JSON and CRC are copied
+   * with those of the previous pools that follow it in both files, in one piece (most unchanged pools come in runs).
+   */
+  private copy(j: number): void {
+    const reuse = this.reuse;
+    if (reuse === null) throw new Error(`pool ${this.index}: taken as previous pool ${j} without a reuse`);
+    if (this.runLength > 0 && j !== this.runFrom + this.runLength) this.flushRun();
+    if (this.runLength === 0) this.runFrom = j;
+    this.runLength++;
+    this.addresses.push(reuse.address(j));
+    this.search.copy(reuse.previous.poolSearch, j, reuse.rowOf, reuse.protocolIndex(j));
+    this.protocols.add(reuse.protocolId(j));
+    reuse.kept(j);
+    this.kept++;
+  }
+
+  /** Writes the JSON and CRCs of the previous pools copied since the last flush. */
+  private flushRun(): void {
+    const n = this.runLength;
+    if (n === 0) return;
+    const pools = this.reuse!.previous.pools;
+    this.json.appendValues(pools.json, this.runFrom, this.runFrom + n);
+    this.targets.jsonCrc.set(pools.jsonCrc.subarray(this.runFrom, this.runFrom + n), this.index);
+    this.index += n;
+    this.runLength = 0;
   }
 
   /** Index after the last pool written. */
   get to(): number {
+    this.flushRun();
     return this.index;
   }
 
   /** What another thread is handed back (the writer is spent afterwards). */
   output(): PoolRangeOutput {
+    this.flushRun();
     return {
       from: this.from,
       to: this.index,
@@ -105,21 +160,27 @@ export class PoolRangeWriter {
       json: this.json.finish(),
       search: this.search.part(),
       protocols: [...this.protocols],
+      upserted: this.upserted,
+      kept: this.kept,
     };
   }
 
   /** Takes the pools after this range as its own (they were not handed to another thread). */
   continueToEnd(): void {
+    this.flushRun();
     this.json.claimRest();
   }
 
   /** Appends another range's output, whose pools follow the pools written here. */
   join(part: PoolRangeOutput): void {
+    this.flushRun();
     if (part.from !== this.index) throw new Error(`pool ranges do not meet: ${this.index} then ${part.from}`);
     for (const address of part.addresses) this.addresses.push(address);
     this.json.appendColumn(part.json);
     this.search.join(part.search, part.to);
     for (const id of part.protocols) this.protocols.add(id);
+    for (const address of part.upserted) this.upserted.push(address);
+    this.kept += part.kept;
     this.index = part.to;
   }
 }
@@ -131,12 +192,24 @@ export function chainPoolTargets(poolCount: number): ChainPoolTargets {
     json: new SharedArrayBuffer(Math.max(64, poolCount * EXPECTED_POOL_JSON_BYTES)),
     jsonCrc: sharedArray(Uint32Array, poolCount),
     search: poolSearchColumns(poolCount),
+    digests: digestColumn(poolCount),
   };
 }
 
 /** The encoder of a chain's pools (built from its tokens and protocols: in each thread that writes pools). */
-export function chainPoolEncoder(snapshot: NormalizedSnapshotFile): PoolJsonEncoder {
-  return new PoolJsonEncoder(snapshot.chainId as ChainId, snapshot.tokens, snapshot.protocols);
+export function chainPoolEncoder(snapshot: NormalizedSnapshotFile, tokens: PoolTokenTable | null = null): PoolJsonEncoder {
+  return new PoolJsonEncoder(snapshot.chainId as ChainId, tokens ?? snapshot.tokens, snapshot.protocols);
+}
+
+/**
+ * A chain's tokens compiled before its pools (an incremental build: reuse-tokens.ts), in place of the snapshot's
+ * `tokens`: its columns and its tokens as the pools' JSON shows them.
+ */
+export interface PreparedTokens {
+  readonly columns: ChainTokenColumns;
+  readonly poolTokens: PoolTokenTable;
+  /** The earlier run whose rows the unchanged tokens repeat (compile-token-run.ts). */
+  readonly previousRun: PreviousRun | null;
 }
 
 /**
@@ -154,6 +227,8 @@ export class ChainCompiler {
   /**
    * @param ownPools the pools written here, from pool 0; those after them may be written by another thread
    * @param targets where they are written (new ones when absent)
+   * @param prepared the tokens, compiled already (then the snapshot's `tokens` are not read)
+   * @param reuse the previous file's pools, when the pools come incrementally (a PoolStream with this reuse)
    */
   constructor(
     private readonly snapshot: NormalizedSnapshotFile,
@@ -161,21 +236,34 @@ export class ChainCompiler {
     poolCount: number,
     ownPools = poolCount,
     targets: ChainPoolTargets = chainPoolTargets(poolCount),
+    private readonly prepared: PreparedTokens | null = null,
+    reuse: PoolReuse | null = null,
   ) {
     if (targets.poolCount !== poolCount) throw new RangeError(`targets for ${targets.poolCount} pools, not ${poolCount}`);
     this.targets = targets;
-    this.encoder = chainPoolEncoder(snapshot);
+    this.encoder = chainPoolEncoder(snapshot, prepared?.poolTokens ?? null);
     this.writer = new PoolRangeWriter(
       this.encoder,
       this.targets,
       snapshot.protocols.map((p) => p.id),
       0,
       ownPools,
+      reuse,
     );
   }
 
-  write(pool: SnapshotPool): void {
+  write(pool: PoolItem): void {
     this.writer.write(pool);
+  }
+
+  /** With a reuse: the addresses of the pools (every range joined) that are part of the change set. */
+  get upserted(): readonly string[] {
+    return this.writer.upserted;
+  }
+
+  /** With a reuse: the pools (every range joined) copied from the previous file's tables. */
+  get kept(): number {
+    return this.writer.kept;
   }
 
   /** The pools after those the constructor was told are written here after all. */
@@ -191,10 +279,14 @@ export class ChainCompiler {
   /** Compiles the chain's token columns and token run now (they need no pools: e.g. while another thread writes pools). */
   compileTokens(): { columns: ChainTokenColumns; run: TokenRunData } {
     if (this.tokens === null) {
-      const columns = tokenColumns(this.snapshot.tokens);
-      this.tokens = { columns, run: compileTokenRun(this.snapshot.chainId as ChainId, columns) };
+      const columns = this.prepared?.columns ?? TokenColumnsBuilder.of(this.snapshot.tokens);
+      this.tokens = { columns, run: compileTokenRun(this.snapshot.chainId as ChainId, columns, this.prepared?.previousRun ?? null) };
     }
     return this.tokens;
+  }
+
+  private get tokenCount(): number {
+    return this.prepared?.columns.count ?? this.snapshot.tokens.length;
   }
 
   finish(): CompiledChain {
@@ -207,7 +299,7 @@ export class ChainCompiler {
     const search = new PoolSearchIndexBuilder(
       {
         chainId,
-        tokenCount: snapshot.tokens.length,
+        tokenCount: this.tokenCount,
         protocolIds: snapshot.protocols.map((p) => p.id),
         poolCount,
         wrappedRow: encoder.wrappedRow,
@@ -229,7 +321,7 @@ export class ChainCompiler {
       fileBytes: source.fileBytes,
       sha256: source.sha256,
       fileMtimeMs: source.fileMtimeMs,
-      tokenCount: snapshot.tokens.length,
+      tokenCount: this.tokenCount,
       poolCount,
       buildMs: Math.round(performance.now() - this.started),
     };
@@ -264,35 +356,4 @@ function nativeTokenJson(chainId: ChainId, logoTemplate: string): Uint8Array {
     logoUrl: tokenLogoUrl(logoTemplate, chainId, NATIVE_ADDRESS),
   };
   return utf8(JSON.stringify(token));
-}
-
-function tokenColumns(tokens: readonly NormalizedSnapshotToken[]): ChainTokenColumns {
-  const n = tokens.length;
-  const tvl = sharedArray(Float64Array, n);
-  const price = sharedArray(Float64Array, n);
-  const swaps = sharedArray(Float64Array, n);
-  const volume = sharedArray(Float64Array, n);
-  const decimals = sharedArray(Uint8Array, n);
-  for (let i = 0; i < n; i++) {
-    const t = tokens[i];
-    decimals[i] = t.decimals;
-    tvl[i] = t.trackedTotalValuePooledUsd;
-    price[i] = t.trackedUsdPrice;
-    swaps[i] = t.swapsCount;
-    volume[i] = t.trackedSwapVolumeUsd;
-  }
-  return {
-    count: n,
-    address: encodeStringColumn(tokens.map((t) => t.address)),
-    symbol: encodeStringColumn(tokens.map((t) => t.symbol)),
-    name: encodeStringColumn(tokens.map((t) => t.name)),
-    logoUrl: encodeStringColumn(tokens.map((t) => t.logoUrl)),
-    normalizedSymbol: encodeStringColumn(tokens.map((t) => t.normalizedSymbol)),
-    normalizedName: encodeStringColumn(tokens.map((t) => t.normalizedName)),
-    decimals,
-    tvl,
-    price,
-    swaps,
-    volume,
-  };
 }

@@ -9,7 +9,8 @@ import type { ChainId } from "../chains/chains.js";
 import type { ByteSource } from "./byte-source.js";
 import { chainPoolEncoder, PoolRangeWriter, type ChainCompiler, type ChainPoolTargets, type PoolRangeOutput } from "./compile-chain.js";
 import { PoolStream, type PoolRange, type SplitSnapshot } from "./pool-stream.js";
-import { openSnapshotHeader } from "./read-snapshot-file.js";
+import { openChainTop } from "./chain-top.js";
+import type { PreviousChainTables } from "./previous-chain.js";
 import { isSnapshotError, SnapshotError, type SnapshotErrorReason } from "./snapshot-error.js";
 import type { SnapshotChecker } from "./validate-snapshot.js";
 
@@ -50,6 +51,13 @@ export interface PoolRangeJob {
   /** Where the helper's pools lie in the file. */
   readonly range: PoolRange;
   readonly targets: ChainPoolTargets;
+  /**
+   * An incremental build (docs/decisions/013-incremental-builds.md): the chain's last accepted file, and one byte
+   * per pool of it that both threads set for the pools they read (PoolReuseInput.present). Absent or null: a
+   * full build. Both threads read the top level against it the same way, so they agree on what is reused.
+   */
+  readonly previous?: PreviousChainTables | null;
+  readonly present?: Uint8Array | null;
 }
 
 /** The first pool of a range that does not decode or validate: the range stops there. */
@@ -69,14 +77,16 @@ export interface PoolRangeResult extends PoolRangeOutput {
  */
 export function compilePoolRange(job: PoolRangeJob, bytes: ByteSource, stop: () => boolean = () => false): PoolRangeResult {
   // The chain's thread validated this top level already: the same bytes give the same checker here.
-  const { snapshot, checker } = openSnapshotHeader(job.header, job.chainId, job.logoTemplate);
-  const pools = new PoolStream(bytes, job.range, checker);
+  const top = openChainTop(job.header, job.chainId, job.logoTemplate, job.previous ?? null, job.present ?? null);
+  const { snapshot, checker, reuse } = top;
+  const pools = new PoolStream(bytes, job.range, checker, { digests: job.targets.digests, reuse });
   const writer = new PoolRangeWriter(
-    chainPoolEncoder(snapshot),
+    chainPoolEncoder(snapshot, top.prepared?.poolTokens ?? null),
     job.targets,
     snapshot.protocols.map((p) => p.id),
     job.range.from,
     job.range.from + pools.count,
+    reuse,
   );
   let rejection: PoolRangeRejection | null = null;
   try {

@@ -106,6 +106,28 @@ export class PoolSearchRange {
     wrappedStart[i + 1] = this.wrappedAt.length;
   }
 
+  /**
+   * The next pool as pool j of an earlier build's index (the same record: reuse-pools.ts): its keys and type
+   * copied, its protocol at `protocol` now, its token rows mapped through `rowOf`, its wrapped-token offsets
+   * copied (its JSON is the same bytes).
+   */
+  copy(previous: PoolSearchIndexData, j: number, rowOf: Int32Array, protocol: number): void {
+    const i = this.added++;
+    const n = this.poolCount;
+    const m = previous.poolCount;
+    const { keys, poolType, poolProtocol, poolTokenStart, wrappedStart } = this.columns;
+    const before = previous.keys;
+    for (let k = 0; k < POOL_SORT_KEY_COUNT; k++) keys[k * n + i] = before[k * m + j];
+    poolType[i] = previous.poolType[j];
+    poolProtocol[i] = protocol;
+    const tokens = previous.poolTokens;
+    for (let t = previous.poolTokenStart[j]; t < previous.poolTokenStart[j + 1]; t++) this.poolTokens.push(rowOf[tokens[t]]);
+    poolTokenStart[i + 1] = this.poolTokens.length;
+    const wrapped = previous.wrappedAt;
+    for (let w = previous.wrappedStart[j]; w < previous.wrappedStart[j + 1]; w++) this.wrappedAt.push(wrapped[w]);
+    wrappedStart[i + 1] = this.wrappedAt.length;
+  }
+
   /** Pools written so far, counted from pool 0 (the index of the next pool). */
   get next(): number {
     return this.added;

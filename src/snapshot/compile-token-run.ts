@@ -19,8 +19,8 @@ import {
 import { ADDRESS_BYTES } from "../tables/token-index.js";
 import { sortByFloatKey } from "../util/float-key-sort.js";
 import {
+  columnString,
   columnStrings,
-  encodeStringColumn,
   sharedArray,
   sharedCopy,
   StringColumnBuilder,
@@ -29,13 +29,28 @@ import {
 } from "../tables/shared-columns.js";
 import type { ChainTokenColumns, TokenRunData } from "../tables/compiled-chain.js";
 
-export function compileTokenRun(chainId: ChainId, tokens: ChainTokenColumns): TokenRunData {
+/**
+ * A chain's earlier run and which of its rows each row of the new columns repeats: a row whose token record is
+ * unchanged (reuse-tokens.ts) copies its flags, JSON pieces and address bytes, and maps its chain-local name and
+ * search-string ids, instead of computing them from its strings (docs/decisions/013-incremental-builds.md).
+ */
+export interface PreviousRun {
+  readonly run: TokenRunData;
+  /** Per row of the new columns: the earlier row with the same values in every column, or -1. */
+  readonly rowFrom: Int32Array;
+}
+
+/** The chain's part of the token index; with `previous`, the rows it repeats are copied (the same bytes either way). */
+export function compileTokenRun(chainId: ChainId, tokens: ChainTokenColumns, previous: PreviousRun | null = null): TokenRunData {
   const m = tokens.count;
   const address = columnStrings(tokens.address);
   const normalizedSymbol = columnStrings(tokens.normalizedSymbol);
-  const normalizedName = columnStrings(tokens.normalizedName);
-  const symbol = columnStrings(tokens.symbol);
-  const name = columnStrings(tokens.name);
+  const rowFrom = previous?.rowFrom ?? null;
+  const before = previous?.run ?? null;
+  // Every row's text at once for a build from scratch (one decode per column); an incremental build decodes the new rows' only.
+  const normalizedName = before === null ? columnStrings(tokens.normalizedName) : null;
+  const symbol = before === null ? columnStrings(tokens.symbol) : null;
+  const name = before === null ? columnStrings(tokens.name) : null;
 
   // Address order, then rank order: stable by TVL desc over address order, then a stable counting sort by symbol.
   const byAddress = sharedCopy(Uint32Array, rowsByAddress(address));
@@ -67,7 +82,7 @@ export function compileTokenRun(chainId: ChainId, tokens: ChainTokenColumns): To
     rank[groupStart[rankOfSlot[slotOf[row]]]++] = row;
   }
 
-  // Per row: flags, chain-local name and search-string ids.
+  // Per row: flags, chain-local name and search-string ids (ids in order of first use, row by row).
   const wrapped = CHAINS[chainId].wrappedNative;
   const flags = sharedArray(Uint8Array, m);
   const addressBytes = sharedArray(Uint8Array, m * ADDRESS_BYTES);
@@ -77,32 +92,51 @@ export function compileTokenRun(chainId: ChainId, tokens: ChainTokenColumns): To
   const headerJson = new StringColumnBuilder(m, m * 32 + textBytes);
   const metadataJson = new StringColumnBuilder(m, m * 110 + textBytes);
   const prefix = utf8(`{"chainId":${chainId},"address":`);
-  const nameIds = new Map<string, number>();
-  const names: string[] = [];
-  const nameFeatures: NameWords[] = [];
+  const names = new LocalStrings(m, before?.names ?? null);
+  const nameFeatures = new Map<number, NameWords>();
   const nameOf = sharedArray(Uint32Array, m);
-  const search = new LocalSearchStrings(m);
+  const search = new LocalSearchStrings(m, before?.searchStrings ?? null);
   for (let row = 0; row < m; row++) {
-    let id = nameIds.get(normalizedName[row]);
-    if (id === undefined) {
-      id = names.length;
-      nameIds.set(normalizedName[row], id);
-      names.push(normalizedName[row]);
-      nameFeatures.push(nameWords(normalizedName[row]));
+    const from = rowFrom === null ? -1 : rowFrom[row];
+    if (from >= 0) {
+      nameOf[row] = names.idOfEarlier(before!.nameOf[from]);
+      flags[row] = before!.flags[from];
+      search.copyRow(row, before!, from);
+      continue;
     }
+    const rowName = normalizedName?.[row] ?? columnString(tokens.normalizedName, row);
+    const id = names.idOf(rowName);
     nameOf[row] = id;
+    let features = nameFeatures.get(id);
+    if (features === undefined) nameFeatures.set(id, (features = nameWords(rowName)));
     const lowerSymbol = normalizedSymbol[row].toLowerCase();
     let f = 0;
     if (address[row] === wrapped) f |= FLAG_WRAPPED_NATIVE;
-    if (containsSymbol(nameFeatures[id], lowerSymbol)) f |= FLAG_NAME_CONTAINS_SYMBOL;
-    if (initialsMatchSymbol(nameFeatures[id], lowerSymbol)) f |= FLAG_INITIALS_MATCH_SYMBOL;
+    if (containsSymbol(features, lowerSymbol)) f |= FLAG_NAME_CONTAINS_SYMBOL;
+    if (initialsMatchSymbol(features, lowerSymbol)) f |= FLAG_INITIALS_MATCH_SYMBOL;
     flags[row] = f;
-    search.add(row, symbol[row], name[row], normalizedSymbol[row], normalizedName[row]);
+    search.add(
+      row,
+      symbol?.[row] ?? columnString(tokens.symbol, row),
+      name?.[row] ?? columnString(tokens.name, row),
+      normalizedSymbol[row],
+      rowName,
+    );
   }
   // JSON pieces and address bytes in rank order (value j is row rank[j]): the index's merge then
   // reads each chain's pieces front to back instead of gathering them from all over the columns.
+  const positionBefore = before === null ? null : inverse(before.rank);
   for (let j = 0; j < m; j++) {
     const row = rank[j];
+    const from = rowFrom === null ? -1 : rowFrom[row];
+    if (from >= 0) {
+      const p = positionBefore![from];
+      addressJson.appendValues(before!.addressJson, p, p + 1);
+      headerJson.appendValues(before!.headerJson, p, p + 1);
+      metadataJson.appendValues(before!.metadataJson, p, p + 1);
+      addressBytes.set(before!.addressBytes.subarray(p * ADDRESS_BYTES, (p + 1) * ADDRESS_BYTES), j * ADDRESS_BYTES);
+      continue;
+    }
     // {"chainId":…,"address":"0x…"} and "symbol":…,"name":…,"logoUrl":…, straight from the UTF-8 columns.
     addressJson.writeBytes(prefix, 0, prefix.length);
     writeJsonField(addressJson, null, tokens.address, row);
@@ -133,10 +167,64 @@ export function compileTokenRun(chainId: ChainId, tokens: ChainTokenColumns): To
     addressJson: addressJson.finish(),
     headerJson: headerJson.finish(),
     metadataJson: metadataJson.finish(),
-    names: encodeStringColumn(names),
+    names: names.finish(),
     nameOf,
     ...search.finish(),
   };
+}
+
+/**
+ * Distinct strings of a chain as chain-local ids, numbered in order of first use. With the earlier run's column of
+ * them, a row copied from the earlier run uses an earlier id (idOfEarlier), mapped to the id it has now, and a
+ * string met as a string gets the id of the same earlier string when there is one: the ids are those a build from
+ * the strings alone hands out.
+ */
+class LocalStrings {
+  private readonly ids = new Map<string, number>();
+  private readonly column: StringColumnBuilder;
+  private count = 0;
+  /** Per earlier id: its id now, -1 until used. */
+  private readonly now: Int32Array;
+  private readonly earlierIndex: ColumnIndex | null;
+
+  constructor(
+    rows: number,
+    private readonly earlier: StringColumn | null,
+  ) {
+    this.column = new StringColumnBuilder(
+      rows,
+      Math.max(64, earlier === null ? rows * 16 : earlier.bytes.length + (earlier.bytes.length >> 3)),
+    );
+    this.now = new Int32Array(earlier === null ? 0 : earlier.offsets.length - 1).fill(-1);
+    this.earlierIndex = earlier === null ? null : new ColumnIndex(earlier);
+  }
+
+  idOf(text: string): number {
+    let id = this.ids.get(text);
+    if (id === undefined) {
+      const earlier = this.earlierIndex?.find(text) ?? -1;
+      if (earlier >= 0) id = this.idOfEarlier(earlier);
+      else {
+        id = this.count++;
+        this.column.add(text);
+      }
+      this.ids.set(text, id);
+    }
+    return id;
+  }
+
+  idOfEarlier(earlier: number): number {
+    let id = this.now[earlier];
+    if (id < 0) {
+      id = this.now[earlier] = this.count++;
+      this.column.appendValues(this.earlier!, earlier, earlier + 1);
+    }
+    return id;
+  }
+
+  finish(): StringColumn {
+    return this.column.finish();
+  }
 }
 
 /**
@@ -145,13 +233,13 @@ export function compileTokenRun(chainId: ChainId, tokens: ChainTokenColumns): To
  * order the token index's search strings take them.
  */
 class LocalSearchStrings {
-  private readonly ids = new Map<string, number>();
-  private readonly texts: string[] = [];
+  private readonly strings: LocalStrings;
   private readonly pairString: Uint32Array;
   private readonly pairFields: Uint8Array;
   private readonly pairCount: Uint8Array;
 
-  constructor(rows: number) {
+  constructor(rows: number, earlier: StringColumn | null) {
+    this.strings = new LocalStrings(rows * 2, earlier);
     this.pairString = sharedArray(Uint32Array, rows * 4);
     this.pairFields = sharedArray(Uint8Array, rows * 4);
     this.pairCount = sharedArray(Uint8Array, rows);
@@ -164,15 +252,19 @@ class LocalSearchStrings {
     this.field(row, normalizedName, FIELD_NAME);
   }
 
+  /** Row `row` as row `from` of an earlier run (the same four strings): its pairs, their ids mapped. */
+  copyRow(row: number, earlier: TokenRunData, from: number): void {
+    const count = earlier.pairCount[from];
+    for (let k = 0; k < count; k++) {
+      this.pairString[row * 4 + k] = this.strings.idOfEarlier(earlier.pairString[from * 4 + k]);
+      this.pairFields[row * 4 + k] = earlier.pairFields[from * 4 + k];
+    }
+    this.pairCount[row] = count;
+  }
+
   private field(row: number, value: string, field: number): void {
     if (value.length === 0) return;
-    const lower = value.toLowerCase();
-    let id = this.ids.get(lower);
-    if (id === undefined) {
-      id = this.texts.length;
-      this.ids.set(lower, id);
-      this.texts.push(lower);
-    }
+    const id = this.strings.idOf(value.toLowerCase());
     const base = row * 4;
     const count = this.pairCount[row];
     for (let k = 0; k < count; k++) {
@@ -188,12 +280,65 @@ class LocalSearchStrings {
 
   finish(): Pick<TokenRunData, "searchStrings" | "pairString" | "pairFields" | "pairCount"> {
     return {
-      searchStrings: encodeStringColumn(this.texts),
+      searchStrings: this.strings.finish(),
       pairString: this.pairString,
       pairFields: this.pairFields,
       pairCount: this.pairCount,
     };
   }
+}
+
+/** The values of a string column found by their text (an open-addressing table over their UTF-8 bytes). */
+class ColumnIndex {
+  private readonly slots: Int32Array;
+  private readonly mask: number;
+
+  constructor(private readonly column: StringColumn) {
+    const n = column.offsets.length - 1;
+    let size = 2;
+    while (size < n * 2) size <<= 1;
+    this.slots = new Int32Array(size);
+    this.mask = size - 1;
+    const { bytes, offsets } = column;
+    for (let i = 0; i < n; i++) {
+      let slot = hashBytes(bytes, offsets[i], offsets[i + 1]) & this.mask;
+      while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask;
+      this.slots[slot] = i + 1;
+    }
+  }
+
+  /** The value equal to `text`, or -1. */
+  find(text: string): number {
+    const key = Buffer.from(text, "utf8");
+    const { bytes, offsets } = this.column;
+    let slot = hashBytes(key, 0, key.length) & this.mask;
+    for (;;) {
+      const entry = this.slots[slot];
+      if (entry === 0) return -1;
+      const i = entry - 1;
+      const start = offsets[i];
+      if (offsets[i + 1] - start === key.length) {
+        let k = 0;
+        while (k < key.length && bytes[start + k] === key[k]) k++;
+        if (k === key.length) return i;
+      }
+      slot = (slot + 1) & this.mask;
+    }
+  }
+}
+
+/** FNV-1a over bytes [start, end). */
+function hashBytes(bytes: Uint8Array, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let k = start; k < end; k++) h = Math.imul(h ^ bytes[k], 0x01000193);
+  return h >>> 0;
+}
+
+/** position[rows[p]] = p. */
+function inverse(rows: Uint32Array): Uint32Array {
+  const position = new Uint32Array(rows.length);
+  for (let p = 0; p < rows.length; p++) position[rows[p]] = p;
+  return position;
 }
 
 const SYMBOL_KEY = utf8('"symbol":');

@@ -26,6 +26,20 @@ export function diffChain(previous: DiffTables | null, next: DiffTables): ChainD
   const started = performance.now();
   const pools = diffPools(previous?.pools ?? null, next.pools);
   const tokens = diffTokens(previous?.tokens ?? null, next.tokens);
+  return changeSet(pools, tokens, started);
+}
+
+/** A change's address lists, in any order (each sorted here). */
+export interface Lists {
+  readonly upserted: string[];
+  readonly removed: string[];
+}
+
+/**
+ * The change set of these lists (sorted in place), its `ms` counted from `started` (a performance.now()): what an
+ * incremental build, which finds the lists as it compares records (reuse-pools.ts, reuse-tokens.ts), answers.
+ */
+export function changeSet(pools: Lists, tokens: Lists, started: number): ChainDiff {
   const counts: ChangeCounts = {
     poolsUpserted: pools.upserted.length,
     poolsRemoved: pools.removed.length,
@@ -40,11 +54,6 @@ export function diffChain(previous: DiffTables | null, next: DiffTables): ChainD
     counts,
     ms: performance.now() - started,
   };
-}
-
-interface Lists {
-  readonly upserted: string[];
-  readonly removed: string[];
 }
 
 function diffPools(previous: PoolTableData | null, next: PoolTableData): Lists {
@@ -94,7 +103,7 @@ function diffTokens(previous: ChainTokenColumns | null, next: ChainTokenColumns)
 }
 
 /** Whether row j of `a` and row i of `b` answer different single-chain JSON or price. */
-function tokenDiffers(a: ChainTokenColumns, j: number, b: ChainTokenColumns, i: number): boolean {
+export function tokenDiffers(a: ChainTokenColumns, j: number, b: ChainTokenColumns, i: number): boolean {
   return (
     a.decimals[j] !== b.decimals[i] ||
     a.tvl[j] !== b.tvl[i] ||

@@ -15,7 +15,7 @@ import type { PoolToken, Protocol } from "../api/wire.js";
 import { StringColumnBuilder, utf8, type StringColumn } from "../tables/shared-columns.js";
 import type { PeriodStats, PoolType, SnapshotPool, SnapshotProtocol, SnapshotToken } from "../api/snapshot-format.js";
 
-type TokenRecord = Pick<SnapshotToken, "address" | "decimals" | "name" | "symbol"> & { logoUrl: string };
+export type TokenRecord = Pick<SnapshotToken, "address" | "decimals" | "name" | "symbol"> & { logoUrl: string };
 
 const COMMA = 0x2c;
 const QUOTE = 0x22;
@@ -67,10 +67,34 @@ const TYPE_AND_STATS = new Map<PoolType, Uint8Array>(
   (["V2", "V3", "V4", "ALGEBRA", "SLIPSTREAM"] as const).map((t) => [t, utf8(`,"type":${JSON.stringify(t)},"stats":{"stats24h":`)]),
 );
 
+/** A chain's tokens as its pools' JSON shows them: each token's JSON object (a pool's `tokens` entry) and its row by address. */
+export interface PoolTokenTable {
+  /** One value per token row: `{"chainId":…,"address":…,"decimals":…,"name":…,"symbol":…,"logoUrl":…}`. */
+  readonly json: StringColumn;
+  readonly rows: ReadonlyMap<string, number>;
+}
+
+/** The token table of a chain's tokens (each token's JSON encoded once). */
+export function poolTokenTable(chainId: ChainId, tokens: readonly TokenRecord[]): PoolTokenTable {
+  const json = new StringColumnBuilder(tokens.length, tokens.length * 256);
+  const rows = new Map<string, number>();
+  for (let i = 0; i < tokens.length; i++) {
+    json.add(poolTokenJson(chainId, tokens[i]));
+    rows.set(tokens[i].address, i);
+  }
+  return { json: json.finish(), rows };
+}
+
+/** A token's JSON object as a pool shows it. */
+export function poolTokenJson(chainId: ChainId, t: TokenRecord): string {
+  const token: PoolToken = { chainId, address: t.address, decimals: t.decimals, name: t.name, symbol: t.symbol, logoUrl: t.logoUrl };
+  return JSON.stringify(token);
+}
+
 export class PoolJsonEncoder {
   /** Token JSON objects, one value per token, found by address through tokenRow. */
   private readonly tokenJson: StringColumn;
-  private readonly tokenRow = new Map<string, number>();
+  private readonly tokenRow: ReadonlyMap<string, number>;
   private readonly protocolJson = new Map<string, Uint8Array>();
   private readonly head: Uint8Array;
   /** Token rows of the pool being written. */
@@ -87,15 +111,10 @@ export class PoolJsonEncoder {
    */
   readonly wrappedOffsets: number[] = [];
 
-  constructor(chainId: ChainId, tokens: readonly TokenRecord[], protocols: readonly SnapshotProtocol[]) {
-    const tokenJson = new StringColumnBuilder(tokens.length, tokens.length * 256);
-    for (let i = 0; i < tokens.length; i++) {
-      const t = tokens[i];
-      const token: PoolToken = { chainId, address: t.address, decimals: t.decimals, name: t.name, symbol: t.symbol, logoUrl: t.logoUrl };
-      tokenJson.add(JSON.stringify(token));
-      this.tokenRow.set(t.address, i);
-    }
-    this.tokenJson = tokenJson.finish();
+  constructor(chainId: ChainId, tokens: PoolTokenTable | readonly TokenRecord[], protocols: readonly SnapshotProtocol[]) {
+    const table = isTokenTable(tokens) ? tokens : poolTokenTable(chainId, tokens);
+    this.tokenJson = table.json;
+    this.tokenRow = table.rows;
     for (const p of protocols) {
       const protocol: Protocol = { id: p.id, name: p.name, logoUrl: p.logoUrl, url: p.url };
       this.protocolJson.set(p.id, utf8(JSON.stringify(protocol)));
@@ -173,6 +192,10 @@ export class PoolJsonEncoder {
     out.writeByte(CLOSE_BRACE);
     out.endValue();
   }
+}
+
+function isTokenTable(tokens: PoolTokenTable | readonly TokenRecord[]): tokens is PoolTokenTable {
+  return !Array.isArray(tokens);
 }
 
 function lit(out: StringColumnBuilder, bytes: Uint8Array): void {

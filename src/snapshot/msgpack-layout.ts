@@ -66,6 +66,52 @@ export function valueEnd(from: Uint8Array | ByteSource, at: number): number {
 }
 
 /**
+ * valueEnd over a window of the bytes: `window[k]` is the byte at offset `base + k`, for k < window.length. The
+ * end (an offset of the whole, as valueEnd's) when the value ends within the window; otherwise -1, and the caller
+ * asks valueEnd, which decides (a value cut by the window's end, or a problem). So it never answers other than
+ * valueEnd does; it only reads a plain array instead of calling the source per type byte.
+ */
+export function valueEndWithin(window: Uint8Array, base: number, at: number): number {
+  const n = window.length;
+  let p = at - base;
+  let pending = 1;
+  while (pending > 0) {
+    if (p >= n) return -1;
+    const b = window[p];
+    pending--;
+    if (b <= 0x7f || b >= 0xe0) p += 1;
+    else if (b <= 0x8f) {
+      pending += 2 * (b & 0x0f);
+      p += 1;
+    } else if (b <= 0x9f) {
+      pending += b & 0x0f;
+      p += 1;
+    } else if (b <= 0xbf) p += 1 + (b & 0x1f);
+    else {
+      const size = FIXED_SIZE[b - 0xc0];
+      if (size > 0) p += size;
+      else if (size === 0) return -1;
+      else {
+        const width = LENGTH_WIDTH[b - 0xc0];
+        if (p + 1 + width > n) return -1;
+        const length =
+          width === 1
+            ? window[p + 1]
+            : width === 2
+              ? (window[p + 1] << 8) | window[p + 2]
+              : window[p + 1] * 0x1000000 + ((window[p + 2] << 16) | (window[p + 3] << 8) | window[p + 4]);
+        p += 1 + width;
+        if (b === 0xdc || b === 0xdd) pending += length;
+        else if (b === 0xde || b === 0xdf) pending += 2 * length;
+        else p += length;
+      }
+    }
+    if (pending > n - p) return -1;
+  }
+  return p <= n ? base + p : -1;
+}
+
+/**
  * Bytes taken by a value of type 0xc0 + i when fixed (type byte included);
  * 0 for what valueEnd refuses (the unused 0xc1, extensions), -1 when a length
  * or count follows.

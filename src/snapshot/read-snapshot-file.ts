@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
 import { basename } from "node:path";
 import { CHAINS, isSupportedChainId, NATIVE_ADDRESS, SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../chains/chains.js";
 import { decodeSnapshotBytes } from "./decode-snapshot.js";
-import { SNAPSHOT_FILE_PATTERN, snapshotFileName, type SnapshotFile } from "../api/snapshot-format.js";
+import { SNAPSHOT_FILE_PATTERN, snapshotFileName, type SnapshotFile, type SnapshotToken } from "../api/snapshot-format.js";
 import { DEFAULT_TOKEN_LOGO_TEMPLATE, fillTokenDefaultsInPlace, type NormalizedSnapshotToken } from "./normalize-token.js";
 import { SnapshotError } from "./snapshot-error.js";
 import { SnapshotChecker, validateSnapshot } from "./validate-snapshot.js";
@@ -150,17 +150,22 @@ export function openSplitSource(
 
 function normalizeTokens(snapshot: SnapshotFile, fileChainId: ChainId, logoTemplate: string): NormalizedSnapshotFile {
   const tokens = snapshot.tokens;
-  const chain = CHAINS[fileChainId];
-  for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i];
-    if (token.address === NATIVE_ADDRESS) {
-      token.symbol = chain.nativeSymbol;
-      token.name = chain.nativeName;
-      token.decimals = 18;
-    }
-    fillTokenDefaultsInPlace(token, fileChainId, logoTemplate);
-  }
+  for (let i = 0; i < tokens.length; i++) normalizeToken(tokens[i], fileChainId, logoTemplate);
   return snapshot as NormalizedSnapshotFile;
+}
+
+/**
+ * A validated token as the gateway serves it (in place): the native asset (zero address) always carries the
+ * chain's native symbol, name and 18 decimals (api-decisions.md §4), and the defaults are filled.
+ */
+export function normalizeToken(token: SnapshotToken, fileChainId: ChainId, logoTemplate: string): NormalizedSnapshotToken {
+  if (token.address === NATIVE_ADDRESS) {
+    const chain = CHAINS[fileChainId];
+    token.symbol = chain.nativeSymbol;
+    token.name = chain.nativeName;
+    token.decimals = 18;
+  }
+  return fillTokenDefaultsInPlace(token, fileChainId, logoTemplate);
 }
 
 /**

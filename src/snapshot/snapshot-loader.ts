@@ -29,7 +29,7 @@ import { AllowOlderMarkers } from "./allow-older-marker.js";
 import { buildOrder, EMPTY_BATCH, lastOfBatch, publishesFirst, withBuilt } from "./batch-rule.js";
 import { BuildPool } from "./build-pool.js";
 import { attemptOutcome, BUILD_FAILED, outsideContent } from "./build-outcome.js";
-import type { ChainFileInput, ChainTaskResult, EarlyTokens } from "./build-tasks.js";
+import type { ChainFileInput, ChainTaskResult, EarlyTokens, PreviousChainTables } from "./build-tasks.js";
 import { admissionBounds } from "./chain-admission.js";
 import { FileAttempts, type AttemptOutcome, type BuildDecision } from "./file-attempts.js";
 import { EarlyIndex } from "./early-index.js";
@@ -64,6 +64,8 @@ export interface SnapshotLoaderOptions {
   readonly splitFromBytes?: number;
   /** Niceness of the build worker threads while the serving threads are busy (default 10; see build-pool.ts). */
   readonly workerNice?: number;
+  /** A push's age (s) by which its build runs at niceness 0 under load (FRESHNESS_TARGET_S; default in build-pool.ts). */
+  readonly freshnessTargetS?: number;
   /**
    * How busy the serving threads have been lately, 0-1 (the largest event-loop utilization);
    * absent: always busy.
@@ -83,6 +85,11 @@ export interface LoaderEvents {
   buildFailed(): void;
   /** A build phase's duration: `chain` (the worker's whole task), `diff` (its change-set part), `token-index`. */
   buildTimed(phase: "chain" | "diff" | "token-index", seconds: number): void;
+  /**
+   * How long a chain file's build waited (from its push noticed, queued behind other builds, then runnable but
+   * not running or yielding on its thread) and at what priority it ran (its niceness, averaged over its run).
+   */
+  buildWaited?(seconds: number, niceness: number): void;
 }
 
 /** One chain file a scan found (a regular file), and what the scan knows of it. */
@@ -95,6 +102,19 @@ interface ScannedFile {
   readonly bytes: number;
   /** The operator allows an older file for this chain (an allow-older marker, chain-admission.ts). */
   readonly allowOlder: boolean;
+}
+
+/** What the log says of a build's wait (see LoaderEvents.buildWaited). */
+interface BuildWait {
+  /** queuedMs plus the time its thread was runnable but not running, or yielded. */
+  readonly waitedMs: number;
+  /** From the push noticed (its scan started) to the build's start. */
+  readonly queuedMs: number;
+  readonly cpuMs: number | null;
+  readonly yieldedMs: number;
+  /** Niceness averaged over the build's run, and at its end. */
+  readonly nice: number;
+  readonly niceEnd: number;
 }
 
 /** Where a file stands in its scan. */
@@ -140,6 +160,7 @@ export class SnapshotLoader {
         threads: this.startBuilds,
         splitFromBytes: options.splitFromBytes,
         workerNice: options.workerNice,
+        freshnessTargetS: options.freshnessTargetS,
         servingLoad: options.servingLoad,
         serving: () => this.chains.serving,
       },
@@ -191,6 +212,8 @@ export class SnapshotLoader {
     }
     const allowOlder = this.markers.find(names);
     const present = new Set<ChainId>();
+    // Whatever this scan builds was pushed by now: its builds gain priority under load as this ages.
+    this.pool.pushed(this.pool.now());
     const files: ScannedFile[] = [];
     for (const name of names.sort()) {
       if (this.stopped) continue;
@@ -206,6 +229,7 @@ export class SnapshotLoader {
       this.log.warn({ event: "snapshot-file-removed", chainId }, `chain-${chainId}.msgpack was removed; its last good data stays served`);
     }
     if (changed) await this.publishBatch();
+    this.pool.pushed(null);
     this.early.drop();
   }
 
@@ -278,10 +302,11 @@ export class SnapshotLoader {
     const decision = this.decide(file, tick);
     if (!decision.build) return false;
     const served = this.chains.chain(file.chainId);
-    const input = chainFileInput(file, decision, served, this.options, this.now());
+    const input = chainFileInput(file, decision, served, this.chains.previous(file.chainId), this.options, this.now());
     const twoThreads = place.mayShare && this.pool.mayShare(file.bytes);
     let result: ChainTaskResult;
     const started = performance.now();
+    const queuedMs = this.pool.pushedWaitMs();
     try {
       result = await this.pool.buildChainFile(
         input,
@@ -306,11 +331,28 @@ export class SnapshotLoader {
       maxFutureSkewSeconds: this.options.maxFutureSkewSeconds,
     });
     this.attempts.record(file.name, file.signature, outcome);
-    return this.report(file, result, served?.info ?? null);
+    return this.report(file, result, served?.info ?? null, this.waited(result, queuedMs));
+  }
+
+  /** How long a build waited (queued, then runnable but not running, or yielding) and at what niceness it ran. */
+  private waited(result: ChainTaskResult, queuedMs: number): BuildWait | null {
+    const schedule = result.schedule;
+    if (schedule === undefined) return null;
+    const starvedMs = schedule.cpuMs === null ? schedule.yieldedMs : Math.max(0, schedule.wallMs - schedule.cpuMs);
+    const wait: BuildWait = {
+      waitedMs: Math.round(queuedMs + starvedMs),
+      queuedMs: Math.round(queuedMs),
+      cpuMs: schedule.cpuMs === null ? null : Math.round(schedule.cpuMs),
+      yieldedMs: Math.round(schedule.yieldedMs),
+      nice: Math.round(schedule.meanNice * 10) / 10,
+      niceEnd: schedule.lastNice,
+    };
+    this.events.buildWaited?.(wait.waitedMs / 1000, Math.round(schedule.meanNice));
+    return wait;
   }
 
   /** Tells the listener and the log what a build of `file` came to; true when the chain's served data changed. */
-  private report(file: ScannedFile, result: ChainTaskResult, served: ChainSnapshotInfo | null): boolean {
+  private report(file: ScannedFile, result: ChainTaskResult, served: ChainSnapshotInfo | null, wait: BuildWait | null): boolean {
     const { name, chainId } = file;
     switch (result.status) {
       case "known":
@@ -320,16 +362,16 @@ export class SnapshotLoader {
         const retried = outsideContent(result.reason);
         this.events.fileRejected(result.reason);
         this.log.warn(
-          { event: "snapshot-rejected", chainId, file: name, reason: result.reason, error: result.message, sha256: result.sha256 },
+          { event: "snapshot-rejected", chainId, file: name, reason: result.reason, error: result.message, sha256: result.sha256, ...wait },
           `rejected ${name}: ${result.message}${retried ? " (retried on the next REBUILD_CRON tick)" : ""}`,
         );
         return false;
       }
       case "accepted": {
-        const { chain, diff, helperPools } = result;
+        const { chain, diff, helperPools, reused } = result;
         const { info } = chain;
         this.events.buildTimed("diff", diff.ms / 1000);
-        this.chains.accept(chain, diff);
+        this.chains.accept(chain, diff, result.digests);
         this.events.chainAccepted(info);
         this.log.info(
           {
@@ -341,7 +383,10 @@ export class SnapshotLoader {
             tokens: info.tokenCount,
             pools: info.poolCount,
             helperPools,
+            reusedPools: reused.pools,
+            reusedTokens: reused.tokens,
             buildMs: info.buildMs,
+            ...wait,
           },
           `accepted ${name}`,
         );
@@ -411,13 +456,15 @@ export class SnapshotLoader {
 
 /**
  * What a build of `file` needs: its path and the loader's settings, the contents already known for its name
- * (served, or rejected before: not decoded again), the generatedAt it may have, and the served chain's tables
- * its change set is computed against.
+ * (served, or rejected before: not decoded again), the generatedAt it may have, and the chain's last accepted
+ * file (its tables and record digests), which the build reuses for unchanged records and computes the change set
+ * against.
  */
 function chainFileInput(
   file: ScannedFile,
   decision: BuildDecision & { build: true },
   served: CompiledChain | undefined,
+  previous: PreviousChainTables | null,
   options: SnapshotLoaderOptions,
   nowMs: number,
 ): ChainFileInput {
@@ -427,6 +474,6 @@ function chainFileInput(
     knownSha256: [served?.info.sha256, decision.unchangedRejected].filter((s): s is string => typeof s === "string"),
     maxBytes: options.maxFileBytes ?? FILE_LIMITS.snapshot.maxBytes,
     bounds: admissionBounds(nowMs, options.maxFutureSkewSeconds, served?.info.generatedAt ?? null, file.allowOlder),
-    previous: served === undefined ? null : { pools: served.pools, tokens: served.tokens },
+    previous,
   };
 }

@@ -71,14 +71,19 @@ export function validateSnapshot(raw: unknown, fileChainId: number): SnapshotFil
  * Validation in two steps, for a build that sees pools one at a time: the
  * constructor checks the top level, protocols and tokens (and that `pools`
  * is an array); `pool(i, value)` checks one pool, its address unique among
- * the pools checked before and its references.
+ * the pools checked before and its references. An incremental build
+ * (reuse-tokens.ts) checks the tokens one at a time too (`tokensLater`, then
+ * `token` or `knownToken` for each, in order), and a pool whose bytes are those
+ * of a pool validated before only for its address (`knownPool`): the same
+ * checks in the same order, so the first problem is the same.
  */
 export class SnapshotChecker {
   private readonly protocolIndex = new Map<string, number>();
   private readonly tokenIndex = new Map<string, number>();
   private readonly poolIndex = new Map<string, number>();
 
-  constructor(raw: unknown, fileChainId: number) {
+  /** @param tokensLater the tokens are checked by `token` / `knownToken` calls, in order, not here */
+  constructor(raw: unknown, fileChainId: number, tokensLater = false) {
     if (!isPlainMap(raw)) {
       throw new SnapshotError("structure", `(top level): expected a map, got ${describeValue(raw)}`, { path: "" });
     }
@@ -102,24 +107,48 @@ export class SnapshotChecker {
     }
 
     // tokens: structure + unique address
-    const tokenIndex = this.tokenIndex;
-    for (let i = 0; i < tokens.length; i++) {
-      const token = tokens[i];
-      if (!TOKEN.is(token)) throw structureError(`tokens[${i}]`, token, TOKEN);
-      const address = (token as SnapshotToken).address;
-      const first = tokenIndex.get(address);
-      if (first !== undefined) throw duplicateError(`tokens[${i}].address`, `tokens[${first}]`, address);
-      tokenIndex.set(address, i);
-    }
+    if (!tokensLater) for (let i = 0; i < tokens.length; i++) this.token(i, tokens[i]);
+  }
+
+  /** Token `i` (tokens are checked in order): structure, unique address. */
+  token(i: number, value: unknown): SnapshotToken {
+    if (!TOKEN.is(value)) throw structureError(`tokens[${i}]`, value, TOKEN);
+    this.knownToken(i, (value as SnapshotToken).address);
+    return value as SnapshotToken;
+  }
+
+  /** Token `i`, whose record is one validated before (its structure holds): unique address. */
+  knownToken(i: number, address: string): void {
+    const first = this.tokenIndex.get(address);
+    if (first !== undefined) throw duplicateError(`tokens[${i}].address`, `tokens[${first}]`, address);
+    this.tokenIndex.set(address, i);
+  }
+
+  /** Each token address checked so far, with its index (the first of each). */
+  get tokenRows(): ReadonlyMap<string, number> {
+    return this.tokenIndex;
+  }
+
+  /** Whether a protocol of this id was checked. */
+  hasProtocol(id: string): boolean {
+    return this.protocolIndex.has(id);
+  }
+
+  /**
+   * Pool `i`, whose record is one validated before (its structure holds) and whose references the caller
+   * found among this file's protocols and tokens: unique address.
+   */
+  knownPool(i: number, address: string): void {
+    const first = this.poolIndex.get(address);
+    if (first !== undefined) throw duplicateError(`pools[${i}].address`, `pools[${first}]`, address);
+    this.poolIndex.set(address, i);
   }
 
   /** Pool `i`: structure, unique address, references to protocols and tokens. */
   pool(i: number, value: unknown): SnapshotPool {
     if (!POOL.is(value)) throw poolStructureError(i, value);
     const pool = value as SnapshotPool;
-    const first = this.poolIndex.get(pool.address);
-    if (first !== undefined) throw duplicateError(`pools[${i}].address`, `pools[${first}]`, pool.address);
-    this.poolIndex.set(pool.address, i);
+    this.knownPool(i, pool.address);
     if (!this.protocolIndex.has(pool.protocolId)) {
       throw new SnapshotError("reference", `pools[${i}].protocolId: not in protocols (${describeValue(pool.protocolId)})`, {
         path: `pools[${i}].protocolId`,

@@ -1,29 +1,13 @@
 /**
- * How many messages a WebSocket client of GET /v1/stream may send (live.md
- * §13, docs/stream.md "Message rate"): the work a connection, and a key's
- * connections together, can ask of a serving thread per second is bounded,
- * so that a flood costs the flooder and not the other partners.
- *
- * Two leaky buckets, each draining at its rate per second and holding one
- * second's worth (the burst):
- *
- * - per connection (STREAM_MAX_MESSAGES_PER_SECOND = r): every message the
- *   connection sends fills it by one. While it holds at most r the message is
- *   taken; past r it is refused (answered by an `error` event, not
- *   processed); past 2r (a client that keeps sending while refused: more
- *   than twice its rate) the connection is closed (1008).
- * - per key on this serving thread (STREAM_MAX_KEY_MESSAGES_PER_SECOND = k):
- *   shared by the key's connections on the thread, filled by the messages
- *   their own buckets take. Past k a message is refused; the connection
- *   that sent it is closed only by its own bucket. The key's bucket outlives
- *   its connections until it has drained: a key cannot refill it by closing
- *   and reopening its sockets (a new connection starts with an empty bucket
- *   of its own, but its messages still fill the key's).
- *
- * Deciding costs a few arithmetic operations per message; nothing is
- * allocated but one record per connection and one per key that holds
- * connections on the thread or did within the last second or so (keys whose
- * buckets have drained are dropped as new keys arrive: amortised O(1)).
+ * How many messages a WebSocket client of GET /v1/stream may send: two leaky
+ * buckets, each draining at its rate per second and holding one second's
+ * worth, per connection (STREAM_MAX_MESSAGES_PER_SECOND = r: past r refused,
+ * past 2r the connection closed) and per key on this thread
+ * (STREAM_MAX_KEY_MESSAGES_PER_SECOND = k: past k refused; it outlives the
+ * key's connections until drained). Why and what a client sees: decision 010
+ * (docs/decisions/010-message-rates.md), docs/stream.md "Message rate". A few
+ * arithmetic operations per message; one record per connection and per key
+ * with a bucket not yet drained (drained ones dropped as new keys arrive).
  */
 
 /** What to do with one message. */

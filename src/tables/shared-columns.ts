@@ -190,6 +190,22 @@ export class StringColumnBuilder {
     }
   }
 
+  /** Appends values [from, to) of `column` (whole values, their bytes copied in one piece). */
+  appendValues(column: StringColumn, from: number, to: number): void {
+    const { bytes, offsets } = column;
+    const base = offsets[from];
+    const length = offsets[to] - base;
+    this.reserve(length);
+    this.blob.set(bytes.subarray(base, base + length), this.at);
+    const shift = this.at - base;
+    this.at += length;
+    if (this.at > MAX_COLUMN_BYTES) throw tooLarge(this.at);
+    for (let i = from + 1; i <= to; i++) {
+      if (this.count === this.ends.length) this.growEnds();
+      this.ends[this.count++] = offsets[i] + shift;
+    }
+  }
+
   /** The bytes of the value last ended (a view, valid until the next write). */
   lastValue(): Uint8Array {
     const n = this.count;

@@ -9,14 +9,10 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { NATIVE_ADDRESS, type ChainId } from "../../src/chains/chains.js";
-import type { ChainSnapshotInfo, CompiledChain } from "../../src/tables/compiled-chain.js";
-import type { TokenIndexData } from "../../src/tables/token-index.js";
+import type { CompiledChain } from "../../src/tables/compiled-chain.js";
 import type { SnapshotFile, SnapshotPool } from "../../src/api/snapshot-format.js";
-import type { SnapshotErrorReason } from "../../src/snapshot/snapshot-error.js";
-import { SnapshotLoader } from "../../src/snapshot/snapshot-loader.js";
 import { snapshotVersion } from "../../src/api/snapshot-version.js";
 import { writeAllowOlderMarker } from "../../src/snapshot/allow-older-marker.js";
 import {
@@ -28,93 +24,21 @@ import {
   poolStats,
   poolToken,
   protocol,
-  tempDir,
   token,
   v2Pool,
   v3Pool,
   wrappedNativeToken,
 } from "../support/fixtures.js";
-import { PROJECT_ROOT } from "../support/gateway-process.js";
 import { comparable } from "../support/byte-edits.js";
+import { harness, LOADER_NOW_S, stopHarnesses, type Harness } from "../support/loader-harness.js";
 
-const WORKER_FILE = path.join(PROJECT_ROOT, "dist/workers/snapshot-worker.js");
-const NOW_S = 1_760_000_000;
+afterEach(stopHarnesses);
+
+const NOW_S = LOADER_NOW_S;
 
 const chain = (chainId: ChainId, generatedAt: number, symbol: string): SnapshotFile => oneTokenChain(chainId, generatedAt, symbol);
 
 const sha = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
-
-interface Harness {
-  readonly dir: string;
-  readonly loader: SnapshotLoader;
-  readonly built: { version: number; chains: readonly CompiledChain[]; tokenIndex: TokenIndexData }[];
-  readonly accepted: ChainSnapshotInfo[];
-  readonly rejected: SnapshotErrorReason[];
-  readonly failed: number[];
-  readonly logs: Record<string, unknown>[];
-  clock: number;
-  /** Atomic push (temporary name, rename). */
-  push(file: SnapshotFile): Buffer;
-  events(event: string): Record<string, unknown>[];
-}
-
-const harnesses: Harness[] = [];
-afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((h) => h.loader.stop()));
-});
-
-function harness(
-  options: { maxFutureSkewSeconds?: number; dir?: string; startBuilds?: number; splitFromBytes?: number; servingLoad?: () => number } = {},
-): Harness {
-  const dir = options.dir ?? tempDir("lgw-loader-");
-  const logs: Record<string, unknown>[] = [];
-  const log = pino({ level: "debug" }, { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) });
-  const h: Harness = {
-    dir,
-    built: [],
-    accepted: [],
-    rejected: [],
-    failed: [],
-    logs,
-    clock: NOW_S * 1000,
-    loader: undefined as unknown as SnapshotLoader,
-    push(file) {
-      const bytes = packSnapshot(file);
-      const tmp = path.join(dir, `.chain-${file.chainId}.tmp`);
-      writeFileSync(tmp, bytes);
-      renameSync(tmp, path.join(dir, `chain-${file.chainId}.msgpack`));
-      return bytes;
-    },
-    events: (event) => logs.filter((l) => l.event === event),
-  };
-  Object.assign(h, {
-    loader: new SnapshotLoader(
-      {
-        snapshotDir: dir,
-        rebuildCron: "0 0 1 1 *",
-        logoTemplate: "https://logo/{chainId}/{address}",
-        watchDebounceMs: 50,
-        workerFile: WORKER_FILE,
-        workerMaxOldGenerationMb: null,
-        maxFutureSkewSeconds: options.maxFutureSkewSeconds ?? 300,
-        now: () => h.clock,
-        startBuilds: options.startBuilds,
-        splitFromBytes: options.splitFromBytes,
-        servingLoad: options.servingLoad,
-      },
-      {
-        snapshotBuilt: (version, chains, tokenIndex) => void h.built.push({ version, chains, tokenIndex }),
-        chainAccepted: (info) => void h.accepted.push(info),
-        fileRejected: (reason) => void h.rejected.push(reason),
-        buildFailed: () => void h.failed.push(1),
-        buildTimed: () => undefined,
-      },
-      log,
-    ),
-  });
-  harnesses.push(h);
-  return h;
-}
 
 describe("start-up builds (BUILD_START_WORKERS)", () => {
   it("two files at once at start-up: one snapshot with every good chain, a bad file rejected; later pushes build one at a time", async () => {

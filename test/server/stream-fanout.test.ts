@@ -11,7 +11,7 @@
  * nothing missed, nothing twice, nothing out of order.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FANOUT_EVENT_OVERHEAD, FANOUT_SLICE_COST } from "../../src/stream/stream-hub.js";
+import { FANOUT_EVENT_OVERHEAD, FANOUT_SLICE_COST } from "../../src/stream/fan-out.js";
 import {
   addr,
   chainFile,

@@ -1,9 +1,11 @@
 /**
  * The request path in-process: `createApp` on an ephemeral port over snapshots
  * compiled from fixtures, with the context a serving thread builds
- * (createGatewayContext: keys, shared quotas, address limits, cursors). Fast
- * (no spawned process); for the end-to-end behaviour of the real server use
- * gateway-process.ts.
+ * (createGatewayContext: keys, shared quotas, address limits, cursors), its
+ * snapshots applied as a serving thread applies the supervisor's messages
+ * (ThreadUpdates: swap, baskets, stream publication), this harness answering
+ * for the supervisor of one thread. Fast (no spawned process); for the
+ * end-to-end behaviour of the real server use gateway-process.ts.
  */
 import { pino } from "pino";
 import type { AddressLimit } from "../../src/access/address-limiter.js";
@@ -13,26 +15,18 @@ import type { LocalQuotaStore, QuotaStore } from "../../src/access/quota-store.j
 import type { BasketsFile } from "../../src/baskets/basket-file.js";
 import { loadKeysFile } from "../../src/access/keys-file.js";
 import { createQuotaCounters, QuotaSlots } from "../../src/access/shared-rate-limiter.js";
-import type { ChainId } from "../../src/chains/chains.js";
 import { createApp } from "../../src/http/app.js";
 import { createGatewayContext, type GatewayContext } from "../../src/http/gateway-context.js";
 import type { Exchange } from "../../src/http/exchange.js";
 import type { ResponseLifecycle, TransportOptions, WriterLimits } from "../../src/http/response-writer.js";
 import type { RouteSpec } from "../../src/http/route.js";
 import { uws, type us_listen_socket } from "../../src/http/uws.js";
-import { compileTokenIndex } from "../../src/snapshot/compile-token-index.js";
 import type { SnapshotFile } from "../../src/api/snapshot-format.js";
+import { ThreadUpdates } from "../../src/server/thread-updates.js";
 import { IpRanges } from "../../src/util/ip-address.js";
 import type { HistoryInit } from "../../src/history/history-access.js";
-import { ServingSnapshot } from "../../src/serving/serving-snapshot.js";
-import { ChangeHistoryKeeper } from "../../src/serving/change-history.js";
-import { diffChain } from "../../src/snapshot/diff-chain.js";
-import { ChangeSetDrafts } from "../../src/snapshot/change-set-drafts.js";
-import type { ChangeHistoryMessage, ChangeSetDraft } from "../../src/tables/change-sets.js";
-import type { CompiledChain } from "../../src/tables/compiled-chain.js";
-import { snapshotVersion } from "../../src/api/snapshot-version.js";
+import { compileSnapshot, InProcessChanges } from "./compiled-snapshots.js";
 import { standardKeys, writeKeysFile, type TestKey } from "./fixtures.js";
-import { compileFileAsRead } from "./compiled-chains.js";
 
 export interface InProcessOptions {
   readonly keys?: TestKey[];
@@ -61,40 +55,11 @@ export interface InProcessApp {
   readonly ctx: GatewayContext;
   /** Requests whose response is complete or aborted, and those still open. */
   readonly counts: { started: number; settled: number; overloaded: number; statuses: number[] };
-  /** Serves another snapshot from now on (as a swap does), with the change sets against the files served before. */
+  /** What the supervisor's messages mean to the thread (keys, baskets, retirement: as a serving thread applies them). */
+  readonly updates: ThreadUpdates;
+  /** Serves another snapshot from now on (as a swap does), with the change sets against the files served before, and publishes it. */
   swap(files: readonly SnapshotFile[]): void;
   close(): void;
-}
-
-/**
- * The change sets of an in-process app's snapshots, as the loader and the supervisor make them: each chain
- * diffed against its previous compile, stamped and retained.
- */
-export class InProcessChanges {
-  private readonly keeper = new ChangeHistoryKeeper();
-  private readonly last = new Map<ChainId, CompiledChain>();
-  private readonly drafts = new ChangeSetDrafts();
-
-  /** The history message of a snapshot serving `chains` (every chain whose file changed gets a set). */
-  publish(chains: readonly CompiledChain[], version: number, nowMs = Date.now()): ChangeHistoryMessage {
-    const drafts: ChangeSetDraft[] = [];
-    for (const chain of chains) {
-      const { info } = chain;
-      const previous = this.last.get(info.chainId);
-      if (previous?.info.sha256 === info.sha256) continue;
-      drafts.push(this.drafts.draft(info, previous?.info ?? null, diffChain(previous ?? null, chain)));
-      this.last.set(info.chainId, chain);
-    }
-    return this.keeper.publish(drafts, version, nowMs);
-  }
-}
-
-/** Compiles snapshot files as the build workers do (with their change sets when `changes` is given). */
-export function compileSnapshot(files: readonly SnapshotFile[], changes?: InProcessChanges): ServingSnapshot {
-  const chains = files.map((file) => compileFileAsRead(file));
-  const index = compileTokenIndex(chains.map((c) => ({ chainId: c.info.chainId, tokens: c.tokens })));
-  const version = snapshotVersion(chains.map((c) => c.info));
-  return ServingSnapshot.of(version, chains, index, changes?.publish(chains, version) ?? null);
 }
 
 export async function startInProcess(files: readonly SnapshotFile[], options: InProcessOptions = {}): Promise<InProcessApp> {
@@ -124,9 +89,13 @@ export async function startInProcess(files: readonly SnapshotFile[], options: In
       fetchMetrics: async () => ({ contentType: "text/plain; version=0.0.4; charset=utf-8", text: "# in-process\n" }),
     },
   );
-  const store = ctx.store;
   const changes = new InProcessChanges();
-  if (files.length > 0) store.swap(compileSnapshot(files, changes), 0);
+  // The supervisor of one thread: each swap is published once the thread answers it swapped.
+  const updates: ThreadUpdates = new ThreadUpdates(ctx, (answer) => {
+    if (answer.type === "swapped") updates.apply({ type: "publish", publication: answer.publication });
+  });
+  if (files.length > 0) updates.apply(compileSnapshot(files, changes, 0));
+  else updates.apply({ type: "publish", publication: 0 }); // the thread's published mark
   const counts = { started: 0, settled: 0, overloaded: 0, statuses: [] as number[] };
   const lifecycle: ResponseLifecycle = {
     finished(_x: Exchange, status: number) {
@@ -158,7 +127,8 @@ export async function startInProcess(files: readonly SnapshotFile[], options: In
     port,
     ctx,
     counts,
-    swap: (next) => store.swap(compileSnapshot(next, changes), slot++ % 8),
+    updates,
+    swap: (next) => updates.apply(compileSnapshot(next, changes, slot++ % 8)),
     close: () => {
       app.close();
       ctx.history?.close();

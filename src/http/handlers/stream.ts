@@ -1,12 +1,12 @@
 /**
  * GET /v1/stream (live.md §13) without `Upgrade: websocket`: server-sent
  * events when the request accepts `text/event-stream`, else 406. The
- * WebSocket side of the same route is the app's `ws` behaviour (app.ts): both
- * are admitted alike (key, quota, `stream` group), read the same query, and
- * hand the connection to the thread's StreamHub (src/stream/).
+ * WebSocket side of the same route is the app's `ws` behaviour
+ * (stream-socket.ts): both are admitted alike (key, quota, `stream` group),
+ * read the same query, and take their stream from the thread's StreamHub
+ * through its one entrance (`open`).
  */
 import { maskedKeyOf } from "../../access/authenticate.js";
-import { StreamConnection } from "../../stream/stream-hub.js";
 import type { EventStreamReply, Reply } from "../reply.js";
 import type { KeyedRequest } from "../route.js";
 import { acceptsEventStream, notAcceptable, streamOpening } from "../stream-input.js";
@@ -19,19 +19,11 @@ export function openEventStream(request: KeyedRequest): Reply {
   if (!acceptsEventStream(accept)) throw notAcceptable(accept);
   const hub = request.ctx.stream;
   const opening = streamOpening(request.query, request.headers["last-event-id"] ?? "", request.key, hub.limits.maxTopics);
-  const slot = hub.keyStreams.take(request.key.id);
-  const conn = new StreamConnection(
-    "sse",
-    request.key,
-    maskedKeyOf(request.headers.authorization ?? ""),
-    slot,
-    opening.topics,
-    opening.since,
-  );
+  const conn = hub.open("sse", request.key, maskedKeyOf(request.headers.authorization ?? ""), opening);
   const reply: EventStreamReply = {
     kind: "events",
-    start: (res, ended) => hub.openSse(conn, res, ended),
-    cancel: () => hub.keyStreams.release(slot),
+    start: (res, ended) => hub.eventsStarted(conn, res, ended),
+    cancel: () => hub.cancel(conn),
   };
   return reply;
 }

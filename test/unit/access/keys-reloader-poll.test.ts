@@ -17,14 +17,7 @@ describe("KeysReloader poll", () => {
     const file = writeKeysFile(standardKeys(), dir);
     const applied: KeysFile[] = [];
     // The watch path is debounced for 60 s: only the poll (every 50 ms) can apply the change within the test.
-    const reloader = new KeysReloader(
-      file,
-      (keys) => applied.push(keys),
-      pino({ level: "silent" }),
-      () => {},
-      60_000,
-      50,
-    );
+    const reloader = new KeysReloader(file, (keys) => applied.push(keys), pino({ level: "silent" }), { debounceMs: 60_000, pollMs: 50 });
     reloader.start();
     try {
       const next = writeKeysFile(standardKeys().slice(0, 3), tempDir("lgw-keys-next-"));

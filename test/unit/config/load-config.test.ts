@@ -42,6 +42,7 @@ describe("loadConfig", () => {
       threads: Math.min(availableParallelism(), 63),
       buildWorkerMaxMb: null,
       buildWorkerNice: 10,
+      freshnessTargetSeconds: 10,
       maxApiKeys: 10_000,
       failedAuthLimit: { requests: 20, windowSeconds: 60 },
       defaultRateLimit: { requests: 600, windowSeconds: 60 },

@@ -138,6 +138,31 @@ describe("BuildPool with a recording runner", () => {
     expect(pool({ servingLoad: undefined }).pool.nice()).toBe(10); // no load meter: always busy
   });
 
+  it("niceness under load falls as the push ages: BUILD_WORKER_NICE when pushed, 0 at FRESHNESS_TARGET_S and after", () => {
+    let clock = 1_000;
+    let load = 1;
+    const { pool: p } = pool({ servingLoad: () => load, workerNice: 10, freshnessTargetS: 20, now: () => clock });
+    expect(p.nice()).toBe(10); // nothing pushed: a build of a scan in progress keeps the base
+    p.pushed(clock);
+    expect([p.nice(), p.pushedWaitMs()]).toEqual([10, 0]);
+    clock += 5_000;
+    expect([p.nice(), p.pushedWaitMs()]).toEqual([8, 5_000]);
+    clock += 5_000;
+    expect(p.nice()).toBe(5);
+    clock += 9_000;
+    expect(p.nice()).toBe(1);
+    clock += 1_000;
+    expect(p.nice()).toBe(0);
+    clock += 60_000;
+    expect(p.nice()).toBe(0);
+    load = 0;
+    expect(p.nice()).toBe(0);
+    p.pushed(null);
+    load = 1;
+    expect([p.nice(), p.pushedWaitMs()]).toEqual([10, 0]);
+    expect(pool({ servingLoad: () => 1, now: () => clock }).pool.nice()).toBe(10);
+  });
+
   it("a file builds on two threads only with two workers, at SPLIT_FROM_BYTES or more, and idle serving threads", () => {
     let load = 0;
     const { pool: p } = pool({ servingLoad: () => load });

@@ -12,7 +12,7 @@ import { Packr, pack } from "msgpackr";
 import { describe, expect, it } from "vitest";
 import type { ChainId } from "../../../src/chains/chains.js";
 import { decodeSnapshotBytes } from "../../../src/snapshot/decode-snapshot.js";
-import { arrayHeader, mapHeader, valueEnd } from "../../../src/snapshot/msgpack-layout.js";
+import { arrayHeader, mapHeader, valueEnd, valueEndWithin } from "../../../src/snapshot/msgpack-layout.js";
 import { splitPools } from "../../../src/snapshot/pool-stream.js";
 import { SnapshotError } from "../../../src/snapshot/snapshot-error.js";
 import { openSnapshotBytes, openSnapshotFile, openSnapshotSource, parseSnapshotBytes } from "../../../src/snapshot/read-snapshot-file.js";
@@ -76,6 +76,22 @@ describe("valueEnd: where a MessagePack value ends", () => {
         for (let cut = 0; cut < bytes.length; cut += Math.max(1, Math.floor(bytes.length / 16))) {
           expect(valueEnd(bytes.subarray(0, cut), 0)).toBe(-1);
         }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("valueEndWithin, over any window of the bytes, answers valueEnd's end or -1 (property)", () => {
+    fc.assert(
+      fc.property(fc.array(plainValue, { minLength: 1, maxLength: 4 }), fc.nat(), fc.nat(), (values, cutAt, shift) => {
+        const bytes = Buffer.concat(values.map((v) => pack(v)));
+        const base = shift % bytes.length;
+        const window = bytes.subarray(base, base + (cutAt % (bytes.length - base + 1)));
+        for (let at = base; at < bytes.length; at += 1 + Math.floor((bytes.length - base) / 8)) {
+          const within = valueEndWithin(window, base, at);
+          if (within !== -1) expect(within).toBe(valueEnd(bytes, at));
+        }
+        expect(valueEndWithin(bytes, 0, 0)).toBe(valueEnd(bytes, 0));
       }),
       { numRuns: 300 },
     );

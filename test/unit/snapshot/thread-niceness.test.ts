@@ -55,4 +55,56 @@ describe("ThreadNiceness", () => {
     niceness.follow(cell(10));
     expect(set).toEqual([10]);
   });
+
+  it("where a lowered thread could not come back, never lowers it: stays at 0 and yields 1.25^nice - 1 of each stretch of work", () => {
+    const set: number[] = [];
+    const slept: number[] = [];
+    let clock = 0;
+    const niceness = new ThreadNiceness((n) => void set.push(n), {
+      canRaisePriority: false,
+      now: () => clock,
+      sleep: (ms) => void (slept.push(ms), (clock += ms)),
+      threadCpuMs: () => clock / 2,
+    });
+    const wanted = cell(10);
+    niceness.follow(wanted);
+    expect(set).toEqual([]);
+    clock += 8; // a stretch of work
+    niceness.check();
+    expect(slept).toHaveLength(1);
+    expect(slept[0]).toBeCloseTo(8 * (1.25 ** 10 - 1), 6);
+    Atomics.store(wanted, 0, 0);
+    clock += 8;
+    niceness.check();
+    expect(slept).toHaveLength(1); // at 0 it runs flat out
+    clock += 1000;
+    niceness.check();
+    expect(slept[0]).toBeLessThanOrEqual(250);
+    expect(set).toEqual([]);
+    const report = niceness.taskReport();
+    expect(report.yieldedMs).toBe(slept[0]);
+    expect(report.wallMs).toBe(clock);
+    expect(report.cpuMs).toBe(clock / 2);
+    // Niceness 10 until the look that found 0 (two stretches of 8 ms and the sleep between), 0 since.
+    expect(report.meanNice).toBeCloseTo((10 * (16 + slept[0]!)) / clock, 6);
+    expect(report.lastNice).toBe(0);
+  });
+
+  it("reports a task's schedule: its niceness averaged over its wall time, its thread's CPU time", () => {
+    let clock = 100;
+    let cpu = 40;
+    const niceness = new ThreadNiceness(() => undefined, { now: () => clock, threadCpuMs: () => cpu });
+    const wanted = cell(6);
+    niceness.follow(wanted);
+    clock += 300;
+    cpu += 100;
+    Atomics.store(wanted, 0, 2);
+    niceness.check();
+    clock += 100;
+    cpu += 100;
+    expect(niceness.taskReport()).toEqual({ wallMs: 400, cpuMs: 200, meanNice: (6 * 300 + 2 * 100) / 400, lastNice: 2, yieldedMs: 0 });
+    niceness.follow(cell(0));
+    clock += 10;
+    expect(niceness.taskReport()).toMatchObject({ wallMs: 10, meanNice: 0, lastNice: 0 });
+  });
 });

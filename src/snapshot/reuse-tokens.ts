@@ -1,0 +1,213 @@
+/**
+ * The top level of a chain file whose previous version is served, read incrementally
+ * (docs/decisions/013-incremental-builds.md): its `tokens` array is framed record by record and each record's
+ * SHA-256 compared with the previous file's; a token whose bytes are unchanged is copied from the previous
+ * columns (and its pool JSON from the previous token run) without being decoded; only new and changed tokens
+ * are decoded, validated and normalized. The rest of the top level (format, chain, protocols, ...) is small and
+ * decoded as usual.
+ *
+ * Same verdict as a full read: the whole top level decodes exactly when its rest and every token record do,
+ * and every decoded record is decoded here before anything is checked; then the checks run in the full
+ * read's order (top level, protocols, each token in order: structure, unique address), an unchanged record's
+ * structure holding as it held before. When a record does not decode, or the top level does not frame, this
+ * gives up (null) and the caller reads the top level in full, which reports the problem exactly as always.
+ *
+ * The token part of the change set falls out of the same comparison: an unchanged record is no change; a
+ * decoded one is compared with the previous token of its address on the single-chain JSON's fields and price
+ * (diff-chain.ts, tokenDiffers), and previous tokens no record took are removed.
+ */
+import type { ChainId } from "../chains/chains.js";
+import type { ChainTokenColumns } from "../tables/compiled-chain.js";
+import { columnStrings, StringColumnBuilder, type StringColumn } from "../tables/shared-columns.js";
+import { arraySource } from "./byte-source.js";
+import type { PreviousChainTables } from "./previous-chain.js";
+import { decodeSnapshotBytes, decodeSnapshotRecord } from "./decode-snapshot.js";
+import { tokenDiffers } from "./diff-chain.js";
+import { poolTokenJson, type PoolTokenTable } from "./encode-pool.js";
+import { splitArray } from "./pool-stream.js";
+import { normalizeToken, type NormalizedSnapshotFile } from "./read-snapshot-file.js";
+import { DigestIndex, digestColumn, writeDigest } from "./record-digests.js";
+import { isSnapshotError } from "./snapshot-error.js";
+import { TokenColumnsBuilder } from "./token-columns.js";
+import { SnapshotChecker } from "./validate-snapshot.js";
+
+/** A top level read incrementally. */
+export interface ReusedHeader {
+  /** Everything but the pools and the tokens (`tokens` is empty: they are `columns`), validated. */
+  readonly snapshot: NormalizedSnapshotFile;
+  /** The checker of the file's pools (every token checked). */
+  readonly checker: SnapshotChecker;
+  readonly columns: ChainTokenColumns;
+  /** The tokens as the pools' JSON shows them. */
+  readonly poolTokens: PoolTokenTable;
+  /** Each token record's digest. */
+  readonly digests: Uint8Array;
+  /** Per token: the previous row it repeats (copied, not decoded), or -1 (decoded). */
+  readonly rowFrom: Int32Array;
+  /** Per previous token row: its row in this file, or -1 when no token of this file has its address. */
+  readonly rowOf: Int32Array;
+  /** Per previous token row: 1 when the token shows the same JSON in this file's pools (a pool holding only such tokens can keep its JSON). */
+  readonly samePoolJson: Uint8Array;
+  /** Tokens copied, not decoded. */
+  readonly reused: number;
+  /** The token part of the change set (unsorted). */
+  readonly upserted: string[];
+  readonly removed: string[];
+}
+
+/**
+ * The top level of `header` (the file's top level with its pools left out) read against the previous file's
+ * tokens, or null: no previous digests, another logo template, a top level that does not frame, or a record that
+ * does not decode (the caller then reads it in full). Throws the SnapshotError a full read throws first.
+ */
+export function readReusedHeader(
+  header: Uint8Array,
+  fileChainId: ChainId,
+  logoTemplate: string,
+  previous: PreviousChainTables,
+): ReusedHeader | null {
+  const before = previous.digests;
+  if (before === null || before.logoTemplate !== logoTemplate) return null;
+  const split = splitArray(arraySource(header), "tokens");
+  if (split === null) return null;
+  const n = split.count;
+  const digests = digestColumn(n);
+  const old = previous.tokens;
+  const index = new DigestIndex(before.tokens, old.count);
+  /** Previous row of each unchanged token; -1 for a decoded one (its value in `decoded`). */
+  const from = new Int32Array(n);
+  const decoded: unknown[] = new Array(n);
+  let raw: unknown;
+  try {
+    raw = decodeSnapshotBytes(split.rest);
+    let at = split.at;
+    for (let i = 0; i < n; i++) {
+      const end = split.ends[i];
+      const bytes = header.subarray(at, end);
+      const j = index.find(writeDigest(bytes, digests, i));
+      // A previous token whose text held U+FFFD may have been a lone surrogate, which the columns cannot give back: decode it.
+      if (j >= 0 && !lossyText(old, j)) from[i] = j;
+      else {
+        from[i] = -1;
+        decoded[i] = decodeSnapshotRecord(bytes, `tokens[${i}]`);
+      }
+      at = end;
+    }
+  } catch (error) {
+    if (isSnapshotError(error)) return null;
+    throw error;
+  }
+
+  const checker = new SnapshotChecker(raw, fileChainId, true);
+  const oldAddresses = columnStrings(old.address);
+  const metadataAt = inverse(previous.tokenRun.rank);
+  const metadata = previous.tokenRun.metadataJson;
+  const columns = new TokenColumnsBuilder(n, (f) => old[f].bytes.length + (old[f].bytes.length >> 3));
+  const json = new StringColumnBuilder(n, metadata.bytes.length + (metadata.bytes.length >> 3));
+  const rowOf = new Int32Array(old.count).fill(-1);
+  const samePoolJson = new Uint8Array(old.count);
+  /** Rows decoded, and their previous rows (-1: new). */
+  const changedRows: number[] = [];
+  const changedFrom: number[] = [];
+  const upserted: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const j = from[i];
+    if (j >= 0) {
+      checker.knownToken(i, oldAddresses[j]);
+      columns.copy(old, j);
+      copyValue(json, metadata, metadataAt[j]);
+      rowOf[j] = i;
+      samePoolJson[j] = 1;
+    } else {
+      const token = normalizeToken(checker.token(i, decoded[i]), fileChainId, logoTemplate);
+      columns.add(token);
+      json.add(poolTokenJson(fileChainId, token));
+      const k = findRow(oldAddresses, previous.tokenRun.byAddress, token.address);
+      if (k >= 0) rowOf[k] = i;
+      else upserted.push(token.address);
+      changedRows.push(i);
+      changedFrom.push(k);
+    }
+  }
+  const merged = columns.finish();
+  for (let c = 0; c < changedRows.length; c++) {
+    const i = changedRows[c];
+    const k = changedFrom[c];
+    if (k < 0) continue;
+    if (tokenDiffers(old, k, merged, i)) upserted.push(oldAddresses[k]);
+    samePoolJson[k] = samePoolToken(old, k, merged, i) ? 1 : 0;
+  }
+  const removed: string[] = [];
+  for (let j = 0; j < old.count; j++) if (rowOf[j] < 0) removed.push(oldAddresses[j]);
+  return {
+    snapshot: raw as NormalizedSnapshotFile,
+    checker,
+    columns: merged,
+    poolTokens: { json: json.finish(), rows: checker.tokenRows },
+    digests,
+    rowFrom: from,
+    rowOf,
+    samePoolJson,
+    reused: n - changedRows.length,
+    upserted,
+    removed,
+  };
+}
+
+/** Whether row j of `a` and row i of `b` show the same JSON in pools (decimals, name, symbol, logoUrl; no lossy text). */
+function samePoolToken(a: ChainTokenColumns, j: number, b: ChainTokenColumns, i: number): boolean {
+  return (
+    a.decimals[j] === b.decimals[i] &&
+    sameValue(a.symbol, j, b.symbol, i) &&
+    sameValue(a.name, j, b.name, i) &&
+    sameValue(a.logoUrl, j, b.logoUrl, i) &&
+    !lossyText(a, j)
+  );
+}
+
+/** Whether the text a pool shows of token row j (symbol, name, logoUrl) holds U+FFFD (bytes EF BF BD). */
+function lossyText(columns: ChainTokenColumns, j: number): boolean {
+  return holdsReplacement(columns.symbol, j) || holdsReplacement(columns.name, j) || holdsReplacement(columns.logoUrl, j);
+}
+
+function holdsReplacement(column: StringColumn, j: number): boolean {
+  const bytes = column.bytes;
+  const end = column.offsets[j + 1];
+  for (let k = column.offsets[j]; k + 2 < end; k++) if (bytes[k] === 0xef && bytes[k + 1] === 0xbf && bytes[k + 2] === 0xbd) return true;
+  return false;
+}
+
+function sameValue(a: StringColumn, j: number, b: StringColumn, i: number): boolean {
+  const aStart = a.offsets[j];
+  const length = a.offsets[j + 1] - aStart;
+  const bStart = b.offsets[i];
+  if (b.offsets[i + 1] - bStart !== length) return false;
+  for (let k = 0; k < length; k++) if (a.bytes[aStart + k] !== b.bytes[bStart + k]) return false;
+  return true;
+}
+
+function copyValue(out: StringColumnBuilder, column: StringColumn, j: number): void {
+  out.writeBytes(column.bytes, column.offsets[j], column.offsets[j + 1]);
+  out.endValue();
+}
+
+/** The row holding `address` (binary search over the rows in address order), or -1. */
+function findRow(addresses: readonly string[], byAddress: Uint32Array, address: string): number {
+  let low = 0;
+  let high = byAddress.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >>> 1;
+    const value = addresses[byAddress[mid]];
+    if (value === address) return byAddress[mid];
+    if (value < address) low = mid + 1;
+    else high = mid - 1;
+  }
+  return -1;
+}
+
+/** position[rows[p]] = p. */
+function inverse(rows: Uint32Array): Uint32Array {
+  const position = new Uint32Array(rows.length);
+  for (let p = 0; p < rows.length; p++) position[rows[p]] = p;
+  return position;
+}
