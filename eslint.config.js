@@ -19,7 +19,7 @@ const FLOORS = [
   ["http"],
   ["stream"],
   ["openapi", "access"],
-  ["serving", "snapshot"],
+  ["serving", "snapshot", "history"],
   ["query", "baskets"],
   ["tables", "origin"],
   ["api"],

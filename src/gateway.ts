@@ -38,9 +38,11 @@ import type { Worker } from "node:worker_threads";
 import type { EventLoopUtilization } from "node:perf_hooks";
 import { VersionRetention, VersionUseTable } from "./serving/version-retention.js";
 import { ChangeHistoryKeeper } from "./serving/change-history.js";
+import { HistoryFeed } from "./history/history-feed.js";
 
 export const WORKER_FILE = resolve(PROJECT_ROOT, "dist/workers/snapshot-worker.js");
 export const SERVING_THREAD_FILE = resolve(PROJECT_ROOT, "dist/src/server/serving-thread.js");
+export const HISTORY_THREAD_FILE = resolve(PROJECT_ROOT, "dist/src/history/history-thread.js");
 
 export interface RunningGateway {
   readonly port: number;
@@ -94,6 +96,13 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   // The TLS files the serving threads load, checked and held open (config.ts checked them too, at parse time).
   const tls = config.tls === null ? null : holdTlsFiles(config.tls, TLS_SETTING_NAMES);
   metrics.baskets.set(baskets.baskets.length);
+  const historyRetention = { rawHours: config.historyRawHours, hourDays: config.historyHourDays };
+  const historyFeed =
+    config.history === "on"
+      ? new HistoryFeed(HISTORY_THREAD_FILE, { dir: resolve(config.historyDir), retention: historyRetention }, log)
+      : null;
+  historyFeed?.start();
+  metrics.watchHistory(historyFeed?.status ?? null);
 
   const supervisor = new Supervisor(
     {
@@ -125,6 +134,8 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
         requestMetrics,
         streamCounters: createStreamCounters(config.maxApiKeys),
         streamLimits: config.stream,
+        history:
+          historyFeed === null ? null : { dir: resolve(config.historyDir), retention: historyRetention, status: historyFeed.status.buffer },
       },
       tls,
       fleet: () => origin?.fleet() ?? Promise.resolve({ kind: "unavailable", reason: "no-origin" }),
@@ -151,7 +162,11 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
       maxFileBytes: config.snapshotFileMaxBytes,
     },
     {
-      snapshotBuilt: (version, chains, tokenIndex, changeSets) => publisher.built(version, chains, tokenIndex, changeSets),
+      snapshotBuilt: (version, chains, tokenIndex, changeSets) => {
+        publisher.built(version, chains, tokenIndex, changeSets);
+        // After the swap is posted: history observes the files on its own thread, nothing waits for it.
+        historyFeed?.published(chains, changeSets);
+      },
       chainAccepted: (info) => metrics.chainLoaded(info),
       fileRejected: (reason) => metrics.rejectedFiles.inc({ reason }),
       buildFailed: () => metrics.buildFailures.inc(),
@@ -244,6 +259,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
       basketsReloader.stop();
       await supervisor.stop();
       await loader.stop();
+      await historyFeed?.stop();
     },
   };
 }

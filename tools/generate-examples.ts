@@ -68,6 +68,14 @@ const USDC_BASE = "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913";
 const ZERO = "0x0000000000000000000000000000000000000000";
 
 /** What to send: a method and path, a JSON body (or raw bytes), headers; the key is the sandbox key unless named. */
+const HISTORY_PRICES_REQUEST = {
+  at: 1_800_000_000,
+  tokens: [
+    { chainId: 8453, address: USDC_BASE },
+    { chainId: 1, address: "0x0000000000000000000000000000000000000001" },
+  ],
+};
+
 interface Call {
   readonly method: "GET" | "POST";
   readonly path: string;
@@ -281,6 +289,34 @@ const EXAMPLES: readonly (RequestExample | ResponseExample)[] = [
   },
   {
     kind: "response",
+    name: "HISTORY_TOKEN_OHLCV_RESPONSE_EXAMPLE",
+    comment: `GET /v1/history/tokens/8453/${USDC_BASE}/ohlcv/hour?limit=24&fill=previous (history of the sample: one observation).`,
+    type: "TokenOhlcvResponse",
+    call: { method: "GET", path: `/v1/history/tokens/8453/${USDC_BASE}/ohlcv/hour?limit=24&fill=previous` },
+  },
+  {
+    kind: "response",
+    name: "HISTORY_POOL_RESPONSE_EXAMPLE",
+    comment: "GET /v1/history/pools/8453/0x5cd316158089410cb926b5bc3295e1b06b2a0657/hour?limit=24.",
+    type: "PoolHistoryResponse",
+    call: { method: "GET", path: "/v1/history/pools/8453/0x5cd316158089410cb926b5bc3295e1b06b2a0657/hour?limit=24" },
+  },
+  {
+    kind: "request",
+    name: "HISTORY_PRICES_REQUEST_EXAMPLE",
+    comment: "Two tokens at a time after the sample's files.",
+    type: "HistoricalPricesRequest",
+    value: HISTORY_PRICES_REQUEST,
+  },
+  {
+    kind: "response",
+    name: "HISTORY_PRICES_RESPONSE_EXAMPLE",
+    comment: "The answer to HISTORY_PRICES_REQUEST_EXAMPLE.",
+    type: "HistoricalPricesResponse",
+    call: { method: "POST", path: "/v1/history/tokens/prices", body: HISTORY_PRICES_REQUEST },
+  },
+  {
+    kind: "response",
     name: "STATUS_RESPONSE_EXAMPLE",
     comment: "GET /v1/status (`ageSeconds` as of the examples' timestamps).",
     type: "StatusResponse",
@@ -294,9 +330,26 @@ const bearer = (key: string) => `Bearer ${key}`;
 /** One request per error code that a request can provoke on the sample (ERROR_EXAMPLES); the framing error goes over a raw socket. */
 /** GET /v1/status's `ageSeconds` as of the examples' first timestamp (the real one depends on the clock). */
 function fixedAges(body: unknown): unknown {
-  const status = body as { data: { chains: { generatedAt: number; ageSeconds: number }[] } };
+  const status = body as { data: { chains: { generatedAt: number; ageSeconds: number }[]; history: { bytes: number } } };
   for (const chain of status.data.chains) chain.ageSeconds = Math.max(0, Math.floor(FIRST_TIMESTAMP / 1000 - chain.generatedAt));
+  // The store's size on disk depends on the file system: a round figure.
+  status.data.history.bytes = 1_048_576;
   return status;
+}
+
+/** Waits until history has observed every served file (its examples answer from it). */
+async function historyObserved(base: string): Promise<void> {
+  const headers = { authorization: `Bearer ${SANDBOX_KEY}` };
+  for (let tries = 0; tries < 200; tries++) {
+    const status = (await (await fetch(`${base}/v1/status`, { headers })).json()) as {
+      data: { chains: { generatedAt: number }[]; history: { state: string; lastObservedAt: number | null } };
+    };
+    const newest = Math.max(...status.data.chains.map((c) => c.generatedAt));
+    // `ok` once no file waits: every file of the initial batch observed.
+    if (status.data.history.state === "ok" && status.data.history.lastObservedAt === newest) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error("history did not observe the sample's files within 10 s");
 }
 
 /** A WebSocket handshake on GET /v1/stream (fetch may not send Upgrade or Connection): its key and version. */
@@ -456,11 +509,14 @@ export async function generateExamples(): Promise<string> {
     GATEWAY_THREADS: "1",
     LOG_LEVEL: "silent",
     QUOTA_STORE: "memory",
+    HISTORY: "on",
+    HISTORY_DIR: join(dir, "history"),
   };
   const gateway = await startGateway(loadConfig([], env), pino({ level: "silent" }));
   try {
     await gateway.initialLoad;
     const base = `http://127.0.0.1:${gateway.port}`;
+    await historyObserved(base);
     let clock = FIRST_TIMESTAMP;
     const nextTimestamp = () => new Date(clock++).toISOString();
 

@@ -34,6 +34,10 @@ const CONTROLLED_ENV = [
   "SNAPSHOT_MAX_VERSIONS",
   "CURSOR_RETENTION_SECONDS",
   "TOKEN_LOGO_URL_TEMPLATE",
+  "HISTORY",
+  "HISTORY_DIR",
+  "HISTORY_RAW_HOURS",
+  "HISTORY_HOUR_DAYS",
 ];
 
 export interface BenchKey {
@@ -125,6 +129,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     SNAPSHOT_DIR: options.snapshotDir,
     API_KEYS_FILE: options.keysFile,
     GLIBC_TUNABLES: ALLOCATOR_TUNABLE,
+    // Each gateway its own history store (a bench measuring history names its own).
+    HISTORY_DIR: mkdtempSync(join(tmpdir(), "lgw-bench-history-")),
   });
   if (options.threads !== undefined) env.GATEWAY_THREADS = String(options.threads);
   Object.assign(env, options.env ?? {});

@@ -2,13 +2,14 @@
  * Access groups: every authenticated route belongs to one, and a key's `routes`
  * allow-list (keys-file.md) names groups. The route table (src/http/route-table.ts)
  * assigns each route its group; this is the one list of the names operators write.
- * `stream` holds the live routes (live.md): GET /v1/stream, GET /v1/changes, GET /v1/status.
+ * `stream` holds the live routes (live.md): GET /v1/stream, GET /v1/changes, GET /v1/status; `history` the
+ * history routes (history.md §24).
  * `fleet` (GET /v1/status/fleet, fleet.md §20) is an operator's group: only a key whose
  * `routes` lists it has it.
  */
 
 /** The groups of a key whose record names no `routes`. */
-export const DEFAULT_ACCESS_GROUPS = ["tokens", "pools", "protocols", "stream"] as const;
+export const DEFAULT_ACCESS_GROUPS = ["tokens", "pools", "protocols", "stream", "history"] as const;
 
 /** Groups only a key that lists them has. */
 export const OPERATOR_ACCESS_GROUPS = ["fleet"] as const;

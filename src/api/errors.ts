@@ -115,6 +115,12 @@ export const ERROR_CATALOGUE = {
     when: "the chain's loaded snapshot has no token with this address",
     rateLimitHeaders: "always",
   },
+  HISTORY_DISABLED: {
+    status: 404,
+    title: "Not Found",
+    when: "history is off on this gateway (`HISTORY=off`)",
+    rateLimitHeaders: "always",
+  },
   TOKEN_BASKET_NOT_FOUND: {
     status: 404,
     title: "Not Found",

@@ -1024,6 +1024,8 @@ export interface StatusData {
   chains: ChainStatus[];
   /** Where this instance pulls its files from and how that goes (fleet.md §20); null without `SNAPSHOT_ORIGIN`. */
   origin: OriginStatus | null;
+  /** Where history stands (shared/spec/history.md §25). */
+  history: HistoryStatus;
 }
 
 // ---------------------------------------------------------------- fleet (fleet.md §16-§21)
@@ -1497,6 +1499,7 @@ export interface ErrorMetadataByCode {
   LIQUIDITY_POOL_NOT_FOUND: LiquidityPoolNotFoundMetadata;
   TOKEN_NOT_FOUND: TokenNotFoundMetadata;
   TOKEN_BASKET_NOT_FOUND: TokenBasketNotFoundOnChainMetadata | TokenBasketNotFoundOnChainsMetadata;
+  HISTORY_DISABLED: NoErrorMetadata;
   ROUTE_NOT_FOUND: RouteNotFoundMetadata;
   METHOD_NOT_ALLOWED: MethodNotAllowedMetadata;
   NOT_ACCEPTABLE: NotAcceptableMetadata;
@@ -1509,3 +1512,126 @@ export interface ErrorMetadataByCode {
   FLEET_VIEW_UNAVAILABLE: FleetViewUnavailableMetadata;
   UNKNOWN_ERROR: NoErrorMetadata;
 }
+
+// ---- History (shared/spec/history.md §22-§25; docs/history.md)
+
+/** Timeframes of the history routes: buckets of `aggregate` minutes, hours or days, aligned to UTC. */
+export type HistoryTimeframe = "minute" | "hour" | "day";
+
+/**
+ * Query parameters of the history bucket routes (GET /v1/history/tokens/…/ohlcv/{timeframe}, GET
+ * /v1/history/pools/…/{timeframe}). An unknown parameter is a VALIDATION_ERROR (`whitelist`).
+ */
+export interface HistoryQuery {
+  /** Bucket width in timeframe units: minute 1, 5 or 15; hour 1, 4 or 12; day 1 (else VALIDATION_ERROR on `aggregate`). @default 1 */
+  aggregate?: number & tags.Type<"uint32"> & tags.Minimum<1> & tags.Maximum<15>;
+  /** Only buckets starting before this time (Unix seconds, exclusive): pages back. Absent: up to the latest. */
+  before?: number & tags.Type<"int64"> & tags.Minimum<0> & tags.Maximum<4294967295>;
+  /** Most buckets answered. @default 100 */
+  limit?: number & tags.Type<"uint32"> & tags.Minimum<1> & tags.Maximum<1000>;
+  /** `previous`: a bucket without observation (and without any file of the chain) carries the previous close, listed in `filled`. @default none */
+  fill?: "none" | "previous";
+}
+
+/** What the buckets answered cover. */
+export interface HistoryCoverage {
+  /** Start of the oldest bucket answered when `limit` were found, else where the kept history starts (Unix seconds). */
+  from: number & tags.Type<"int64">;
+  /** End of the newest bucket that could be answered (Unix seconds, exclusive). */
+  to: number & tags.Type<"int64">;
+  /** Observations of the entity in the buckets answered. */
+  observations: number & tags.Type<"uint32">;
+  /** Spans no observation of this instance covers (it was down, or a file was lost): [last observation before, first after]. */
+  gaps: [number, number][];
+}
+
+/** `data` of GET /v1/history/tokens/{chainId}/{tokenAddress}/ohlcv/{timeframe}. */
+export interface TokenOhlcvData {
+  chainId: ChainId;
+  /** Lowercase. */
+  address: string;
+  timeframe: HistoryTimeframe;
+  aggregate: number & tags.Type<"uint32">;
+  /** Always `snapshots`: sampled from the served files, not built from trades. */
+  source: "snapshots";
+  /** Newest first: [bucket start (Unix seconds), open, high, low, close (USD price), pooled value at the close (USD)]. */
+  candles: [number, number, number, number, number, number][];
+  /** Starts of the buckets of `candles` that carry the previous close (`fill=previous`). */
+  filled: number[];
+  coverage: HistoryCoverage;
+}
+
+/** `data` of GET /v1/history/pools/{chainId}/{poolAddress}/{timeframe}. */
+export interface PoolHistoryData {
+  chainId: ChainId;
+  /** Lowercase. */
+  address: string;
+  timeframe: HistoryTimeframe;
+  aggregate: number & tags.Type<"uint32">;
+  /** Always `snapshots`: sampled from the served files, not built from trades. */
+  source: "snapshots";
+  /** Newest first: [bucket start, TVL, volume 24h, fees 24h, yield 24h] at the bucket's last observation (rolling 24-hour windows as the files state them). */
+  rows: [number, number, number, number, number][];
+  /** Starts of the buckets of `rows` that carry the previous values (`fill=previous`). */
+  filled: number[];
+  coverage: HistoryCoverage;
+}
+
+/** Body of POST /v1/history/tokens/prices. */
+export interface HistoricalPricesRequest {
+  /** The time asked about (Unix seconds). */
+  at: number & tags.Type<"int64"> & tags.Minimum<0> & tags.Maximum<4294967295>;
+  /** 1 to 100 tokens, answered in this order. */
+  tokens: TokenAddressInput[] & tags.MinItems<1> & tags.MaxItems<100>;
+}
+
+/** A token's price at a time: its last observation at or before it. */
+export interface HistoricalPrice {
+  chainId: ChainId;
+  /** Lowercase. */
+  address: string;
+  /** USD price (`trackedUsdPrice`) as observed. */
+  price: number;
+  /** generatedAt of the file it was observed in (Unix seconds). */
+  observedAt: number & tags.Type<"int64">;
+}
+
+/** `data` of POST /v1/history/tokens/prices. */
+export interface HistoricalPricesData {
+  at: number & tags.Type<"int64">;
+  /** In request order; null: no observation of the token at or before `at` in what history keeps. */
+  prices: (HistoricalPrice | null)[];
+}
+
+/** Path parameters of the token OHLCV route. */
+export interface TokenHistoryPathParameters {
+  chainId: ChainId;
+  /** `0x` + 40 hex digits, any letter case. */
+  tokenAddress: string & tags.Pattern<"^0[xX][0-9a-fA-F]{40}$">;
+  timeframe: HistoryTimeframe;
+}
+
+/** Path parameters of the pool history route. */
+export interface PoolHistoryPathParameters {
+  chainId: ChainId;
+  /** Pool contract address (`0x` + 40 hex digits) or V4 pool id (`0x` + 64 hex digits), any letter case. */
+  poolAddress: string & tags.Pattern<"^0[xX](?:[0-9a-fA-F]{40}|[0-9a-fA-F]{64})$">;
+  timeframe: HistoryTimeframe;
+}
+
+/** History's state in GET /v1/status. */
+export interface HistoryStatus {
+  /** `ok`; `behind` (files wait to be observed); `failed` (the last write failed: full or failing disk; it retries with the next file); `off` (HISTORY=off). */
+  state: "ok" | "behind" | "failed" | "off";
+  /** generatedAt of the latest file observed (Unix seconds); null: none. */
+  lastObservedAt: (number & tags.Type<"int64">) | null;
+  /** Bytes of the history store on disk. */
+  bytes: number & tags.Type<"uint64">;
+}
+
+/** 200 body of GET /v1/history/tokens/{chainId}/{tokenAddress}/ohlcv/{timeframe}. */
+export type TokenOhlcvResponse = SuccessEnvelope<TokenOhlcvData>;
+/** 200 body of GET /v1/history/pools/{chainId}/{poolAddress}/{timeframe}. */
+export type PoolHistoryResponse = SuccessEnvelope<PoolHistoryData>;
+/** 200 body of POST /v1/history/tokens/prices. */
+export type HistoricalPricesResponse = SuccessEnvelope<HistoricalPricesData>;

@@ -4,7 +4,8 @@
  * and flags, declared in src/config/settings.ts; docs/operators.md); `liquidity-gateway keys
  * ...` manages the keys file; `liquidity-gateway snapshots ...` acts on the
  * snapshot directory (e.g. allow a rollback); `liquidity-gateway publish ...`
- * publishes a directory to an origin (docs/fleet.md). The gateway drains and stops on
+ * publishes a directory to an origin (docs/fleet.md); `liquidity-gateway history rebuild --from DIR` replays
+ * archived chain files into the history store. The gateway drains and stops on
  * SIGTERM/SIGINT, replaces its serving threads one by one on SIGUSR2, and on
  * SIGHUP rechecks its TLS files and replaces the threads when they pass.
  */
@@ -15,6 +16,7 @@ import { createLogger } from "../log/logger.js";
 import { KeysFileError } from "../access/keys-file.js";
 import { runKeysCli } from "./keys-cli.js";
 import { runSnapshotsCli } from "./snapshots-cli.js";
+import { runHistoryCli } from "./history-cli.js";
 import { runPublishCli } from "./publish-cli.js";
 
 async function main(): Promise<void> {
@@ -29,6 +31,14 @@ async function main(): Promise<void> {
   }
   if (argv[0] === "publish") {
     process.exitCode = await runPublishCli(argv.slice(1));
+    return;
+  }
+  if (argv[0] === "history") {
+    process.exitCode = runHistoryCli(argv.slice(1), {
+      stdout: (t) => process.stdout.write(t),
+      stderr: (t) => process.stderr.write(t),
+      env: process.env,
+    });
     return;
   }
   if (argv.includes("--help") || argv.includes("-h")) {

@@ -265,6 +265,35 @@ export const SETTINGS = {
       "kept set holds its changed addresses (about 50 bytes each), so a re-push that changes every pool of the large data set " +
       "(about 760,000 pools and tokens) keeps about 37 MB per set.",
   }),
+  history: setting({
+    env: "HISTORY",
+    flag: "--history",
+    type: oneOf(["on", "off"]),
+    default: "on",
+    help: "History of prices, TVL, volume and yield from the served files (`shared/spec/history.md`, docs/history.md); `off`: nothing is observed and the history routes answer 404 `HISTORY_DISABLED`.",
+  }),
+  historyDir: setting({
+    env: "HISTORY_DIR",
+    flag: "--history-dir",
+    type: matching(/^\P{Cc}+$/u, "be a directory path", "directory path"),
+    default: "history",
+    defaultText: "`./history`",
+    help: "Directory of the history store (an LMDB environment, created when missing; one gateway process writes it).",
+  }),
+  historyRawHours: setting({
+    env: "HISTORY_RAW_HOURS",
+    flag: "--history-raw-hours",
+    type: integer(1, 24 * 366),
+    default: 48,
+    help: "Hours every observation is kept (minute candles are answered from them).",
+  }),
+  historyHourDays: setting({
+    env: "HISTORY_HOUR_DAYS",
+    flag: "--history-hour-days",
+    type: integer(1, 3660),
+    default: 90,
+    help: "Days hourly buckets are kept; daily buckets are kept without limit.",
+  }),
   changesMaxBytes: setting({
     env: "CHANGES_MAX_MB",
     flag: "--changes-max-mb",

@@ -20,6 +20,7 @@ import { SnapshotStore } from "../serving/snapshot-store.js";
 import { createStreamCounters } from "../stream/key-streams.js";
 import { StreamHub, type StreamMetrics } from "../stream/stream-hub.js";
 import { DEFAULT_STREAM_LIMITS, type StreamLimits } from "../stream/stream-limits.js";
+import { HistoryAccess, type HistoryInit } from "../history/history-access.js";
 import type { FleetAnswer } from "../origin/fleet-view.js";
 import type { OriginStatusRecord } from "../origin/origin-status.js";
 import { errorObject } from "./envelope.js";
@@ -47,6 +48,8 @@ export interface GatewayContext extends AccessContext, Paging {
   readonly stream: StreamHub;
   /** GET /ready's answer, encoded once per state. */
   readonly readiness: ReadinessAnswer;
+  /** History (shared/spec/history.md); null: HISTORY=off. */
+  readonly history: HistoryAccess | null;
   /** Where this instance pulls its files from and how it goes (posted by the supervisor); null without an origin. */
   origin: OriginStatusRecord | null;
   /** The fleet in Redis (GET /v1/status/fleet, asked of the supervisor). */
@@ -79,6 +82,8 @@ export interface GatewayContextInit {
   readonly streamCounters?: SharedArrayBuffer;
   /** STREAM_* limits; default: the documented defaults. */
   readonly streamLimits?: StreamLimits;
+  /** The history store and its status; null or absent: HISTORY=off. */
+  readonly history?: HistoryInit | null;
 }
 
 /** What the thread (or the test) plugs in. */
@@ -131,5 +136,6 @@ export function createGatewayContext(init: GatewayContextInit, hooks: GatewayCon
       log: hooks.log,
     }),
     readiness: new ReadinessAnswer(),
+    history: init.history == null ? null : new HistoryAccess(init.history),
   };
 }

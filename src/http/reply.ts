@@ -26,6 +26,11 @@ export interface DataReply {
   readonly cacheKey?: string;
   /** `x-data-generated-at` of an answer about one chain: that chain's generatedAt as text (ServingSnapshot.dataGeneratedAt). */
   readonly dataGeneratedAt?: string;
+  /**
+   * How long caches may keep it without asking (absent: they revalidate): `immutable` for an answer that
+   * never changes (closed history buckets), `short` for one that changes within seconds.
+   */
+  readonly cache?: "immutable" | "short";
 }
 
 /** A body sent as it is (operations endpoints: health, readiness, metrics, the OpenAPI document). */
@@ -65,9 +70,10 @@ export function dataReply(
   cacheKey?: string,
   dataCrc?: number,
   dataGeneratedAt?: string,
+  cache?: DataReply["cache"],
 ): DataReply {
   // One object shape for every data reply (monomorphic on the hot path).
-  return { kind: "data", data, snapshotVersion, dataCrc, cacheKey, dataGeneratedAt };
+  return { kind: "data", data, snapshotVersion, dataCrc, cacheKey, dataGeneratedAt, cache };
 }
 
 export const EVENT_STREAM_CONTENT_TYPE = "text/event-stream";

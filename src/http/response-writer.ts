@@ -120,7 +120,10 @@ const R_CRLF = bytes("\r\n");
 const R_COLON = bytes(": ");
 
 /** How an answer may be cached: its cache-control header, and vary on answers that are not errors. */
-export type CachePolicy = "no-store" | "revalidate" | "private-revalidate";
+export type CachePolicy = "no-store" | "revalidate" | "private-revalidate" | "immutable" | "short";
+
+/** max-age of answers that change within seconds (open history buckets). */
+export const SHORT_MAX_AGE_SECONDS = 10;
 
 /** uWS's cork buffer (LoopData::CORK_BUFFER_SIZE): a write at least this large is sent at once. */
 const UWS_CORK_BUFFER_BYTES = 16 * 1024;
@@ -194,6 +197,8 @@ export class ResponseWriter {
       "no-store": bytes("\r\ncache-control: no-store"),
       revalidate: bytes(`\r\ncache-control: no-cache\r\nvary: ${vary}`),
       "private-revalidate": bytes(`\r\ncache-control: private, no-cache\r\nvary: ${vary}`),
+      immutable: bytes(`\r\ncache-control: public, max-age=31536000, immutable\r\nvary: ${vary}`),
+      short: bytes(`\r\ncache-control: public, max-age=${SHORT_MAX_AGE_SECONDS}\r\nvary: ${vary}`),
     };
   }
 
@@ -388,7 +393,8 @@ export class ResponseWriter {
   }
 
   /** Success answers: a cache may keep them but must revalidate; keyed answers never go to a shared cache. */
-  private cacheControl(x: Exchange): CachePolicy {
+  private cacheControl(x: Exchange, reply?: DataReply): CachePolicy {
+    if (reply?.cache !== undefined) return reply.cache;
     return x.key === null ? "revalidate" : "private-revalidate";
   }
 
@@ -404,7 +410,7 @@ export class ResponseWriter {
     if (x.conditional) {
       etag = dataEtag(version ?? "", reply.dataCrc ?? crcOf(chunks), dataLength);
       if (ifNoneMatchHits(x.ifNoneMatch, etag)) {
-        this.write(x, 304, null, null, "identity", null, version, etag, this.cacheControl(x), reply.dataGeneratedAt);
+        this.write(x, 304, null, null, "identity", null, version, etag, this.cacheControl(x, reply), reply.dataGeneratedAt);
         return;
       }
     }
@@ -427,7 +433,7 @@ export class ResponseWriter {
         null,
         version,
         etag,
-        this.cacheControl(x),
+        this.cacheControl(x, reply),
         reply.dataGeneratedAt,
       );
       return;
@@ -443,12 +449,12 @@ export class ResponseWriter {
         null,
         version,
         etag,
-        this.cacheControl(x),
+        this.cacheControl(x, reply),
         reply.dataGeneratedAt,
       );
       return;
     }
-    this.write(x, 200, JSON_CONTENT_TYPE, body, "identity", null, version, etag, this.cacheControl(x), reply.dataGeneratedAt);
+    this.write(x, 200, JSON_CONTENT_TYPE, body, "identity", null, version, etag, this.cacheControl(x, reply), reply.dataGeneratedAt);
   }
 
   private raw(x: Exchange, reply: RawReply): void {

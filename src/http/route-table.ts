@@ -31,12 +31,17 @@ import {
   TOKEN_SEARCH_REQUEST_EXAMPLE,
   TOKEN_SEARCH_RESPONSE_EXAMPLE,
   TOKENS_BY_ADDRESS_RESPONSE_EXAMPLE,
+  HISTORY_TOKEN_OHLCV_RESPONSE_EXAMPLE,
+  HISTORY_POOL_RESPONSE_EXAMPLE,
+  HISTORY_PRICES_REQUEST_EXAMPLE,
+  HISTORY_PRICES_RESPONSE_EXAMPLE,
 } from "../openapi/examples.js";
 import { ASYNCAPI_DOCUMENT, OpenApiDocument } from "./handlers/openapi.js";
 import { getDocsAsset, getDocsPage } from "./handlers/docs.js";
 import { getHealth, getMetrics, getReadiness } from "./handlers/operations.js";
 import { listChainTokens, searchChainTokens } from "./handlers/chain-tokens.js";
 import { getChanges, getStatus } from "./handlers/changes.js";
+import { getHistoricalPrices, getPoolHistory, getTokenOhlcv } from "./handlers/history.js";
 import { getFleetStatus } from "./handlers/fleet.js";
 import { getPool } from "./handlers/pool-details.js";
 import { searchPoolsRoute } from "./handlers/pool-search.js";
@@ -107,6 +112,14 @@ const FLEET_DESCRIPTION = `For operators (access group \`fleet\`: only a key who
 
 const pool = POOL_RESPONSE_EXAMPLE.data.pool;
 const SAMPLE_TOKEN = { chainId: 8453, address: "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913" };
+const HISTORY_BUCKETS_DESCRIPTION = `Sampled history (shared/spec/history.md §22-§24): each served chain file is one observation at its \`generatedAt\`; buckets are not built from trades.
+
+- Buckets of \`aggregate\` minutes (1, 5, 15), hours (1, 4, 12) or days (1), aligned to UTC; \`t\` is the bucket's start. Minute buckets come from the observations kept \`HISTORY_RAW_HOURS\`, hour buckets from the hourly tier kept \`HISTORY_HOUR_DAYS\`, day buckets without limit.
+- Newest first; \`before\` (Unix seconds, exclusive) pages back; \`limit\` 1 to 1000 (default 100).
+- A bucket without observation is absent; with \`fill=previous\` (and no file of the chain in it) it carries the previous close and its start is listed in \`filled\`.
+- \`coverage\`: from where to where the answer looks, the observations in it and the gaps (spans this instance observed nothing).
+- An answer whose buckets are all closed (a later observation was served) never changes: \`Cache-Control: public, max-age=31536000, immutable\`; others \`max-age=10\`.`;
+
 const chainParameter = (carrier: string) => ({ in: "path" as const, carrier, name: "chainId", example: SAMPLE_TOKEN.chainId });
 const tokenAddressParameter = (carrier: string) => ({ in: "path" as const, carrier, name: "tokenAddress", example: SAMPLE_TOKEN.address });
 const PAGED_ERRORS = ["VALIDATION_ERROR", "UNSUPPORTED_CHAIN_ID", "INVALID_PAGINATION_CURSOR", "CHAIN_DATA_UNAVAILABLE"] as const;
@@ -552,6 +565,90 @@ export const ROUTES = [
         snapshotVersion: "always",
       },
       errors: ["VALIDATION_ERROR", "CHAIN_DATA_UNAVAILABLE"],
+    },
+  },
+  {
+    name: "history.tokenOhlcv",
+    method: "GET",
+    path: "/v1/history/tokens/{chainId}/{tokenAddress}/ohlcv/{timeframe}",
+    access: "history",
+    body: false,
+    handler: getTokenOhlcv,
+    doc: {
+      operationId: "getTokenOhlcv",
+      summary: "A token's price candles over time (sampled from the served files)",
+      description: HISTORY_BUCKETS_DESCRIPTION,
+      parameters: [
+        { in: "path", carrier: "TokenHistoryPathParameters", name: "chainId", example: SAMPLE_TOKEN.chainId },
+        { in: "path", carrier: "TokenHistoryPathParameters", name: "tokenAddress", example: SAMPLE_TOKEN.address },
+        { in: "path", carrier: "TokenHistoryPathParameters", name: "timeframe", example: "hour" },
+        { in: "query", carrier: "HistoryQuery", name: "aggregate", example: 1 },
+        { in: "query", carrier: "HistoryQuery", name: "before" },
+        { in: "query", carrier: "HistoryQuery", name: "limit", example: 24 },
+        { in: "query", carrier: "HistoryQuery", name: "fill", example: "previous" },
+      ],
+      success: {
+        description: "The candles, newest first.",
+        schema: "TokenOhlcvResponse",
+        example: HISTORY_TOKEN_OHLCV_RESPONSE_EXAMPLE,
+        snapshotVersion: "always",
+      },
+      errors: ["VALIDATION_ERROR", "UNSUPPORTED_CHAIN_ID", "TOKEN_NOT_FOUND", "HISTORY_DISABLED"],
+    },
+  },
+  {
+    name: "history.pool",
+    method: "GET",
+    path: "/v1/history/pools/{chainId}/{poolAddress}/{timeframe}",
+    access: "history",
+    body: false,
+    handler: getPoolHistory,
+    doc: {
+      operationId: "getPoolHistory",
+      summary: "A pool's TVL, volume, fees and yield over time (sampled from the served files)",
+      description: HISTORY_BUCKETS_DESCRIPTION,
+      parameters: [
+        { in: "path", carrier: "PoolHistoryPathParameters", name: "chainId", example: pool.chainId },
+        { in: "path", carrier: "PoolHistoryPathParameters", name: "poolAddress", example: pool.address },
+        { in: "path", carrier: "PoolHistoryPathParameters", name: "timeframe", example: "hour" },
+        { in: "query", carrier: "HistoryQuery", name: "aggregate", example: 1 },
+        { in: "query", carrier: "HistoryQuery", name: "before" },
+        { in: "query", carrier: "HistoryQuery", name: "limit", example: 24 },
+        { in: "query", carrier: "HistoryQuery", name: "fill" },
+      ],
+      success: {
+        description: "The rows, newest first.",
+        schema: "PoolHistoryResponse",
+        example: HISTORY_POOL_RESPONSE_EXAMPLE,
+        snapshotVersion: "always",
+      },
+      errors: ["VALIDATION_ERROR", "UNSUPPORTED_CHAIN_ID", "INVALID_POOL_ADDRESS", "LIQUIDITY_POOL_NOT_FOUND", "HISTORY_DISABLED"],
+    },
+  },
+  {
+    name: "history.prices",
+    method: "POST",
+    path: "/v1/history/tokens/prices",
+    access: "history",
+    body: true,
+    handler: getHistoricalPrices,
+    doc: {
+      operationId: "getHistoricalPrices",
+      summary: "The USD prices of up to 100 tokens at a time",
+      description:
+        "Each token's last observation at or before `at`, in request order: from every observation while the raw tier keeps them (`HISTORY_RAW_HOURS`), then at the end of the hour (`HISTORY_HOUR_DAYS`), then of the day. `null` for a token history never observed there. Sampled from the served files (docs/history.md).",
+      requestBody: {
+        schema: "HistoricalPricesRequest",
+        description: "A JSON object (at most 64 KiB) with `at` and 1 to 100 tokens.",
+        example: HISTORY_PRICES_REQUEST_EXAMPLE,
+      },
+      success: {
+        description: "The prices.",
+        schema: "HistoricalPricesResponse",
+        example: HISTORY_PRICES_RESPONSE_EXAMPLE,
+        snapshotVersion: "always",
+      },
+      errors: ["VALIDATION_ERROR", "INVALID_BLOCKCHAIN_ADDRESS", "UNSUPPORTED_CHAIN_ID", "HISTORY_DISABLED"],
     },
   },
   {

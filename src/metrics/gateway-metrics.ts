@@ -6,6 +6,7 @@
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from "prom-client";
 import type { ChainSnapshotInfo } from "../tables/compiled-chain.js";
+import { HISTORY_STATES, type HistoryFigures, type HistoryStatusCells } from "../history/history-status.js";
 import { SNAPSHOT_ERROR_REASONS } from "../snapshot/snapshot-error.js";
 import {
   LATENCY_BUCKETS,
@@ -269,6 +270,84 @@ export class GatewayMetrics {
         for (const v of self.liveVersions) this.set({ version: v, current: v === self.currentVersion ? "1" : "0" }, 1);
       },
     });
+  }
+
+  /**
+   * History's figures (shared/spec/history.md §25), read from the history thread's status cells at each
+   * scrape; nothing is exported with HISTORY=off.
+   */
+  watchHistory(status: HistoryStatusCells | null): void {
+    if (status === null) return;
+    const registers = [this.registry];
+    const figure = (name: string, help: string, kind: "gauge" | "counter", value: (f: HistoryFigures) => number) =>
+      kind === "gauge"
+        ? new Gauge({
+            name,
+            help,
+            registers,
+            collect() {
+              this.set(value(status.figures()));
+            },
+          })
+        : new Counter({
+            name,
+            help,
+            registers,
+            collect() {
+              this.reset();
+              this.inc(value(status.figures()));
+            },
+          });
+    new Gauge({
+      name: "gateway_history_state",
+      help: "History's state (GET /v1/status's history.state): 1 for the current one of ok, behind, failed.",
+      labelNames: ["state"],
+      registers,
+      collect() {
+        const state = status.state;
+        for (const s of HISTORY_STATES) if (s !== "off") this.set({ state: s }, s === state ? 1 : 0);
+      },
+    });
+    figure(
+      "gateway_history_last_observed_at_seconds",
+      "generatedAt of the latest file history observed (Unix seconds; 0: none).",
+      "gauge",
+      (f) => f.lastObservedAt,
+    );
+    figure(
+      "gateway_history_lag_seconds",
+      "Seconds from the latest observed file being served to its observations being written.",
+      "gauge",
+      (f) => f.lagSeconds,
+    );
+    figure("gateway_history_queued_files", "Served files waiting to be observed.", "gauge", (f) => f.queued);
+    figure("gateway_history_disk_bytes", "Bytes of the history store (HISTORY_DIR) on disk.", "gauge", (f) => f.bytes);
+    figure(
+      "gateway_history_compaction_backlog_hours",
+      "Closed hours waiting to be compacted (summed over chains and kinds).",
+      "gauge",
+      (f) => f.backlogHours,
+    );
+    figure("gateway_history_files_observed_total", "Served files whose observations were written.", "counter", (f) => f.files);
+    figure(
+      "gateway_history_observations_written_total",
+      "Records written: entity values that changed, appeared or left.",
+      "counter",
+      (f) => f.records,
+    );
+    figure("gateway_history_compaction_steps_total", "Compaction and retention steps done.", "counter", (f) => f.compactionSteps);
+    figure(
+      "gateway_history_write_failures_total",
+      "Served files whose observations could not be written (full or failing disk).",
+      "counter",
+      (f) => f.failures,
+    );
+    figure(
+      "gateway_history_skipped_files_total",
+      "Served files not observed because history was too far behind (their changes went with the next file).",
+      "counter",
+      (f) => f.skipped,
+    );
   }
 
   /**

@@ -14,6 +14,9 @@ import type {
   ChangesResponse,
   ErrorEnvelope,
   HealthResponse,
+  HistoricalPricesRequest,
+  HistoricalPricesResponse,
+  PoolHistoryResponse,
   PoolResponse,
   PoolSearchRequest,
   PoolSearchResponse,
@@ -29,6 +32,7 @@ import type {
   TokenBasketsResponse,
   TokenListRequest,
   TokenListResponse,
+  TokenOhlcvResponse,
   TokenPriceResponse,
   TokenPricesRequest,
   TokenPricesResponse,
@@ -669,7 +673,7 @@ export const ERROR_EXAMPLES: Partial<Record<ErrorCode, ErrorEnvelope>> = {
       title: "Route Not Found",
       message: "No route GET /v1/pool; see the API reference for the available routes.",
       details:
-        "Routes: POST /v1/tokens, POST /v1/tokens/search, POST /v1/tokens/prices, GET /v1/tokens/baskets, GET /v1/tokens/baskets/{basketId}, GET /v1/tokens/baskets/{chainId}/{basketId}, GET /v1/tokens/prices/{chainId}/{tokenAddress}/usd, POST /v1/tokens/{chainId}, GET /v1/tokens/{tokenAddress}, POST /v1/tokens/{chainId}/search, GET /v1/tokens/{chainId}/{tokenAddress}, GET /v1/pools/{chainId}/{poolAddress}, POST /v1/pools/search, GET /v1/stream, GET /v1/protocols, GET /v1/changes, GET /v1/status, GET /v1/status/fleet, GET /health, GET /ready, GET /metrics, GET /v1/openapi.json, GET /v1/asyncapi.json, GET /docs, GET /docs/assets/{file}.",
+        "Routes: POST /v1/tokens, POST /v1/tokens/search, POST /v1/tokens/prices, GET /v1/tokens/baskets, GET /v1/tokens/baskets/{basketId}, GET /v1/tokens/baskets/{chainId}/{basketId}, GET /v1/tokens/prices/{chainId}/{tokenAddress}/usd, POST /v1/tokens/{chainId}, GET /v1/tokens/{tokenAddress}, POST /v1/tokens/{chainId}/search, GET /v1/tokens/{chainId}/{tokenAddress}, GET /v1/pools/{chainId}/{poolAddress}, POST /v1/pools/search, GET /v1/stream, GET /v1/protocols, GET /v1/changes, GET /v1/status, GET /v1/history/tokens/{chainId}/{tokenAddress}/ohlcv/{timeframe}, GET /v1/history/pools/{chainId}/{poolAddress}/{timeframe}, POST /v1/history/tokens/prices, GET /v1/status/fleet, GET /health, GET /ready, GET /metrics, GET /v1/openapi.json, GET /v1/asyncapi.json, GET /docs, GET /docs/assets/{file}.",
       metadata: { method: "GET" },
     },
   },
@@ -1106,10 +1110,67 @@ export const CHANGES_RESPONSE_EXAMPLE = {
   },
 } satisfies ChangesResponse;
 
+/** GET /v1/history/tokens/8453/0x833589fcd6edb6e08f4c7c32d4f71b54bda02913/ohlcv/hour?limit=24&fill=previous (history of the sample: one observation). */
+export const HISTORY_TOKEN_OHLCV_RESPONSE_EXAMPLE = {
+  statusCode: 200,
+  timestamp: "2026-11-21T07:00:00.044Z",
+  path: "/v1/history/tokens/8453/0x833589fcd6edb6e08f4c7c32d4f71b54bda02913/ohlcv/hour?limit=24&fill=previous",
+  traceId: "84993aaf-06e8-4f6b-a85c-74abf8d4712f",
+  data: {
+    chainId: 8453,
+    address: "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913",
+    timeframe: "hour",
+    aggregate: 1,
+    source: "snapshots",
+    candles: [[1767380400, 1.003125, 1.003125, 1.003125, 1.003125, 692756783.72]],
+    filled: [],
+    coverage: { from: 1767380400, to: 1767384000, observations: 1, gaps: [] },
+  },
+} satisfies TokenOhlcvResponse;
+
+/** GET /v1/history/pools/8453/0x5cd316158089410cb926b5bc3295e1b06b2a0657/hour?limit=24. */
+export const HISTORY_POOL_RESPONSE_EXAMPLE = {
+  statusCode: 200,
+  timestamp: "2026-11-21T07:00:00.045Z",
+  path: "/v1/history/pools/8453/0x5cd316158089410cb926b5bc3295e1b06b2a0657/hour?limit=24",
+  traceId: "a83d1caa-537e-4f62-a02a-168de8f35ec2",
+  data: {
+    chainId: 8453,
+    address: "0x5cd316158089410cb926b5bc3295e1b06b2a0657",
+    timeframe: "hour",
+    aggregate: 1,
+    source: "snapshots",
+    rows: [[1767380400, 71872472.38, 3869127.28, 1934.56, 0.982455]],
+    filled: [],
+    coverage: { from: 1767380400, to: 1767384000, observations: 1, gaps: [] },
+  },
+} satisfies PoolHistoryResponse;
+
+/** Two tokens at a time after the sample's files. */
+export const HISTORY_PRICES_REQUEST_EXAMPLE = {
+  at: 1800000000,
+  tokens: [
+    { chainId: 8453, address: "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913" },
+    { chainId: 1, address: "0x0000000000000000000000000000000000000001" },
+  ],
+} satisfies HistoricalPricesRequest;
+
+/** The answer to HISTORY_PRICES_REQUEST_EXAMPLE. */
+export const HISTORY_PRICES_RESPONSE_EXAMPLE = {
+  statusCode: 200,
+  timestamp: "2026-11-21T07:00:00.046Z",
+  path: "/v1/history/tokens/prices",
+  traceId: "1df2e563-0fb5-44bd-a0c1-d020cfb597c9",
+  data: {
+    at: 1800000000,
+    prices: [{ chainId: 8453, address: "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913", price: 1.003125, observedAt: 1767382310 }, null],
+  },
+} satisfies HistoricalPricesResponse;
+
 /** GET /v1/status (`ageSeconds` as of the examples' timestamps). */
 export const STATUS_RESPONSE_EXAMPLE = {
   statusCode: 200,
-  timestamp: "2026-11-21T07:00:00.044Z",
+  timestamp: "2026-11-21T07:00:00.047Z",
   path: "/v1/status",
   traceId: "ed4b8a84-90c3-426c-a705-955c7637ac28",
   data: {
@@ -1120,7 +1181,7 @@ export const STATUS_RESPONSE_EXAMPLE = {
         chainId: 1,
         generatedAt: 1767382330,
         blockNumber: 24166060,
-        servedAt: "2026-11-21T07:00:00.044Z",
+        servedAt: "2026-11-21T07:00:00.047Z",
         ageSeconds: 27862070,
         id: "1767382330.19eb479b453a",
         pools: 900,
@@ -1130,7 +1191,7 @@ export const STATUS_RESPONSE_EXAMPLE = {
         chainId: 130,
         generatedAt: 1767382278,
         blockNumber: 36550278,
-        servedAt: "2026-11-21T07:00:00.044Z",
+        servedAt: "2026-11-21T07:00:00.047Z",
         ageSeconds: 27862122,
         id: "1767382278.9ad0b7254b8b",
         pools: 280,
@@ -1140,7 +1201,7 @@ export const STATUS_RESPONSE_EXAMPLE = {
         chainId: 143,
         generatedAt: 1767382291,
         blockNumber: 44599727,
-        servedAt: "2026-11-21T07:00:00.044Z",
+        servedAt: "2026-11-21T07:00:00.047Z",
         ageSeconds: 27862109,
         id: "1767382291.824022b11350",
         pools: 290,
@@ -1150,7 +1211,7 @@ export const STATUS_RESPONSE_EXAMPLE = {
         chainId: 999,
         generatedAt: 1767382294,
         blockNumber: 28745494,
-        servedAt: "2026-11-21T07:00:00.044Z",
+        servedAt: "2026-11-21T07:00:00.047Z",
         ageSeconds: 27862106,
         id: "1767382294.d1e0deb28615",
         pools: 330,
@@ -1160,7 +1221,7 @@ export const STATUS_RESPONSE_EXAMPLE = {
         chainId: 8453,
         generatedAt: 1767382310,
         blockNumber: 40296355,
-        servedAt: "2026-11-21T07:00:00.044Z",
+        servedAt: "2026-11-21T07:00:00.047Z",
         ageSeconds: 27862090,
         id: "1767382310.013871f1e7f0",
         pools: 1050,
@@ -1170,7 +1231,7 @@ export const STATUS_RESPONSE_EXAMPLE = {
         chainId: 9745,
         generatedAt: 1767382246,
         blockNumber: 9623846,
-        servedAt: "2026-11-21T07:00:00.044Z",
+        servedAt: "2026-11-21T07:00:00.047Z",
         ageSeconds: 27862154,
         id: "1767382246.e6398649c306",
         pools: 230,
@@ -1180,7 +1241,7 @@ export const STATUS_RESPONSE_EXAMPLE = {
         chainId: 534352,
         generatedAt: 1767382250,
         blockNumber: 23393816,
-        servedAt: "2026-11-21T07:00:00.044Z",
+        servedAt: "2026-11-21T07:00:00.047Z",
         ageSeconds: 27862150,
         id: "1767382250.143a0153239d",
         pools: 270,
@@ -1188,5 +1249,6 @@ export const STATUS_RESPONSE_EXAMPLE = {
       },
     ],
     origin: null,
+    history: { state: "ok", lastObservedAt: 1767382330, bytes: 1048576 },
   },
 } satisfies StatusResponse;

@@ -3,6 +3,7 @@
  * Snapshot data travels as SharedArrayBuffer-backed columns: posting a
  * snapshot shares its memory with every thread, it never copies it.
  */
+import type { HistoryInit } from "../history/history-access.js";
 import type { KeysFile } from "../access/keys-file.js";
 import type { BasketsFile } from "../baskets/basket-file.js";
 import type { QuotaStoreConfig } from "../config/config.js";
@@ -68,6 +69,8 @@ export interface ServingThreadInit {
   readonly streamCounters: SharedArrayBuffer;
   /** STREAM_* limits. */
   readonly streamLimits: StreamLimits;
+  /** The history store and its shared status; null: HISTORY=off. */
+  readonly history: HistoryInit | null;
 }
 
 export interface SnapshotMessage {

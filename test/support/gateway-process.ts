@@ -3,12 +3,12 @@
  * to it over REAL HTTP. One gateway per test file (beforeAll / afterAll).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { chownSync, existsSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
 import type { SnapshotFile } from "../../src/api/snapshot-format.js";
-import { KEYS, standardKeys, writeBasketsFile, writeKeysFile, writeSnapshotDir, type TestKey } from "./fixtures.js";
+import { KEYS, standardKeys, tempDir, writeBasketsFile, writeKeysFile, writeSnapshotDir, type TestKey } from "./fixtures.js";
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const MAIN_JS = path.join(PROJECT_ROOT, "dist/src/cli/main.js");
@@ -53,6 +53,10 @@ const CONTROLLED_ENV = [
   "STREAM_MAX_KEY_MESSAGES_PER_SECOND",
   "CHANGES_RETENTION",
   "CHANGES_MAX_MB",
+  "HISTORY",
+  "HISTORY_DIR",
+  "HISTORY_RAW_HOURS",
+  "HISTORY_HOUR_DAYS",
   "SNAPSHOT_ORIGIN",
   "ORIGIN_POLL_MIN_S",
   "ORIGIN_POLL_MAX_S",
@@ -112,7 +116,11 @@ function assertBuilt(): void {
 
 export function startGateway(opts: StartOptions): Promise<Gateway> {
   assertBuilt();
+  // Each gateway its own history store (one writer per HISTORY_DIR), removed when it stops, unless the test names one.
+  const ownHistory = opts.env?.HISTORY_DIR === undefined ? tempDir("lgw-gw-history-") : null;
+  if (ownHistory !== null && opts.runAs !== undefined) chownSync(ownHistory, opts.runAs.uid, opts.runAs.gid);
   const env = childEnv({
+    HISTORY_DIR: ownHistory ?? undefined,
     PORT: "0",
     HOST: "127.0.0.1",
     LOG_LEVEL: "info",
@@ -139,6 +147,7 @@ export function startGateway(opts: StartOptions): Promise<Gateway> {
   const exited = new Promise<number>((resolve) => {
     child.on("exit", (code, signal) => {
       exitCode = code ?? (signal ? 128 : -1);
+      if (ownHistory !== null) rmSync(ownHistory, { recursive: true, force: true });
       if (!stopping) {
         // an unexpected exit: show why, since the tests will only see ECONNREFUSED
         console.error(
@@ -231,7 +240,7 @@ export function runGatewayExpectingExit(
   assertBuilt();
   const child = spawn(process.execPath, [MAIN_JS, ...args], {
     cwd: PROJECT_ROOT,
-    env: childEnv({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env }),
+    env: childEnv({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", HISTORY: "off", ...env }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";

@@ -24,6 +24,7 @@ import { uws, type us_listen_socket } from "../../src/http/uws.js";
 import type { SnapshotFile } from "../../src/api/snapshot-format.js";
 import { ThreadUpdates } from "../../src/server/thread-updates.js";
 import { IpRanges } from "../../src/util/ip-address.js";
+import type { HistoryInit } from "../../src/history/history-access.js";
 import { compileSnapshot, InProcessChanges } from "./compiled-snapshots.js";
 import { standardKeys, writeKeysFile, type TestKey } from "./fixtures.js";
 
@@ -44,6 +45,8 @@ export interface InProcessOptions {
   readonly trustedProxies?: string;
   /** Listen address (default 127.0.0.1; "::" listens dual-stack, IPv4 peers then appear IPv4-mapped). */
   readonly host?: string;
+  /** The history store the routes read (default: none, HISTORY=off). */
+  readonly history?: HistoryInit;
 }
 
 export interface InProcessApp {
@@ -77,6 +80,7 @@ export async function startInProcess(files: readonly SnapshotFile[], options: In
       publicRateLimit: options.publicRateLimit ?? { requests: 1_000_000, windowSeconds: 60 },
       publicRequestCounters: createAddressTable(1024),
       cursorSecret: Buffer.from("in-process-test-secret"),
+      history: options.history ?? null,
     },
     {
       log: pino({ level: "silent" }),
@@ -127,6 +131,7 @@ export async function startInProcess(files: readonly SnapshotFile[], options: In
     swap: (next) => updates.apply(compileSnapshot(next, changes, slot++ % 8)),
     close: () => {
       app.close();
+      ctx.history?.close();
       void ctx.quotas.close(); // a quota store's close does not reject
     },
   };

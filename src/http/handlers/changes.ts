@@ -101,7 +101,18 @@ export function getStatus(request: KeyedRequest): Reply {
   const text = encodePosition(position);
   const record = request.ctx.origin;
   const origin = record === null ? "null" : JSON.stringify(originStatus(record, Date.now()));
-  return dataReply([`{"position":"${text}","chains":[${entries.join(",")}],"origin":${origin}}`], snapshot.versionHex);
+  return dataReply(
+    [`{"position":"${text}","chains":[${entries.join(",")}],"origin":${origin},"history":${historyStatus(request)}}`],
+    snapshot.versionHex,
+  );
+}
+
+/** `history` of the status (HistoryStatus): the history thread's shared cells. */
+function historyStatus(request: KeyedRequest): string {
+  const history = request.ctx.history;
+  if (history === null) return '{"state":"off","lastObservedAt":null,"bytes":0}';
+  const { state, lastObservedAt, bytes } = history.status;
+  return `{"state":"${state}","lastObservedAt":${lastObservedAt > 0 ? lastObservedAt : "null"},"bytes":${bytes}}`;
 }
 
 /** The loaded chains the key may read, ascending. */

@@ -146,7 +146,7 @@ describe("parseKeysFile: each rule broken once", () => {
     [
       "unknown route",
       fileWith(0, (r) => (r.routes = ["tokens", "swaps"])),
-      'keys.json: keys[0].routes[1]: expected one of "tokens", "pools", "protocols", "stream", "fleet", found "swaps"',
+      'keys.json: keys[0].routes[1]: expected one of "tokens", "pools", "protocols", "stream", "history", "fleet", found "swaps"',
     ],
     ["duplicate route", fileWith(0, (r) => (r.routes = ["pools", "pools"])), "keys.json: keys[0].routes: expected each route at most once"],
     [

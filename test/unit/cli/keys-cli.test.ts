@@ -185,7 +185,7 @@ describe("parseRoutes and parseChainIds", () => {
 
   it("reject an unknown route or an empty item", () => {
     expect(usageErrorOf(() => parseRoutes("tokens,swaps")).message).toBe(
-      'unknown route "swaps" in --routes; the routes are tokens, pools, protocols, stream, fleet',
+      'unknown route "swaps" in --routes; the routes are tokens, pools, protocols, stream, history, fleet',
     );
     expect(usageErrorOf(() => parseRoutes("tokens,,pools")).message).toContain("--routes must be a comma-separated list");
     expect(usageErrorOf(() => parseRoutes("")).message).toContain("--routes must be a comma-separated list");

@@ -10,6 +10,7 @@ import fc from "fast-check";
 import typia from "typia";
 import { describe, expect, it } from "vitest";
 import type {
+  HistoricalPricesRequest,
   PoolSearchRequest,
   SingleChainTokenListRequest,
   SingleChainTokenSearchRequest,
@@ -27,6 +28,7 @@ import { tokenListsFailure } from "../../../src/http/token-address-lists.js";
 import { validated } from "../../../src/http/validation-error.js";
 import { componentName, type JsonSchema } from "../../../src/openapi/json-schema.js";
 import {
+  HISTORY_PRICES_REQUEST_EXAMPLE,
   POOL_SEARCH_REQUEST_EXAMPLE,
   SINGLE_CHAIN_LIST_REQUEST_EXAMPLE,
   SINGLE_CHAIN_SEARCH_REQUEST_EXAMPLE,
@@ -72,6 +74,11 @@ const BODY_ROUTES: ReadonlyArray<{ schema: string; example: object; check: (body
     schema: "TokenPricesRequest",
     example: TOKEN_PRICES_REQUEST_EXAMPLE,
     check: checker(typia.createValidateEquals<TokenPricesRequest>(), { lists: ["tokens"] }),
+  },
+  {
+    schema: "HistoricalPricesRequest",
+    example: HISTORY_PRICES_REQUEST_EXAMPLE,
+    check: checker(typia.createValidateEquals<HistoricalPricesRequest>(), { lists: ["tokens"] }),
   },
   {
     schema: "PoolSearchRequest",

@@ -1,0 +1,196 @@
+/**
+ * The history store's lifecycle (shared/spec/history.md §22, §23, §25): retention drops exactly the days
+ * past HISTORY_RAW_HOURS and HISTORY_HOUR_DAYS once compacted, and keeps the rest; a rollback file never
+ * rewrites a closed bucket; a full disk (a small tmpfs, as root) makes history `failed`, loses nothing
+ * already written, and history resumes by itself once space returns.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { keyU32 } from "../../../src/history/byte-codec.js";
+import { tierFloors } from "../../../src/history/history-reader.js";
+import { HistoryService } from "../../../src/history/history-service.js";
+import { HistoryStatusCells } from "../../../src/history/history-status.js";
+import { answerBuckets, TIER_SPAN, type HistoryTier } from "../../../src/query/history-answer.js";
+import { DAY, HOUR, TOKEN } from "../../../src/query/history-units.js";
+import { hexBytes } from "../../../src/history/observe.js";
+import { tempDir } from "../../support/fixtures.js";
+import { compileFile, HistoryHarness, servedFile, type Compiled } from "../../support/history-harness.js";
+import { historySeries } from "../../support/history-series.js";
+
+const CHAIN = 8453;
+let harness: HistoryHarness | null = null;
+afterEach(() => {
+  harness?.close();
+  harness = null;
+});
+
+describe("retention", () => {
+  it("drops exactly the days past each tier's retention, once compacted, and answers what is kept", () => {
+    const retention = { rawHours: 30, hourDays: 4 };
+    const h = (harness = new HistoryHarness(retention));
+    const files = historySeries(3, {
+      chainId: CHAIN,
+      tokens: 4,
+      looseTokens: 2,
+      pools: 4,
+      files: 130,
+      churn: 0.3,
+      start: 1_750_000_000,
+      step: () => 3600,
+    });
+    for (const f of files) h.serve(compileFile(f));
+    h.compact(Infinity);
+    const meta = h.writer.meta(CHAIN)!;
+    const floors = tierFloors(meta, retention);
+    // The raw tier keeps the days holding its floor and after; the hourly tier likewise.
+    expect(meta.rawDropped).toBe(floors.raw - (floors.raw % DAY));
+    expect(meta.hourlyDropped).toBe(floors.hour - (floors.hour % DAY));
+    expect(meta.rawDropped).toBeGreaterThan(files[0].generatedAt);
+    expect(meta.hourlyDropped).toBeLessThan(meta.rawDropped);
+    expect(meta.hourlyDropped).toBeGreaterThan(files[0].generatedAt);
+    const days = (db: typeof h.dbs.l2, at: number) => [...db.getKeys()].map((k) => keyU32(k as Buffer, at));
+    const raw = days(h.dbs.l2, 5);
+    const hourly = days(h.dbs.hourly, 5);
+    expect(Math.min(...raw)).toBe(meta.rawDropped);
+    expect(Math.min(...hourly)).toBe(meta.hourlyDropped);
+    expect(Math.min(...[...h.dbs.files.getKeys()].map((k) => keyU32(k as Buffer, 4)))).toBe(meta.rawDropped);
+    // Daily units are kept without limit: from the first day.
+    expect(Math.min(...days(h.dbs.daily, 5))).toBe(files[0].generatedAt - (files[0].generatedAt % DAY));
+    // Answers stop at each tier's floor and equal the reference.
+    const address = files[0].tokens[0].address;
+    const id = h.reads.entityId(CHAIN, TOKEN, hexBytes(address))!;
+    const chain = h.reads.chain(CHAIN)!;
+    for (const tier of ["raw", "hour", "day"] as HistoryTier[]) {
+      const got = answerBuckets(chain, { kind: TOKEN, id, tier, width: TIER_SPAN[tier], before: Infinity, limit: 1000, fill: false });
+      const want = h.reference.candles({
+        kind: "token",
+        address,
+        tier,
+        width: TIER_SPAN[tier],
+        before: Infinity,
+        limit: 1000,
+        fill: false,
+      });
+      expect(got.buckets.map((b) => [b.t, ...b.v])).toEqual(want.buckets.map((b) => [b.t, ...b.v]));
+      expect(got.coverage.from).toBe(tier === "day" ? files[0].generatedAt - (files[0].generatedAt % DAY) : floors[tier]);
+    }
+  });
+});
+
+describe("a rollback", () => {
+  it("is not observed and never rewrites a closed bucket; the next file carries its changes", () => {
+    const h = (harness = new HistoryHarness({ rawHours: 48, hourDays: 90 }));
+    const files = historySeries(8, {
+      chainId: CHAIN,
+      tokens: 4,
+      looseTokens: 2,
+      pools: 4,
+      files: 12,
+      churn: 0.6,
+      start: 1_750_000_000,
+      step: () => 700,
+    });
+    const compiled: Compiled[] = files.map(compileFile);
+    for (const c of compiled.slice(0, 8)) h.serve(c);
+    const snapshot = () => {
+      const chain = h.reads.chain(CHAIN)!;
+      const out = new Map<string, string>();
+      for (const t of files[0].tokens) {
+        const id = h.reads.entityId(CHAIN, TOKEN, hexBytes(t.address));
+        if (id === null) continue;
+        for (const [tier, width] of [
+          ["raw", 60],
+          ["raw", 900],
+          ["hour", HOUR],
+        ] as const) {
+          for (const b of answerBuckets(chain, { kind: TOKEN, id, tier, width, before: Infinity, limit: 1000, fill: true }).buckets) {
+            out.set(`${t.address} ${width} ${b.t}`, JSON.stringify(b));
+          }
+        }
+      }
+      return out;
+    };
+    const before = snapshot();
+    const maxT = files[7].generatedAt;
+    // An allowed rollback: an older file (its contents and its time) served after the newest.
+    expect(h.serve(compiled[3]).kind).toBe("rollback");
+    expect(h.serve(compiled[8]).kind).toBe("observed");
+    h.compact(Infinity);
+    const after = snapshot();
+    let closed = 0;
+    for (const [key, value] of before) {
+      const [, width, t] = key.split(" ").map(Number);
+      if (t + width > maxT) continue; // open when the rollback came
+      closed++;
+      expect(after.get(key), key).toBe(value);
+    }
+    expect(closed).toBeGreaterThan(10);
+    // The file after the rollback is observed with every change since the file served before it.
+    expect(h.reads.chain(CHAIN)!.info.maxT).toBe(files[8].generatedAt);
+  });
+});
+
+const asRoot = process.getuid?.() === 0;
+
+describe("a full disk", () => {
+  it.runIf(asRoot)("marks history failed, keeps what was written, and resumes when space returns", () => {
+    const mountPoint = tempDir("lgw-history-tmpfs-");
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint]);
+    const status = new HistoryStatusCells();
+    let service: HistoryService | null = null;
+    try {
+      const dir = join(mountPoint, "history");
+      mkdirSync(dir);
+      service = new HistoryService({ dir, retention: { rawHours: 48, hourDays: 90 } }, status);
+      const files = historySeries(5, {
+        chainId: CHAIN,
+        tokens: 400,
+        looseTokens: 50,
+        pools: 600,
+        files: 60,
+        churn: 0.9,
+        start: 1_750_000_000,
+        step: () => 60,
+      });
+      let before: Compiled | null = null;
+      let written = 0;
+      let i = 0;
+      for (; i < files.length && status.state !== "failed"; i++) {
+        const c = compileFile(files[i]);
+        service.enqueue(servedFile(before, [c]));
+        service.drain();
+        if (status.state !== "failed") written = files[i].generatedAt;
+        before = c;
+      }
+      expect(status.state, "the 1 MiB tmpfs filled up").toBe("failed");
+      expect(status.figures().failures).toBeGreaterThan(0);
+      expect(status.lastObservedAt).toBe(written);
+      // Space returns: the next file is written (a fresh start, the lost span a gap) and history is ok again.
+      execFileSync("mount", ["-o", "remount,size=256m", mountPoint]);
+      const c = compileFile(files[i]);
+      service.enqueue(servedFile(before, [c]));
+      service.drain();
+      expect(status.state).toBe("ok");
+      expect(status.lastObservedAt).toBe(files[i].generatedAt);
+      const reads = new HistoryHarnessReads(service);
+      expect(reads.gaps()).toEqual([[written, files[i].generatedAt]]);
+    } finally {
+      service?.close();
+      execFileSync("umount", [mountPoint]);
+      rmSync(mountPoint, { recursive: true, force: true });
+    }
+  });
+});
+
+/** The chain's gaps as a serving thread reads them. */
+class HistoryHarnessReads {
+  constructor(private readonly service: HistoryService) {}
+
+  gaps(): number[][] {
+    const out: number[][] = [];
+    for (const { key, value } of this.service.dbs.gaps.getRange()) out.push([keyU32(key, 4), value.readUInt32LE(0)]);
+    return out;
+  }
+}
