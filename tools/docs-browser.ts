@@ -3,7 +3,7 @@
  * gateway's API reference page: the launch, and what a reader does there
  * (open GET /docs, type a key into "Authorize", "Try it out" on a route). The
  * browser test (test/server/docs-page.test.ts) and the screenshot script
- * (tools/docs-screenshot.ts, `npm run docs:screenshot`) share it.
+ * (bench/docs-screenshot.ts, `npm run docs:screenshot`: it drives a running gateway, as the benchmarks do) share it.
  */
 import { accessSync, constants, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -49,9 +49,12 @@ export function parsePublicKeys(text: string): TrustedKey[] {
     if (pair === "") continue;
     const eq = pair.indexOf("=");
     const keyId = eq < 0 ? "" : pair.slice(0, eq).trim();
-    if (!KEY_ID.test(keyId)) throw new Error(`"${pair.slice(0, 20)}…" is not keyId=<public key> (keyId: 1-64 of A-Z a-z 0-9 . _ : -)`);
+    const value = eq < 0 ? "" : pair.slice(eq + 1).trim();
+    // A bare base64 key ends in "=" padding: without a key after it, that "=" is no separator.
+    if (!KEY_ID.test(keyId) || /^=*$/.test(value))
+      throw new Error(`"${pair.slice(0, 20)}…" is not keyId=<public key> (keyId: 1-64 of A-Z a-z 0-9 . _ : -)`);
     if (keys.some((k) => k.keyId === keyId)) throw new Error(`key id "${keyId}" is listed twice`);
-    keys.push({ keyId, key: publicKeyOf(pair.slice(eq + 1).trim(), keyId) });
+    keys.push({ keyId, key: publicKeyOf(value, keyId) });
   }
   if (keys.length === 0) throw new Error("lists no key");
   return keys;

@@ -128,6 +128,18 @@ beforeAll(async () => {
     env: { GATEWAY_THREADS: "2", STREAM_MAX_CONNECTIONS_PER_KEY: String(MAX_PER_KEY) },
   });
   base = gw.baseUrl;
+  // Ready follows the initial load, but its stream events go out once every thread serves it (decision 006): a
+  // stream opened before that gets them. Every test here expects quiet streams, so wait for those publications.
+  await waitFor("the initial load's publications", () => {
+    const swapped = gw.logs().filter((l) => l.event === "snapshot-swapped");
+    const published = new Set(
+      gw
+        .logs()
+        .filter((l) => l.event === "snapshot-published")
+        .map((l) => l.publication),
+    );
+    return swapped.length > 0 && swapped.every((l) => published.has(l.publication)) ? true : undefined;
+  });
 }, 60_000);
 
 afterAll(async () => {

@@ -155,6 +155,8 @@ describe("manifest signatures", () => {
     expect(() => parsePublicKeys(`r=${rsa.publicKey.export({ format: "pem", type: "spki" })}`)).toThrow(/not an Ed25519 public key/);
     expect(() => parsePublicKeys("k=AAAA")).toThrow(/not an Ed25519/);
     expect(() => parsePublicKeys(raw(a.publicKey))).toThrow(/keyId=<public key>/);
+    // A bare key whose base64 has only id characters before its "=" padding is still no keyId=<public key>.
+    expect(() => parsePublicKeys(Buffer.alloc(32, 1).toString("base64"))).toThrow(/keyId=<public key>/);
     expect(() => parsePublicKeys(`k=${raw(a.publicKey)},k=${raw(a.publicKey)}`)).toThrow(/twice/);
     expect(() => parsePublicKeys(" , ")).toThrow(/no key/);
     expect(() => privateKeyOf("AAAA")).toThrow(/seed/);

@@ -5,9 +5,9 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { startGateway } from "../bench/targets/gateway.js";
+import { startGateway } from "./targets/gateway.js";
 import { PROJECT_ROOT, SAMPLE_KEYS_FILE } from "../src/config/config.js";
-import { authorize, launchChromium, openReference, operationDomId, tryOperation } from "./docs-browser.js";
+import { authorize, launchChromium, openReference, operationDomId, tryOperation } from "../tools/docs-browser.js";
 
 const SANDBOX_KEY = "lgw_sandbox_0123456789abcdef";
 const OUTPUT = join(PROJECT_ROOT, "docs", "images", "api-reference.png");
