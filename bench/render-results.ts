@@ -13,6 +13,7 @@ import { renderChart } from "./http/chart.js";
 import { renderSection as renderHttpSection, SECTION_ID as HTTP_SECTION_ID } from "./http/report.js";
 import type { HttpCpuResults } from "./http/results.js";
 import { renderSection as renderFleetSection, SECTION_ID as FLEET_SECTION_ID, type FleetResults } from "./fleet/summary.js";
+import { renderSection as renderHistorySection, SECTION_ID as HISTORY_SECTION_ID, type HistoryResults } from "./history/summary.js";
 import { renderSection as renderFloodSection, SECTION_ID as FLOOD_SECTION_ID, type FloodResults } from "./live/flood-summary.js";
 import { renderSection as renderLiveSection, SECTION_ID as LIVE_SECTION_ID, type LiveResults } from "./live/summary.js";
 import { replaceSection, sectionText } from "./shared/results-md.js";
@@ -30,6 +31,7 @@ const SECTIONS: readonly { id: string; render: (results: unknown, json: string) 
   { id: LIVE_SECTION_ID, render: (results, json) => renderLiveSection(results as LiveResults, json) },
   { id: FLOOD_SECTION_ID, render: (results, json) => renderFloodSection(results as FloodResults, json) },
   { id: FLEET_SECTION_ID, render: (results, json) => renderFleetSection(results as FleetResults, json) },
+  { id: HISTORY_SECTION_ID, render: (results, json) => renderHistorySection(results as HistoryResults, json) },
 ];
 
 /** The chart `npm run bench` writes beside its results file. */

@@ -129,9 +129,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     SNAPSHOT_DIR: options.snapshotDir,
     API_KEYS_FILE: options.keysFile,
     GLIBC_TUNABLES: ALLOCATOR_TUNABLE,
-    // Each gateway its own history store (a bench measuring history names its own).
-    HISTORY_DIR: mkdtempSync(join(tmpdir(), "lgw-bench-history-")),
   });
+  // Each gateway its own history store, unless the caller names one or turns history off (bench:history does).
+  if (options.env?.HISTORY_DIR === undefined && options.env?.HISTORY !== "off")
+    env.HISTORY_DIR = mkdtempSync(join(tmpdir(), "lgw-bench-history-"));
   if (options.threads !== undefined) env.GATEWAY_THREADS = String(options.threads);
   Object.assign(env, options.env ?? {});
   const spawnedAt = performance.now();

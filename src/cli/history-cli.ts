@@ -85,10 +85,11 @@ export function runHistoryCli(argv: readonly string[], io: HistoryCliIo): number
   const started = performance.now();
   const archived = listArchived(resolve(from), io);
   let service: HistoryService;
+  const status = new HistoryStatusCells();
   try {
     service = new HistoryService(
       { dir: resolve(config.historyDir), retention: { rawHours: config.historyRawHours, hourDays: config.historyHourDays } },
-      new HistoryStatusCells(),
+      status,
       { failed: (what, error) => io.stderr(`${PROGRAM} rebuild: ${what} failed: ${(error as Error).message}\n`) },
     );
   } catch (error) {
@@ -133,7 +134,7 @@ export function runHistoryCli(argv: readonly string[], io: HistoryCliIo): number
   }
   const seconds = (performance.now() - started) / 1000;
   io.stdout(
-    `${PROGRAM} rebuild: ${observed} of ${archived.length} files observed into ${resolve(config.historyDir)} in ${seconds.toFixed(1)} s (peak RSS ${Math.round(peakRss / 2 ** 20)} MiB)\n`,
+    `${PROGRAM} rebuild: ${observed} of ${archived.length} files observed into ${resolve(config.historyDir)} in ${seconds.toFixed(1)} s (${status.figures().records} observations written, peak RSS ${Math.round(peakRss / 2 ** 20)} MiB)\n`,
   );
   return failed ? 1 : 0;
 }
