@@ -1,5 +1,5 @@
 /**
- * A chain file's pools against the previous file's (docs/decisions/005-incremental-builds.md): a pool whose
+ * A chain file's pools against the previous file's (docs/decisions/013-incremental-builds.md): a pool whose
  * record bytes are those of a previous pool (same SHA-256) keeps what was compiled for it (its JSON and CRC,
  * its pool-search keys, type, protocol and token rows, where its JSON holds the wrapped native token), copied,
  * when what its JSON shows of others is unchanged too: every token it holds shows the same JSON in the new
