@@ -88,3 +88,13 @@ function checkPrefix(prefix: string): void {
 export function httpObjectUrl(base: URL, key: string): URL {
   return new URL(key.split("/").map(encodeURIComponent).join("/"), base);
 }
+
+/** An http(s) origin's base split in two: the URL without its user and password, and the Basic authorization they make (if any). */
+export function httpBase(base: URL): { readonly plain: URL; readonly basic: (() => Readonly<Record<string, string>>) | undefined } {
+  const plain = new URL(base.href);
+  plain.username = "";
+  plain.password = "";
+  if (base.username === "") return { plain, basic: undefined };
+  const token = Buffer.from(`${decodeURIComponent(base.username)}:${decodeURIComponent(base.password)}`).toString("base64");
+  return { plain, basic: () => ({ authorization: `Basic ${token}` }) };
+}

@@ -6,7 +6,7 @@
 import type { Readable } from "node:stream";
 import type { Environment } from "./aws-credentials.js";
 import { HttpExchange, type ExchangeOptions } from "./http-exchange.js";
-import { httpObjectUrl, type OriginLocation } from "./origin-location.js";
+import { httpBase, httpObjectUrl, type OriginLocation } from "./origin-location.js";
 import { S3Client, type S3Settings } from "./s3-client.js";
 
 export interface Conditional {
@@ -67,15 +67,7 @@ export function createOriginReader(location: OriginLocation, options: ReaderOpti
     };
   }
   const base = location.base;
-  const basic =
-    base.username === ""
-      ? undefined
-      : () => ({
-          authorization: `Basic ${Buffer.from(`${decodeURIComponent(base.username)}:${decodeURIComponent(base.password)}`).toString("base64")}`,
-        });
-  const plain = new URL(base.href);
-  plain.username = "";
-  plain.password = "";
+  const { plain, basic } = httpBase(base);
   return {
     kind: base.protocol === "https:" ? "https" : "http",
     display: location.display,

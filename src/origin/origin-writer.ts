@@ -10,7 +10,7 @@ import type { Stats } from "node:fs";
 import { dirname, join } from "node:path";
 import { syncDirectory, writeAtomically } from "./local-copy.js";
 import { HttpExchange, readBounded, type ExchangeOptions, type ExchangeResponse } from "./http-exchange.js";
-import { httpObjectUrl, type OriginLocation } from "./origin-location.js";
+import { httpBase, httpObjectUrl, type OriginLocation } from "./origin-location.js";
 import { S3Client, type S3Settings } from "./s3-client.js";
 import type { Environment } from "./aws-credentials.js";
 import { MANIFEST_MAX_BYTES } from "./manifest.js";
@@ -136,15 +136,7 @@ async function expectOk(response: ExchangeResponse, what: string, detail: () => 
 }
 
 function webDavWriter(base: URL, display: string, exchange: HttpExchange): OriginWriter {
-  const auth =
-    base.username === ""
-      ? undefined
-      : () => ({
-          authorization: `Basic ${Buffer.from(`${decodeURIComponent(base.username)}:${decodeURIComponent(base.password)}`).toString("base64")}`,
-        });
-  const plain = new URL(base.href);
-  plain.username = "";
-  plain.password = "";
+  const { plain, basic: auth } = httpBase(base);
   const url = (key: string) => httpObjectUrl(plain, key);
   return {
     display,
