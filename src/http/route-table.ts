@@ -122,6 +122,16 @@ const HISTORY_BUCKETS_DESCRIPTION = `Sampled history (shared/spec/history.md §2
 
 const chainParameter = (carrier: string) => ({ in: "path" as const, carrier, name: "chainId", example: SAMPLE_TOKEN.chainId });
 const tokenAddressParameter = (carrier: string) => ({ in: "path" as const, carrier, name: "tokenAddress", example: SAMPLE_TOKEN.address });
+/** The query of both history series routes (HistoryQuery), `fill` with an example where one is given. */
+const historyQueryParameters = (fillExample?: string) =>
+  [
+    { in: "query" as const, carrier: "HistoryQuery", name: "aggregate", example: 1 },
+    { in: "query" as const, carrier: "HistoryQuery", name: "before" },
+    { in: "query" as const, carrier: "HistoryQuery", name: "limit", example: 24 },
+    fillExample === undefined
+      ? { in: "query" as const, carrier: "HistoryQuery", name: "fill" }
+      : { in: "query" as const, carrier: "HistoryQuery", name: "fill", example: fillExample },
+  ] as const;
 const PAGED_ERRORS = ["VALIDATION_ERROR", "UNSUPPORTED_CHAIN_ID", "INVALID_PAGINATION_CURSOR", "CHAIN_DATA_UNAVAILABLE"] as const;
 
 /** The OpenAPI document of this table (GET /v1/openapi.json). */
@@ -582,10 +592,7 @@ export const ROUTES = [
         { in: "path", carrier: "TokenHistoryPathParameters", name: "chainId", example: SAMPLE_TOKEN.chainId },
         { in: "path", carrier: "TokenHistoryPathParameters", name: "tokenAddress", example: SAMPLE_TOKEN.address },
         { in: "path", carrier: "TokenHistoryPathParameters", name: "timeframe", example: "hour" },
-        { in: "query", carrier: "HistoryQuery", name: "aggregate", example: 1 },
-        { in: "query", carrier: "HistoryQuery", name: "before" },
-        { in: "query", carrier: "HistoryQuery", name: "limit", example: 24 },
-        { in: "query", carrier: "HistoryQuery", name: "fill", example: "previous" },
+        ...historyQueryParameters("previous"),
       ],
       success: {
         description: "The candles, newest first.",
@@ -611,10 +618,7 @@ export const ROUTES = [
         { in: "path", carrier: "PoolHistoryPathParameters", name: "chainId", example: pool.chainId },
         { in: "path", carrier: "PoolHistoryPathParameters", name: "poolAddress", example: pool.address },
         { in: "path", carrier: "PoolHistoryPathParameters", name: "timeframe", example: "hour" },
-        { in: "query", carrier: "HistoryQuery", name: "aggregate", example: 1 },
-        { in: "query", carrier: "HistoryQuery", name: "before" },
-        { in: "query", carrier: "HistoryQuery", name: "limit", example: 24 },
-        { in: "query", carrier: "HistoryQuery", name: "fill" },
+        ...historyQueryParameters(),
       ],
       success: {
         description: "The rows, newest first.",
