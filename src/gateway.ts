@@ -32,10 +32,9 @@ import { RequestMetricsLayout } from "./metrics/request-metrics.js";
 import { holdTlsFiles, TLS_SETTING_NAMES } from "./config/tls-files.js";
 import { CertificateWatcher } from "./server/certificate-watcher.js";
 import { SnapshotPublisher } from "./server/snapshot-publisher.js";
+import { ServingLoadMeter } from "./server/serving-load-meter.js";
 import { Supervisor } from "./server/supervisor.js";
 import { SnapshotLoader } from "./snapshot/snapshot-loader.js";
-import type { Worker } from "node:worker_threads";
-import type { EventLoopUtilization } from "node:perf_hooks";
 import { VersionRetention, VersionUseTable } from "./serving/version-retention.js";
 import { ChangeHistoryKeeper } from "./serving/change-history.js";
 import { HistoryFeed } from "./history/history-feed.js";
@@ -400,49 +399,5 @@ function chainVerdict(outcome: AttemptOutcome | undefined): FileVerdict {
       return { accepted: false, reason: "the build failed (retried on the next REBUILD_CRON tick)" };
     case "not-a-file":
       return { accepted: false, reason: "not a regular file" };
-  }
-}
-
-/** How often the serving threads' load is sampled: a reading covers the last one to two of these. */
-const LOAD_SAMPLE_MS = 250;
-
-/**
- * How busy the serving threads are now: the largest event-loop utilization among them over the last
- * 250-500 ms (0 idle, 1 never idle), from samples taken every LOAD_SAMPLE_MS until `stop`. A build yields the
- * CPU while they are busy (BUILD_WORKER_NICE) and takes a second build worker only while they are idle: both
- * decisions need the load of the moment, not since whenever the last build asked.
- */
-class ServingLoadMeter {
-  /** Per worker, the samples of the last two ticks (older, newer). */
-  private readonly samples = new WeakMap<Worker, [EventLoopUtilization, EventLoopUtilization]>();
-  private readonly timer: NodeJS.Timeout;
-
-  constructor(private readonly workers: () => readonly Worker[]) {
-    this.tick();
-    this.timer = setInterval(() => this.tick(), LOAD_SAMPLE_MS);
-    this.timer.unref();
-  }
-
-  load(): number {
-    let load = 0;
-    for (const worker of this.workers()) {
-      const older = this.samples.get(worker)?.[0];
-      const now = worker.performance.eventLoopUtilization();
-      const delta = older === undefined ? now : worker.performance.eventLoopUtilization(now, older);
-      if (delta.idle + delta.active > 0) load = Math.max(load, delta.utilization);
-    }
-    return load;
-  }
-
-  stop(): void {
-    clearInterval(this.timer);
-  }
-
-  private tick(): void {
-    for (const worker of this.workers()) {
-      const now = worker.performance.eventLoopUtilization();
-      const seen = this.samples.get(worker);
-      this.samples.set(worker, seen === undefined ? [now, now] : [seen[1], now]);
-    }
   }
 }
