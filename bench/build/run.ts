@@ -250,24 +250,26 @@ async function main(): Promise<void> {
     const steady = readMemory(gateway.child.pid);
     const steadyAfterS = round((performance.now() - gateway.spawnedAt - gateway.startToReadyMs) / 1000);
 
+    // The pool-route load both the re-pushes and the series run under.
+    const poolLoad = {
+      wrk,
+      spec: {
+        baseUrl: gateway.baseUrl,
+        request: { method: "GET", path: poolPaths[0], headers },
+        threads: 1,
+        connections,
+        durationS,
+        timeoutS: 10,
+        cpus: null,
+        scratchDir: scratch,
+      },
+    };
     // --- rebuilds
     log("re-pushing every chain file: idle, then under load on the pool route");
     const rebuilds = await measureRebuilds({
       gateway,
       servingDir,
-      poolLoad: {
-        wrk,
-        spec: {
-          baseUrl: gateway.baseUrl,
-          request: { method: "GET", path: poolPaths[0], headers },
-          threads: 1,
-          connections,
-          durationS,
-          timeoutS: 10,
-          cpus: null,
-          scratchDir: scratch,
-        },
-      },
+      poolLoad,
       rebuildTimeoutMs: largeSet ? 10 * 60_000 : 60_000,
     });
     log(
@@ -288,19 +290,7 @@ async function main(): Promise<void> {
         servingDir,
         seriesDir,
         steps: seriesSteps,
-        poolLoad: {
-          wrk,
-          spec: {
-            baseUrl: gateway.baseUrl,
-            request: { method: "GET", path: poolPaths[0], headers },
-            threads: 1,
-            connections,
-            durationS,
-            timeoutS: 10,
-            cpus: null,
-            scratchDir: scratch,
-          },
-        },
+        poolLoad,
         timeoutMs: 10 * 60_000,
         log,
       });
