@@ -15,7 +15,7 @@
  *
  * An idle worker exits after 10 s, so its heap does not stay resident between builds.
  */
-import { MessageChannel, type MessagePort } from "node:worker_threads";
+import { MessageChannel, receiveMessageOnPort, type MessagePort } from "node:worker_threads";
 import { Piscina } from "piscina";
 import type { Logger } from "../log/logger.js";
 import type { TokenIndexData } from "../tables/token-index.js";
@@ -158,7 +158,13 @@ export class BuildPool {
     const { chainEnd, helperEnd } = openHelperLink();
     const helper: PoolRangeTask = { kind: "pool-range", nice: this.niceCell, ...helperEnd };
     const early = twoThreads.onEarlyTokens === null ? null : new MessageChannel();
-    if (early !== null) early.port2.once("message", twoThreads.onEarlyTokens!);
+    let earlyDelivered = false;
+    const deliverEarly = (tokens: EarlyTokens) => {
+      if (earlyDelivered) return;
+      earlyDelivered = true;
+      twoThreads.onEarlyTokens!(tokens);
+    };
+    if (early !== null) early.port2.once("message", deliverEarly);
     // The chain's task first: the pool's queue is first come, first served, and a helper on the only free thread
     // would leave the chain's task waiting for another. The helper is not awaited: one that waits for a thread
     // (at start-up, the other builder's file) does nothing when it starts after the chain's task is done. A
@@ -173,7 +179,13 @@ export class BuildPool {
     try {
       return await chain;
     } finally {
-      early?.port2.close();
+      if (early !== null) {
+        // The early tokens travel on a port of their own, which this thread may not have read yet when the task's
+        // result (on piscina's port) arrives: what the worker sent is taken from the queue before the port closes.
+        const queued = receiveMessageOnPort(early.port2);
+        if (queued !== undefined) deliverEarly(queued.message as EarlyTokens);
+        early.port2.close();
+      }
     }
   }
 
