@@ -106,10 +106,18 @@ function tail(answer: BucketAnswer): string {
   return `],"filled":[${filled.join(",")}],"coverage":{"from":${from},"to":${to},"observations":${observations},"gaps":${JSON.stringify(gaps)}}}`;
 }
 
+/** The buckets as JSON arrays `[t, v…]`, in one plain loop (a number's JSON is its String, null when not finite). */
 function rows(answer: BucketAnswer): string {
-  const out: string[] = [];
-  for (const b of answer.buckets) out.push(`[${b.t},${b.v.map((x) => JSON.stringify(x)).join(",")}]`);
-  return out.join(",");
+  let out = "";
+  const buckets = answer.buckets;
+  for (let i = 0; i < buckets.length; i++) {
+    const b = buckets[i]!;
+    out += i === 0 ? `[${b.t}` : `,[${b.t}`;
+    const v = b.v;
+    for (let j = 0; j < v.length; j++) out += Number.isFinite(v[j]) ? `,${v[j]}` : ",null";
+    out += "]";
+  }
+  return out;
 }
 
 function head(chainId: ChainId, address: string, b: Buckets, list: string): string {
