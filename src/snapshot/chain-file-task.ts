@@ -55,12 +55,16 @@ export interface ChainFileRead {
  * comparison when the file was read incrementally; otherwise a second pass over both, diff-chain.ts), and the
  * record digests its next build compares with (null for a file decoded whole).
  */
-export function finishChainFile(chain: CompiledChain, compiler: Pick<ChainCompiler, "upserted" | "kept">, read: ChainFileRead): Compiled {
+export function finishChainFile(
+  chain: CompiledChain,
+  compiler: Pick<ChainCompiler, "upserted" | "kept" | "poolOrders">,
+  read: ChainFileRead,
+): Compiled {
   const { top, layout, targets } = read;
   let digests: RecordDigests | null = null;
   if (top !== null && layout !== null && targets !== null) {
     const tokens = top.reused?.digests ?? tokenDigests(layout.header);
-    if (tokens !== null) digests = { pools: targets.digests, tokens, logoTemplate: read.logoTemplate };
+    if (tokens !== null) digests = { pools: targets.digests, tokens, logoTemplate: read.logoTemplate, poolOrders: compiler.poolOrders };
   }
   const reused = top?.reused ?? null;
   if (top?.reuse != null && reused !== null) {

@@ -50,6 +50,8 @@ export interface ChainPoolTargets {
   readonly search: PoolSearchColumns;
   /** Each pool's record digest (record-digests.ts), written as the pools are read from a split file. */
   readonly digests: Uint8Array;
+  /** Per pool: 1 + the previous file's pool whose compiled data it copied (an incremental build), or 0. */
+  readonly keptFrom: Int32Array;
 }
 
 /** What a range of pools written elsewhere hands back (compile-pool-range.ts). */
@@ -107,6 +109,7 @@ export class PoolRangeWriter {
     this.flushRun();
     const pool = item;
     const encoder = this.encoder;
+    this.targets.keptFrom[this.index] = 0;
     this.addresses.push(pool.address);
     encoder.write(pool, this.json);
     const json = this.json.lastValue();
@@ -125,6 +128,7 @@ export class PoolRangeWriter {
     if (reuse === null) throw new Error(`pool ${this.index}: taken as previous pool ${j} without a reuse`);
     if (this.runLength > 0 && j !== this.runFrom + this.runLength) this.flushRun();
     if (this.runLength === 0) this.runFrom = j;
+    this.targets.keptFrom[this.index + this.runLength] = j + 1;
     this.runLength++;
     this.addresses.push(reuse.address(j));
     this.search.copy(reuse.previous.poolSearch, j, reuse.rowOf, reuse.protocolIndex(j));
@@ -193,6 +197,7 @@ export function chainPoolTargets(poolCount: number): ChainPoolTargets {
     jsonCrc: sharedArray(Uint32Array, poolCount),
     search: poolSearchColumns(poolCount),
     digests: digestColumn(poolCount),
+    keptFrom: sharedArray(Int32Array, poolCount),
   };
 }
 
@@ -221,6 +226,9 @@ export class ChainCompiler {
   private readonly started = performance.now();
   private readonly encoder: PoolJsonEncoder;
   private readonly writer: PoolRangeWriter;
+  private readonly reuse: PoolReuse | null;
+  /** After `finish`: the pools in every pool-search key's order (RecordDigests.poolOrders). */
+  poolOrders: Uint32Array | null = null;
 
   private tokens: { columns: ChainTokenColumns; run: TokenRunData } | null = null;
 
@@ -241,6 +249,7 @@ export class ChainCompiler {
   ) {
     if (targets.poolCount !== poolCount) throw new RangeError(`targets for ${targets.poolCount} pools, not ${poolCount}`);
     this.targets = targets;
+    this.reuse = reuse;
     this.encoder = chainPoolEncoder(snapshot, prepared?.poolTokens ?? null);
     this.writer = new PoolRangeWriter(
       this.encoder,
@@ -312,7 +321,12 @@ export class ChainCompiler {
     const poolAddresses = writer.addresses;
     const pools = buildPoolTable(poolAddresses, writer.json.finish(), this.targets.jsonCrc);
     const { columns: tokens, run: tokenRun } = this.compileTokens();
-    const poolSearch = search.finish(poolAddresses);
+    const previousOrders = this.reuse?.previous.digests?.poolOrders ?? null;
+    const poolSearch = search.finish(
+      poolAddresses,
+      previousOrders == null ? null : { index: this.reuse!.previous.poolSearch, orders: previousOrders, keptFrom: this.targets.keptFrom },
+    );
+    this.poolOrders = search.orders;
     const info: ChainSnapshotInfo = {
       chainId,
       generatedAt: snapshot.generatedAt,

@@ -205,8 +205,14 @@ export class PoolSearchIndexBuilder {
     this.range.add(pool, tokenRows, wrappedOffsets);
   }
 
-  /** @param poolAddresses lowercase address of each pool, by index. */
-  finish(poolAddresses: readonly string[]): PoolSearchIndexData {
+  /**
+   * The index, once every pool is written.
+   * @param poolAddresses lowercase address of each pool, by index.
+   * @param previous the previous file's orders and which of its pools each pool was copied from (an incremental
+   *   build): the orders are then the previous ones with the pools not kept taken out and the others (decoded:
+   *   changed or new, few) merged in, instead of a sort of every pool by every key. The same orders either way.
+   */
+  finish(poolAddresses: readonly string[], previous: PreviousPoolOrders | null = null): PoolSearchIndexData {
     const { facts } = this;
     const poolCount = facts.poolCount;
     if (this.range.next !== poolCount) throw new Error(`pool-search index: ${this.range.next} of ${poolCount} pools added`);
@@ -214,10 +220,13 @@ export class PoolSearchIndexBuilder {
     const { keys, poolType, poolProtocol, poolTokenStart, wrappedStart } = this.columns;
     const { poolTokens, wrappedAt } = this.range.shared();
 
-    // Address order: the tie-break of every key.
-    const byAddress = addressOrder(poolAddresses);
+    // Every key's order of pool indices (ties by address), key-major: merged from the previous file's, or sorted.
     const addressRank = sharedArray(Uint32Array, poolCount);
-    for (let r = 0; r < poolCount; r++) addressRank[byAddress[r]] = r;
+    const orders = sharedArray(Uint32Array, POOL_SORT_KEY_COUNT * poolCount);
+    const merge = previous === null ? null : OrderMerge.of(previous, poolCount);
+    if (merge !== null) merge.orders(poolAddresses, keys, addressRank, orders);
+    else sortOrders(poolAddresses, keys, addressRank, orders);
+    this.orders = orders;
 
     // Each pool once per distinct token it holds.
     const tokenPoolStart = sharedArray(Uint32Array, tokenCount + 1);
@@ -229,17 +238,13 @@ export class PoolSearchIndexBuilder {
     for (let t = 0; t < tokenCount; t++) tokenPoolStart[t + 1] += tokenPoolStart[t];
     const membershipCount = tokenPoolStart[tokenCount];
     const tokenPools = sharedArray(Uint32Array, POOL_SORT_KEY_COUNT * membershipCount);
-    const inAddressOrder = new Float64Array(poolCount);
-    const order = new Uint32Array(poolCount);
     const next = new Uint32Array(tokenCount);
     for (let k = 0; k < POOL_SORT_KEY_COUNT; k++) {
-      const base = k * poolCount;
-      for (let r = 0; r < poolCount; r++) inAddressOrder[r] = keys[base + byAddress[r]];
-      sortByFloatKey(inAddressOrder, poolCount, true, order);
+      const orderBase = k * poolCount;
       const listBase = k * membershipCount;
       next.set(tokenPoolStart.subarray(0, tokenCount));
       for (let j = 0; j < poolCount; j++) {
-        const p = byAddress[order[j]];
+        const p = orders[orderBase + j];
         const from = poolTokenStart[p];
         const to = poolTokenStart[p + 1];
         for (let m = from; m < to; m++) if (isFirstOccurrence(poolTokens, from, m)) tokenPools[listBase + next[poolTokens[m]]++] = p;
@@ -266,6 +271,120 @@ export class PoolSearchIndexBuilder {
       wrappedJsonBytes: facts.wrappedJsonBytes,
       nativeTokenJson: facts.nativeTokenJson,
     };
+  }
+
+  /** After `finish`: the pools in every key's order (RecordDigests.poolOrders: what the next build merges into). */
+  orders: Uint32Array | null = null;
+}
+
+/** What an incremental build's orders are merged from (PoolSearchIndexBuilder.finish). */
+export interface PreviousPoolOrders {
+  /** The previous file's index (its pool count and address ranks). */
+  readonly index: Pick<PoolSearchIndexData, "poolCount" | "addressRank">;
+  /** The previous file's orders (RecordDigests.poolOrders). */
+  readonly orders: Uint32Array;
+  /** Per pool of the new file: 1 + the previous pool whose compiled data it copied, or 0 (decoded: changed or new). */
+  readonly keptFrom: Int32Array;
+}
+
+/** Orders by sorting every pool: address order by a radix sort, then a stable radix sort per key over it. */
+function sortOrders(poolAddresses: readonly string[], keys: Float64Array, addressRank: Uint32Array, orders: Uint32Array): void {
+  const poolCount = poolAddresses.length;
+  const byAddress = addressOrder(poolAddresses);
+  for (let r = 0; r < poolCount; r++) addressRank[byAddress[r]] = r;
+  const inAddressOrder = new Float64Array(poolCount);
+  const order = new Uint32Array(poolCount);
+  for (let k = 0; k < POOL_SORT_KEY_COUNT; k++) {
+    const base = k * poolCount;
+    for (let r = 0; r < poolCount; r++) inAddressOrder[r] = keys[base + byAddress[r]];
+    sortByFloatKey(inAddressOrder, poolCount, true, order);
+    for (let j = 0; j < poolCount; j++) orders[base + j] = byAddress[order[j]];
+  }
+}
+
+/**
+ * The orders of an incremental build: a kept pool has its previous pool's address and keys, so the kept pools keep
+ * their previous relative order in every key; the decoded pools (sorted: they are few) are merged into it.
+ */
+class OrderMerge {
+  private constructor(
+    private readonly previous: PreviousPoolOrders,
+    private readonly poolCount: number,
+    /** Per previous pool: the new pool that copied it, or -1. */
+    private readonly newOf: Int32Array,
+    /** The decoded pools, ascending. */
+    private readonly decoded: Uint32Array,
+  ) {}
+
+  /** The merge, or null when the previous orders do not fit its index (then every pool is sorted). */
+  static of(previous: PreviousPoolOrders, poolCount: number): OrderMerge | null {
+    const m = previous.index.poolCount;
+    if (previous.orders.length !== POOL_SORT_KEY_COUNT * m || previous.keptFrom.length < poolCount) return null;
+    const newOf = new Int32Array(m).fill(-1);
+    let decodedCount = 0;
+    for (let i = 0; i < poolCount; i++) {
+      const j = previous.keptFrom[i] - 1;
+      if (j < 0) decodedCount++;
+      else if (j >= m || newOf[j] >= 0) return null;
+      else newOf[j] = i;
+    }
+    const decoded = new Uint32Array(decodedCount);
+    for (let i = 0, d = 0; i < poolCount; i++) if (previous.keptFrom[i] === 0) decoded[d++] = i;
+    return new OrderMerge(previous, poolCount, newOf, decoded);
+  }
+
+  orders(poolAddresses: readonly string[], keys: Float64Array, addressRank: Uint32Array, orders: Uint32Array): void {
+    const { previous, poolCount, newOf, decoded } = this;
+    const m = previous.index.poolCount;
+    const c = decoded.length;
+    // Address order: the kept pools in their previous address order, the decoded ones sorted and merged in.
+    const byAddress = new Uint32Array(poolCount);
+    const previousRank = previous.index.addressRank;
+    const keptByAddress = new Int32Array(m).fill(-1);
+    for (let j = 0; j < m; j++) keptByAddress[previousRank[j]] = newOf[j];
+    const decodedByAddress = Array.from(decoded).sort((a, b) =>
+      poolAddresses[a] < poolAddresses[b] ? -1 : poolAddresses[a] > poolAddresses[b] ? 1 : 0,
+    );
+    let r = 0;
+    let d = 0;
+    for (let q = 0; q < m; q++) {
+      const i = keptByAddress[q];
+      if (i < 0) continue;
+      const address = poolAddresses[i];
+      while (d < c && poolAddresses[decodedByAddress[d]] < address) byAddress[r++] = decodedByAddress[d++];
+      byAddress[r++] = i;
+    }
+    while (d < c) byAddress[r++] = decodedByAddress[d++];
+    for (let q = 0; q < poolCount; q++) addressRank[byAddress[q]] = q;
+
+    // Per key: the decoded pools by key descending, ties by address (a stable sort over their address order), merged.
+    const decodedKeys = new Float64Array(c);
+    const decodedOrder = new Uint32Array(c);
+    const sortedDecoded = new Uint32Array(c);
+    for (let k = 0; k < POOL_SORT_KEY_COUNT; k++) {
+      const base = k * poolCount;
+      for (let t = 0; t < c; t++) decodedKeys[t] = keys[base + decodedByAddress[t]];
+      sortByFloatKey(decodedKeys, c, true, decodedOrder);
+      for (let t = 0; t < c; t++) sortedDecoded[t] = decodedByAddress[decodedOrder[t]];
+      const from = k * m;
+      let at = base;
+      d = 0;
+      for (let q = 0; q < m; q++) {
+        const i = newOf[previous.orders[from + q]];
+        if (i < 0) continue;
+        const key = keys[base + i];
+        while (d < c) {
+          const e = sortedDecoded[d];
+          const other = keys[base + e];
+          if (other > key || (other === key && addressRank[e] < addressRank[i])) {
+            orders[at++] = e;
+            d++;
+          } else break;
+        }
+        orders[at++] = i;
+      }
+      while (d < c) orders[at++] = sortedDecoded[d++];
+    }
   }
 }
 

@@ -20,6 +20,12 @@ export interface RecordDigests {
   readonly tokens: Uint8Array;
   /** The token logo URL template the records were compiled with (a token's logoUrl may come from it). */
   readonly logoTemplate: string;
+  /**
+   * The file's pools in the order of every pool-search sort key (POOL_SORT_KEY_COUNT runs of pool indices, key
+   * by descending, ties by address ascending), which the next build merges its changed pools into instead of
+   * sorting every pool again (compile-pool-search.ts, PreviousPoolOrders). Absent or null: it sorts.
+   */
+  readonly poolOrders?: Uint32Array | null;
 }
 
 /** A column of `count` digests in shared memory (both build threads of a chain write their pools' digests into it). */
