@@ -42,6 +42,7 @@ export function openChainTop(
     const reused = readReusedHeader(header, chainId, logoTemplate, previous);
     if (reused !== null) {
       const reuse = new PoolReuse({ previous, tokens: reused, protocols: reused.snapshot.protocols, present });
+      reused.checker.knowPreviousPools(previous.pools);
       const previousRun = { run: previous.tokenRun, rowFrom: reused.rowFrom };
       const prepared = { columns: reused.columns, poolTokens: reused.poolTokens, previousRun };
       return { snapshot: reused.snapshot, checker: reused.checker, reused, prepared, reuse };

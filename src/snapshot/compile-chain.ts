@@ -69,6 +69,8 @@ export interface PoolRangeOutput {
   readonly upserted: readonly string[];
   /** With a reuse: how many of the range's pools were copied from the previous file's tables. */
   readonly kept: number;
+  /** With a reuse: per pool of the range, the previous file's pool of its address, or -1 (SnapshotChecker.joinPools). */
+  readonly previousOf: Int32Array | null;
 }
 
 /**
@@ -85,6 +87,8 @@ export class PoolRangeWriter {
   readonly upserted: string[] = [];
   /** With a reuse: pools copied from the previous file's tables. */
   kept = 0;
+  /** With a reuse: per pool written here, the previous file's pool of its address, or -1. */
+  private readonly previousOf: number[] | null;
   private index: number;
   /** Previous pools [runFrom, runFrom + runLength) are written here next: copied in one piece (flushRun). */
   private runFrom = 0;
@@ -102,6 +106,7 @@ export class PoolRangeWriter {
     this.json = new StringColumnBuilder(to - from, 0, room);
     this.search = new PoolSearchRange(targets.search, targets.poolCount, indexedProtocolIds(protocolIds), from);
     this.index = from;
+    this.previousOf = reuse === null ? null : [];
   }
 
   write(item: PoolItem): void {
@@ -116,7 +121,11 @@ export class PoolRangeWriter {
     this.targets.jsonCrc[this.index++] = poolJsonCrc(json);
     this.search.add(pool, encoder.lastTokenRows(), encoder.wrappedOffsets);
     this.protocols.add(pool.protocolId);
-    if (this.reuse?.compare(pool.address, json)) this.upserted.push(pool.address);
+    const reuse = this.reuse;
+    if (reuse !== null) {
+      this.previousOf!.push(reuse.compare(pool.address, json));
+      if (reuse.changed) this.upserted.push(pool.address);
+    }
   }
 
   /**
@@ -130,6 +139,7 @@ export class PoolRangeWriter {
     if (this.runLength === 0) this.runFrom = j;
     this.targets.keptFrom[this.index + this.runLength] = j + 1;
     this.runLength++;
+    this.previousOf!.push(j);
     this.addresses.push(reuse.address(j));
     this.search.copy(reuse.previous.poolSearch, j, reuse.rowOf, reuse.protocolIndex(j));
     this.protocols.add(reuse.protocolId(j));
@@ -166,6 +176,7 @@ export class PoolRangeWriter {
       protocols: [...this.protocols],
       upserted: this.upserted,
       kept: this.kept,
+      previousOf: this.previousOf === null ? null : Int32Array.from(this.previousOf),
     };
   }
 
@@ -184,6 +195,7 @@ export class PoolRangeWriter {
     this.search.join(part.search, part.to);
     for (const id of part.protocols) this.protocols.add(id);
     for (const address of part.upserted) this.upserted.push(address);
+    if (this.previousOf !== null && part.previousOf !== null) for (const j of part.previousOf) this.previousOf.push(j);
     this.kept += part.kept;
     this.index = part.to;
   }

@@ -104,7 +104,7 @@ export function compilePoolRange(job: PoolRangeJob, bytes: ByteSource, stop: () 
  * one of the earlier pools, else the helper's own rejection.
  */
 export function joinPoolRange(compiler: ChainCompiler, checker: SnapshotChecker, part: PoolRangeResult): void {
-  checker.joinPools(part.from, part.addresses);
+  checker.joinPools(part.from, part.addresses, part.previousOf);
   const rejection = part.rejection;
   if (rejection !== null)
     throw new SnapshotError(rejection.reason, rejection.message, rejection.path === null ? {} : { path: rejection.path });

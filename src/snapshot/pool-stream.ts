@@ -227,7 +227,7 @@ export class PoolStream implements PoolSource {
       const reuse = this.reuse;
       const j = reuse === null ? -1 : reuse.match(digest);
       if (j >= 0) {
-        this.checker.knownPool(i, reuse!.address(j));
+        this.checker.knownPreviousPool(i, j);
         return j;
       }
     }

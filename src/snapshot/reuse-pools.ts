@@ -95,11 +95,21 @@ export class PoolReuse implements PoolMatcher {
     this.present[j] = 1;
   }
 
-  /** A pool decoded and encoded anew: whether it is a change (no previous pool of its address, or other JSON). */
-  compare(address: string, json: Uint8Array): boolean {
+  /**
+   * A pool decoded and encoded anew: the previous pool of its address (-1: none), and whether it is a change (no
+   * previous pool of its address, or other JSON) in `changed`.
+   */
+  compare(address: string, json: Uint8Array): number {
+    const j = findAddress(this.previous.pools, address);
+    this.changed = j < 0 || this.differs(j, json);
+    return j;
+  }
+
+  /** Whether the pool last compared is a change. */
+  changed = false;
+
+  private differs(j: number, json: Uint8Array): boolean {
     const pools = this.previous.pools;
-    const j = findAddress(pools, address);
-    if (j < 0) return true;
     this.present[j] = 1;
     const start = pools.json.offsets[j];
     const length = pools.json.offsets[j + 1] - start;

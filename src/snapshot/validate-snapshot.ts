@@ -17,6 +17,7 @@ import typia, { type IValidation } from "typia";
 import { isSupportedChainId, SUPPORTED_CHAIN_IDS_ASCENDING } from "../chains/chains.js";
 import type { PoolType, SnapshotFile, SnapshotPool, SnapshotProtocol, SnapshotToken } from "../api/snapshot-format.js";
 import { snapshotFileName } from "../api/snapshot-format.js";
+import { addressAt, findAddress, type AddressTableData } from "../tables/address-hash-table.js";
 import { SnapshotError } from "./snapshot-error.js";
 
 type RecordArrays = "protocols" | "tokens" | "pools";
@@ -81,6 +82,9 @@ export class SnapshotChecker {
   private readonly protocolIndex = new Map<string, number>();
   private readonly tokenIndex = new Map<string, number>();
   private readonly poolIndex = new Map<string, number>();
+  /** An incremental build: the previous file's pools, and per previous pool 1 + the first pool checked with its address (0: none). */
+  private previousPools: AddressTableData | null = null;
+  private firstOfPrevious = new Int32Array(0);
 
   /** @param tokensLater the tokens are checked by `token` / `knownToken` calls, in order, not here */
   constructor(raw: unknown, fileChainId: number, tokensLater = false) {
@@ -139,9 +143,31 @@ export class SnapshotChecker {
    * found among this file's protocols and tokens: unique address.
    */
   knownPool(i: number, address: string): void {
+    const previous = this.previousPools;
+    if (previous !== null) {
+      const j = findAddress(previous, address);
+      if (j >= 0) return this.knownPreviousPool(i, j);
+    }
     const first = this.poolIndex.get(address);
     if (first !== undefined) throw duplicateError(`pools[${i}].address`, `pools[${first}]`, address);
     this.poolIndex.set(address, i);
+  }
+
+  /**
+   * An incremental build (reuse-pools.ts): the pools of the previous file `table`. A pool with one of their
+   * addresses is then checked unique by its index there (knownPreviousPool) instead of by its address string;
+   * the same verdict and message.
+   */
+  knowPreviousPools(table: AddressTableData): void {
+    this.previousPools = table;
+    this.firstOfPrevious = new Int32Array(table.count);
+  }
+
+  /** Pool `i`, whose address is previous pool j's (knowPreviousPools), validated before or now: unique address. */
+  knownPreviousPool(i: number, j: number): void {
+    const first = this.firstOfPrevious[j];
+    if (first !== 0) throw duplicateError(`pools[${i}].address`, `pools[${first - 1}]`, addressAt(this.previousPools!, j));
+    this.firstOfPrevious[j] = i + 1;
   }
 
   /** Pool `i`: structure, unique address, references to protocols and tokens. */
@@ -171,9 +197,14 @@ export class SnapshotChecker {
    * themselves: each must also be unique among the pools checked here, which come before them. Throws the
    * duplicate error of the first that is not, as checking them here one by one would.
    */
-  joinPools(from: number, addresses: readonly string[]): void {
+  joinPools(from: number, addresses: readonly string[], previousOf: Int32Array | null = null): void {
     const poolIndex = this.poolIndex;
+    const byPrevious = this.previousPools !== null && previousOf !== null;
     for (let j = 0; j < addresses.length; j++) {
+      if (byPrevious && previousOf![j] >= 0) {
+        this.knownPreviousPool(from + j, previousOf![j]);
+        continue;
+      }
       const address = addresses[j];
       const first = poolIndex.get(address);
       if (first !== undefined) throw duplicateError(`pools[${from + j}].address`, `pools[${first}]`, address);
