@@ -130,11 +130,16 @@ export function compileTokenRun(chainId: ChainId, tokens: ChainTokenColumns, pre
     const row = rank[j];
     const from = rowFrom === null ? -1 : rowFrom[row];
     if (from >= 0) {
+      // A run of repeated rows that were consecutive in the earlier run too: copied in one piece per column.
       const p = positionBefore![from];
-      addressJson.appendValues(before!.addressJson, p, p + 1);
-      headerJson.appendValues(before!.headerJson, p, p + 1);
-      metadataJson.appendValues(before!.metadataJson, p, p + 1);
-      addressBytes.set(before!.addressBytes.subarray(p * ADDRESS_BYTES, (p + 1) * ADDRESS_BYTES), j * ADDRESS_BYTES);
+      let end = j + 1;
+      while (end < m && rowFrom![rank[end]] >= 0 && positionBefore![rowFrom![rank[end]]] === p + (end - j)) end++;
+      const q = p + (end - j);
+      addressJson.appendValues(before!.addressJson, p, q);
+      headerJson.appendValues(before!.headerJson, p, q);
+      metadataJson.appendValues(before!.metadataJson, p, q);
+      addressBytes.set(before!.addressBytes.subarray(p * ADDRESS_BYTES, q * ADDRESS_BYTES), j * ADDRESS_BYTES);
+      j = end - 1;
       continue;
     }
     // {"chainId":…,"address":"0x…"} and "symbol":…,"name":…,"logoUrl":…, straight from the UTF-8 columns.

@@ -113,11 +113,18 @@ export function readReusedHeader(
   for (let i = 0; i < n; i++) {
     const j = from[i];
     if (j >= 0) {
-      checker.knownToken(i, oldAddresses[j]);
-      columns.copy(old, j);
-      copyValue(json, metadata, metadataAt[j]);
-      rowOf[j] = i;
-      samePoolJson[j] = 1;
+      // A run of unchanged tokens in the previous file's order: their columns copied in one piece.
+      let end = i + 1;
+      while (end < n && from[end] === j + (end - i)) end++;
+      columns.copyRun(old, j, end - i);
+      for (let r = i; r < end; r++) {
+        const q = from[r];
+        checker.knownToken(r, oldAddresses[q]);
+        copyValue(json, metadata, metadataAt[q]);
+        rowOf[q] = r;
+        samePoolJson[q] = 1;
+      }
+      i = end - 1;
     } else {
       const token = normalizeToken(checker.token(i, decoded[i]), fileChainId, logoTemplate);
       columns.add(token);

@@ -4,7 +4,7 @@
  * build's columns (a token whose record bytes did not change: reuse-tokens.ts). Both give the same bytes.
  */
 import type { ChainTokenColumns } from "../tables/compiled-chain.js";
-import { sharedArray, StringColumnBuilder, type StringColumn } from "../tables/shared-columns.js";
+import { sharedArray, StringColumnBuilder } from "../tables/shared-columns.js";
 import type { NormalizedSnapshotToken } from "./normalize-token.js";
 
 type TextField = "address" | "symbol" | "name" | "logoUrl" | "normalizedSymbol" | "normalizedName";
@@ -57,16 +57,17 @@ export class TokenColumnsBuilder {
     this.volume[i] = t.trackedSwapVolumeUsd;
   }
 
-  /** Row `j` of `columns` as the next row. */
-  copy(columns: ChainTokenColumns, j: number): void {
+  /** Rows `j` to `j + n - 1` of `columns` as the next rows: each column's values copied in one piece. */
+  copyRun(columns: ChainTokenColumns, j: number, n: number): void {
     const text = this.text;
-    for (const f of TEXT_FIELDS) copyValue(text[f], columns[f], j);
-    const i = this.row++;
-    this.decimals[i] = columns.decimals[j];
-    this.tvl[i] = columns.tvl[j];
-    this.price[i] = columns.price[j];
-    this.swaps[i] = columns.swaps[j];
-    this.volume[i] = columns.volume[j];
+    for (const f of TEXT_FIELDS) text[f].appendValues(columns[f], j, j + n);
+    const i = this.row;
+    this.row += n;
+    this.decimals.set(columns.decimals.subarray(j, j + n), i);
+    this.tvl.set(columns.tvl.subarray(j, j + n), i);
+    this.price.set(columns.price.subarray(j, j + n), i);
+    this.swaps.set(columns.swaps.subarray(j, j + n), i);
+    this.volume.set(columns.volume.subarray(j, j + n), i);
   }
 
   finish(): ChainTokenColumns {
@@ -87,9 +88,4 @@ export class TokenColumnsBuilder {
       volume: this.volume,
     };
   }
-}
-
-function copyValue(out: StringColumnBuilder, column: StringColumn, j: number): void {
-  out.writeBytes(column.bytes, column.offsets[j], column.offsets[j + 1]);
-  out.endValue();
 }
