@@ -342,9 +342,10 @@ class OrderMerge {
     const previousRank = previous.index.addressRank;
     const keptByAddress = new Int32Array(m).fill(-1);
     for (let j = 0; j < m; j++) keptByAddress[previousRank[j]] = newOf[j];
-    const decodedByAddress = Array.from(decoded).sort((a, b) =>
-      poolAddresses[a] < poolAddresses[b] ? -1 : poolAddresses[a] > poolAddresses[b] ? 1 : 0,
-    );
+    const decodedAddresses = new Array<string>(c);
+    for (let t = 0; t < c; t++) decodedAddresses[t] = poolAddresses[decoded[t]];
+    const decodedByAddress = addressOrder(decodedAddresses);
+    for (let t = 0; t < c; t++) decodedByAddress[t] = decoded[decodedByAddress[t]];
     let r = 0;
     let d = 0;
     for (let q = 0; q < m; q++) {
