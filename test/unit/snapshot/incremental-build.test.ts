@@ -510,6 +510,25 @@ describe("what an incremental build reads", () => {
     });
   });
 
+  it("merges the changed pools into the previous orders: removals, additions, keys tying with their neighbours", async () => {
+    const first = base();
+    // TVL in four values: every pool ties with others, broken by address.
+    const one = { ...first, pools: first.pools.map((p, i) => ({ ...p, totalValueLockedUsd: (i % 4) * 100 }) as SnapshotPool) };
+    const pools = one.pools.filter((_, i) => i !== 3).map((p, i) => (i === 5 ? ({ ...p, totalValueLockedUsd: 300 } as SnapshotPool) : p));
+    const tokens = [poolToken(addr("a1"), 1, 1), poolToken(addr("b2"), 1, 1)];
+    pools.splice(2, 0, v3Pool({ address: addr("f0"), protocolId: "p", tokens, stats: poolStats(3), totalValueLockedUsd: 100 }));
+    pools.push(v3Pool({ address: addr("fa"), protocolId: "q", tokens, stats: poolStats(3), totalValueLockedUsd: 300 }));
+    const two = { ...one, generatedAt: one.generatedAt + 1, pools };
+    const [, b] = await series(one, two);
+    // 12 pools, one removed, one changed (decoded), two added.
+    expect(accepted(b!).reused.pools).toBe(10);
+    const tvl = (p: SnapshotPool) => p.trackedTotalValueLockedUsd ?? p.totalValueLockedUsd;
+    const reference = pools
+      .map((_, i) => i)
+      .sort((x, y) => tvl(pools[y]!) - tvl(pools[x]!) || (pools[x]!.address < pools[y]!.address ? -1 : 1));
+    expect(Array.from(accepted(b!).digests!.poolOrders!.subarray(0, pools.length))).toEqual(reference);
+  });
+
   it("another logo template: the file is read in full (its tokens' logos may come from it)", async () => {
     const dir = tempDir("lgw-incremental-");
     const first = base();
