@@ -128,7 +128,8 @@ export class OrderedPuts {
       for (const k of db.getKeys({ reverse: true, limit: 1 })) last = Buffer.from(k as Buffer);
     }
     if (last === null || Buffer.compare(key, last) > 0) {
-      db.putSync(key, value, { append: true });
+      // lmdb answers false (and writes nothing) to an append out of order: never so here, but never lost either.
+      if (!(db.putSync(key, value, { append: true }) as unknown as boolean)) db.putSync(key, value);
       this.last.set(db, key);
     } else {
       db.putSync(key, value);

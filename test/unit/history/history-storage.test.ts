@@ -199,6 +199,12 @@ describe("puts in key order", () => {
       });
       // A writer starting over an existing store reads its last key first.
       dbs.env.transactionSync(() => new OrderedPuts().put(dbs.l1, key(6), Buffer.from([6])));
+      // One whose view is stale (another wrote since it looked) still puts the key where it belongs.
+      const stale = new OrderedPuts();
+      dbs.env.transactionSync(() => stale.put(dbs.l0, key(1), Buffer.from([1])));
+      dbs.env.transactionSync(() => new OrderedPuts().put(dbs.l0, key(8), Buffer.from([8])));
+      dbs.env.transactionSync(() => stale.put(dbs.l0, key(2), Buffer.from([2])));
+      expect([...dbs.l0.getKeys()].map((k) => (k as Buffer)[1])).toEqual([1, 2, 8]);
       expect([...dbs.l1.getRange()].map(({ key: k, value }) => [k[1], value[0]])).toEqual([
         [1, 1],
         [3, 3],
