@@ -37,6 +37,7 @@ import {
   HistoryKeys,
   L0_GROUP_BITS,
   L1_GROUP_BITS,
+  OrderedPuts,
   type ChainMeta,
   type HistoryDb,
   type HistoryDbs,
@@ -52,6 +53,7 @@ export type CompactionStep = "hour" | "day" | "retention" | null;
 
 export class HistoryCompactor {
   private readonly keys = new HistoryKeys();
+  private readonly puts = new OrderedPuts();
 
   constructor(
     private readonly dbs: HistoryDbs,
@@ -175,7 +177,7 @@ export class HistoryCompactor {
     const blob = new ShardBlobWriter();
     let shard = -1;
     const flush = () => {
-      if (shard >= 0 && blob.count > 0) db.putSync(Buffer.from(keyOf(shard)), blob.take());
+      if (shard >= 0 && blob.count > 0) this.puts.put(db, Buffer.from(keyOf(shard)), blob.take());
     };
     for (const id of ids) {
       if (id >> bits !== shard) {
@@ -236,13 +238,13 @@ export class HistoryCompactor {
         const sink = new ByteSink(256);
         const w = new RecordChunkWriter(sink, day);
         for (const r of list) w.add(r);
-        this.dbs.l2.putSync(Buffer.from(this.keys.dayEntity(chainId, kind, day, id)), sink.take());
+        this.puts.put(this.dbs.l2, Buffer.from(this.keys.dayEntity(chainId, kind, day, id)), sink.take());
       }
       for (const [id, list] of hourly) {
         const sink = new ByteSink(256);
         const w = new UnitChunkWriter(sink);
         for (const u of list) w.add(u, (u.t - day) / HOUR, u.t);
-        this.dbs.hourly.putSync(Buffer.from(this.keys.dayEntity(chainId, kind, day, id)), sink.take());
+        this.puts.put(this.dbs.hourly, Buffer.from(this.keys.dayEntity(chainId, kind, day, id)), sink.take());
       }
       this.writeShards(
         this.dbs.daily,
@@ -343,8 +345,8 @@ export class HistoryCompactor {
         for (const kind of [TOKEN, POOL]) {
           const keys: Buffer[] = [];
           for (const key of db.getKeys({
-            start: this.keys.kindTime(chainId, kind, day),
-            end: this.keys.kindTime(chainId, kind, day + DAY),
+            start: this.keys.dayKind(chainId, kind, day),
+            end: this.keys.dayKind(chainId, kind + 1, day),
             limit: left + 1,
           })) {
             keys.push(Buffer.from(key as Buffer));

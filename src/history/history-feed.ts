@@ -56,10 +56,16 @@ export function servedFiles(chains: readonly CompiledChain[], drafts: readonly C
   return out;
 }
 
+/** The history thread is started again this long after it exited; after it could not open the store, OPEN_RETRY_MS. */
+const RESTART_MS = 1000;
+const OPEN_RETRY_MS = 60_000;
+
 export class HistoryFeed {
   readonly status = new HistoryStatusCells();
   private worker: Worker | null = null;
   private stopped = false;
+  /** The thread's last start could not open the store. */
+  private openFailed = false;
 
   constructor(
     private readonly threadFile: string,
@@ -68,6 +74,7 @@ export class HistoryFeed {
   ) {}
 
   start(): void {
+    this.openFailed = false;
     const worker = new Worker(this.threadFile, {
       workerData: { options: this.options, status: this.status.buffer } satisfies HistoryThreadInit,
     });
@@ -78,10 +85,12 @@ export class HistoryFeed {
       this.worker = null;
       if (this.stopped) return;
       this.status.state = "failed";
-      this.log.error({ event: "history-thread-exit", code }, `the history thread exited (${code}); starting it again in 1 s`);
+      // A store it could not open (a full disk, another format) waits for the operator: tried again each minute.
+      const again = this.openFailed ? OPEN_RETRY_MS : RESTART_MS;
+      this.log.error({ event: "history-thread-exit", code }, `the history thread exited (${code}); starting it again in ${again / 1000} s`);
       setTimeout(() => {
         if (!this.stopped) this.start();
-      }, 1000).unref();
+      }, again).unref();
     });
   }
 
@@ -107,6 +116,7 @@ export class HistoryFeed {
   private reported(r: HistoryThreadReport): void {
     switch (r.type) {
       case "failed":
+        if (r.what === "open") this.openFailed = true;
         this.log.error({ event: "history-failed", what: r.what, reason: r.message }, `history ${r.what} failed: ${r.message}`);
         break;
       case "recovered":

@@ -15,7 +15,16 @@
 import type { ChangeLists } from "../tables/change-sets.js";
 import { valueCount, type EntityKind, POOL, TOKEN } from "../query/history-units.js";
 import { dayFilesWith, hourFiles, hourFilesWith } from "./hour-files.js";
-import { decodeMeta, encodeMeta, HistoryKeys, L0_GROUP_BITS, newChainMeta, type ChainMeta, type HistoryDbs } from "./history-store.js";
+import {
+  decodeMeta,
+  encodeMeta,
+  HistoryKeys,
+  L0_GROUP_BITS,
+  newChainMeta,
+  OrderedPuts,
+  type ChainMeta,
+  type HistoryDbs,
+} from "./history-store.js";
 import { observeFile, type KindObservations, type ObservedTables } from "./observe.js";
 import { RecordChunkWriter, ShardBlobWriter } from "./records.js";
 
@@ -47,6 +56,7 @@ interface ChainState {
 
 export class HistoryWriter {
   private readonly keys = new HistoryKeys();
+  private readonly puts = new OrderedPuts();
   private readonly chains = new Map<number, ChainState | null>();
   /** Per chain: the id of the file last served (observed, or carried), and the change sets carried since. */
   private readonly served = new Map<number, { id: string; carried: ChangeLists[] }>();
@@ -183,7 +193,8 @@ export class HistoryWriter {
     const blob = new ShardBlobWriter();
     let group = -1;
     const flush = () => {
-      if (group >= 0 && blob.count > 0) this.dbs.l0.putSync(Buffer.from(this.keys.l0(chainId, kind, generatedAt, seq, group)), blob.take());
+      if (group >= 0 && blob.count > 0)
+        this.puts.put(this.dbs.l0, Buffer.from(this.keys.l0(chainId, kind, generatedAt, seq, group)), blob.take());
     };
     for (const [id, values] of changes) {
       const g = id >> L0_GROUP_BITS;

@@ -3,11 +3,13 @@
  * one at a time answer the history routes byte for byte the same; a restart keeps history and continues
  * it; `liquidity-gateway history rebuild --from DIR` over an archive of the same files gives the same
  * answers as live ingestion; a gateway killed with SIGKILL while it ingests comes back with readable
- * history whose every number is a file's, and whose missing files are a gap.
+ * history whose every number is a file's, and whose missing files are a gap; a store of another format is
+ * refused by name while every other route serves.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
+import { open } from "lmdb";
 import { afterAll, describe, expect, it } from "vitest";
 import type { SnapshotFile } from "../../src/api/snapshot-format.js";
 import { tempDir, writeChainFile, writeKeysFile, writeSnapshotDir } from "../support/fixtures.js";
@@ -158,6 +160,29 @@ describe("history across instances, restarts and a rebuild", () => {
       expect(await answers(c)).toEqual(live);
     },
   );
+
+  it("a store of another format is refused by name: history failed, every other route serves", { timeout: 60_000 }, async () => {
+    const snap = writeSnapshotDir([files[0]]);
+    cleanup.push(snap);
+    const hist = dir("lgw-hist-format-");
+    // A format-1 store: what the gateway wrote before 2026-11-28.
+    const env = open<Buffer, Buffer>({ path: hist, maxDbs: 16, keyEncoding: "binary", encoding: "binary" });
+    env.transactionSync(() => env.putSync(Buffer.from("history-format"), Buffer.from(Uint32Array.of(1).buffer)));
+    await env.close();
+    const gw = await start(snap, hist);
+    const status = await waitFor("history failed", async () => {
+      const res = await request(gw.baseUrl, "/v1/status");
+      return res.body?.data?.history?.state === "failed" ? res : undefined;
+    });
+    expect(status.status).toBe(200);
+    const failed = gw.logs().find((l) => l.event === "history-failed");
+    expect(failed?.reason).toMatch(/holds history in format 1; this gateway reads and writes format 2: move that directory aside/);
+    expect((await request(gw.baseUrl, `/v1/pools/${CHAIN}/${files[0].pools[0].address}`)).status).toBe(200);
+    // Not restarted every second: one start, the next a minute later.
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(gw.logs().filter((l) => l.event === "history-failed")).toHaveLength(1);
+    await stop(gw);
+  });
 
   it(
     "SIGKILL while ingesting: history stays readable, every number is a file's, what was lost is a gap",

@@ -7,10 +7,12 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { open } from "lmdb";
 import { afterEach, describe, expect, it } from "vitest";
 import { keyU32 } from "../../../src/history/byte-codec.js";
 import { tierFloors } from "../../../src/history/history-reader.js";
 import { HistoryService } from "../../../src/history/history-service.js";
+import { HISTORY_FORMAT, openHistoryDbs, OrderedPuts } from "../../../src/history/history-store.js";
 import { HistoryStatusCells } from "../../../src/history/history-status.js";
 import { answerBuckets, TIER_SPAN, type HistoryTier } from "../../../src/query/history-answer.js";
 import { DAY, HOUR, TOKEN } from "../../../src/query/history-units.js";
@@ -50,14 +52,15 @@ describe("retention", () => {
     expect(meta.rawDropped).toBeGreaterThan(files[0].generatedAt);
     expect(meta.hourlyDropped).toBeLessThan(meta.rawDropped);
     expect(meta.hourlyDropped).toBeGreaterThan(files[0].generatedAt);
+    // The tiers' keys begin with their day (history-store.ts).
     const days = (db: typeof h.dbs.l2, at: number) => [...db.getKeys()].map((k) => keyU32(k as Buffer, at));
-    const raw = days(h.dbs.l2, 5);
-    const hourly = days(h.dbs.hourly, 5);
+    const raw = days(h.dbs.l2, 0);
+    const hourly = days(h.dbs.hourly, 0);
     expect(Math.min(...raw)).toBe(meta.rawDropped);
     expect(Math.min(...hourly)).toBe(meta.hourlyDropped);
     expect(Math.min(...[...h.dbs.files.getKeys()].map((k) => keyU32(k as Buffer, 4)))).toBe(meta.rawDropped);
     // Daily units are kept without limit: from the first day.
-    expect(Math.min(...days(h.dbs.daily, 5))).toBe(files[0].generatedAt - (files[0].generatedAt % DAY));
+    expect(Math.min(...days(h.dbs.daily, 0))).toBe(files[0].generatedAt - (files[0].generatedAt % DAY));
     // Answers stop at each tier's floor and equal the reference.
     const address = files[0].tokens[0].address;
     const id = h.reads.entityId(CHAIN, TOKEN, hexBytes(address))!;
@@ -133,6 +136,89 @@ describe("a rollback", () => {
 });
 
 const asRoot = process.getuid?.() === 0;
+
+describe("the store's format", () => {
+  it("stamps a new store, and refuses a store of another format (or an unstamped one holding history) by name", () => {
+    const dir = tempDir("lgw-history-format-");
+    try {
+      const stamp = (format: number | null) => {
+        const env = open<Buffer, Buffer>({ path: dir, maxDbs: 16, keyEncoding: "binary", encoding: "binary" });
+        const key = Buffer.from("history-format");
+        env.transactionSync(() => {
+          if (format === null) env.removeSync(key);
+          else env.putSync(key, Buffer.from(Uint32Array.of(format).buffer));
+        });
+        void env.close();
+      };
+      let service = new HistoryService({ dir, retention: { rawHours: 48, hourDays: 90 } }, new HistoryStatusCells());
+      const files = historySeries(1, {
+        chainId: CHAIN,
+        tokens: 3,
+        looseTokens: 1,
+        pools: 3,
+        files: 2,
+        churn: 0.5,
+        start: 1_750_000_000,
+        step: () => 60,
+      });
+      service.enqueue(servedFile(null, [compileFile(files[0])]));
+      service.drain();
+      service.close();
+      // The same format opens again.
+      service = new HistoryService({ dir, retention: { rawHours: 48, hourDays: 90 } }, new HistoryStatusCells());
+      service.close();
+      stamp(1);
+      expect(() => openHistoryDbs(dir)).toThrow(
+        /holds history in format 1; this gateway reads and writes format 2: move that directory aside/,
+      );
+      stamp(null);
+      expect(() => new HistoryService({ dir, retention: { rawHours: 48, hourDays: 90 } }, new HistoryStatusCells())).toThrow(
+        /holds history in format 1/,
+      );
+      stamp(HISTORY_FORMAT);
+      void openHistoryDbs(dir).env.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("puts in key order", () => {
+  it("appends keys past the database's last and puts any other key in its place (another writer's view too)", () => {
+    const dir = tempDir("lgw-history-puts-");
+    const dbs = openHistoryDbs(dir);
+    try {
+      const key = (n: number) => Buffer.from([0, n]);
+      const puts = new OrderedPuts();
+      // In order, out of order (another chain's older hour), over an existing key, and after a deletion.
+      dbs.env.transactionSync(() => {
+        for (const n of [3, 5, 4, 1, 9]) puts.put(dbs.l1, key(n), Buffer.from([n]));
+        puts.put(dbs.l1, key(5), Buffer.from([55]));
+        dbs.l1.removeSync(key(9));
+        puts.put(dbs.l1, key(7), Buffer.from([7]));
+      });
+      // A writer starting over an existing store reads its last key first.
+      dbs.env.transactionSync(() => new OrderedPuts().put(dbs.l1, key(6), Buffer.from([6])));
+      // One whose view is stale (another wrote since it looked) still puts the key where it belongs.
+      const stale = new OrderedPuts();
+      dbs.env.transactionSync(() => stale.put(dbs.l0, key(1), Buffer.from([1])));
+      dbs.env.transactionSync(() => new OrderedPuts().put(dbs.l0, key(8), Buffer.from([8])));
+      dbs.env.transactionSync(() => stale.put(dbs.l0, key(2), Buffer.from([2])));
+      expect([...dbs.l0.getKeys()].map((k) => (k as Buffer)[1])).toEqual([1, 2, 8]);
+      expect([...dbs.l1.getRange()].map(({ key: k, value }) => [k[1], value[0]])).toEqual([
+        [1, 1],
+        [3, 3],
+        [4, 4],
+        [5, 55],
+        [6, 6],
+        [7, 7],
+      ]);
+    } finally {
+      void dbs.env.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe("a full disk", () => {
   it.runIf(asRoot)("marks history failed, keeps what was written, and resumes when space returns", () => {
