@@ -103,6 +103,11 @@ function checkIndex(index: TokenIndexData, chains: readonly CompiledChain[]): vo
       name: cols.name[row],
       symbol: cols.symbol[row],
     });
+    // The JSON pieces are this instance's, whichever chains the ones around it came from.
+    const piece = (column: TokenIndexData["addressJson"]) =>
+      new TextDecoder().decode(column.bytes.subarray(column.offsets[i], column.offsets[i + 1]));
+    expect(JSON.parse(piece(index.addressJson))).toEqual({ chainId: chain.info.chainId, address: cols.address[row] });
+    expect(JSON.parse(`{${piece(index.headerJson)}}`)).toMatchObject({ symbol: cols.symbol[row], name: cols.name[row] });
     // Equal name ids exactly for equal cleaned names.
     const cleaned = cleanName(cols.normalizedName[row]);
     const known = nameOfId.get(index.nameId[i]);
