@@ -31,7 +31,7 @@ export default function run(task: BuildTask): Promise<ChainTaskResult> | Promise
         result = buildPoolRange(task, niceness);
         break;
       case "token-index":
-        result = compileTokenIndex(task.chains);
+        result = compileTokenIndex(task.chains, () => niceness.check());
         break;
     }
   } catch (error) {

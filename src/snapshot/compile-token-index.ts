@@ -63,7 +63,15 @@ interface Lane {
   headTvl: number;
 }
 
-export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>): TokenIndexData {
+/** Instances merged between two calls of compileTokenIndex's `onProgress`. */
+export const INDEX_PROGRESS_INSTANCES = 8192;
+
+/**
+ * @param onProgress called every INDEX_PROGRESS_INSTANCES instances of the merge (most of the time): a build worker
+ *   looks at the niceness its task should run at now (thread-niceness.ts), as a chain task does every 1024 pools, so
+ *   the index of a push ageing under load gains priority while it runs, as the push's build does.
+ */
+export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>, onProgress: () => void = () => {}): TokenIndexData {
   const ordered = [...chains].sort((a, b) => a.chainId - b.chainId);
   let n = 0;
   const lanes: Lane[] = ordered.map(({ chainId, tokens, run }, index) => {
@@ -120,6 +128,7 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>): TokenInde
   let totalWords = 0;
   let symbol: string | null = null;
   for (let at = 0; at < n; at++) {
+    if (at % INDEX_PROGRESS_INSTANCES === 0) onProgress();
     // The lane whose next instance comes first: symbol asc, TVL desc, chainId asc (lanes are in chainId order).
     let best: Lane | null = null;
     let bestSymbol = "";
