@@ -155,6 +155,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
       workerMaxOldGenerationMb: config.buildWorkerMaxMb,
       startBuilds: config.buildStartWorkers,
       workerNice: config.buildWorkerNice,
+      workerIdleS: config.buildWorkerIdleSeconds,
       freshnessTargetS: config.freshnessTargetSeconds,
       servingLoad: () => servingLoad.load(),
       maxFutureSkewSeconds: config.snapshotMaxFutureSkewSeconds,

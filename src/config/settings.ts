@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import { availableParallelism, freemem } from "node:os";
 import { DEFAULT_CHANGES_MAX_MB, DEFAULT_CHANGES_RETENTION } from "../serving/change-history.js";
 import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../snapshot/normalize-token.js";
-import { DEFAULT_FRESHNESS_TARGET_S } from "../snapshot/build-pool.js";
+import { DEFAULT_FRESHNESS_TARGET_S, DEFAULT_WORKER_IDLE_S } from "../snapshot/build-pool.js";
 import { DEFAULT_STREAM_LIMITS } from "../stream/stream-limits.js";
 import { FILE_LIMIT_RANGE_MB, FILE_LIMITS, mebibytes } from "../util/operator-file.js";
 import { DEFAULT_SNAPSHOT_DIR, SAMPLE_KEYS_FILE } from "./paths.js";
@@ -445,6 +445,20 @@ export const SETTINGS = {
     help:
       "Snapshot files built at once at start-up, before anything is served; afterwards files build one at a time, a file of " +
       "16 MiB or more on two build workers while the serving threads are idle (with `1`, never: one build worker).",
+  }),
+  buildWorkerIdleSeconds: setting({
+    env: "BUILD_WORKER_IDLE_S",
+    flag: "--build-worker-idle-s",
+    type: integer(0, 86_400),
+    default: DEFAULT_WORKER_IDLE_S,
+    help:
+      "Seconds a build worker thread stays alive after its last build, so that a re-push within that time starts at once on " +
+      "warm code; `0`: it exits right after each build.",
+    more:
+      "A worker started anew takes a few hundred milliseconds before it builds, and its first build runs on code not yet " +
+      "optimized. Kept alive, the build workers stay resident: on the large set (626 MiB of files) two of them held about " +
+      "1.2 GiB more than exited ones after a few re-pushes, although each collects its heap a second after its last task " +
+      "(bench/RESULTS.md, issue 30). Raise it when pushes come often and memory is plentiful.",
   }),
   buildWorkerNice: setting({
     env: "BUILD_WORKER_NICE",

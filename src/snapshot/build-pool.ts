@@ -13,7 +13,8 @@
  * - the early token index: such a chain task posts its token data before it finishes, handed to the
  *   loader's `onEarlyTokens` (docs/decisions/004-early-token-index.md).
  *
- * An idle worker exits after 10 s, so its heap does not stay resident between builds.
+ * An idle worker lives BUILD_WORKER_IDLE_S (default 10 s: a re-push within it starts at once, on warm code) and
+ * collects its heap a second after its last task.
  */
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from "node:worker_threads";
 import { Piscina } from "piscina";
@@ -32,13 +33,19 @@ export const NICE_UPDATE_MS = 250;
 export const SPLIT_FROM_BYTES = 16 << 20;
 /** Default FRESHNESS_TARGET_S: the age of a push by which its build runs at the serving threads' priority. */
 export const DEFAULT_FRESHNESS_TARGET_S = 10;
-/** How long an idle build worker lives. */
-const IDLE_WORKER_MS = 10_000;
+/**
+ * Default BUILD_WORKER_IDLE_S: how long an idle build worker lives. Kept short: on the large set two build workers
+ * kept alive between pushes held about 1.2 GiB more resident than exited ones, though each collects its heap when
+ * idle (workers/snapshot-worker.ts), against a few hundred milliseconds to start one anew (bench/RESULTS.md, issue 30).
+ */
+export const DEFAULT_WORKER_IDLE_S = 10;
 
 export interface BuildPoolOptions {
   readonly workerFile: string;
   /** Heap limit of a build worker (MB); a build over it fails. */
   readonly workerMaxOldGenerationMb: number | null;
+  /** Seconds an idle build worker lives (default DEFAULT_WORKER_IDLE_S; 0: it exits after each build). */
+  readonly workerIdleS?: number;
   /** Build worker threads (at least 1). */
   readonly threads: number;
   /** Files of at least this many bytes may build on two threads (default SPLIT_FROM_BYTES). */
@@ -88,7 +95,7 @@ export class BuildPool {
         filename: options.workerFile,
         maxThreads: options.threads,
         minThreads: 0,
-        idleTimeout: IDLE_WORKER_MS,
+        idleTimeout: (options.workerIdleS ?? DEFAULT_WORKER_IDLE_S) * 1000,
         resourceLimits,
       });
   }

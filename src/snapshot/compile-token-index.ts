@@ -16,7 +16,7 @@ import type { TokenIndexColumns, TokenIndexData, TokenListData } from "../tables
 import { evaluateTokenList } from "../query/evaluate-token-list.js";
 import { chainMask, DEFAULT_TOKEN_QUERY } from "../query/token-query.js";
 import { ADDRESS_BYTES } from "../tables/token-index.js";
-import { columnString, columnStrings, encodeStringColumn, sharedArray, sharedCopy, StringColumnBuilder } from "../tables/shared-columns.js";
+import { columnString, columnStrings, encodeStringColumn, sharedArray, sharedCopy, type StringColumn } from "../tables/shared-columns.js";
 import type { ChainTokenColumns, TokenRunData } from "../tables/compiled-chain.js";
 import { compileAddressTable, compileChainOrders } from "./compile-token-lookups.js";
 import { compileTokenRun } from "./compile-token-run.js";
@@ -40,6 +40,10 @@ interface NameEntry extends NameWords {
 /** One chain in the merge. */
 interface Lane {
   readonly chainId: ChainId;
+  /** Position among the lanes (chainId order). */
+  readonly index: number;
+  /** 1 << position of the chain in SUPPORTED_CHAIN_IDS. */
+  readonly chainBit: number;
   readonly tokens: ChainTokenColumns;
   readonly run: TokenRunData;
   readonly symbols: readonly string[];
@@ -59,13 +63,23 @@ interface Lane {
   headTvl: number;
 }
 
-export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>): TokenIndexData {
+/** Instances merged between two calls of compileTokenIndex's `onProgress`. */
+export const INDEX_PROGRESS_INSTANCES = 8192;
+
+/**
+ * @param onProgress called every INDEX_PROGRESS_INSTANCES instances of the merge (most of the time): a build worker
+ *   looks at the niceness its task should run at now (thread-niceness.ts), as a chain task does every 1024 pools, so
+ *   the index of a push ageing under load gains priority while it runs, as the push's build does.
+ */
+export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>, onProgress: () => void = () => {}): TokenIndexData {
   const ordered = [...chains].sort((a, b) => a.chainId - b.chainId);
   let n = 0;
-  const lanes: Lane[] = ordered.map(({ chainId, tokens, run }) => {
+  const lanes: Lane[] = ordered.map(({ chainId, tokens, run }, index) => {
     const r = run ?? compileTokenRun(chainId, tokens);
     const lane: Lane = {
       chainId,
+      index,
+      chainBit: 1 << SUPPORTED_CHAIN_IDS.indexOf(chainId),
       tokens,
       run: r,
       symbols: columnStrings(tokens.normalizedSymbol),
@@ -96,17 +110,8 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>): TokenInde
   const wordStart = sharedArray(Uint32Array, n + 1);
   const groupOfAt = sharedArray(Uint32Array, n);
   const addressBytes = sharedArray(Uint8Array, n * ADDRESS_BYTES);
-  let addressJsonBytes = 0;
-  let headerJsonBytes = 0;
-  let metadataJsonBytes = 0;
-  for (const { run } of lanes) {
-    addressJsonBytes += run.addressJson.bytes.length;
-    headerJsonBytes += run.headerJson.bytes.length;
-    metadataJsonBytes += run.metadataJson.bytes.length;
-  }
-  const addressJson = new StringColumnBuilder(n, addressJsonBytes);
-  const headerJson = new StringColumnBuilder(n, headerJsonBytes);
-  const metadataJson = new StringColumnBuilder(n, metadataJsonBytes);
+  /** The lane of each instance (its JSON pieces are copied once the order is known: interleave). */
+  const laneOf = new Uint8Array(n);
   /** Index position of each instance in (chainId, address) order. */
   const positionOf = new Uint32Array(n);
   const names = new NameInterner();
@@ -119,11 +124,11 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>): TokenInde
   const searchTexts: string[] = [];
   /** Index-wide search string id + 1 of each string met so far. */
   const searchIds = new Map<string, number>();
-  const chainBits = new Map<number, number>(SUPPORTED_CHAIN_IDS.map((id, i) => [id, 1 << i]));
 
   let totalWords = 0;
   let symbol: string | null = null;
   for (let at = 0; at < n; at++) {
+    if (at % INDEX_PROGRESS_INSTANCES === 0) onProgress();
     // The lane whose next instance comes first: symbol asc, TVL desc, chainId asc (lanes are in chainId order).
     let best: Lane | null = null;
     let bestSymbol = "";
@@ -153,7 +158,7 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>): TokenInde
     groupOfAt[at] = groupSymbols.length - 1;
     positionOf[lane.base + lane.addressPosition[row]] = at;
     chainId[at] = lane.chainId;
-    chainBit[at] = chainBits.get(lane.chainId)!;
+    chainBit[at] = lane.chainBit;
     chainRow[at] = row;
     tvl[at] = tokens.tvl[row];
     price[at] = tokens.price[row];
@@ -171,9 +176,7 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>): TokenInde
     entries[at] = entry;
     totalWords += entry.wordIds.length;
 
-    copyValue(addressJson, run.addressJson.bytes, run.addressJson.offsets, position);
-    copyValue(headerJson, run.headerJson.bytes, run.headerJson.offsets, position);
-    copyValue(metadataJson, run.metadataJson.bytes, run.metadataJson.offsets, position);
+    laneOf[at] = lane.index;
     const fromAddress = run.addressBytes;
     for (let b = 0, from = position * ADDRESS_BYTES, to = at * ADDRESS_BYTES; b < ADDRESS_BYTES; b++)
       addressBytes[to + b] = fromAddress[from + b];
@@ -241,10 +244,19 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>): TokenInde
     firstWordId,
     wordStart,
     words,
-    addressJson: addressJson.finish(),
-    headerJson: headerJson.finish(),
+    addressJson: interleave(
+      lanes.map((l) => l.run.addressJson),
+      laneOf,
+    ),
+    headerJson: interleave(
+      lanes.map((l) => l.run.headerJson),
+      laneOf,
+    ),
     groupOf: groupOfAt,
-    metadataJson: metadataJson.finish(),
+    metadataJson: interleave(
+      lanes.map((l) => l.run.metadataJson),
+      laneOf,
+    ),
     addressBytes,
     ...addressTable,
     ...chainOrders,
@@ -282,9 +294,35 @@ function inverse(order: Uint32Array): Uint32Array {
   return out;
 }
 
-function copyValue(out: StringColumnBuilder, bytes: Uint8Array, offsets: Uint32Array, row: number): void {
-  out.writeBytes(bytes, offsets[row], offsets[row + 1]);
-  out.endValue();
+/**
+ * One column of the index from the lanes' columns of the same piece, each in rank order: value `at` is the next
+ * value of lane laneOf[at]. Each lane's values are read front to back, so a stretch of instances from one lane
+ * is one copy (a value at a time cost the merge a quarter of its time).
+ */
+function interleave(columns: readonly StringColumn[], laneOf: Uint8Array): StringColumn {
+  const n = laneOf.length;
+  let total = 0;
+  for (const c of columns) total += c.offsets[c.offsets.length - 1] - c.offsets[0];
+  const bytes = sharedArray(Uint8Array, total);
+  const offsets = sharedArray(Uint32Array, n + 1);
+  const next = new Uint32Array(columns.length);
+  let out = 0;
+  let at = 0;
+  while (at < n) {
+    const l = laneOf[at];
+    const from = next[l];
+    const { bytes: source, offsets: ends } = columns[l];
+    let to = from;
+    // The stretch of instances from lane l (their values are contiguous in its column).
+    do {
+      to++;
+      offsets[++at] = out + ends[to] - ends[from];
+    } while (at < n && laneOf[at] === l);
+    bytes.set(source.subarray(ends[from], ends[to]), out);
+    out += ends[to] - ends[from];
+    next[l] = to;
+  }
+  return { bytes, offsets };
 }
 
 /**

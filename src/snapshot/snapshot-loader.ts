@@ -64,6 +64,8 @@ export interface SnapshotLoaderOptions {
   readonly splitFromBytes?: number;
   /** Niceness of the build worker threads while the serving threads are busy (default 10; see build-pool.ts). */
   readonly workerNice?: number;
+  /** Seconds an idle build worker lives (BUILD_WORKER_IDLE_S; default in build-pool.ts). */
+  readonly workerIdleS?: number;
   /** A push's age (s) by which its build runs at niceness 0 under load (FRESHNESS_TARGET_S; default in build-pool.ts). */
   readonly freshnessTargetS?: number;
   /**
@@ -160,6 +162,7 @@ export class SnapshotLoader {
         threads: this.startBuilds,
         splitFromBytes: options.splitFromBytes,
         workerNice: options.workerNice,
+        workerIdleS: options.workerIdleS,
         freshnessTargetS: options.freshnessTargetS,
         servingLoad: options.servingLoad,
         serving: () => this.chains.serving,

@@ -75,6 +75,14 @@ export function collectionStep(majorsSinceDrop: number, utilization: number, wai
   return "wait";
 }
 
+/** A full collection now (a thread with no one waiting on it: an idle build worker); false when this runtime cannot. */
+export function collectGarbageNow(): boolean {
+  const collect = gcFunction();
+  if (collect === null) return false;
+  collect();
+  return true;
+}
+
 /** Full collections counted when the latest drop asked. */
 let majorsAtDrop = 0;
 let firstAskedAt = 0;

@@ -41,6 +41,7 @@ describe("loadConfig", () => {
       watchDebounceMs: 250,
       threads: Math.min(availableParallelism(), 63),
       buildWorkerMaxMb: null,
+      buildWorkerIdleSeconds: 10,
       buildWorkerNice: 10,
       freshnessTargetSeconds: 10,
       maxApiKeys: 10_000,
@@ -84,6 +85,12 @@ describe("loadConfig", () => {
     expect(load({}, ["--snapshot-dir", sub]).basketsFile).toBe(join(sub, "baskets.json"));
     expect(load({ BASKETS_FILE: keys }).basketsFile).toBe(keys);
     expect(() => load({ BASKETS_FILE: join(dir, "none.json") })).toThrow(/^BASKETS_FILE must name a baskets file/);
+  });
+
+  it("reads BUILD_WORKER_IDLE_S in seconds, 0 (exit after each build) included; refuses a negative one", () => {
+    expect(load({ BUILD_WORKER_IDLE_S: "600" }).buildWorkerIdleSeconds).toBe(600);
+    expect(load({ BUILD_WORKER_IDLE_S: "0" }).buildWorkerIdleSeconds).toBe(0);
+    expect(() => load({ BUILD_WORKER_IDLE_S: "-1" })).toThrow(/BUILD_WORKER_IDLE_S/);
   });
 
   it("reads BUILD_WORKER_MAX_MB as null when unset", () => {

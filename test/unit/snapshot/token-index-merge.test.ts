@@ -9,7 +9,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { SUPPORTED_CHAIN_IDS, type ChainId } from "../../../src/chains/chains.js";
-import { compileTokenIndex } from "../../../src/snapshot/compile-token-index.js";
+import { compileTokenIndex, INDEX_PROGRESS_INSTANCES } from "../../../src/snapshot/compile-token-index.js";
 import { cleanName } from "../../../src/tables/name-parity.js";
 import { columnStrings } from "../../../src/tables/shared-columns.js";
 import { FIELD_NAME, FIELD_SYMBOL, type TokenIndexData } from "../../../src/tables/token-index.js";
@@ -103,6 +103,11 @@ function checkIndex(index: TokenIndexData, chains: readonly CompiledChain[]): vo
       name: cols.name[row],
       symbol: cols.symbol[row],
     });
+    // The JSON pieces are this instance's, whichever chains the ones around it came from.
+    const piece = (column: TokenIndexData["addressJson"]) =>
+      new TextDecoder().decode(column.bytes.subarray(column.offsets[i], column.offsets[i + 1]));
+    expect(JSON.parse(piece(index.addressJson))).toEqual({ chainId: chain.info.chainId, address: cols.address[row] });
+    expect(JSON.parse(`{${piece(index.headerJson)}}`)).toMatchObject({ symbol: cols.symbol[row], name: cols.name[row] });
     // Equal name ids exactly for equal cleaned names.
     const cleaned = cleanName(cols.normalizedName[row]);
     const known = nameOfId.get(index.nameId[i]);
@@ -137,5 +142,20 @@ describe("token index merged from per-chain runs", () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  test("onProgress every INDEX_PROGRESS_INSTANCES instances of the merge (a build worker looks at its niceness there)", () => {
+    const n = INDEX_PROGRESS_INSTANCES * 2 + 5;
+    const [a, b] = compile([
+      Array.from({ length: n - 100 }, (_, k) => ({ tag: k + 1, symbol: SYMBOLS[k % SYMBOLS.length], name: "x", tvl: k })),
+      Array.from({ length: 100 }, (_, k) => ({ tag: k + 1, symbol: "B", name: "y", tvl: k })),
+    ]);
+    let calls = 0;
+    const index = compileTokenIndex(
+      [a, b].map((c) => ({ chainId: c.info.chainId, tokens: c.tokens, run: c.tokenRun })),
+      () => calls++,
+    );
+    expect(index.instanceCount).toBe(n);
+    expect(calls).toBe(3);
   });
 });
