@@ -294,6 +294,16 @@ export const SETTINGS = {
     default: 90,
     help: "Days hourly buckets are kept; daily buckets are kept without limit.",
   }),
+  historyAnswerCacheMb: setting({
+    env: "HISTORY_ANSWER_CACHE_MB",
+    flag: "--history-answer-cache-mb",
+    type: integer(0, 65_536),
+    default: 32,
+    help: "History answers (candles, pool rows) kept per serving thread, as sent, until their chain's next observation (MiB); 0: none kept.",
+    more:
+      "A kept answer is sent without reading the store; one made from the store costs about 70 times a pool-details request " +
+      '(docs/history.md, "What a serving thread keeps"). One answer takes at most an eighth of it; the least recently used go first.',
+  }),
   changesMaxBytes: setting({
     env: "CHANGES_MAX_MB",
     flag: "--changes-max-mb",
