@@ -22,6 +22,9 @@ const value = fc.oneof(
   fc.double({ min: -1e-5, max: 1e-5 }),
   fc.integer({ min: 0, max: 2 ** 40 }).map((n) => n / 1e10),
   fc.constantFrom(0, -0, NaN, Infinity, -Infinity, 1e21, 123456.789, 0.000001),
+  // Values repeated within and across buckets (a quiet candle: open = high = low = close, as before).
+  fc.constantFrom(1.0001, 0.99987654321, 2.5),
+  fc.constantFrom(1.0001, 0.99987654321, 2.5),
 );
 const time = fc.integer({ min: 0, max: 4294967295 });
 
