@@ -299,10 +299,13 @@ export const SETTINGS = {
     flag: "--history-answer-cache-mb",
     type: integer(0, 65_536),
     default: 32,
-    help: "History answers (candles, pool rows) kept per serving thread, as sent, until their chain's next observation (MiB); 0: none kept.",
+    help:
+      "History answers (candles, pool rows) each serving thread keeps as sent (MiB): an open page until its chain's next " +
+      "observed file, a closed one until retention moves its floor; 0: none kept.",
     more:
-      "A kept answer is sent without reading the store; one made from the store costs about 70 times a pool-details request " +
-      '(docs/history.md, "What a serving thread keeps"). One answer takes at most an eighth of it; the least recently used go first.',
+      "A kept page of 1,000 buckets costs about 2x a pool-details request's CPU, against 20-40x to make it from the store: " +
+      "see [history.md](history.md#what-a-serving-thread-keeps). An answer counts its bytes plus about 160; one takes at " +
+      "most an eighth of the budget; the least recently used go first.",
   }),
   changesMaxBytes: setting({
     env: "CHANGES_MAX_MB",
