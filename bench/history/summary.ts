@@ -220,6 +220,10 @@ function profileLines(r: HistoryResults): string[] {
   ];
 }
 
+/** What the rows "made from the store" are (runs before them had none: their sections render as they did). */
+const MADE_NOTE =
+  ' The serving thread keeps each answer until its chain\'s next file (docs/history.md, "What a serving thread keeps"), so after the warm-up every history request of a run is served from the kept bytes; the rows "made from the store" are a second gateway on a copy of the store with `HISTORY_ANSWER_CACHE_MB=0`, where every request makes its answer (the cost of a page\'s first request after each file), against the first gateway\'s pool details.';
+
 export function renderSection(r: HistoryResults, jsonPath: string): string {
   const m = r.machine;
   const machine = `${m.cores} cores, ${m.cpuModel}`;
@@ -278,7 +282,7 @@ export function renderSection(r: HistoryResults, jsonPath: string): string {
     ...profileLines(r),
     "### Server CPU per request (wrk, side by side)",
     "",
-    `One gateway (\`GATEWAY_THREADS=1\`) on the store of \`history rebuild\` over one day of chain ${s.chainId} at 1 file a minute and ${s.hourly.days} days of chain ${s.hourly.chainId} (${s.hourly.pools} pools) at 1 file an hour (${s.hourly.files.toLocaleString("en-US")} files); gateway on CPU 0, wrk on CPU 1; ${s.wrk.connections} connections, ${s.wrk.durationS} s a run, rounds interleaved. CPU µs per request: the gateway process's utime + stime (/proc/<pid>/stat) over the run / requests completed. A request's \`limit\` is at most 1,000: 90 days of hourly rows (2,160) are three pages; the row below is one full page of 1,000 hours. The serving thread keeps each answer until its chain's next file (docs/history.md, "What a serving thread keeps"), so after the warm-up every history request of a run is served from the kept bytes; the rows "made from the store" are a second gateway on a copy of the store with \`HISTORY_ANSWER_CACHE_MB=0\`, where every request makes its answer (the cost of a page's first request after each file), against the first gateway's pool details.`,
+    `One gateway (\`GATEWAY_THREADS=1\`) on the store of \`history rebuild\` over one day of chain ${s.chainId} at 1 file a minute and ${s.hourly.days} days of chain ${s.hourly.chainId} (${s.hourly.pools} pools) at 1 file an hour (${s.hourly.files.toLocaleString("en-US")} files); gateway on CPU 0, wrk on CPU 1; ${s.wrk.connections} connections, ${s.wrk.durationS} s a run, rounds interleaved. CPU µs per request: the gateway process's utime + stime (/proc/<pid>/stat) over the run / requests completed. A request's \`limit\` is at most 1,000: 90 days of hourly rows (2,160) are three pages; the row below is one full page of 1,000 hours.${madeRatios.length === 0 ? "" : MADE_NOTE}`,
     "",
     "| request | answer | req/s | server CPU µs/request | vs pool details (per round) |",
     "|---|---|---|---|---|",

@@ -102,6 +102,8 @@ describe("history figures", () => {
     const text = renderSection({ ...r, cpu: [...r.cpu, made] }, "results/history.json");
     expect(text).toMatch(/≤ 3x the server CPU.*made from the store, once per file of the chain: candles made: 25.00x.*\| \*\*met\*\* \|/);
     expect(text).toContain("| candles made (`/v1/history/x`) |");
+    expect(text).toContain("with `HISTORY_ANSWER_CACHE_MB=0`, where every request makes its answer");
+    expect(renderSection(r, "results/history.json")).not.toContain("HISTORY_ANSWER_CACHE_MB");
   });
 
   test("the section quotes the machine, the size and its results file", () => {
