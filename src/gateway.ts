@@ -134,7 +134,14 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
         streamCounters: createStreamCounters(config.maxApiKeys),
         streamLimits: config.stream,
         history:
-          historyFeed === null ? null : { dir: resolve(config.historyDir), retention: historyRetention, status: historyFeed.status.buffer },
+          historyFeed === null
+            ? null
+            : {
+                dir: resolve(config.historyDir),
+                retention: historyRetention,
+                status: historyFeed.status.buffer,
+                answerCacheBytes: config.historyAnswerCacheMb * 1024 * 1024,
+              },
       },
       tls,
       fleet: () => origin?.fleet() ?? Promise.resolve({ kind: "unavailable", reason: "no-origin" }),

@@ -14,13 +14,16 @@
  *   2. `history rebuild` of the base file alone and of each churn's 120 files: bytes per observation and a day;
  *   3. `history rebuild` of the day (time, peak RSS), then of the hourly files into the same store;
  *   4. one gateway on that store (1 thread, CPU 0) and wrk (CPU 1): pool details, 1,000 minute candles of a
- *      token, 1,000 hourly rows of a pool, rounds interleaved; server CPU µs per request from /proc/<pid>/stat.
+ *      token, 1,000 hourly rows of a pool, rounds interleaved; server CPU µs per request from /proc/<pid>/stat;
+ *      the same history requests on a second gateway that keeps no answers (HISTORY_ANSWER_CACHE_MB=0), each
+ *      request making its answer from the store.
  * Writes bench/results/history-<timestamp>.json and the "history" section of bench/RESULTS.md. Every process it
  * starts is stopped at the end, also on failure.
  */
 import { spawnSync } from "node:child_process";
 import {
   copyFileSync,
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -410,14 +413,31 @@ async function main(): Promise<void> {
     name: "history-cpu",
     env: { HISTORY: "on", HISTORY_DIR: store },
   });
+  // The same store copied for a gateway that keeps no answers: every request makes its answer (a miss's cost).
+  const madeStore = tempDir("lgw-bench-history-store-");
+  cpSync(store, madeStore, { recursive: true });
+  const made = await startGateway({
+    snapshotDir: cpuDir,
+    keysFile: key.file,
+    threads: 1,
+    cpus: "0",
+    timeoutMs: 120_000,
+    name: "history-cpu-made",
+    env: { HISTORY: "on", HISTORY_DIR: madeStore, HISTORY_ANSWER_CACHE_MB: "0" },
+  });
+  const candles = `/v1/history/tokens/${CHAIN}/${token}/ohlcv/minute?limit=1000`;
+  const rows = `/v1/history/pools/${HOURLY_CHAIN}/${hourlyPool}/hour?limit=1000`;
   const targets = [
-    { name: "pool details", path: poolPath },
-    { name: "1,000 minute candles of a token", path: `/v1/history/tokens/${CHAIN}/${token}/ohlcv/minute?limit=1000` },
-    { name: "1,000 hourly rows of a pool", path: `/v1/history/pools/${HOURLY_CHAIN}/${hourlyPool}/hour?limit=1000` },
+    { name: "pool details", path: poolPath, gw },
+    { name: "1,000 minute candles of a token", path: candles, gw },
+    { name: "1,000 hourly rows of a pool", path: rows, gw },
+    { name: "1,000 minute candles, made from the store", path: candles, gw: made, made: true },
+    { name: "1,000 hourly rows, made from the store", path: rows, gw: made, made: true },
   ];
   const cpu: CpuTarget[] = [];
+  const gatewayOf = new Map<CpuTarget, RunningGateway>();
   for (const t of targets) {
-    const response = await fetch(gw.baseUrl + t.path, { headers });
+    const response = await fetch(t.gw.baseUrl + t.path, { headers });
     const body = await response.text();
     if (response.status !== 200) throw new Error(`${t.path}: ${response.status} ${body.slice(0, 300)}`);
     const rows = /"(?:candles|rows)":\[(.*)\]/.exec(body)?.[1];
@@ -426,14 +446,23 @@ async function main(): Promise<void> {
       log(`${t.name}: ${count} entries in ${body.length} bytes`);
       if (count < 1000) throw new Error(`${t.path} answered ${count} entries, not 1,000: the store is not filled as planned`);
     }
-    cpu.push({ name: t.name, path: t.path, answerBytes: Buffer.byteLength(body), rounds: [] });
-    await runWrk(wrk, { ...spec(gw, t.path, "1"), durationS: 1 }); // warm-up
+    const target: CpuTarget = {
+      name: t.name,
+      path: t.path,
+      answerBytes: Buffer.byteLength(body),
+      rounds: [],
+      ...(t.made ? { made: true } : {}),
+    };
+    cpu.push(target);
+    gatewayOf.set(target, t.gw);
+    await runWrk(wrk, { ...spec(t.gw, t.path, "1"), durationS: 1 }); // warm-up
   }
   for (let r = 0; r < CPU_ROUNDS; r++)
     for (const t of cpu) {
-      const before = readProcessCpu(gw.child.pid);
-      const w = await runWrk(wrk, spec(gw, t.path, "1"));
-      const cpuUs = cpuMicrosPerRequest(readProcessCpu(gw.child.pid) - before, w.requests);
+      const on = gatewayOf.get(t)!;
+      const before = readProcessCpu(on.child.pid);
+      const w = await runWrk(wrk, spec(on, t.path, "1"));
+      const cpuUs = cpuMicrosPerRequest(readProcessCpu(on.child.pid) - before, w.requests);
       (t.rounds as CpuTarget["rounds"][number][]).push({
         rps: round(w.rps, 0),
         cpuUsPerRequest: round(cpuUs, 2),
@@ -444,6 +473,7 @@ async function main(): Promise<void> {
       if (w.non2xx > 0) throw new Error(`${t.path}: ${w.non2xx} non-2xx answers under wrk`);
     }
   await gw.child.stop();
+  await made.child.stop();
 
   machine.loadAverageEnd = loadavg().map((x) => round(x, 2));
   const results: HistoryResults = {

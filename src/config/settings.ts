@@ -294,6 +294,19 @@ export const SETTINGS = {
     default: 90,
     help: "Days hourly buckets are kept; daily buckets are kept without limit.",
   }),
+  historyAnswerCacheMb: setting({
+    env: "HISTORY_ANSWER_CACHE_MB",
+    flag: "--history-answer-cache-mb",
+    type: integer(0, 65_536),
+    default: 32,
+    help:
+      "History answers (candles, pool rows) each serving thread keeps as sent (MiB): an open page until its chain's next " +
+      "observed file, a closed one until retention moves its floor; 0: none kept.",
+    more:
+      "A kept page of 1,000 buckets costs about 2x a pool-details request's CPU, against 20-40x to make it from the store: " +
+      "see [history.md](history.md#what-a-serving-thread-keeps). An answer counts its bytes plus about 160; one takes at " +
+      "most an eighth of the budget; the least recently used go first.",
+  }),
   changesMaxBytes: setting({
     env: "CHANGES_MAX_MB",
     flag: "--changes-max-mb",

@@ -55,17 +55,33 @@ type File = readonly [number, number];
 /** What a serving thread reads: a chain's history and an entity's id. */
 export class HistoryReads {
   private readonly keys = new HistoryKeys();
+  /** Per chain, its reader and the meta record's bytes it was made from (one per observation, not per request). */
+  private readonly readers = new Map<number, { readonly meta: Buffer; readonly reader: ChainHistoryReader }>();
 
   constructor(
     private readonly dbs: HistoryDbs,
     private readonly retention: HistoryRetention,
   ) {}
 
-  /** The chain's history as it stands now, or null when it has none. */
+  /**
+   * The chain's history as it stands now, or null when it has none: one read of its meta record, and the
+   * same reader (its info and gaps read once) as long as that record's bytes stay the same. Every write that
+   * changes what the chain answers (an observation, a retention step) rewrites the meta record in its
+   * transaction; compaction steps rewrite it too (its marks), which only makes a new reader.
+   */
   chain(chainId: number): ChainHistoryReader | null {
-    const bytes = this.dbs.meta.getBinaryFast(this.keys.meta(chainId));
-    if (bytes === undefined) return null;
-    return new ChainHistoryReader(this.dbs, chainId, decodeMeta(bytes), this.retention);
+    const fast = this.dbs.meta.getBinaryFast(this.keys.meta(chainId));
+    if (fast === undefined) {
+      this.readers.delete(chainId);
+      return null;
+    }
+    // getBinaryFast's buffer is lmdb's reused one (its `length` is the value's): viewed by that length.
+    const bytes = Buffer.from(fast.buffer, fast.byteOffset, fast.length);
+    const known = this.readers.get(chainId);
+    if (known !== undefined && known.meta.equals(bytes)) return known.reader;
+    const reader = new ChainHistoryReader(this.dbs, chainId, decodeMeta(bytes), this.retention);
+    this.readers.set(chainId, { meta: Buffer.from(bytes), reader });
+    return reader;
   }
 
   /** The entity's id (any letter case), or null when history never observed it. */

@@ -100,6 +100,8 @@ export interface GatewayContextHooks {
   readonly streamMetrics?: StreamMetrics;
   /** The fleet view (default: unavailable, no origin). */
   readonly fetchFleet?: GatewayContext["fetchFleet"];
+  /** A history bucket answer looked up in the thread's kept answers: a hit or a miss (default: not counted). */
+  readonly historyAnswer?: (hit: boolean) => void;
 }
 
 const NO_FLEET: FleetAnswer = { kind: "unavailable", reason: "no-origin" };
@@ -136,6 +138,6 @@ export function createGatewayContext(init: GatewayContextInit, hooks: GatewayCon
       log: hooks.log,
     }),
     readiness: new ReadinessAnswer(),
-    history: init.history == null ? null : new HistoryAccess(init.history),
+    history: init.history == null ? null : new HistoryAccess(init.history, hooks.historyAnswer),
   };
 }

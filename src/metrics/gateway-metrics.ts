@@ -198,6 +198,16 @@ export class GatewayMetrics {
       "Keyed requests the shared quota store (Redis) did not count (unreachable, failed or timed out): counted on this instance's own counters (QUOTA_FAILURE=open) or answered 503 (closed).",
       "quota-store-error",
     );
+    threadEvent(
+      "gateway_history_answer_cache_hits_total",
+      "History bucket answers (candles, pool rows) sent from the bytes a serving thread keeps (made once per observation of the chain).",
+      "history-answer-hit",
+    );
+    threadEvent(
+      "gateway_history_answer_cache_misses_total",
+      "History bucket answers made from the store: none kept for the request, or the chain observed a file (or moved its retention floor) since.",
+      "history-answer-miss",
+    );
     new Counter({
       name: "gateway_http_requests_total",
       help: "HTTP requests answered, by route and status.",

@@ -26,6 +26,10 @@ export const THREAD_EVENTS = [
   "quota-store-error",
   /** A stream connection was closed because its unsent bytes passed STREAM_MAX_BUFFER_BYTES. */
   "stream-slow-consumer",
+  /** A history bucket answer sent from the bytes the thread keeps (src/history/answer-cache.ts). */
+  "history-answer-hit",
+  /** A history bucket answer made from the store (none kept, or no longer good). */
+  "history-answer-miss",
 ] as const;
 export type ThreadEvent = (typeof THREAD_EVENTS)[number];
 

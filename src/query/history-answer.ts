@@ -89,10 +89,15 @@ export interface BucketAnswer {
 /** The span of one unit of a tier (raw: a minute, the width its buckets are counted in). */
 export const TIER_SPAN: Readonly<Record<HistoryTier, number>> = { raw: 60, hour: HOUR, day: DAY };
 
+/** The first bucket start of a tier and width the chain can answer: its tier's floor, or its first observation's bucket. */
+export function bucketFloor(info: ChainHistoryInfo, tier: HistoryTier, width: number): number {
+  return Math.max(info.floors[tier], spanStart(info.firstT, width));
+}
+
 export function answerBuckets(source: ChainHistorySource, q: BucketQuery): BucketAnswer {
   const info = source.info;
   const w = q.width;
-  const floor = Math.max(info.floors[q.tier], spanStart(info.firstT, w));
+  const floor = bucketFloor(info, q.tier, w);
   const last = Math.min(q.before - 1, info.maxT);
   const newest = spanStart(last, w);
   const found: Bucket[] = [];

@@ -58,6 +58,7 @@ const ctx = createGatewayContext(init, {
           )
       : undefined,
   addressTableFull: () => recorder.count("address-table-full"),
+  historyAnswer: (hit) => recorder.count(hit ? "history-answer-hit" : "history-answer-miss"),
   streamMetrics: recorder,
   fetchMetrics: () =>
     new Promise((resolve, reject) => {

@@ -276,3 +276,109 @@ describe("history's bad input", () => {
     }
   });
 });
+
+describe("the answers a serving thread keeps", () => {
+  // A chain of its own: all but its last file observed before the app starts, the last one while it serves.
+  const series = historySeries(23, {
+    chainId: CHAIN,
+    tokens: 4,
+    looseTokens: 0,
+    pools: 4,
+    files: 40,
+    churn: 0.5,
+    start: 1_760_000_000,
+    step: () => 300,
+  });
+  const keptDir = tempDir("lgw-history-kept-");
+  const keptStatus = new HistoryStatusCells();
+  const keptReference = new ReferenceHistory(retention);
+  let keptService: HistoryService;
+  let keptApp: InProcessApp;
+  let before: Compiled | null = null;
+  const observe = (file: (typeof series)[number]) => {
+    const compiled = compileFile(file);
+    const served = servedFile(before, [compiled]);
+    keptService.enqueue(served);
+    keptService.drain();
+    keptReference.serve(file, compiled.id, served.previous);
+    before = compiled;
+  };
+  const token = series[series.length - 1].tokens[0].address;
+  const dataOf = (text: string) => text.slice(text.indexOf('"data":') + '"data":'.length, -1);
+  const figures = () => keptApp.ctx.history!.answers.figures();
+
+  beforeAll(async () => {
+    keptService = new HistoryService({ dir: keptDir, retention }, keptStatus);
+    for (const file of series.slice(0, -1)) observe(file);
+    keptApp = await startInProcess([series[series.length - 2]], { history: { dir: keptDir, retention, status: keptStatus.buffer } });
+  });
+
+  afterAll(() => {
+    keptApp?.close();
+    keptService?.close();
+    rmSync(keptDir, { recursive: true, force: true });
+  });
+
+  const wire = (q: ReferenceQuery, timeframe: keyof typeof TIERS) => {
+    const want = keptReference.candles(q);
+    return {
+      data: {
+        chainId: CHAIN,
+        address: q.address,
+        timeframe,
+        aggregate: q.width / SPAN[timeframe],
+        source: "snapshots",
+        candles: want.buckets.map((b) => [b.t, ...b.v]),
+        filled: want.buckets.filter((b) => b.filled).map((b) => b.t),
+        coverage: want.coverage,
+      },
+      closed: want.closed,
+    };
+  };
+
+  it("an open page is the same bytes until the chain's next observation, then the new answer", async () => {
+    const path = `/v1/history/tokens/${CHAIN}/${token}/ohlcv/minute?limit=20&fill=previous`;
+    const q: ReferenceQuery = { kind: "token", address: token, tier: "raw", width: 60, before: Infinity, limit: 20, fill: true };
+    const first = await request(keptApp.baseUrl, path);
+    expect(first.status, first.text).toBe(200);
+    expect(first.body.data).toEqual(wire(q, "minute").data);
+    expect(first.headers.get("cache-control")).toBe("public, max-age=10");
+    const made = figures();
+    const again = await request(keptApp.baseUrl, path);
+    expect(dataOf(again.text)).toBe(dataOf(first.text));
+    expect(again.headers.get("etag")).toBe(first.headers.get("etag"));
+    expect(figures().hits).toBe(made.hits + 1);
+    expect(figures().misses).toBe(made.misses);
+
+    observe(series[series.length - 1]);
+    const after = await request(keptApp.baseUrl, path);
+    expect(after.status, after.text).toBe(200);
+    expect(dataOf(after.text)).not.toBe(dataOf(first.text));
+    expect(after.body.data).toEqual(wire(q, "minute").data);
+    expect(figures().misses).toBe(made.misses + 1);
+    const kept = await request(keptApp.baseUrl, path);
+    expect(dataOf(kept.text)).toBe(dataOf(after.text));
+    expect(figures().hits).toBe(made.hits + 2);
+  });
+
+  it("a closed page is served from what the thread keeps, with the same bytes, across observations", async () => {
+    const at = series[series.length - 1].generatedAt - 2 * 3600;
+    const path = `/v1/history/tokens/${CHAIN}/${token}/ohlcv/minute?limit=10&before=${at}&fill=previous`;
+    const q: ReferenceQuery = { kind: "token", address: token, tier: "raw", width: 60, before: at, limit: 10, fill: true };
+    const first = await request(keptApp.baseUrl, path);
+    expect(first.status, first.text).toBe(200);
+    const want = wire(q, "minute");
+    expect(want.closed).toBe(true);
+    expect(first.body.data).toEqual(want.data);
+    expect(first.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    const made = figures();
+    // Another file of the chain (its generatedAt a minute on: the floors stay where they were).
+    const next = { ...series[series.length - 1], generatedAt: series[series.length - 1].generatedAt + 60 };
+    observe(next);
+    const again = await request(keptApp.baseUrl, path);
+    expect(dataOf(again.text)).toBe(dataOf(first.text));
+    expect(again.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(figures().hits).toBe(made.hits + 1);
+    expect(figures().misses).toBe(made.misses);
+  });
+});

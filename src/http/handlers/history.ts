@@ -2,19 +2,24 @@
  * The history routes (shared/spec/history.md §24, docs/history.md): a token's OHLCV candles, a pool's
  * rows, tokens' prices at a time. Each reads the history store (lock-free LMDB reads on this thread)
  * through src/history/history-reader.ts and answers with the pure src/query/history-answer.ts; nothing
- * a request does writes to history. Answers whose buckets are all closed never change: they are cached
- * for a year (`immutable`); the others for a few seconds.
+ * a request does writes to history. A bucket answer's bytes are made once per observation of its chain
+ * and kept by the thread (src/history/answer-cache.ts) for every request that asks the same. Answers
+ * whose buckets are all closed never change: clients cache them for a year (`immutable`); the others for
+ * a few seconds.
  */
 import typia, { type IValidation } from "typia";
 import { assertChainAllowed } from "../../access/restrictions.js";
 import { ApiError } from "../../api/errors.js";
 import type { HistoricalPrice, HistoricalPricesRequest, HistoryQuery, HistoryTimeframe } from "../../api/wire.js";
 import type { ChainId } from "../../chains/chains.js";
+import type { CachedAnswer } from "../../history/answer-cache.js";
 import type { HistoryAccess } from "../../history/history-access.js";
 import type { ChainHistoryReader } from "../../history/history-reader.js";
 import { hexBytes } from "../../history/observe.js";
-import { answerBuckets, priceAt, TIER_SPAN, type BucketAnswer, type HistoryTier } from "../../query/history-answer.js";
+import { answerBuckets, bucketFloor, priceAt, TIER_SPAN, type HistoryTier } from "../../query/history-answer.js";
 import { POOL, TOKEN, type EntityKind } from "../../query/history-units.js";
+import { crc32Continue } from "../../util/crc32.js";
+import { bucketsJson } from "../history-json.js";
 import { parsePathChainId, parsePathTokenAddress } from "../path-parameters.js";
 import { parseQuery } from "../query-params.js";
 import { dataReply, type Reply } from "../reply.js";
@@ -54,21 +59,19 @@ function parseTimeframe(text: string): HistoryTimeframe {
   );
 }
 
-interface Buckets {
-  readonly timeframe: HistoryTimeframe;
-  readonly aggregate: number;
-  readonly answer: BucketAnswer;
-}
-
-/** The buckets of one entity, from the path's timeframe and the query. */
-function buckets(
+/**
+ * The bucket answer of one entity (the path's timeframe and the query): the bytes this thread keeps for the
+ * same request when they are still good (src/history/answer-cache.ts), else made from the store and kept.
+ */
+function bucketsReply(
   request: KeyedRequest,
   history: HistoryAccess,
   chainId: ChainId,
   kind: EntityKind,
   address: Uint8Array,
+  addressText: string,
   notFound: () => ApiError,
-): Buckets {
+): Reply {
   const timeframe = parseTimeframe(request.params[2]);
   const query = parseQuery(request.query, { aggregate: "number", before: "number", limit: "number" }, validateQuery);
   const { tier, aggregates } = TIMEFRAMES[timeframe];
@@ -82,46 +85,35 @@ function buckets(
       `A ${timeframe} timeframe takes aggregate ${aggregates.join(", ")}.`,
     );
   }
+  const width = aggregate * TIER_SPAN[tier];
+  const before = query.before ?? Infinity;
+  const limit = query.limit ?? DEFAULT_HISTORY_LIMIT;
+  const fill = query.fill === "previous";
+  const lower = addressText.toLowerCase();
   const reads = history.reads();
+  const chain = reads.chain(chainId);
+  if (chain === null) throw notFound();
+  // Everything the answer's bytes are made of (the address as the path's text: the answer names it so).
+  const key = `${kind}/${chainId}/${lower}/${timeframe}/${aggregate}/${before}/${limit}/${fill ? 1 : 0}`;
+  const floor = bucketFloor(chain.info, tier, width);
+  const kept = history.answers.get(key, chain.info.epoch, floor);
+  if (kept !== undefined) return historyReply(kept);
   const id = reads.entityId(chainId, kind, address);
-  const chain = id === null ? null : reads.chain(chainId);
-  if (id === null || chain === null) throw notFound();
-  const answer = answerBuckets(chain, {
-    kind,
-    id,
-    tier,
-    width: aggregate * TIER_SPAN[tier],
-    before: query.before ?? Infinity,
-    limit: query.limit ?? DEFAULT_HISTORY_LIMIT,
-    fill: query.fill === "previous",
-  });
-  return { timeframe, aggregate, answer };
-}
-
-/** `,"filled":[…],"coverage":{…}}` of a bucket answer. */
-function tail(answer: BucketAnswer): string {
-  const filled: number[] = [];
-  for (const b of answer.buckets) if (b.filled) filled.push(b.t);
-  const { from, to, observations, gaps } = answer.coverage;
-  return `],"filled":[${filled.join(",")}],"coverage":{"from":${from},"to":${to},"observations":${observations},"gaps":${JSON.stringify(gaps)}}}`;
-}
-
-/** The buckets as JSON arrays `[t, v…]`, in one plain loop (a number's JSON is its String, null when not finite). */
-function rows(answer: BucketAnswer): string {
-  let out = "";
-  const buckets = answer.buckets;
-  for (let i = 0; i < buckets.length; i++) {
-    const b = buckets[i]!;
-    out += i === 0 ? `[${b.t}` : `,[${b.t}`;
-    const v = b.v;
-    for (let j = 0; j < v.length; j++) out += Number.isFinite(v[j]) ? `,${v[j]}` : ",null";
-    out += "]";
-  }
-  return out;
-}
-
-function head(chainId: ChainId, address: string, b: Buckets, list: string): string {
-  return `{"chainId":${chainId},"address":"${address.toLowerCase()}","timeframe":"${b.timeframe}","aggregate":${b.aggregate},"source":"snapshots","${list}":[`;
+  if (id === null) throw notFound();
+  const answer = answerBuckets(chain, { kind, id, tier, width, before, limit, fill });
+  const list = kind === TOKEN ? "candles" : "rows";
+  const data = bucketsJson({ chainId, address: lower, timeframe, aggregate, list }, answer);
+  const closed = answer.closed;
+  const made: CachedAnswer = {
+    data,
+    crc: crc32Continue(data, 0),
+    closed,
+    epoch: chain.info.epoch,
+    floor,
+    name: `history:${key}:${closed ? "closed" : chain.info.epoch}:${floor}`,
+  };
+  history.answers.set(key, made);
+  return historyReply(made);
 }
 
 export function getTokenOhlcv(request: KeyedRequest): Reply {
@@ -130,12 +122,13 @@ export function getTokenOhlcv(request: KeyedRequest): Reply {
   const chainId = parsePathChainId(chainText);
   assertChainAllowed(request.key, chainId);
   const address = parsePathTokenAddress(addressText);
-  const b = buckets(
+  return bucketsReply(
     request,
     history,
     chainId,
     TOKEN,
     address,
+    addressText,
     () =>
       new ApiError(
         "TOKEN_NOT_FOUND",
@@ -144,7 +137,6 @@ export function getTokenOhlcv(request: KeyedRequest): Reply {
         { tokenAddress: addressText, chainId },
       ),
   );
-  return historyReply(head(chainId, addressText, b, "candles") + rows(b.answer) + tail(b.answer), b.answer.closed);
 }
 
 export function getPoolHistory(request: KeyedRequest): Reply {
@@ -160,12 +152,13 @@ export function getPoolHistory(request: KeyedRequest): Reply {
       { liquidityPoolAddress: addressText },
     );
   }
-  const b = buckets(
+  return bucketsReply(
     request,
     history,
     chainId,
     POOL,
     hexBytes(addressText),
+    addressText,
     () =>
       new ApiError(
         "LIQUIDITY_POOL_NOT_FOUND",
@@ -174,7 +167,6 @@ export function getPoolHistory(request: KeyedRequest): Reply {
         { liquidityPoolAddress: addressText, chainId },
       ),
   );
-  return historyReply(head(chainId, addressText, b, "rows") + rows(b.answer) + tail(b.answer), b.answer.closed);
 }
 
 export function getHistoricalPrices(request: KeyedRequest): Reply {
@@ -193,9 +185,13 @@ export function getHistoricalPrices(request: KeyedRequest): Reply {
     const p = chain === null ? null : priceAt(chain, id, body.at);
     return p === null ? null : { chainId, address: address.toLowerCase(), price: p.price, observedAt: p.observedAt };
   });
-  return historyReply(JSON.stringify({ at: body.at, prices }), false);
+  return dataReply([JSON.stringify({ at: body.at, prices })], undefined, undefined, undefined, undefined, "short");
 }
 
-function historyReply(data: string, closed: boolean): Reply {
-  return dataReply([data], undefined, undefined, undefined, undefined, closed ? "immutable" : "short");
+/**
+ * A bucket answer's reply: its CRC known (the ETag reads no data), its name for the compressed forms the
+ * writer keeps, closed answers cached by clients for a year.
+ */
+function historyReply(a: CachedAnswer): Reply {
+  return dataReply([a.data], undefined, a.name, a.crc, undefined, a.closed ? "immutable" : "short");
 }

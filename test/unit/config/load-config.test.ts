@@ -37,6 +37,7 @@ describe("loadConfig", () => {
       historyDir: "history",
       historyRawHours: 48,
       historyHourDays: 90,
+      historyAnswerCacheMb: 32,
       snapshotMaxFutureSkewSeconds: 300,
       watchDebounceMs: 250,
       threads: Math.min(availableParallelism(), 63),

@@ -96,6 +96,16 @@ describe("history figures", () => {
     expect(renderSection(results({ candlesUs: 70 }), "results/history.json")).toMatch(/≤ 3x the server CPU.*\| \*\*missed\*\* \|/);
   });
 
+  test("answers made from the store (no answer kept) are reported beside the target, not judged by it", () => {
+    const r = results();
+    const made = { name: "candles made", path: "/v1/history/x", answerBytes: 60_000, rounds: [cpu(300), cpu(400)], made: true };
+    const text = renderSection({ ...r, cpu: [...r.cpu, made] }, "results/history.json");
+    expect(text).toMatch(/≤ 3x the server CPU.*made from the store, once per file of the chain: candles made: 25.00x.*\| \*\*met\*\* \|/);
+    expect(text).toContain("| candles made (`/v1/history/x`) |");
+    expect(text).toContain("with `HISTORY_ANSWER_CACHE_MB=0`, where every request makes its answer");
+    expect(renderSection(r, "results/history.json")).not.toContain("HISTORY_ANSWER_CACHE_MB");
+  });
+
   test("the section quotes the machine, the size and its results file", () => {
     const text = renderSection(results(), "results/history.json");
     expect(text).toContain("**Machine: 2 cores, Test CPU**");
