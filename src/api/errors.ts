@@ -187,6 +187,13 @@ export const ERROR_CATALOGUE = {
     rateLimitHeaders: "never",
     retryAfter: true,
   },
+  HISTORY_UNAVAILABLE: {
+    status: 503,
+    title: "Service Unavailable",
+    when: "history is on but its store cannot be read now (not created yet by the history thread, or refused: `metadata.reason` says why; `GET /v1/status` shows history `failed`); retry after `Retry-After` seconds",
+    rateLimitHeaders: "always",
+    retryAfter: true,
+  },
   FLEET_VIEW_UNAVAILABLE: {
     status: 503,
     title: "Service Unavailable",

@@ -1392,6 +1392,11 @@ export interface FleetViewUnavailableMetadata {
   reason: "no-origin" | "no-redis" | "redis-unreachable";
 }
 
+export interface HistoryUnavailableMetadata {
+  /** Why the store cannot be read, e.g. its format, or that the history thread has not created it yet. */
+  reason: string;
+}
+
 export interface ChainDataUnavailableMetadata {
   /** The chain without data; null when no chain has loaded at all. */
   chainId: ChainId | null;
@@ -1510,6 +1515,7 @@ export interface ErrorMetadataByCode {
   CHAIN_DATA_UNAVAILABLE: ChainDataUnavailableMetadata;
   QUOTA_STORE_UNAVAILABLE: QuotaStoreUnavailableMetadata;
   FLEET_VIEW_UNAVAILABLE: FleetViewUnavailableMetadata;
+  HISTORY_UNAVAILABLE: HistoryUnavailableMetadata;
   UNKNOWN_ERROR: NoErrorMetadata;
 }
 

@@ -6,7 +6,7 @@
  */
 import { HistoryAnswerCache } from "./answer-cache.js";
 import { HistoryReads, type HistoryRetention } from "./history-reader.js";
-import { openHistoryDbs, type HistoryDbs } from "./history-store.js";
+import { openHistoryForReading, type HistoryDbs } from "./history-store.js";
 import { HistoryStatusCells } from "./history-status.js";
 
 /** What the supervisor hands each serving thread (null in its init: HISTORY=off). */
@@ -26,6 +26,8 @@ export class HistoryAccess {
   /** The bucket answers this thread keeps. */
   readonly answers: HistoryAnswerCache;
   private opened: { dbs: HistoryDbs; reads: HistoryReads } | null = null;
+  /** The environment opened before the store could be read, and when to look again (at most once a second). */
+  private pending: { env: HistoryDbs["env"] | null; problem: string; retryAt: number } | null = null;
 
   /** @param counted told of each look-up in `answers`: a hit or a miss (the thread's metrics) */
   constructor(
@@ -40,18 +42,33 @@ export class HistoryAccess {
     return this.init.retention;
   }
 
-  /** The store's reads (opening it the first time). */
-  reads(): HistoryReads {
-    if (this.opened === null) {
-      const dbs = openHistoryDbs(this.init.dir);
-      this.opened = { dbs, reads: new HistoryReads(dbs, this.init.retention) };
+  /**
+   * The store's reads (opening it the first time), or why the store cannot be read yet: the history thread
+   * has not created it, or it is of another format (a serving thread never creates nor stamps it).
+   */
+  reads(): HistoryReads | string {
+    if (this.opened !== null) return this.opened.reads;
+    const now = Date.now();
+    if (this.pending !== null && now < this.pending.retryAt) return this.pending.problem;
+    try {
+      const { env, dbs, problem } = openHistoryForReading(this.init.dir, this.pending?.env ?? null);
+      if (dbs !== null) {
+        this.pending = null;
+        this.opened = { dbs, reads: new HistoryReads(dbs, this.init.retention) };
+        return this.opened.reads;
+      }
+      this.pending = { env, problem: problem ?? "unknown", retryAt: now + 1000 };
+    } catch (error) {
+      this.pending = { env: this.pending?.env ?? null, problem: (error as Error).message, retryAt: now + 1000 };
     }
-    return this.opened.reads;
+    return this.pending.problem;
   }
 
   close(): void {
     // lmdb's close settles once pending asynchronous writes are done; this store writes only synchronously.
     if (this.opened !== null) void this.opened.dbs.env.close();
+    else if (this.pending?.env) void this.pending.env.close();
     this.opened = null;
+    this.pending = null;
   }
 }

@@ -23,7 +23,8 @@
  *   meta     c                      -> the chain's meta record (JSON)
  * and in the environment's main database, FORMAT_KEY -> the store's format (u32 LE, HISTORY_FORMAT).
  */
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { open, type Database, type RootDatabase } from "lmdb";
 import { KeyWriter } from "./byte-codec.js";
 
@@ -66,22 +67,11 @@ const NAMES = ["ids", "files", "days", "gaps", "present", "l0", "l1", "l2", "hou
 export const HISTORY_FORMAT = 2;
 const FORMAT_KEY = Buffer.from("history-format");
 
-/** Opens (creating) the store in `dir`. Every thread of the process shares one environment (lmdb shares it by path). */
+/** Opens (creating) the store in `dir`: the history thread's. Every thread of the process shares one environment (lmdb shares it by path). */
 export function openHistoryDbs(dir: string): HistoryDbs {
   mkdirSync(dir, { recursive: true });
-  const env = open<Buffer, Buffer>({
-    path: dir,
-    maxDbs: NAMES.length + 2,
-    mapSize: MAP_SIZE,
-    keyEncoding: "binary",
-    encoding: "binary",
-    // Pages are written with write(2): a full disk is an error of the commit, never a signal in a reader.
-    useWritemap: false,
-    noMemInit: true,
-  });
-  const dbs: Record<string, HistoryDb> = {};
-  for (const name of NAMES) dbs[name] = env.openDB<Buffer, Buffer>({ name, keyEncoding: "binary", encoding: "binary" });
-  const opened = { env, ...(dbs as Omit<HistoryDbs, "env">) };
+  const env = openEnv(dir);
+  const opened = openDbs(env);
   try {
     checkFormat(opened, dir);
   } catch (error) {
@@ -92,13 +82,59 @@ export function openHistoryDbs(dir: string): HistoryDbs {
 }
 
 /**
+ * For a serving thread: the store as the history thread made it, or why it cannot be read (a string). Never
+ * creates nor writes anything: the directory must exist and the store be stamped with this gateway's format,
+ * which the history thread does only after it has created every database. `env` is one opened by an earlier
+ * call (kept open between attempts).
+ */
+export function openHistoryForReading(
+  dir: string,
+  env: RootDatabase<Buffer, Buffer> | null,
+): { readonly env: RootDatabase<Buffer, Buffer> | null; readonly dbs: HistoryDbs | null; readonly problem: string | null } {
+  if (env === null) {
+    if (!existsSync(join(dir, "data.mdb"))) return { env: null, dbs: null, problem: "the history thread has not created its store yet" };
+    env = openEnv(dir);
+  }
+  const format = storedFormat(env);
+  if (format === null) return { env, dbs: null, problem: "the history thread has not created its store yet" };
+  if (format !== HISTORY_FORMAT) {
+    return { env, dbs: null, problem: `the store holds history in format ${format}; this gateway reads format ${HISTORY_FORMAT}` };
+  }
+  return { env, dbs: openDbs(env), problem: null };
+}
+
+function openEnv(dir: string): RootDatabase<Buffer, Buffer> {
+  return open<Buffer, Buffer>({
+    path: dir,
+    maxDbs: NAMES.length + 2,
+    mapSize: MAP_SIZE,
+    keyEncoding: "binary",
+    encoding: "binary",
+    // Pages are written with write(2): a full disk is an error of the commit, never a signal in a reader.
+    useWritemap: false,
+    noMemInit: true,
+  });
+}
+
+function openDbs(env: RootDatabase<Buffer, Buffer>): HistoryDbs {
+  const dbs: Record<string, HistoryDb> = {};
+  for (const name of NAMES) dbs[name] = env.openDB<Buffer, Buffer>({ name, keyEncoding: "binary", encoding: "binary" });
+  return { env, ...(dbs as Omit<HistoryDbs, "env">) };
+}
+
+/** The format stamped in the store, or null when it has none. */
+function storedFormat(env: RootDatabase<Buffer, Buffer>): number | null {
+  const stamped = env.getBinary(FORMAT_KEY);
+  return stamped !== undefined && stamped.length >= 4 ? stamped.readUInt32LE(0) : null;
+}
+
+/**
  * The store's format, stamped into an empty store by its first open; a store of another format (or an
  * unstamped one that holds history: format 1) is refused with what to do. History is derived from the
  * served files, so the way forward is a new directory, seeded from archived files with `history rebuild`.
  */
 function checkFormat(dbs: HistoryDbs, dir: string): void {
-  const stamped = dbs.env.getBinary(FORMAT_KEY);
-  const format = stamped !== undefined && stamped.length >= 4 ? stamped.readUInt32LE(0) : null;
+  const format = storedFormat(dbs.env);
   if (format === HISTORY_FORMAT) return;
   const holds = format !== null || dbs.meta.getKeysCount({ limit: 1 }) > 0;
   if (holds) {

@@ -14,7 +14,7 @@ import type { HistoricalPrice, HistoricalPricesRequest, HistoryQuery, HistoryTim
 import type { ChainId } from "../../chains/chains.js";
 import type { CachedAnswer } from "../../history/answer-cache.js";
 import type { HistoryAccess } from "../../history/history-access.js";
-import type { ChainHistoryReader } from "../../history/history-reader.js";
+import type { ChainHistoryReader, HistoryReads } from "../../history/history-reader.js";
 import { hexBytes } from "../../history/observe.js";
 import { answerBuckets, bucketFloor, priceAt, TIER_SPAN, type HistoryTier } from "../../query/history-answer.js";
 import { POOL, TOKEN, type EntityKind } from "../../query/history-units.js";
@@ -46,6 +46,19 @@ function historyOf(request: KeyedRequest): HistoryAccess {
     throw new ApiError("HISTORY_DISABLED", "History is off on this gateway.", "The operator runs this gateway with HISTORY=off.", {});
   }
   return history;
+}
+
+/** The store's reads, or 503 HISTORY_UNAVAILABLE with why it cannot be read now. */
+function readsOf(history: HistoryAccess): HistoryReads {
+  const reads = history.reads();
+  if (typeof reads !== "string") return reads;
+  throw new ApiError(
+    "HISTORY_UNAVAILABLE",
+    "History cannot be read on this gateway now; retry later.",
+    `The history store cannot be read: ${reads}.`,
+    { reason: reads },
+    { "retry-after": "30" },
+  );
 }
 
 function parseTimeframe(text: string): HistoryTimeframe {
@@ -90,7 +103,7 @@ function bucketsReply(
   const limit = query.limit ?? DEFAULT_HISTORY_LIMIT;
   const fill = query.fill === "previous";
   const lower = addressText.toLowerCase();
-  const reads = history.reads();
+  const reads = readsOf(history);
   const chain = reads.chain(chainId);
   if (chain === null) throw notFound();
   // Everything the answer's bytes are made of (the address as the path's text: the answer names it so).
@@ -175,7 +188,7 @@ export function getHistoricalPrices(request: KeyedRequest): Reply {
   if (!result.success) throw tokenListsFailure(request.body, result.errors, ["tokens"]);
   const body = result.data;
   for (const { chainId } of body.tokens) assertChainAllowed(request.key, chainId);
-  const reads = history.reads();
+  const reads = readsOf(history);
   const chains = new Map<number, ChainHistoryReader | null>();
   const prices: (HistoricalPrice | null)[] = body.tokens.map(({ chainId, address }) => {
     const id = reads.entityId(chainId, TOKEN, hexBytes(address));
