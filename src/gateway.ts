@@ -170,9 +170,11 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     },
     {
       snapshotBuilt: (version, chains, tokenIndex, changeSets) => {
-        publisher.built(version, chains, tokenIndex, changeSets);
-        // After the swap is posted: history observes the files on its own thread, nothing waits for it.
-        historyFeed?.published(chains, changeSets);
+        const servedAtMs = Date.now();
+        // History observes the files once every serving thread swapped them in: posting them (a copy of the change
+        // sets) and writing them never take a core from a swap; nothing waits for history.
+        const observe = historyFeed === null ? undefined : () => historyFeed.published(chains, changeSets, servedAtMs);
+        publisher.built(version, chains, tokenIndex, changeSets, observe);
       },
       chainAccepted: (info) => metrics.chainLoaded(info),
       fileRejected: (reason) => metrics.rejectedFiles.inc({ reason }),

@@ -94,10 +94,9 @@ export class HistoryFeed {
     });
   }
 
-  /** A batch was published: its chain files are observed (posted; nothing waits). */
-  published(chains: readonly CompiledChain[], drafts: readonly ChangeSetDraft[]): void {
+  /** A batch was published (served from `servedAtMs`): its chain files are observed (posted; nothing waits). */
+  published(chains: readonly CompiledChain[], drafts: readonly ChangeSetDraft[], servedAtMs = Date.now()): void {
     if (this.worker === null) return; // files served while the thread restarts are a gap in history
-    const servedAtMs = Date.now();
     for (const file of servedFiles(chains, drafts))
       this.worker.postMessage({ type: "file", file, servedAtMs } satisfies HistoryThreadMessage);
   }

@@ -36,14 +36,23 @@ export class SnapshotPublisher {
 
   constructor(private readonly parts: SnapshotPublisherParts) {}
 
-  /** The loader built `version`: it is served from now on, its change sets stamped with the supervisor's clock. */
-  built(version: number, chains: readonly CompiledChain[], tokenIndex: TokenIndexData, changeSets: readonly ChangeSetDraft[]): void {
+  /**
+   * The loader built `version`: it is served from now on, its change sets stamped with the supervisor's clock;
+   * `whenServed` is called once every serving thread swapped it in (what may wait for that, e.g. history).
+   */
+  built(
+    version: number,
+    chains: readonly CompiledChain[],
+    tokenIndex: TokenIndexData,
+    changeSets: readonly ChangeSetDraft[],
+    whenServed?: () => void,
+  ): void {
     const { retention, changeHistory, supervisor, log } = this.parts;
     const { slot, ...changes } = retention.promote(version);
     const chainIds = chains.map((c) => c.info.chainId).sort((a, b) => a - b);
     // servedAt: the supervisor's clock as it publishes the version (every thread gets the same history).
     const history = changeHistory.publish(changeSets, version, Date.now());
-    supervisor.publishSnapshot({ type: "snapshot", version, slot, chainIds, chains, tokenIndex, changes: history }, changes);
+    supervisor.publishSnapshot({ type: "snapshot", version, slot, chainIds, chains, tokenIndex, changes: history }, changes, whenServed);
     this.served = servedPosition(history);
     this.versionsChanged();
     log.info(

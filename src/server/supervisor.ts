@@ -59,6 +59,8 @@ interface AwaitedSwap {
   readonly timer: NodeJS.Timeout;
   /** When its snapshot was posted to the threads (performance.now()). */
   readonly postedAt: number;
+  /** Called once every thread serves it (or the wait gave up), after its stream events were published. */
+  readonly whenServed: (() => void) | undefined;
 }
 
 /** The TLS files serving threads load (uWS reads them when a thread starts). */
@@ -155,17 +157,17 @@ export class Supervisor {
    * Serves a snapshot: every thread swaps it in and answers `swapped`; once
    * each has (or exited, or SWAP_ACK_TIMEOUT_MS passed), every thread is told to
    * publish its change sets to its streams (live.md §13: events only after the
-   * swap serves everywhere), in the order the snapshots came.
+   * swap serves everywhere), in the order the snapshots came; then `whenServed`.
    */
-  publishSnapshot(message: SnapshotMessage, changes: RetentionChanges): void {
+  publishSnapshot(message: SnapshotMessage, changes: RetentionChanges, whenServed?: () => void): void {
     this.live.set(message.version, message);
     this.current = message;
     this.broadcast(message);
-    this.awaitSwaps(publicationOf(message));
+    this.awaitSwaps(publicationOf(message), whenServed);
     this.applyRetention(changes);
   }
 
-  private awaitSwaps(publication: number): void {
+  private awaitSwaps(publication: number, whenServed: (() => void) | undefined): void {
     const waiting = new Set([...this.threads.values()].filter((t) => !t.exited));
     const timer = setTimeout(() => {
       if (entry.waiting.size > 0)
@@ -176,7 +178,7 @@ export class Supervisor {
       entry.waiting.clear();
       this.flushPublications();
     }, SWAP_ACK_TIMEOUT_MS);
-    const entry: AwaitedSwap = { publication, waiting, timer, postedAt: performance.now() };
+    const entry: AwaitedSwap = { publication, waiting, timer, postedAt: performance.now(), whenServed };
     this.awaiting.push(entry);
     this.flushPublications();
   }
@@ -199,6 +201,7 @@ export class Supervisor {
         { event: "snapshot-published", publication: entry.publication, waitedMs },
         `publication ${entry.publication} served by every thread after ${waitedMs} ms: its stream events go out`,
       );
+      entry.whenServed?.();
     }
   }
 

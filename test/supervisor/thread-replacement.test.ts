@@ -91,4 +91,30 @@ describe("a serving thread that dies", () => {
     }
     expect([...versions]).toEqual(["00000000002a"]);
   });
+
+  it("calls a publication's whenServed once, after every thread serves it (what history waits for)", async () => {
+    const file = poolsFixture()[0]!;
+    const chain = compileFile(file, { ...NO_SOURCE, file: "chain.msgpack", fileBytes: 1 });
+    const tokenIndex = compileTokenIndex([{ chainId: chain.info.chainId, tokens: chain.tokens }]);
+    let calls = 0;
+    const served = new Promise<void>((resolve) => {
+      supervisor.publishSnapshot(
+        { type: "snapshot", version: 44, slot: 2, chainIds: [chain.info.chainId], chains: [chain], tokenIndex },
+        { retired: [], poolsReleased: [] },
+        () => {
+          calls++;
+          resolve();
+        },
+      );
+    });
+    // Posting does not call it: the threads have not answered yet.
+    expect(calls).toBe(0);
+    await served;
+    // By then no thread answers from the earlier version.
+    const versions = new Set<string | undefined>();
+    for (let i = 0; i < 40; i++) versions.add((await freshGet(`${base}/v1/pools/${file.chainId}/${poolAddress}`, KEYS.active)).version);
+    expect([...versions]).toEqual(["00000000002c"]);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(calls).toBe(1);
+  });
 });
