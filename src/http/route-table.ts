@@ -626,7 +626,14 @@ export const ROUTES = [
         example: HISTORY_POOL_RESPONSE_EXAMPLE,
         snapshotVersion: "always",
       },
-      errors: ["VALIDATION_ERROR", "UNSUPPORTED_CHAIN_ID", "INVALID_POOL_ADDRESS", "LIQUIDITY_POOL_NOT_FOUND", "HISTORY_DISABLED", "HISTORY_UNAVAILABLE"],
+      errors: [
+        "VALIDATION_ERROR",
+        "UNSUPPORTED_CHAIN_ID",
+        "INVALID_POOL_ADDRESS",
+        "LIQUIDITY_POOL_NOT_FOUND",
+        "HISTORY_DISABLED",
+        "HISTORY_UNAVAILABLE",
+      ],
     },
   },
   {
