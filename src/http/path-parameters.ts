@@ -1,4 +1,7 @@
 /** Path parameters shared by several routes (api-decisions.md §2, api-extended.md §7). */
+import typia from "typia";
+import { ApiError } from "../api/errors.js";
+import type { PoolPathParameters } from "../api/wire.js";
 import { isSupportedChainId, type ChainId } from "../chains/chains.js";
 import { parseAddress } from "../tables/token-lookup.js";
 import { constraintError, unsupportedChainError } from "./validation-error.js";
@@ -34,4 +37,17 @@ export function parsePathTokenAddress(text: string): Uint8Array {
     );
   }
   return address;
+}
+
+/** The address rule of the wire type (0x + 40 or 64 hex digits, any letter case). */
+export const isPoolAddress = typia.createIs<PoolPathParameters["poolAddress"]>();
+
+/** 400 INVALID_POOL_ADDRESS for a path `poolAddress` that breaks that rule. */
+export function invalidPoolAddress(address: string): ApiError {
+  return new ApiError(
+    "INVALID_POOL_ADDRESS",
+    `"${address.slice(0, 80)}" is not a pool address; use 0x and 40 hex digits, or 0x and 64 hex digits for a V4 pool id.`,
+    "Pool addresses are 0x + 40 hex digits (contract) or 0x + 64 hex digits (V4 pool id), any letter case.",
+    { liquidityPoolAddress: address },
+  );
 }

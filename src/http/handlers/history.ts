@@ -20,7 +20,7 @@ import { answerBuckets, bucketFloor, priceAt, TIER_SPAN, type HistoryTier } from
 import { POOL, TOKEN, type EntityKind } from "../../query/history-units.js";
 import { crc32Continue } from "../../util/crc32.js";
 import { bucketsJson } from "../history-json.js";
-import { parsePathChainId, parsePathTokenAddress } from "../path-parameters.js";
+import { invalidPoolAddress, isPoolAddress, parsePathChainId, parsePathTokenAddress } from "../path-parameters.js";
 import { parseQuery } from "../query-params.js";
 import { dataReply, type Reply } from "../reply.js";
 import type { KeyedRequest } from "../route.js";
@@ -38,7 +38,6 @@ const TIMEFRAMES: Readonly<Record<HistoryTimeframe, { tier: HistoryTier; aggrega
 
 const validateQuery = typia.createValidateEquals<HistoryQuery>();
 const validatePrices = typia.createValidateEquals<HistoricalPricesRequest>();
-const POOL_ADDRESS = /^0[xX](?:[0-9a-fA-F]{40}|[0-9a-fA-F]{64})$/;
 
 function historyOf(request: KeyedRequest): HistoryAccess {
   const history = request.ctx.history;
@@ -157,14 +156,7 @@ export function getPoolHistory(request: KeyedRequest): Reply {
   const [chainText, addressText] = request.params;
   const chainId = parsePathChainId(chainText);
   assertChainAllowed(request.key, chainId);
-  if (!POOL_ADDRESS.test(addressText)) {
-    throw new ApiError(
-      "INVALID_POOL_ADDRESS",
-      `"${addressText.slice(0, 80)}" is not a pool address; use 0x and 40 hex digits, or 0x and 64 hex digits for a V4 pool id.`,
-      "Pool addresses are 0x + 40 hex digits (contract) or 0x + 64 hex digits (V4 pool id), any letter case.",
-      { liquidityPoolAddress: addressText },
-    );
-  }
+  if (!isPoolAddress(addressText)) throw invalidPoolAddress(addressText);
   return bucketsReply(
     request,
     history,

@@ -1,29 +1,15 @@
 /** GET /v1/pools/{chainId}/{poolAddress} (api-decisions.md §2, §4): the pre-encoded pool. */
-import typia from "typia";
 import { assertChainAllowed } from "../../access/restrictions.js";
-import type { PoolPathParameters } from "../../api/wire.js";
 import { findPool } from "../../tables/pool-table.js";
 import { columnBytes } from "../../tables/shared-columns.js";
 import { requireLoadedChain } from "../chain-availability.js";
 import { ApiError } from "../../api/errors.js";
-import { parsePathChainId } from "../path-parameters.js";
+import { invalidPoolAddress, isPoolAddress, parsePathChainId } from "../path-parameters.js";
 import { dataReply, type Reply } from "../reply.js";
 import type { KeyedRequest } from "../route.js";
 
 const POOL_OPEN = Buffer.from('{"pool":');
 const POOL_CLOSE = Buffer.from("}");
-
-/** The address rule of the wire type (0x + 40 or 64 hex digits, any letter case). */
-const isPoolAddress = typia.createIs<PoolPathParameters["poolAddress"]>();
-
-function invalidAddress(address: string): ApiError {
-  return new ApiError(
-    "INVALID_POOL_ADDRESS",
-    `"${address.slice(0, 80)}" is not a pool address; use 0x and 40 hex digits, or 0x and 64 hex digits for a V4 pool id.`,
-    "Pool addresses are 0x + 40 hex digits (contract) or 0x + 64 hex digits (V4 pool id), any letter case.",
-    { liquidityPoolAddress: address },
-  );
-}
 
 export function getPool(request: KeyedRequest): Reply {
   const [chainText, address] = request.params;
@@ -31,7 +17,7 @@ export function getPool(request: KeyedRequest): Reply {
   assertChainAllowed(request.key, chainId);
   const current = request.ctx.store.current;
   if (current === null || !current.isLoaded(chainId)) {
-    if (!isPoolAddress(address)) throw invalidAddress(address);
+    if (!isPoolAddress(address)) throw invalidPoolAddress(address);
     requireLoadedChain(current, chainId); // throws 503
   }
   const snapshot = current!;
@@ -39,7 +25,7 @@ export function getPool(request: KeyedRequest): Reply {
   // A pool is found only by a well-formed address (every table entry is one), so the format is checked on a miss only.
   const index = findPool(pools, address);
   if (index < 0) {
-    if (!isPoolAddress(address)) throw invalidAddress(address);
+    if (!isPoolAddress(address)) throw invalidPoolAddress(address);
     throw new ApiError(
       "LIQUIDITY_POOL_NOT_FOUND",
       `No pool ${address} on chain ${chainId}; check the address and chain id.`,
