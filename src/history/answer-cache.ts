@@ -12,10 +12,11 @@
  *   floor moves with the chain's latest hour or day), so it is made again then, as a fresh gateway would.
  *
  * Compaction does not change answers (the property test holds them equal at any compaction progress), so it
- * invalidates nothing. A least-recently-used map bounded by bytes: each entry counts its data, its key and
- * ENTRY_OVERHEAD_BYTES (which bounds the entries too); one entry takes at most an eighth of the budget; a
- * budget of 0 keeps nothing. Nothing here reads or writes the store.
+ * invalidates nothing. A least-recently-used map bounded by bytes (util/lru-cache.ts): each entry counts its
+ * data, its key and ENTRY_OVERHEAD_BYTES (which bounds the entries too); one entry takes at most an eighth of
+ * the budget; a budget of 0 keeps nothing. Nothing here reads or writes the store.
  */
+import { LruCache } from "../util/lru-cache.js";
 
 /** What an entry costs besides its data and key (the entry object, the map's slot). */
 export const ENTRY_OVERHEAD_BYTES = 160;
@@ -43,9 +44,14 @@ export interface AnswerCacheFigures {
   readonly misses: number;
 }
 
+interface Entry {
+  readonly answer: CachedAnswer;
+  /** What the entry counts against the budget: its data, its key and ENTRY_OVERHEAD_BYTES. */
+  readonly bytes: number;
+}
+
 export class HistoryAnswerCache {
-  private readonly map = new Map<string, { answer: CachedAnswer; bytes: number }>();
-  private held = 0;
+  private readonly entries: LruCache<string, Entry>;
   private hits = 0;
   private misses = 0;
 
@@ -56,53 +62,31 @@ export class HistoryAnswerCache {
   constructor(
     private readonly maxBytes: number,
     private readonly counted: (hit: boolean) => void = () => {},
-  ) {}
+  ) {
+    this.entries = new LruCache<string, Entry>(Number.POSITIVE_INFINITY, maxBytes, (e) => e.bytes);
+  }
 
   /** The answer kept for `key`, when it is still what the chain answers at `epoch` with `floor`. */
   get(key: string, epoch: number, floor: number): CachedAnswer | undefined {
-    const entry = this.map.get(key);
-    if (entry === undefined) {
-      this.missed();
+    const a = this.entries.get(key)?.answer;
+    if (a === undefined || a.floor !== floor || (!a.closed && a.epoch !== epoch)) {
+      if (a !== undefined) this.entries.delete(key);
+      this.misses++;
+      this.counted(false);
       return undefined;
     }
-    const a = entry.answer;
-    if (a.floor !== floor || (!a.closed && a.epoch !== epoch)) {
-      this.map.delete(key);
-      this.held -= entry.bytes;
-      this.missed();
-      return undefined;
-    }
-    // Most recently used last: eviction takes the map's first entries.
-    this.map.delete(key);
-    this.map.set(key, entry);
     this.hits++;
     this.counted(true);
     return a;
   }
 
-  private missed(): void {
-    this.misses++;
-    this.counted(false);
-  }
-
   set(key: string, answer: CachedAnswer): void {
     const bytes = answer.data.length + key.length * 2 + ENTRY_OVERHEAD_BYTES;
     if (bytes > this.maxBytes / 8) return; // one entry never crowds out the rest (and a budget of 0 keeps none)
-    const old = this.map.get(key);
-    if (old !== undefined) {
-      this.held -= old.bytes;
-      this.map.delete(key);
-    }
-    this.map.set(key, { answer, bytes });
-    this.held += bytes;
-    for (const [k, v] of this.map) {
-      if (this.held <= this.maxBytes) break;
-      this.map.delete(k);
-      this.held -= v.bytes;
-    }
+    this.entries.set(key, { answer, bytes });
   }
 
   figures(): AnswerCacheFigures {
-    return { entries: this.map.size, bytes: this.held, hits: this.hits, misses: this.misses };
+    return { entries: this.entries.size, bytes: this.entries.totalWeight, hits: this.hits, misses: this.misses };
   }
 }

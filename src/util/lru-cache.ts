@@ -31,7 +31,7 @@ export class LruCache<K, V> {
       this.delete(this.map.keys().next().value as K);
   }
 
-  private delete(key: K): void {
+  delete(key: K): void {
     const entry = this.map.get(key);
     if (entry === undefined) return;
     this.map.delete(key);
