@@ -30,27 +30,8 @@ const END = Buffer.from("]}}", "latin1");
 const PAIR_BYTES = 2 * MAX_JSON_NUMBER_BYTES + 4;
 const FIXED_BYTES = FILLED.length + FROM.length + TO.length + OBSERVATIONS.length + GAPS.length + END.length + 3 * MAX_JSON_NUMBER_BYTES;
 
-/** A bucket's start (whole seconds, below 2^32: its digits straight), else as JSON.stringify writes it. */
-function writeTime(out: Buffer, at: number, t: number): number {
-  if (!(t >= 0 && t <= 0xffffffff && t % 1 === 0)) return writeJsonNumber(out, at, t);
-  let digits = 1;
-  for (let rest = t; rest >= 10; rest = Math.floor(rest / 10)) digits++;
-  let end = at + digits;
-  const after = end;
-  let rest = t;
-  do {
-    const q = Math.floor(rest / 10);
-    out[--end] = 0x30 + (rest - q * 10);
-    rest = q;
-  } while (rest > 0);
-  return after;
-}
-
-/** Values of a bucket (5 for a token's candle; a pool's row has fewer). */
+/** Columns whose last value is remembered (a token's candle has 5 values; a pool's row fewer). */
 const MEMO_COLUMNS = 8;
-const MEMO_VALUES = new Float64Array(MEMO_COLUMNS);
-const MEMO_STARTS = new Int32Array(MEMO_COLUMNS);
-const MEMO_ENDS = new Int32Array(MEMO_COLUMNS);
 
 export function bucketsJson(head: BucketsHead, answer: BucketAnswer): Buffer {
   const start = `{"chainId":${head.chainId},"address":"${head.address}","timeframe":"${head.timeframe}","aggregate":${head.aggregate},"source":"snapshots","${head.list}":[`;
@@ -70,15 +51,14 @@ export function bucketsJson(head: BucketsHead, answer: BucketAnswer): Buffer {
   let lastValue = NaN;
   let lastStart = 0;
   let lastEnd = 0;
-  const columnValue = MEMO_VALUES;
-  const columnStart = MEMO_STARTS;
-  const columnEnd = MEMO_ENDS;
-  columnValue.fill(NaN);
+  const columnValue = new Float64Array(MEMO_COLUMNS).fill(NaN);
+  const columnStart = new Int32Array(MEMO_COLUMNS);
+  const columnEnd = new Int32Array(MEMO_COLUMNS);
   for (let i = 0; i < buckets.length; i++) {
     const b = buckets[i];
     if (i > 0) out[at++] = 0x2c; // ,
     out[at++] = 0x5b; // [
-    at = writeTime(out, at, b.t);
+    at = writeJsonNumber(out, at, b.t);
     const v = b.v;
     for (let j = 0; j < v.length; j++) {
       out[at++] = 0x2c;
