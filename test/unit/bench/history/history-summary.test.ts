@@ -11,6 +11,7 @@ import {
   type PushRound,
   type Rebuild,
 } from "../../../../bench/history/summary.js";
+import { testMachine } from "../../../support/bench-machine.js";
 
 const push = (onMs: number, offMs: number): PushRound => ({ onMs, offMs, observedMs: onMs + 10, records: 90 });
 const load = (p99Ms: number) => ({ rps: 10_000, p50Ms: 1, p99Ms, requests: 20_000 });
@@ -29,15 +30,7 @@ function results(options: { onMs?: number; recordBytes?: number; candlesUs?: num
   return {
     startedAt: "2026-11-28T00:30:00.000Z",
     durationS: 300,
-    machine: {
-      cores: 2,
-      cpuModel: "Test CPU",
-      totalMemoryBytes: 2 ** 34,
-      node: "v20.20.2",
-      platform: "linux",
-      loadAverageStart: [1],
-      loadAverageEnd: [1],
-    },
+    machine: testMachine(),
     setup: {
       chainId: 8453,
       pools: 1050,

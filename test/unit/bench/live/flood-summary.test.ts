@@ -13,6 +13,7 @@ import {
   type Variant,
   type WrkRun,
 } from "../../../../bench/live/flood-summary.js";
+import { testMachine } from "../../../support/bench-machine.js";
 
 const run = (p99Ms: number): WrkRun => ({
   label: "x",
@@ -50,15 +51,7 @@ function results(variants: Variant[]): FloodResults {
     startedAt: "2026-11-27T21:00:00.000Z",
     mode: "full",
     durationS: 150,
-    machine: {
-      cores: 2,
-      cpuModel: "Test CPU",
-      totalMemoryBytes: 2 ** 34,
-      node: "v20.20.2",
-      platform: "linux",
-      loadAverageStart: [1],
-      loadAverageEnd: [1],
-    },
+    machine: testMachine(),
     setup: {
       servingThreads: 2,
       connections: 10,

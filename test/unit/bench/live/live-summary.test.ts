@@ -5,6 +5,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { percentiles, renderSection, type LiveResults, type RoundResult, type WrkFigures } from "../../../../bench/live/summary.js";
+import { testMachine } from "../../../support/bench-machine.js";
 
 describe("percentiles over subscribers", () => {
   test("nearest rank, unsorted input, the maximum", () => {
@@ -52,15 +53,7 @@ function results(idleP99: number, perConnectionBytes: number, fanOutP99: number)
     startedAt: "2026-11-27T08:00:00.000Z",
     mode: "full",
     durationS: 120,
-    machine: {
-      cores: 2,
-      cpuModel: "Test CPU",
-      totalMemoryBytes: 2 ** 34,
-      node: "v20.20.2",
-      platform: "linux",
-      loadAverageStart: [1],
-      loadAverageEnd: [1],
-    },
+    machine: testMachine(),
     setup: {
       clients: 10_000,
       opened: 10_000,
