@@ -111,6 +111,11 @@ export type ChainTaskResult = Scheduled &
         readonly helperPools: number;
         /** Pools and tokens whose compiled data was reused (their bytes unchanged since `previous`), 0 in a full build. */
         readonly reused: { readonly pools: number; readonly tokens: number };
+        /**
+         * Whether the file was read against `previous` (false: read in full and diffed: no previous file, none with
+         * digests, or most of its pools changed: change-sample.ts).
+         */
+        readonly incremental: boolean;
       }
     /** The bytes hash to one of the task's known contents. */
     | { readonly status: "known"; readonly sha256: string }

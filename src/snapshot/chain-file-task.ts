@@ -11,7 +11,9 @@ import type { ChainDiff } from "../tables/change-sets.js";
 import type { CompiledChain } from "../tables/compiled-chain.js";
 import { sharedArray } from "../tables/shared-columns.js";
 import type { ChainTask, ChainTaskResult, EarlyTokens, HelperJob } from "./build-tasks.js";
+import { FileSource } from "./byte-source.js";
 import { checkAdmission } from "./chain-admission.js";
+import { mostPoolsChanged } from "./change-sample.js";
 import { mayReuse, openChainTop, tokenDigests, type ChainTop } from "./chain-top.js";
 import { ChainCompiler, chainPoolTargets, type ChainPoolTargets, type CompileChainSource } from "./compile-chain.js";
 import { joinPoolRange, ownPoolCount, type PoolRangeResult } from "./compile-pool-range.js";
@@ -37,6 +39,8 @@ export interface Compiled {
   readonly digests: RecordDigests | null;
   readonly helperPools: number;
   readonly reused: { readonly pools: number; readonly tokens: number };
+  /** Whether the file was read against the chain's last accepted file (false: read in full and diffed). */
+  readonly incremental: boolean;
 }
 
 /** How a chain file was read, for finishChainFile. */
@@ -70,10 +74,15 @@ export function finishChainFile(
   if (top?.reuse != null && reused !== null) {
     const started = performance.now();
     const diff = changeSet({ upserted: [...compiler.upserted], removed: top.reuse.removed() }, reused, started);
-    return { chain, diff, digests, helperPools: read.helperPools, reused: { pools: compiler.kept, tokens: reused.reused } };
+    const reusedCounts = { pools: compiler.kept, tokens: reused.reused };
+    return { chain, diff, digests, helperPools: read.helperPools, reused: reusedCounts, incremental: true };
   }
-  return { chain, diff: diffChain(read.previous, chain), digests, helperPools: read.helperPools, reused: { pools: 0, tokens: 0 } };
+  const diff = diffChain(read.previous, chain);
+  return { chain, diff, digests, helperPools: read.helperPools, reused: { pools: 0, tokens: 0 }, incremental: false };
 }
+
+/** The window the pools sampled before a read are read through (each is read on its own). */
+const SAMPLE_WINDOW_BYTES = 4096;
 
 class ChainFileBuild {
   /** What a rejection reports of the file: its SHA-256 once hashed, its generatedAt once its top level validated. */
@@ -133,8 +142,18 @@ class ChainFileBuild {
     const layout = file.source.length === 0 ? null : splitPools(file.source);
     const targets = layout === null ? undefined : chainPoolTargets(layout.poolCount);
     const previous = task.previous;
-    // Which previous pools the new file has (both threads mark those they read): only for a file read incrementally.
-    const present = layout !== null && mayReuse(previous, task.logoTemplate) ? sharedArray(Uint8Array, previous.pools.count) : null;
+    // Which previous pools the new file has (both threads mark those they read): only for a file read incrementally,
+    // which a file with most pools changed is not (change-sample.ts: a full read and a diff are then faster).
+    const incremental =
+      layout !== null &&
+      mayReuse(previous, task.logoTemplate) &&
+      !mostPoolsChanged(
+        new FileSource(file.fd, file.source.length, source.file, SAMPLE_WINDOW_BYTES),
+        layout,
+        previous.digests!.pools,
+        previous.pools.count,
+      );
+    const present = incremental ? sharedArray(Uint8Array, previous!.pools.count) : null;
     // With a helper, the pools after the first `own` are offered to it before the top level is read here, so
     // both threads read it at once (a file decoded whole, layout null, has no pools to offer). null: none offered.
     const own = this.helper !== null && layout !== null && layout.poolCount >= 2 ? ownPoolCount(layout) : null;

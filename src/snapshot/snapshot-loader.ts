@@ -388,6 +388,7 @@ export class SnapshotLoader {
             helperPools,
             reusedPools: reused.pools,
             reusedTokens: reused.tokens,
+            incremental: result.incremental,
             buildMs: info.buildMs,
             ...wait,
           },

@@ -20,6 +20,7 @@ import { arraySource } from "../../../src/snapshot/byte-source.js";
 import { admissionBounds, checkAdmission } from "../../../src/snapshot/chain-admission.js";
 import { buildChainFile, finishChainFile, type Compiled } from "../../../src/snapshot/chain-file-task.js";
 import { mayReuse, openChainTop } from "../../../src/snapshot/chain-top.js";
+import { MIN_POOLS_TO_SAMPLE } from "../../../src/snapshot/change-sample.js";
 import { ChainCompiler, chainPoolTargets } from "../../../src/snapshot/compile-chain.js";
 import { compilePoolRange, joinPoolRange } from "../../../src/snapshot/compile-pool-range.js";
 import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../../../src/snapshot/normalize-token.js";
@@ -509,6 +510,38 @@ describe("what an incremental build reads", () => {
       message: expect.stringContaining("pools[0].tokens[1].address: not in tokens"),
     });
   });
+
+  it("reads a file with most pools changed in full, answering the same (change-sample.ts)", async () => {
+    // Just over MIN_POOLS_TO_SAMPLE pools; a share of them gets new stats in each push (every tenth pool, by
+    // its position, `changed` out of ten, against the first file), so the evenly spread sample sees about that share changed.
+    const count = MIN_POOLS_TO_SAMPLE + 100;
+    const tokens = [
+      nativeToken(CHAIN),
+      wrappedNativeToken(CHAIN),
+      token(CHAIN, { address: addr("a1"), symbol: "AAA" }),
+      token(CHAIN, { address: addr("b2"), symbol: "BBB" }),
+    ];
+    const pools = (push: number, changed: number) =>
+      Array.from({ length: count }, (_, i) =>
+        v3Pool({
+          address: addr((0x100000 + i).toString(16)),
+          protocolId: "p",
+          tokens: [poolToken(addr("a1"), 1, 2), poolToken(addr("b2"), 3, 4)],
+          stats: poolStats(1 + (i % 10 < changed ? push : 0) + (i % 7)),
+        }),
+      );
+    const file = (push: number, changed: number) =>
+      chainFile(CHAIN, { tokens, pools: pools(push, changed), protocols: [protocol("p")], generatedAt: NOW_S - 1000 + push });
+    // series() holds each build equal to the full build of the same file (the digests withheld).
+    const pushed = async (changed: number) => accepted((await series(file(0, 0), file(1, changed)))[1]!);
+    const [most, some, all] = [await pushed(8), await pushed(6), await pushed(10)];
+    expect(most).toMatchObject({ incremental: false, reused: { pools: 0, tokens: 0 } });
+    expect(most.diff.counts.poolsUpserted).toBeGreaterThan(count * 0.75);
+    expect(some.incremental).toBe(true);
+    expect(some.reused.pools).toBeGreaterThan(count * 0.35);
+    expect(all).toMatchObject({ incremental: false, reused: { pools: 0, tokens: 0 } });
+    expect(all.diff.counts.poolsUpserted).toBe(count);
+  }, 60_000);
 
   it("merges the changed pools into the previous orders: removals, additions, keys tying with their neighbours", async () => {
     const first = base();
