@@ -17,11 +17,11 @@ import { DEFAULT_TOKEN_QUERY, toTokenQuery, tokenQueryKey } from "../../src/quer
 import { compileChain } from "../../src/snapshot/compile-chain.js";
 import { compileTokenIndex } from "../../src/snapshot/compile-token-index.js";
 import { SNAPSHOT_FILE_PATTERN } from "../../src/api/snapshot-format.js";
-import { findPool } from "../../src/tables/pool-table.js";
+import { findPool, poolJson } from "../../src/tables/pool-table.js";
 import { chainIdFromSnapshotFileName, parseSnapshotBytes } from "../../src/snapshot/read-snapshot-file.js";
 import { ServingSnapshot } from "../../src/serving/serving-snapshot.js";
 import { snapshotVersion } from "../../src/api/snapshot-version.js";
-import { columnBytes, columnString } from "../../src/tables/shared-columns.js";
+import { columnString } from "../../src/tables/shared-columns.js";
 import { integerOption, readArgs } from "../shared/command-line.js";
 
 /** prefix + parts (joined by `separator`) + suffix: what the response writer assembles. */
@@ -118,7 +118,7 @@ bench
   .add("pool: lookup (mixed case) + response bytes", () => {
     const address = poolAddresses[p++ & 1023];
     const i = findPool(base.pools, address);
-    sink += assemble(prefix, [columnBytes(base.pools.json, i)], "", "}}").length;
+    sink += assemble(prefix, [poolJson(base.pools, i)], "", "}}").length;
   })
   .add("cursor: encode", () => {
     sink += codec.encode(queryHash, 1, new PositionWriter().u32(20).f64(98765.4).string("WETH").bytes()).length;

@@ -10,7 +10,7 @@
  *   out of the pool's pre-encoded details JSON (the bytes GET /v1/pools answers).
  * The work is per candidate: a binary search (tokens) or a hash lookup (pools) each.
  */
-import { findPool, type PoolTableData } from "../tables/pool-table.js";
+import { findPool, poolJson, type PoolTableData } from "../tables/pool-table.js";
 import type { ChainTokenColumns } from "../tables/compiled-chain.js";
 import type { ChangeLists } from "../tables/change-sets.js";
 import type { StringColumn } from "../tables/shared-columns.js";
@@ -150,8 +150,8 @@ const BALANCE = Buffer.from('"balance":{"totalValueLockedUsd":');
  * markers hold quotes and colons, which a JSON string never holds unescaped: only the structure matches.
  */
 export function poolValues(table: PoolTableData, i: number): number[] {
-  const { bytes, offsets } = table.json;
-  const json = Buffer.from(bytes.buffer, bytes.byteOffset + offsets[i], offsets[i + 1] - offsets[i]);
+  const bytes = poolJson(table, i);
+  const json = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   const stats = json.indexOf(STATS_24H);
   const balance = json.indexOf(BALANCE, stats);
   if (stats < 0 || balance < 0) throw new Error(`pool ${addressAt(table, i)}: its JSON has no stats24h or balance`);

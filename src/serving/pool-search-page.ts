@@ -12,6 +12,7 @@ import { PositionWriter } from "../query/cursor.js";
 import { searchPools, type SearchPosition } from "../query/pool-search.js";
 import { poolTypeMask, specSortKey, type PoolSearchSpec } from "../query/pool-search-query.js";
 import { addressAt } from "../tables/address-hash-table.js";
+import { poolJson } from "../tables/pool-table.js";
 import type { CompiledChain } from "../tables/compiled-chain.js";
 import type { Paging } from "./list-page.js";
 import { assertPositionComplete, openCursor } from "./list-cursor.js";
@@ -84,21 +85,19 @@ export function writePoolSearchPage(
  * recorded at encode time) are swapped for the chain's native token JSON.
  */
 function writePool(out: (Uint8Array | string)[], chain: CompiledChain, pool: number, toNative: boolean): void {
-  const { bytes, offsets } = chain.pools.json;
-  const start = offsets[pool];
-  const end = offsets[pool + 1];
+  const json = poolJson(chain.pools, pool);
   const ix = chain.poolSearch;
   const from = ix.wrappedStart[pool];
   const to = ix.wrappedStart[pool + 1];
   if (!toNative || from === to) {
-    out.push(bytes.subarray(start, end));
+    out.push(json);
     return;
   }
-  let at = start;
+  let at = 0;
   for (let s = from; s < to; s++) {
-    const splice = start + ix.wrappedAt[s];
-    out.push(bytes.subarray(at, splice), ix.nativeTokenJson);
+    const splice = ix.wrappedAt[s];
+    out.push(json.subarray(at, splice), ix.nativeTokenJson);
     at = splice + ix.wrappedJsonBytes;
   }
-  out.push(bytes.subarray(at, end));
+  out.push(json.subarray(at));
 }

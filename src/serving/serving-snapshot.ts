@@ -28,8 +28,7 @@ import { LruCache } from "../util/lru-cache.js";
 import type { CompiledChain } from "../tables/compiled-chain.js";
 import { versionHex } from "../api/snapshot-version.js";
 import type { ChangeHistoryMessage } from "../tables/change-sets.js";
-import { findPool } from "../tables/pool-table.js";
-import { columnBytes } from "../tables/shared-columns.js";
+import { findPool, poolJson } from "../tables/pool-table.js";
 import { instanceOnChain, parseAddress, tokenInfoChunks } from "../tables/token-lookup.js";
 import { ServedChanges } from "./served-changes.js";
 import { SlicedUtf8 } from "../util/sliced-utf8.js";
@@ -135,7 +134,7 @@ export class ServingSnapshot {
     const chain = this.chains.get(chainId);
     if (chain === undefined) return null;
     const index = findPool(chain.pools, address);
-    return index < 0 ? null : columnBytes(chain.pools.json, index);
+    return index < 0 ? null : poolJson(chain.pools, index);
   }
 
   /**

@@ -21,6 +21,7 @@ import { buildPoolTable, poolJsonCrc } from "../tables/pool-table.js";
 import type { NormalizedSnapshotFile } from "./read-snapshot-file.js";
 import { poolArray, type PoolItem, type PoolSource } from "./pool-stream.js";
 import { digestColumn } from "./record-digests.js";
+import { keptPoolJson } from "./kept-pool-json.js";
 import type { PoolReuse } from "./reuse-pools.js";
 import { TokenColumnsBuilder } from "./token-columns.js";
 import { compileTokenRun, type PreviousRun } from "./compile-token-run.js";
@@ -60,7 +61,7 @@ export interface PoolRangeOutput {
   /** Index after the last pool written. */
   readonly to: number;
   readonly addresses: readonly string[];
-  /** Their JSON, one value per pool. */
+  /** Their JSON, one value per pool written (not those kept from the previous file's: PoolRangeWriter.copy). */
   readonly json: StringColumn;
   readonly search: PoolSearchRangePart;
   /** Ids of the protocols the range's pools use. */
@@ -129,8 +130,9 @@ export class PoolRangeWriter {
   }
 
   /**
-   * Previous pool j, whose record this pool has: what was compiled for it, copied. Its JSON and CRC are copied
-   * with those of the previous pools that follow it in both files, in one piece (most unchanged pools come in runs).
+   * Previous pool j, whose record this pool has: what was compiled for it, kept. Its CRC is copied with those of
+   * the previous pools that follow it in both files, in one piece (most unchanged pools come in runs); its JSON is
+   * not written here (the pool keeps it where the previous build wrote it: keptPoolJson).
    */
   private copy(j: number): void {
     const reuse = this.reuse;
@@ -147,12 +149,14 @@ export class PoolRangeWriter {
     this.kept++;
   }
 
-  /** Writes the JSON and CRCs of the previous pools copied since the last flush. */
+  /**
+   * Writes the CRCs of the previous pools copied since the last flush (their JSON stays where it is: keptPoolJson
+   * puts their places in the chain's pool JSON column).
+   */
   private flushRun(): void {
     const n = this.runLength;
     if (n === 0) return;
     const pools = this.reuse!.previous.pools;
-    this.json.appendValues(pools.json, this.runFrom, this.runFrom + n);
     this.targets.jsonCrc.set(pools.jsonCrc.subarray(this.runFrom, this.runFrom + n), this.index);
     this.index += n;
     this.runLength = 0;
@@ -331,7 +335,10 @@ export class ChainCompiler {
       writer.search,
     );
     const poolAddresses = writer.addresses;
-    const pools = buildPoolTable(poolAddresses, writer.json.finish(), this.targets.jsonCrc);
+    // An incremental build's column holds the pools encoded here; the kept pools keep their JSON where it lies.
+    const written = writer.json.finish();
+    const json = this.reuse === null ? written : keptPoolJson(this.reuse.previous.pools.json, written, this.targets.keptFrom);
+    const pools = buildPoolTable(poolAddresses, json, this.targets.jsonCrc);
     const { columns: tokens, run: tokenRun } = this.compileTokens();
     const previousOrders = this.reuse?.previous.digests?.poolOrders ?? null;
     const poolSearch = search.finish(

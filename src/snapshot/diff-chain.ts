@@ -59,23 +59,24 @@ export function changeSet(pools: Lists, tokens: Lists, started: number): ChainDi
 function diffPools(previous: PoolTableData | null, next: PoolTableData): Lists {
   const upserted: string[] = [];
   const removed: string[] = [];
-  const nextJson = asBuffer(next.json);
   if (previous === null) {
     for (let i = 0; i < next.count; i++) upserted.push(addressAt(next, i));
     return { upserted, removed };
   }
-  const oldJson = asBuffer(previous.json);
-  const nextOffsets = next.json.offsets;
-  const oldOffsets = previous.json.offsets;
+  const nextBlocks = next.json.blocks.map(asBuffer);
+  const oldBlocks = previous.json.blocks.map(asBuffer);
+  const { blockOf: nextBlockOf, starts: nextStarts, ends: nextEnds } = next.json;
+  const { blockOf: oldBlockOf, starts: oldStarts, ends: oldEnds } = previous.json;
   // Addresses are made into strings only for the lists; lookups compare the tables' stored bytes.
   for (let i = 0; i < next.count; i++) {
     const j = findEntryOf(previous, next, i);
     if (j >= 0) {
-      const start = nextOffsets[i];
-      const end = nextOffsets[i + 1];
-      const oldStart = oldOffsets[j];
-      const oldEnd = oldOffsets[j + 1];
-      if (end - start === oldEnd - oldStart && nextJson.compare(oldJson, oldStart, oldEnd, start, end) === 0) continue;
+      const start = nextStarts[i];
+      const end = nextEnds[i];
+      const oldStart = oldStarts[j];
+      const oldEnd = oldEnds[j];
+      const nextJson = nextBlocks[nextBlockOf[i]];
+      if (end - start === oldEnd - oldStart && nextJson.compare(oldBlocks[oldBlockOf[j]], oldStart, oldEnd, start, end) === 0) continue;
     }
     upserted.push(addressAt(next, i));
   }
@@ -130,6 +131,6 @@ function sortedColumn(addresses: string[]): StringColumn {
   return encodeStringColumn(addresses);
 }
 
-function asBuffer(column: StringColumn): Buffer {
-  return Buffer.from(column.bytes.buffer, column.bytes.byteOffset, column.bytes.byteLength);
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

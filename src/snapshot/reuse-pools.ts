@@ -14,6 +14,7 @@
 import type { SnapshotProtocol } from "../api/snapshot-format.js";
 import type { Protocol } from "../api/wire.js";
 import { addressAt, findAddress } from "../tables/address-hash-table.js";
+import { poolJson } from "../tables/pool-table.js";
 import type { PoolMatcher } from "./pool-stream.js";
 import type { PreviousChainTables } from "./previous-chain.js";
 import { indexedProtocolIds } from "./compile-pool-search.js";
@@ -111,11 +112,10 @@ export class PoolReuse implements PoolMatcher {
   private differs(j: number, json: Uint8Array): boolean {
     const pools = this.previous.pools;
     this.present[j] = 1;
-    const start = pools.json.offsets[j];
-    const length = pools.json.offsets[j + 1] - start;
+    const previous = poolJson(pools, j);
+    const length = previous.length;
     if (length !== json.length) return true;
-    const bytes = pools.json.bytes;
-    for (let k = 0; k < length; k++) if (bytes[start + k] !== json[k]) return true;
+    for (let k = 0; k < length; k++) if (previous[k] !== json[k]) return true;
     return false;
   }
 

@@ -7,8 +7,7 @@
 import type { ChainId } from "../chains/chains.js";
 import type { ServingSnapshot } from "../serving/serving-snapshot.js";
 import type { CompiledChain } from "../tables/compiled-chain.js";
-import { findPool } from "../tables/pool-table.js";
-import { columnBytes } from "../tables/shared-columns.js";
+import { findPool, poolJson } from "../tables/pool-table.js";
 import { instanceOnChain, parseAddress, tokenInfoChunks } from "../tables/token-lookup.js";
 
 /** A snapshot swapped in and not yet published (or the last published one), with its pool tables (kept even if the store releases them meanwhile). */
@@ -29,7 +28,7 @@ export function recordJson(entry: SwappedSnapshot, kind: "pool" | "token", chain
     const chain = entry.chains.get(chainId);
     if (chain === undefined) return null;
     const i = findPool(chain.pools, address);
-    return i < 0 ? null : [columnBytes(chain.pools.json, i)];
+    return i < 0 ? null : [poolJson(chain.pools, i)];
   }
   const ix = entry.snapshot.tokenIndex;
   const bytes = parseAddress(address);

@@ -1,17 +1,32 @@
 /**
  * Pool records of one chain: pre-encoded `data.pool` JSON, addressed by a hash
- * table over the lowercase pool address (address-hash-table.ts).
+ * table over the lowercase pool address (address-hash-table.ts). A pool's JSON
+ * is read through `poolJson` only: it lies in one of a few shared blocks, so an
+ * incremental build keeps its unchanged pools' JSON where the previous build
+ * wrote it instead of copying it (keptPoolJson; docs/decisions/013-incremental-builds.md).
  */
 import { crc32Continue } from "../util/crc32.js";
-import { encodeByteColumn, sharedArray, type StringColumn } from "./shared-columns.js";
+import { encodeByteColumn, sharedArray, sharedCopy, type StringColumn } from "./shared-columns.js";
 import { buildAddressTable, findAddress, type AddressTableData } from "./address-hash-table.js";
 
 /** "0x" + 64 hex, the longest pool address (a V4 pool id). */
 export const POOL_ADDRESS_WIDTH = 66;
 
+/**
+ * Pool JSON, one object per pool: pool i's bytes are `blocks[blockOf[i]]` from `starts[i]` to `ends[i]`. A full
+ * build writes one block; an incremental build adds one block for the pools it encoded and keeps the previous
+ * build's blocks its unchanged pools lie in (shared memory, never written again once served).
+ */
+export interface PoolJsonColumn {
+  readonly blocks: readonly Uint8Array[];
+  readonly blockOf: Uint8Array;
+  readonly starts: Uint32Array;
+  readonly ends: Uint32Array;
+}
+
 export interface PoolTableData extends AddressTableData {
-  /** Pool JSON, one object per pool. */
-  readonly json: StringColumn;
+  /** Pool JSON, one object per pool (read it with `poolJson`). */
+  readonly json: PoolJsonColumn;
   /** CRC-32 of each pool's JSON (the ETag of its details answer, computed once per snapshot). */
   readonly jsonCrc: Uint32Array;
 }
@@ -22,18 +37,39 @@ export interface PoolTableData extends AddressTableData {
  */
 export function buildPoolTable(
   addresses: readonly string[],
-  poolJson: StringColumn | readonly Uint8Array[],
+  poolJson: PoolJsonColumn | StringColumn | readonly Uint8Array[],
   jsonCrc?: Uint32Array,
 ): PoolTableData {
   const count = addresses.length;
-  const json = isColumn(poolJson) ? poolJson : encodeByteColumn(poolJson);
-  if (json.offsets.length !== count + 1) throw new RangeError(`${count} pool addresses but ${json.offsets.length - 1} pool JSON values`);
+  const json = "blocks" in poolJson ? poolJson : poolJsonColumn(isColumn(poolJson) ? poolJson : encodeByteColumn(poolJson));
+  if (json.starts.length !== count) throw new RangeError(`${count} pool addresses but ${json.starts.length} pool JSON values`);
   let crc = jsonCrc;
   if (crc === undefined) {
     crc = sharedArray(Uint32Array, count);
-    for (let i = 0; i < count; i++) crc[i] = poolJsonCrc(json.bytes.subarray(json.offsets[i], json.offsets[i + 1]));
+    for (let i = 0; i < count; i++) crc[i] = poolJsonCrc(poolJsonOf(json, i));
   } else if (crc.length !== count) throw new RangeError(`${count} pool addresses but ${crc.length} JSON checksums`);
   return { ...buildAddressTable(addresses, POOL_ADDRESS_WIDTH), json, jsonCrc: crc };
+}
+
+/** Pool i's JSON (a view of shared memory). */
+export function poolJson(table: PoolTableData, i: number): Uint8Array {
+  return poolJsonOf(table.json, i);
+}
+
+/** Value i of a pool JSON column. */
+export function poolJsonOf(json: PoolJsonColumn, i: number): Uint8Array {
+  return json.blocks[json.blockOf[i]].subarray(json.starts[i], json.ends[i]);
+}
+
+/** A column of values in one block (a StringColumn's bytes, not copied). */
+export function poolJsonColumn(column: StringColumn): PoolJsonColumn {
+  const n = column.offsets.length - 1;
+  return {
+    blocks: [column.bytes],
+    blockOf: sharedArray(Uint8Array, n),
+    starts: sharedCopy(Uint32Array, column.offsets.subarray(0, n)),
+    ends: sharedCopy(Uint32Array, column.offsets.subarray(1)),
+  };
 }
 
 /** The CRC-32 of one pool's JSON (its `jsonCrc`). */

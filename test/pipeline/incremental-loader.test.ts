@@ -21,7 +21,7 @@ import { scaleProfile } from "../../tools/samplegen/scale.js";
 import { ChainSeries } from "../../tools/samplegen/series.js";
 import { buildSharedCatalog } from "../../tools/samplegen/tail-tokens.js";
 import { reservedSymbols } from "../../tools/samplegen/token-factory.js";
-import { comparable } from "../support/byte-edits.js";
+import { comparableChain } from "../support/byte-edits.js";
 import { addr } from "../support/fixtures.js";
 import { harness, LOADER_LOGO_TEMPLATE, stopHarnesses, type Harness } from "../support/loader-harness.js";
 import { listsOf } from "../support/reference-changes.js";
@@ -70,7 +70,7 @@ function fullRejection(bytes: Uint8Array): { reason: string; message: string } {
   throw new Error("the file was accepted");
 }
 
-const plain = (chain: CompiledChain) => comparable(chain, ["buildMs", "fileMtimeMs"]);
+const plain = (chain: CompiledChain) => comparableChain(chain, ["buildMs", "fileMtimeMs"]);
 
 /** The chain as served last, and its change set in the last publication. */
 function served(h: Harness) {

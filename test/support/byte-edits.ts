@@ -3,6 +3,8 @@
  * valid file (fast-check), and a value's bytes as comparable text.
  */
 import fc from "fast-check";
+import type { CompiledChain } from "../../src/tables/compiled-chain.js";
+import { poolJson } from "../../src/tables/pool-table.js";
 
 export type ByteEdit = [at: number, value: number, kind: "set" | "cut" | "insert"];
 
@@ -46,4 +48,13 @@ export function comparable(value: unknown, skip: readonly string[] = []): unknow
     );
   }
   return value;
+}
+
+/**
+ * A compiled chain as `comparable` data, its pools' JSON as served (one value per pool): an incremental build
+ * keeps unchanged pools' JSON in the previous build's blocks (kept-pool-json.ts), a full build writes one block.
+ */
+export function comparableChain(chain: CompiledChain, skip: readonly string[] = []): unknown {
+  const json = Array.from({ length: chain.pools.count }, (_, i) => poolJson(chain.pools, i));
+  return comparable({ ...chain, pools: { ...chain.pools, json } }, skip);
 }

@@ -1,7 +1,6 @@
 /** GET /v1/pools/{chainId}/{poolAddress} (api-decisions.md §2, §4): the pre-encoded pool. */
 import { assertChainAllowed } from "../../access/restrictions.js";
-import { findPool } from "../../tables/pool-table.js";
-import { columnBytes } from "../../tables/shared-columns.js";
+import { findPool, poolJson } from "../../tables/pool-table.js";
 import { requireLoadedChain } from "../chain-availability.js";
 import { ApiError } from "../../api/errors.js";
 import { invalidPoolAddress, isPoolAddress, parsePathChainId } from "../path-parameters.js";
@@ -35,7 +34,7 @@ export function getPool(request: KeyedRequest): Reply {
   }
   // The data is a function of the pool's JSON alone: the JSON's checksum (computed at build) validates it.
   return dataReply(
-    [POOL_OPEN, columnBytes(pools.json, index), POOL_CLOSE],
+    [POOL_OPEN, poolJson(pools, index), POOL_CLOSE],
     snapshot.versionHex,
     `pools.get:${chainId}:${index}`,
     pools.jsonCrc[index],

@@ -30,7 +30,8 @@ import { isSnapshotError } from "../../../src/snapshot/snapshot-error.js";
 import { ThreadNiceness } from "../../../src/snapshot/thread-niceness.js";
 import type { CompiledChain } from "../../../src/tables/compiled-chain.js";
 import { sharedArray } from "../../../src/tables/shared-columns.js";
-import { applyByteEdits, byteEdits, comparable, type ByteEdit } from "../../support/byte-edits.js";
+import { MAX_BLOCKS, MAX_HELD_PER_LIVE } from "../../../src/snapshot/kept-pool-json.js";
+import { applyByteEdits, byteEdits, comparable, comparableChain, type ByteEdit } from "../../support/byte-edits.js";
 import {
   addr,
   algebraPool,
@@ -104,10 +105,29 @@ function summary(result: ChainTaskResult | Compiled | { rejected: { reason: stri
   }
   const { chain, diff, digests } = result as Compiled;
   return {
-    chain: comparable(chain, ["buildMs", "fileMtimeMs", "sha256", "file"]),
+    chain: comparableChain(chain, ["buildMs", "fileMtimeMs", "sha256", "file"]),
     diff: comparable({ ...diff, ms: 0 }),
     digests: comparable(digests),
   };
+}
+
+/**
+ * How many blocks a chain's pool JSON lies in, each used by some pool, within the bounds kept-pool-json.ts sets:
+ * at most MAX_BLOCKS, and their bytes at most MAX_HELD_PER_LIVE times the pools' (the blocks of a file's JSON).
+ */
+function heldPoolJson(chain: CompiledChain): number {
+  const { blocks, blockOf, starts, ends } = chain.pools.json;
+  const used = new Set<number>();
+  let live = 0;
+  for (let i = 0; i < chain.pools.count; i++) {
+    used.add(blockOf[i]);
+    live += ends[i] - starts[i];
+    expect(ends[i]).toBeLessThanOrEqual(blocks[blockOf[i]].length);
+  }
+  expect(used.size).toBe(blocks.length);
+  expect(blocks.length).toBeLessThanOrEqual(MAX_BLOCKS);
+  if (blocks.length > 1) expect(blocks.reduce((sum, b) => sum + b.length, 0)).toBeLessThanOrEqual(MAX_HELD_PER_LIVE * live);
+  return blocks.length;
 }
 
 /**
@@ -403,6 +423,7 @@ describe("an incremental build is the full build of the same file", () => {
     let reusedPools = 0;
     let reusedTokens = 0;
     let rejected = 0;
+    let keptInPlace = 0;
     await fc.assert(
       fc.asyncProperty(fc.integer(), fc.array(push, { minLength: 1, maxLength: 5 }), fc.nat(), async (seed, pushes, own) => {
         let file = randomFile(prng(seed));
@@ -418,6 +439,7 @@ describe("an incremental build is the full build of the same file", () => {
           if (incremental.status === "accepted") {
             reusedPools += incremental.reused.pools;
             reusedTokens += incremental.reused.tokens;
+            if (heldPoolJson(incremental.chain) > 1) keptInPlace++;
             accepted = { chain: incremental.chain, digests: incremental.digests };
             file = next.file;
           } else rejected++;
@@ -429,6 +451,8 @@ describe("an incremental build is the full build of the same file", () => {
     expect(reusedPools).toBeGreaterThan(1000);
     expect(reusedTokens).toBeGreaterThan(500);
     expect(rejected).toBeGreaterThan(50);
+    // Pools kept their JSON in an earlier build's blocks, and the blocks were written into one again past their bounds.
+    expect(keptInPlace).toBeGreaterThan(50);
   }, 120_000);
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { buildPoolTable, findPool } from "../../../src/tables/pool-table.js";
-import { columnString, utf8 } from "../../../src/tables/shared-columns.js";
+import { buildPoolTable, findPool, poolJson } from "../../../src/tables/pool-table.js";
+import { utf8 } from "../../../src/tables/shared-columns.js";
 
 const hex = (n: number, digits: number) => `0x${n.toString(16).padStart(digits, "0")}`;
 
@@ -18,7 +18,7 @@ describe("pool table", () => {
     addresses.forEach((address, i) => {
       expect(findPool(table, address)).toBe(i);
       expect(findPool(table, address.toUpperCase().replace("0X", "0x"))).toBe(i);
-      expect(JSON.parse(columnString(table.json, i))).toEqual({ address });
+      expect(JSON.parse(Buffer.from(poolJson(table, i)).toString())).toEqual({ address });
     });
   });
 
@@ -30,7 +30,7 @@ describe("pool table", () => {
 
   test("lives in shared memory", () => {
     expect(table.slots.buffer).toBeInstanceOf(SharedArrayBuffer);
-    expect(table.json.bytes.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(table.json.blocks[0].buffer).toBeInstanceOf(SharedArrayBuffer);
   });
 
   test("an empty table answers misses", () => {
