@@ -40,6 +40,15 @@ export interface ChurnRun {
   readonly load: ReadonlyArray<{ readonly on: PoolLoad; readonly off: PoolLoad }>;
 }
 
+/** Push → served on the large set's chain file (--large): pushes only, no load rounds. */
+export interface LargeRun {
+  readonly dir: string;
+  readonly fileBytes: number;
+  /** Each gateway's resident memory after the pushes. */
+  readonly rssBytes: { readonly on: number; readonly off: number };
+  readonly pushes: readonly ChurnRun[];
+}
+
 /** A `history rebuild` into an empty store. */
 export interface Rebuild {
   readonly files: number;
@@ -104,12 +113,21 @@ export interface HistoryResults {
     readonly everySeconds: number;
     readonly gatewayThreads: number;
     readonly wrk: { readonly version: string; readonly connections: number; readonly durationS: number; readonly loadWindowS: number };
+    /** How pushes were timed (runs before 2026-11-28T05Z had none: default build-worker lifetime, no quiet wait). */
+    readonly pushMethod?: {
+      readonly buildWorkerIdleS: number;
+      readonly settleMs: number;
+      readonly quietWindowMs: number;
+      readonly quietCpuS: number;
+    };
     /** Why this size (the issue's large set, or a stated smaller one). */
     readonly sizeNote: string;
     /** The hourly series that fills the pool rows' store. */
     readonly hourly: { readonly chainId: number; readonly pools: number; readonly files: number; readonly days: number };
   };
   readonly pushes: readonly ChurnRun[];
+  /** The large set's chain file, history on and off (bench:history --large). */
+  readonly large?: LargeRun;
   /** The base file alone, rebuilt: what every churn's store starts from. */
   readonly diskBase: Rebuild;
   readonly disk: readonly DiskRun[];
@@ -140,6 +158,11 @@ export interface ChurnVerdict {
   readonly p99Ratio: Spread;
   readonly p99On: Spread;
   readonly p99Off: Spread;
+  /**
+   * The same gateway's pool p99 from one load round to the next (on/on and off/off): how far p99s move with no
+   * difference at all, the yardstick of "measurable".
+   */
+  readonly p99Same: Spread;
 }
 
 export interface DiskVerdict {
@@ -154,9 +177,38 @@ export interface DiskVerdict {
 
 export interface HistoryVerdicts {
   readonly churns: readonly ChurnVerdict[];
+  readonly large: readonly ChurnVerdict[] | null;
   readonly disk: readonly DiskVerdict[];
   readonly dayBytesPerObservation: number;
   readonly cpu: ReadonlyArray<{ readonly name: string; readonly cpuUs: Spread; readonly rps: Spread; readonly ratio: Spread | null }>;
+}
+
+/** Each round's value over the next round's, of one side. */
+const consecutive = (values: readonly number[]) => values.slice(1).map((v, i) => [values[i], v] as const);
+
+/** Per churn: push ratios per round, and the pool p99s under load with the same side's round-to-round spread. */
+export function churnVerdicts(pushes: readonly ChurnRun[]): ChurnVerdict[] {
+  return pushes.map((c) => ({
+    churn: c.churn,
+    pushRatio: ratios(c.rounds.map((x) => [x.onMs, x.offMs] as const)),
+    on: summarise(c.rounds.map((x) => x.onMs)),
+    off: summarise(c.rounds.map((x) => x.offMs)),
+    observed: summarise(c.rounds.map((x) => x.observedMs)),
+    records: summarise(c.rounds.map((x) => x.records)),
+    p99Ratio: ratios(c.load.map((x) => [x.on.p99Ms, x.off.p99Ms] as const)),
+    p99On: summarise(c.load.map((x) => x.on.p99Ms)),
+    p99Off: summarise(c.load.map((x) => x.off.p99Ms)),
+    p99Same: ratios([...consecutive(c.load.map((x) => x.on.p99Ms)), ...consecutive(c.load.map((x) => x.off.p99Ms))]),
+  }));
+}
+
+/**
+ * "Nothing measurable": the median on/off p99 ratio lies within the range the same gateway's p99 moves between
+ * its own rounds; null (not judged) with fewer than two load rounds.
+ */
+export function p99Unmeasurable(c: ChurnVerdict): boolean | null {
+  if (c.p99Same.n === 0 || c.p99Ratio.n === 0) return null;
+  return c.p99Ratio.median >= c.p99Same.min && c.p99Ratio.median <= c.p99Same.max;
 }
 
 export function verdicts(r: HistoryResults): HistoryVerdicts {
@@ -164,17 +216,8 @@ export function verdicts(r: HistoryResults): HistoryVerdicts {
   const base = r.diskBase;
   const pool = r.cpu[0];
   return {
-    churns: r.pushes.map((c) => ({
-      churn: c.churn,
-      pushRatio: ratios(c.rounds.map((x) => [x.onMs, x.offMs] as const)),
-      on: summarise(c.rounds.map((x) => x.onMs)),
-      off: summarise(c.rounds.map((x) => x.offMs)),
-      observed: summarise(c.rounds.map((x) => x.observedMs)),
-      records: summarise(c.rounds.map((x) => x.records)),
-      p99Ratio: ratios(c.load.map((x) => [x.on.p99Ms, x.off.p99Ms] as const)),
-      p99On: summarise(c.load.map((x) => x.on.p99Ms)),
-      p99Off: summarise(c.load.map((x) => x.off.p99Ms)),
-    })),
+    churns: churnVerdicts(r.pushes),
+    large: r.large === undefined ? null : churnVerdicts(r.large.pushes),
     disk: r.disk.map((d) => ({
       churn: d.churn,
       bytesPerObservation: (d.rebuild.bytes - base.bytes) / (d.rebuild.records - base.records),
@@ -200,6 +243,25 @@ const ms = (v: number) => `${fmt(v, 0)} ms`;
 const spreadX = (s: Spread) => `${fmt(s.median, 2)}x (median of ${s.n}; ${fmt(s.min, 2)}-${fmt(s.max, 2)}x)`;
 const verdict = (ok: boolean) => (ok ? "**met**" : "**missed**");
 const churnPc = (c: number) => `${fmt(c * 100, 0)} %`;
+
+function pushMethodNote(m: HistoryResults["setup"]["pushMethod"]): string {
+  if (m === undefined) return "";
+  return ` Both gateways keep their build workers through the run (\`BUILD_WORKER_IDLE_S=${m.buildWorkerIdleS}\`: with the default 10 s, whichever side's pushes lay further apart lost its worker and built the next files on cold code, 20-60 % slower for a few pushes), and each push starts only once both gateways are quiet: ${m.settleMs} ms after the last push (past the build worker's idle collection), then both processes under ${fmt(m.quietCpuS * 1000, 0)} ms of CPU over ${m.quietWindowMs} ms. What it measures is what history adds to a push when nothing else runs.`;
+}
+
+function largeLines(l: LargeRun, v: readonly ChurnVerdict[]): string[] {
+  return [
+    "",
+    `On the large set (\`--large\`): chain 8453's file of the large data set (${fmtBytes(l.fileBytes)}), the rest of the set served beside it, two gateways as above; the series generated from that file, rounds interleaved the same way, no load rounds. RSS after the pushes: history on ${fmtBytes(l.rssBytes.on)}, off ${fmtBytes(l.rssBytes.off)}.`,
+    "",
+    "| churn | served, on | served, off | on/off per round | push → observed (on) | observations a file |",
+    "|---|---|---|---|---|---|",
+    ...v.map(
+      (c) =>
+        `| ${churnPc(c.churn)} | ${ms(c.on.median)} | ${ms(c.off.median)} | ${spreadX(c.pushRatio)} | ${ms(c.observed.median)} | ${fmt(c.records.median, 0)} |`,
+    ),
+  ];
+}
 
 function profileLines(r: HistoryResults): string[] {
   const p = r.dayProfile;
@@ -230,6 +292,16 @@ export function renderSection(r: HistoryResults, jsonPath: string): string {
   const v = verdicts(r);
   const s = r.setup;
   const worstPush = Math.max(...v.churns.map((c) => c.pushRatio.median));
+  // Runs before the push method was recorded render as they did (npm run bench:results re-renders them).
+  const legacy = s.pushMethod === undefined;
+  const p99Verdicts = v.churns.map(p99Unmeasurable);
+  const p99Verdict = p99Verdicts.includes(null)
+    ? "not judged (fewer than two load rounds)"
+    : p99Verdicts.every((x) => x === true)
+      ? "**met** (each churn's median on/off within the same gateway's own round-to-round spread)"
+      : "**missed** (a churn's median on/off outside the same gateway's round-to-round spread)";
+  const large = r.large;
+  const worstLarge = v.large === null ? NaN : Math.max(...v.large.map((c) => c.pushRatio.median));
   const worstDisk = Math.max(...v.disk.map((d) => d.bytesPerObservation), v.dayBytesPerObservation);
   const cpuRatios = v.cpu.filter((c, i) => c.ratio !== null && r.cpu[i].made !== true);
   const madeRatios = v.cpu.filter((c, i) => c.ratio !== null && r.cpu[i].made === true);
@@ -249,23 +321,32 @@ export function renderSection(r: HistoryResults, jsonPath: string): string {
     `| target | measured on ${machine} | result |`,
     "|---|---|---|",
     `| ingestion adds ≤ 5 % to the chain's push → served time (HISTORY=on / off, per round, rounds interleaved) | ${v.churns.map((c) => `${churnPc(c.churn)}: ${pc(c.pushRatio.median - 1)}`).join("; ")} (medians of the rounds' ratios) | ${verdict(worstPush <= 1 + TARGETS.pushAdded)} |`,
-    `| nothing measurable on the pool route's p99 during ingestion | p99 on/off ${v.churns.map((c) => `${churnPc(c.churn)}: ${spreadX(c.p99Ratio)}`).join("; ")} | ${v.churns.every((c) => c.p99Ratio.median <= 1.1) ? "**met** (within 10 %, the run-to-run noise)" : "**missed** (over 10 %)"} |`,
+    ...(large === undefined || v.large === null
+      ? []
+      : [
+          `| the same on the large set (chain ${s.chainId}, ${fmtBytes(large.fileBytes)}; \`--large\`) | ${v.large.map((c) => `${churnPc(c.churn)}: ${pc(c.pushRatio.median - 1)}`).join("; ")} (medians of ${v.large[0].pushRatio.n} rounds' ratios) | ${verdict(worstLarge <= 1 + TARGETS.pushAdded)} |`,
+        ]),
+    legacy
+      ? `| nothing measurable on the pool route's p99 during ingestion | p99 on/off ${v.churns.map((c) => `${churnPc(c.churn)}: ${spreadX(c.p99Ratio)}`).join("; ")} | ${v.churns.every((c) => c.p99Ratio.median <= 1.1) ? "**met** (within 10 %, the run-to-run noise)" : "**missed** (over 10 %)"} |`
+      : `| nothing measurable on the pool route's p99 during ingestion | p99 on/off ${v.churns.map((c) => `${churnPc(c.churn)}: ${spreadX(c.p99Ratio)}, same gateway round to round ${fmt(c.p99Same.min, 2)}-${fmt(c.p99Same.max, 2)}x`).join("; ")} | ${p99Verdict} |`,
     `| ≤ ${TARGETS.bytesPerObservation} bytes on disk per stored observation | ${v.disk.map((d) => `${churnPc(d.churn)}: ${fmt(d.bytesPerObservation, 1)} B`).join("; ")}; the day at 5 %: ${fmt(v.dayBytesPerObservation, 1)} B | ${verdict(worstDisk <= TARGETS.bytesPerObservation)} |`,
     `| 1,000 minute candles of a token and a page of hourly pool rows each ≤ 3x the server CPU of a pool-details request (wrk, side by side) | ${cpuRatios.map((c) => `${c.name}: ${spreadX(c.ratio!)}`).join("; ")}${madeRatios.length === 0 ? "" : ` (answers kept by the serving thread; made from the store, once per file of the chain: ${madeRatios.map((c) => `${c.name}: ${spreadX(c.ratio!)}`).join("; ")})`} | ${verdict(worstCpu <= TARGETS.cpuVsPoolDetails)} |`,
     `| \`history rebuild\` of one day of files at 1 a minute: time and peak memory (report) | ${day.files} files in ${fmt(day.seconds, 1)} s (${fmt((day.seconds / day.files) * 1000, 1)} ms a file), peak RSS ${fmtBytes(day.peakRssBytes)} | reported |`,
     "",
     "### Push → served, history on and off",
     "",
-    `Two gateways (\`GATEWAY_THREADS=${s.gatewayThreads}\`, auth on) on copies of the same data, one with \`HISTORY=on\` (its own \`HISTORY_DIR\`), one with \`HISTORY=off\`. Each round renames the same next file of chain ${s.chainId} into both directories, one after the other (which goes first alternates), and times rename → its \`/ready\` version changed; the history gateway's round also waits until its history thread has written the file (\`gateway_history_files_observed_total\`), so no ingestion overlaps the other gateway's push. Files every ${s.everySeconds} s of \`generatedAt\`, from the sample generator's series (tools/samplegen/series.ts).`,
+    `Two gateways (\`GATEWAY_THREADS=${s.gatewayThreads}\`, auth on) on copies of the same data, one with \`HISTORY=on\` (its own \`HISTORY_DIR\`), one with \`HISTORY=off\`. Each round renames the same next file of chain ${s.chainId} into both directories, one after the other (which goes first alternates), and times rename → its \`/ready\` version changed; the history gateway's round also waits until its history thread has written the file (\`gateway_history_files_observed_total\`), so no ingestion overlaps the other gateway's push. Files every ${s.everySeconds} s of \`generatedAt\`, from the sample generator's series (tools/samplegen/series.ts).${pushMethodNote(s.pushMethod)}`,
     "",
-    "| churn | served, on | served, off | on/off per round | push → observed (on) | observations a file | pool p99 during, on | off | on/off |",
-    "|---|---|---|---|---|---|---|---|---|",
+    `| churn | served, on | served, off | on/off per round | push → observed (on) | observations a file | pool p99 during, on | off | on/off |${legacy ? "" : " same gateway, round to round |"}`,
+    `|---|---|---|---|---|---|---|---|---|${legacy ? "" : "---|"}`,
     ...v.churns.map(
       (c) =>
-        `| ${churnPc(c.churn)} | ${ms(c.on.median)} | ${ms(c.off.median)} | ${spreadX(c.pushRatio)} | ${ms(c.observed.median)} | ${fmt(c.records.median, 0)} | ${fmt(c.p99On.median, 2)} ms | ${fmt(c.p99Off.median, 2)} ms | ${spreadX(c.p99Ratio)} |`,
+        `| ${churnPc(c.churn)} | ${ms(c.on.median)} | ${ms(c.off.median)} | ${spreadX(c.pushRatio)} | ${ms(c.observed.median)} | ${fmt(c.records.median, 0)} | ${fmt(c.p99On.median, 2)} ms | ${fmt(c.p99Off.median, 2)} ms | ${spreadX(c.p99Ratio)} |` +
+        (legacy ? "" : ` ${c.p99Same.n === 0 ? "-" : `${fmt(c.p99Same.min, 2)}-${fmt(c.p99Same.max, 2)}x (${c.p99Same.n})`} |`),
     ),
     "",
-    `Pool route during ingestion: wrk (${s.wrk.version}, 1 thread, ${s.wrk.connections} connections) on \`GET /v1/pools/${s.chainId}/{pool}\` for ${s.wrk.loadWindowS} s starting with the push (build, swap and, with history on, the observation all fall in it), on each gateway in turn; medians of the rounds.`,
+    `Pool route during ingestion: wrk (${s.wrk.version}, 1 thread, ${s.wrk.connections} connections) on \`GET /v1/pools/${s.chainId}/{pool}\` for ${s.wrk.loadWindowS} s starting with the push (build, swap and, with history on, the observation all fall in it), on each gateway in turn; medians of the rounds.${legacy ? "" : ` "Same gateway, round to round": each gateway's p99 over its own next round's (on/on and off/off), the spread a p99 shows with nothing changed; "nothing measurable" holds when the median on/off lies within it.`}`,
+    ...(large === undefined || v.large === null ? [] : largeLines(large, v.large)),
     "",
     "### Disk",
     "",

@@ -4,6 +4,8 @@
  */
 import { describe, expect, test } from "vitest";
 import {
+  churnVerdicts,
+  p99Unmeasurable,
   renderSection,
   verdicts,
   type CpuRound,
@@ -39,13 +41,18 @@ function results(options: { onMs?: number; recordBytes?: number; candlesUs?: num
       everySeconds: 60,
       gatewayThreads: 2,
       wrk: { version: "wrk 4.2.0", connections: 16, durationS: 4, loadWindowS: 2 },
+      pushMethod: { buildWorkerIdleS: 3600, settleMs: 1200, quietWindowMs: 300, quietCpuS: 0.03 },
       sizeNote: "the sample.",
       hourly: { chainId: 9745, pools: 230, files: 2161, days: 90 },
     },
     pushes: [0.02, 0.05, 0.2].map((churn) => ({
       churn,
       rounds: [push(onMs, 100), push(onMs * 2, 200), push(onMs / 2, 50)],
-      load: [{ on: load(3), off: load(3) }],
+      load: [
+        { on: load(3), off: load(3) },
+        { on: load(3), off: load(3) },
+        { on: load(3), off: load(3) },
+      ],
     })),
     diskBase: store(1, 1_000, 100_000),
     // 100 files of 90 observations each at `b` bytes on top of the base store.
@@ -97,6 +104,58 @@ describe("history figures", () => {
     expect(text).toContain("| candles made (`/v1/history/x`) |");
     expect(text).toContain("with `HISTORY_ANSWER_CACHE_MB=0`, where every request makes its answer");
     expect(renderSection(r, "results/history.json")).not.toContain("HISTORY_ANSWER_CACHE_MB");
+  });
+
+  test("p99 on/off is judged against the same gateway's round-to-round spread", () => {
+    const run = (pairs: ReadonlyArray<readonly [number, number]>) =>
+      churnVerdicts([{ churn: 0.05, rounds: [push(100, 100)], load: pairs.map(([on, off]) => ({ on: load(on), off: load(off) })) }])[0];
+    // on 4, 5, 4 / off 4, 4, 5: on/off 1, 1.25, 0.8 (median 1); same side 4/5, 5/4, 4/4, 4/5 → 0.8-1.25.
+    const within = run([
+      [4, 4],
+      [5, 4],
+      [4, 5],
+    ]);
+    expect(within.p99Same).toMatchObject({ n: 4, min: 0.8, max: 1.25 });
+    expect(within.p99Ratio.median).toBe(1);
+    expect(p99Unmeasurable(within)).toBe(true);
+    // History's side twice as slow every round: on/off 2, the same side moves 0.9-1.1.
+    const outside = run([
+      [8, 4],
+      [8.8, 4.4],
+      [8, 4],
+    ]);
+    expect(outside.p99Ratio.median).toBe(2);
+    expect(p99Unmeasurable(outside)).toBe(false);
+    expect(p99Unmeasurable(run([[3, 3]]))).toBeNull();
+    const r = results();
+    const missed = renderSection(
+      {
+        ...r,
+        pushes: r.pushes.map((c) => ({ ...c, load: c.load.map((x) => ({ on: load(x.on.p99Ms * 2), off: x.off })) })),
+      },
+      "results/history.json",
+    );
+    expect(missed).toMatch(/nothing measurable.*\| \*\*missed\*\* \(a churn's median on\/off outside/);
+    const one = renderSection({ ...r, pushes: r.pushes.map((c) => ({ ...c, load: c.load.slice(0, 1) })) }, "results/history.json");
+    expect(one).toMatch(/nothing measurable.*\| not judged \(fewer than two load rounds\) \|/);
+    // A run from before the push method was recorded renders as it did: its p99 row judged within 10 %.
+    const { pushMethod: _, ...setup } = r.setup;
+    const legacy = renderSection({ ...r, setup }, "results/history.json");
+    expect(legacy).toMatch(/nothing measurable.*\| \*\*met\*\* \(within 10 %, the run-to-run noise\) \|/);
+    expect(legacy).not.toContain("same gateway, round to round");
+    expect(legacy).not.toContain("BUILD_WORKER_IDLE_S");
+    expect(renderSection(r, "results/history.json")).toContain("`BUILD_WORKER_IDLE_S=3600`");
+  });
+
+  test("the large set's pushes get their own target row and table when the run has them", () => {
+    const r = results();
+    const large = { dir: "/data", fileBytes: 249 * 2 ** 20, rssBytes: { on: 3 * 2 ** 30, off: 2 * 2 ** 30 }, pushes: r.pushes };
+    const text = renderSection({ ...r, large }, "results/history.json");
+    expect(text).toMatch(/\| the same on the large set \(chain 8453, 249\.0 MiB; `--large`\) \| 2 %: \+2\.0 %.*\| \*\*met\*\* \|/);
+    expect(text).toContain("On the large set (`--large`)");
+    const slow = { ...large, pushes: r.pushes.map((c) => ({ ...c, rounds: c.rounds.map((x) => ({ ...x, onMs: x.offMs * 1.2 })) })) };
+    expect(renderSection({ ...r, large: slow }, "results/history.json")).toMatch(/the same on the large set.*\| \*\*missed\*\* \|/);
+    expect(renderSection(r, "results/history.json")).not.toContain("large set (chain");
   });
 
   test("the section quotes the machine, the size and its results file", () => {
