@@ -62,9 +62,10 @@ const NAMES = ["ids", "files", "days", "gaps", "present", "l0", "l1", "l2", "hou
 
 /**
  * The layout of the store's keys and values. 1: the tiers' keys began with the chain (until 2026-11-28);
- * 2: they begin with their time (appended in order). A store of another format is refused (checkFormat).
+ * 2: they begin with their time (appended in order); 3 (since 2026-11-28): a value is written against a
+ * reference, as its difference from it (records.ts). A store of another format is refused (checkFormat).
  */
-export const HISTORY_FORMAT = 2;
+export const HISTORY_FORMAT = 3;
 const FORMAT_KEY = Buffer.from("history-format");
 
 /** Opens (creating) the store in `dir`: the history thread's. Every thread of the process shares one environment (lmdb shares it by path). */
