@@ -238,10 +238,12 @@ export class ShardBlobWriter {
     const head = new ByteSink(3 + 6 * n);
     head.u16(n);
     head.u8((wideIds ? 1 : 0) | (wideEnds ? 2 : 0));
-    for (const id of this.ids) if (wideIds) head.u16(id);
-    else head.u8(id);
-    for (const e of this.ends) if (wideEnds) head.u32(e);
-    else head.u16(e);
+    for (const id of this.ids)
+      if (wideIds) head.u16(id);
+      else head.u8(id);
+    for (const e of this.ends)
+      if (wideEnds) head.u32(e);
+      else head.u16(e);
     const out = Buffer.allocUnsafe(head.at + this.data.at);
     const h = head.take();
     out.set(h, 0);

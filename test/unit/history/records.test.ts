@@ -18,9 +18,7 @@ import {
 import type { HistoryUnit, RawRecord } from "../../../src/query/history-units.js";
 
 /** Numbers as the store sees them: short decimals (prices, cents), walks of them, and the odd ones. */
-const decimal = fc
-  .tuple(fc.integer({ min: -(2 ** 48), max: 2 ** 48 }), fc.integer({ min: 0, max: 15 }))
-  .map(([m, k]) => m / 10 ** k);
+const decimal = fc.tuple(fc.integer({ min: -(2 ** 48), max: 2 ** 48 }), fc.integer({ min: 0, max: 15 })).map(([m, k]) => m / 10 ** k);
 const smallDecimal = fc.tuple(fc.integer({ min: -(2 ** 40), max: 2 ** 40 }), fc.integer({ min: 0, max: 15 })).map(([m, k]) => m / 10 ** k);
 const odd = fc.constantFrom(0, -0, NaN, Infinity, -Infinity, Number.MIN_VALUE, Number.MAX_VALUE, 2 ** 48, 2 ** 48 + 1, 2 ** 53, 0.1 + 0.2);
 const value = fc.oneof(decimal, fc.double(), odd);
@@ -105,8 +103,9 @@ const records = (n: number) =>
 
 /** A walking series: each record's values near the one before (what the store mostly writes). */
 const walk = (n: number) =>
-  fc.tuple(recordValues(n), fc.array(fc.array(fc.integer({ min: -3, max: 3 }), { minLength: n, maxLength: n }), { maxLength: 30 })).map(
-    ([first, steps]) => {
+  fc
+    .tuple(recordValues(n), fc.array(fc.array(fc.integer({ min: -3, max: 3 }), { minLength: n, maxLength: n }), { maxLength: 30 }))
+    .map(([first, steps]) => {
       const out: RawRecord[] = [];
       let v = first;
       let t = 1_750_000_000;
@@ -115,8 +114,7 @@ const walk = (n: number) =>
         out.push({ t: (t += 60), seq: 0, values: v });
       }
       return out;
-    },
-  );
+    });
 
 function sameRecords(actual: RawRecord[], expected: RawRecord[]): void {
   expect(actual.length).toBe(expected.length);
@@ -189,7 +187,14 @@ describe("unit chunks", () => {
           units.forEach((u, h) => w.add(u, h, u.t));
           const bytes = sink.take();
           const read: HistoryUnit[] = [];
-          readUnitChunk(bytes, 0, bytes.length, n, (h) => day + h * 3600, (_, u) => read.push(u));
+          readUnitChunk(
+            bytes,
+            0,
+            bytes.length,
+            n,
+            (h) => day + h * 3600,
+            (_, u) => read.push(u),
+          );
           expect(read.length).toBe(units.length);
           for (let i = 0; i < units.length; i++) {
             const { v, ...rest } = read[i];
@@ -206,7 +211,11 @@ describe("unit chunks", () => {
 
   it("a token's hour of one observation writes its price once", () => {
     const sink = new ByteSink(64);
-    new UnitChunkWriter(sink).add({ t: 0, nObs: 1, lastT: 60, presentAtEnd: true, v: [1234.567891, 1234.567891, 1234.567891, 1234.567891, 99.5] }, 0, 0);
+    new UnitChunkWriter(sink).add(
+      { t: 0, nObs: 1, lastT: 60, presentAtEnd: true, v: [1234.567891, 1234.567891, 1234.567891, 1234.567891, 99.5] },
+      0,
+      0,
+    );
     // index, flags, nObs, lastT, head (2 bytes), the price (6 bytes), the pooled value (2 bytes)
     expect(sink.at).toBe(1 + 1 + 1 + 1 + 2 + 6 + 2);
   });
