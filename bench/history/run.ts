@@ -6,7 +6,8 @@
  * (tools/samplegen/series.ts, in-process as bench/build/series.ts does; cached in --data, generated once):
  *   - pushes: a warm-up file, then N + 5 files at each of 2, 5 and 20 % churn, one a minute (own manifest: push/plan.json);
  *   - disk: 120 files at each churn after the base file;
- *   - a day: the base file and 1,439 files at 5 %, one a minute;
+ *   - a day at each churn: the base file and 1,439 files, one a minute (5 %: `day`; 2 and 20 %: `day-<churn>`,
+ *     each generated once beside the others, with its own manifest);
  *   - hourly: the smallest sample chain (9745) and 2,160 files at 5 %, one an hour (90 days).
  * In one run:
  *   1. two gateways, HISTORY=on and HISTORY=off: each churn's files pushed into both, rounds interleaved,
@@ -19,8 +20,9 @@
  *   1b. with --large, the same pushes (no load rounds) on the large set's chain 8453 (bench:build generates the
  *      set; the series from its file is generated into DIR/large-push, ~250 MB a file, 3 rounds a churn
  *      and the warm-up file: 2.5 GB; about 5 minutes on this 2-core VM, most of it generating and starting);
- *   2. `history rebuild` of the base file alone and of each churn's 120 files: bytes per observation and a day;
- *   3. `history rebuild` of the day (time, peak RSS), then of the hourly files into the same store;
+ *   2. `history rebuild` of the base file alone and of each churn's 120 files, then of each churn's day (time,
+ *      peak RSS, bytes per observation; ~1.5-2 minutes a day on 2 cores);
+ *   3. the hourly files into the store of the day at 5 %;
  *   4. one gateway on that store (1 thread, CPU 0) and wrk (CPU 1): pool details, 1,000 minute candles of a
  *      token, 1,000 hourly rows of a pool, rounds interleaved; server CPU µs per request from /proc/<pid>/stat;
  *      the same history requests on a second gateway that keeps no answers (HISTORY_ANSWER_CACHE_MB=0), each
@@ -80,6 +82,8 @@ const EVERY_S = 60;
 const SEED = 7;
 const DISK_FILES = 120;
 const DAY_FILES = 1440;
+/** The churn of the plan's day (the store the request part reads). */
+const DAY_CHURN = 0.05;
 const HOURLY_DAYS = 90;
 const LOAD_ROUNDS = 5;
 const LOAD_WINDOW_S = 2;
@@ -197,13 +201,28 @@ function ensureData(data: string, plan: Plan): void {
   log(`generating the series into ${data} (seed ${SEED}; once)`);
   for (const churn of plan.churns)
     writeSeries(join(data, `disk-${churn}`), base, plan.everySeconds, Array<number>(plan.diskFiles).fill(churn));
-  writeSeries(join(data, "day"), base, plan.everySeconds, Array<number>(plan.dayFiles - 1).fill(0.05));
+  writeSeries(join(data, "day"), base, plan.everySeconds, Array<number>(plan.dayFiles - 1).fill(DAY_CHURN));
   const hourlyBase = readFile(join(sample, `chain-${HOURLY_CHAIN}.msgpack`));
   writeSeries(join(data, "hourly"), hourlyBase, 3600, Array<number>(plan.hourlyDays * 24).fill(0.05));
   mkdirSync(join(data, "base"));
   copyFileSync(join(data, "day", name(CHAIN, 0)), join(data, "base", name(CHAIN, 0)));
   writeFileSync(manifest, JSON.stringify(plan));
   log(`generated in ${round((performance.now() - t0) / 1000)} s`);
+}
+
+/** The day of files at `churn`: the plan's (5 %) or one generated beside it, once. */
+function dayDir(data: string, churn: number): string {
+  if (churn === DAY_CHURN) return join(data, "day");
+  const dir = join(data, `day-${churn}`);
+  const manifest = join(dir, "series.json");
+  const series = JSON.stringify({ seed: SEED, everySeconds: EVERY_S, files: DAY_FILES, churn });
+  if (existsSync(manifest) && readFileSync(manifest, "utf8") === series) return dir;
+  rmSync(dir, { recursive: true, force: true });
+  const t0 = performance.now();
+  writeSeries(dir, readFile(join(PROJECT_ROOT, "snapshots", `chain-${CHAIN}.msgpack`)), EVERY_S, Array<number>(DAY_FILES - 1).fill(churn));
+  writeFileSync(manifest, series);
+  log(`generated the day at ${churn} into ${dir} in ${round((performance.now() - t0) / 1000)} s (once)`);
+  return dir;
 }
 
 const filesOf = (dir: string) =>
@@ -582,13 +601,19 @@ async function main(): Promise<void> {
     return { churn, files: DISK_FILES, rebuild: r };
   });
 
-  // 3. The day, then the hourly files, into one store.
+  // A day at each churn; the day at 5 % is the store of the hourly files and the requests (3, 4).
   const store = tempDir("lgw-bench-history-store-");
-  const rebuildDay = rebuild(join(data, "day"), store);
+  const days: DiskRun[] = CHURNS.map((churn) => {
+    const r = rebuild(dayDir(data, churn), churn === DAY_CHURN ? store : tempDir("lgw-bench-history-store-"));
+    log(
+      `rebuild of a day at ${churn} (${r.files} files): ${round(r.seconds)} s, peak RSS ${round(r.peakRssBytes / 2 ** 20)} MiB, ${r.bytes} bytes, ${r.records} observations`,
+    );
+    return { churn, files: r.files - 1, rebuild: r };
+  });
+  const rebuildDay = days.find((d) => d.churn === DAY_CHURN)!.rebuild;
   const dayProfile = storeProfile(store);
-  log(
-    `rebuild of a day (${rebuildDay.files} files): ${round(rebuildDay.seconds)} s, peak RSS ${round(rebuildDay.peakRssBytes / 2 ** 20)} MiB`,
-  );
+
+  // 3. The hourly files into the day's store.
   const rebuildHourly = rebuild(join(data, "hourly"), store);
   log(`rebuild of ${rebuildHourly.files} hourly files: ${round(rebuildHourly.seconds)} s`);
 
@@ -689,6 +714,7 @@ async function main(): Promise<void> {
     ...(large === undefined ? {} : { large }),
     diskBase,
     disk,
+    days,
     rebuildDay,
     dayProfile,
     rebuildHourly,

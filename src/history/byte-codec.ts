@@ -9,7 +9,8 @@
  */
 
 const POW10 = Array.from({ length: 16 }, (_, k) => 10 ** k);
-/** Largest |m| of the decimal form: zigzag(m) * 16 + 15 stays an exact integer (below 2^53). */
+/** |m| of the decimal form stays below this: zigzag(m) * 16 + 15 is then a safe integer (below 2^53; format 2 let
+ * |m| = 2^48 through, whose code 2^53 + k is not). */
 const MAX_MANTISSA = 2 ** 48;
 const TWO_32 = 2 ** 32;
 
@@ -27,7 +28,7 @@ export function decimalCode(x: number): number {
     const p = POW10[k];
     const m = Math.round(x * p);
     if (m / p === x) {
-      if (m > MAX_MANTISSA || m < -MAX_MANTISSA) return -1;
+      if (m >= MAX_MANTISSA || m <= -MAX_MANTISSA) return -1;
       return (m >= 0 ? m * 2 : -m * 2 - 1) * 16 + k;
     }
   }
@@ -39,6 +40,42 @@ export function decimalValue(code: number): number {
   const k = code % 16;
   const z = (code - k) / 16;
   const m = z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+  return k === 0 ? m : m / POW10[k];
+}
+
+const zigzag = (m: number) => (m >= 0 ? m * 2 : -m * 2 - 1);
+const unzigzag = (z: number) => (z % 2 === 0 ? z / 2 : -(z + 1) / 2);
+
+/** The mantissa of `ref` at `k` decimals, when a value can be written as a difference from it; else null. */
+function refMantissa(ref: number | undefined, k: number): number | null {
+  if (ref === undefined) return null;
+  const m = Math.round(ref * POW10[k]);
+  return m < MAX_MANTISSA && m > -MAX_MANTISSA ? m : null;
+}
+
+/**
+ * The decimal code of `x` written against a reference value (format 3: the entity's previous record, or the
+ * value a unit's number is drawn near): `zigzag(m - r) * 16 + k`, where `m / 10^k` is `x` with the fewest
+ * decimals `k` and `r` is `ref` rounded to `k` decimals (`x`'s own code when `ref` is undefined or reaches
+ * 2^48 at that scale). A walking value then takes the bytes of its step, not of its digits. -1: `x` has no
+ * decimal form, or the difference does not fit a safe integer (it is then stored as float64).
+ */
+export function deltaCode(x: number, ref: number | undefined): number {
+  const code = decimalCode(x);
+  if (code < 0) return -1;
+  const k = code % 16;
+  const r = refMantissa(ref, k);
+  if (r === null) return code;
+  const out = zigzag(unzigzag((code - k) / 16) - r) * 16 + k;
+  return out <= Number.MAX_SAFE_INTEGER ? out : -1;
+}
+
+/** The number of a code deltaCode wrote against the same `ref`. */
+export function deltaValue(code: number, ref: number | undefined): number {
+  const k = code % 16;
+  const d = unzigzag((code - k) / 16);
+  const r = refMantissa(ref, k);
+  const m = r === null ? d : r + d;
   return k === 0 ? m : m / POW10[k];
 }
 

@@ -33,6 +33,7 @@ import { ByteSink, keyU32 } from "./byte-codec.js";
 import { dayHourSpans, hourFiles } from "./hour-files.js";
 import {
   DAILY_GROUP_BITS,
+  DAY_GROUP_BITS,
   encodeMeta,
   HistoryKeys,
   L0_GROUP_BITS,
@@ -234,18 +235,26 @@ export class HistoryCompactor {
         const whole = foldUnits(kind, byHour, DAY)[0];
         if (whole !== undefined && whole.nObs > 0) daily.set(id, whole);
       }
-      for (const [id, list] of l2) {
-        const sink = new ByteSink(256);
-        const w = new RecordChunkWriter(sink, day);
-        for (const r of list) w.add(r);
-        this.puts.put(this.dbs.l2, Buffer.from(this.keys.dayEntity(chainId, kind, day, id)), sink.take());
-      }
-      for (const [id, list] of hourly) {
-        const sink = new ByteSink(256);
-        const w = new UnitChunkWriter(sink);
-        for (const u of list) w.add(u, (u.t - day) / HOUR, u.t);
-        this.puts.put(this.dbs.hourly, Buffer.from(this.keys.dayEntity(chainId, kind, day, id)), sink.take());
-      }
+      this.writeShards(
+        this.dbs.l2,
+        (shard) => this.keys.dayGroup(chainId, kind, day, shard),
+        DAY_GROUP_BITS,
+        l2,
+        (sink, list) => {
+          const w = new RecordChunkWriter(sink, day);
+          for (const r of list) w.add(r);
+        },
+      );
+      this.writeShards(
+        this.dbs.hourly,
+        (shard) => this.keys.dayGroup(chainId, kind, day, shard),
+        DAY_GROUP_BITS,
+        hourly,
+        (sink, list) => {
+          const w = new UnitChunkWriter(sink);
+          for (const u of list) w.add(u, (u.t - day) / HOUR, u.t);
+        },
+      );
       this.writeShards(
         this.dbs.daily,
         (shard) => this.keys.daily(chainId, kind, day, shard),

@@ -26,6 +26,7 @@ import { keyU32 } from "./byte-codec.js";
 import { dayHourSpans, daySpan, hourFiles } from "./hour-files.js";
 import {
   DAILY_GROUP_BITS,
+  DAY_GROUP_BITS,
   decodeMeta,
   HistoryKeys,
   L0_GROUP_BITS,
@@ -208,8 +209,9 @@ export class ChainHistoryReader implements ChainHistorySource {
   private dayRecords(kind: EntityKind, id: number, day: number, entry: Buffer): RawRecord[] {
     const out: RawRecord[] = [];
     if (this.dayCompacted(kind, id, day)) {
-      const chunk = this.dbs.l2.getBinaryFast(this.keys.dayEntity(this.chainId, kind, day, id));
-      if (chunk !== undefined) readRecordChunk(chunk, 0, chunk.length, day, valueCount(kind), (r) => out.push(r));
+      const blob = this.dbs.l2.getBinaryFast(this.keys.dayGroup(this.chainId, kind, day, id >> DAY_GROUP_BITS));
+      const at = blob === undefined ? null : findInShard(blob, id & ((1 << DAY_GROUP_BITS) - 1));
+      if (at !== null) readRecordChunk(blob!, at[0], at[1], day, valueCount(kind), (r) => out.push(r));
       return out;
     }
     for (const span of dayHourSpans(entry, day)) this.hourRecords(kind, id, span.t, out);
@@ -315,12 +317,13 @@ export class ChainHistoryReader implements ChainHistorySource {
       return { units: foldUnits(kind, files.units, HOUR), state: files.state };
     }
     const stored = new Map<number, HistoryUnit>();
-    const chunk = this.dbs.hourly.getBinaryFast(this.keys.dayEntity(this.chainId, kind, day, id));
-    if (chunk !== undefined)
+    const blob = this.dbs.hourly.getBinaryFast(this.keys.dayGroup(this.chainId, kind, day, id >> DAY_GROUP_BITS));
+    const at = blob === undefined ? null : findInShard(blob, id & ((1 << DAY_GROUP_BITS) - 1));
+    if (at !== null)
       readUnitChunk(
-        chunk,
-        0,
-        chunk.length,
+        blob!,
+        at[0],
+        at[1],
         unitValueCount(kind),
         (h) => day + h * HOUR,
         (h, u) => stored.set(h, u),

@@ -17,8 +17,8 @@
  *   present  c k                    -> bitset of the ids present at the latest observation
  *   l0       t c k seq group        -> records of one file, ids group*1024.. (a shard blob)
  *   l1       hourStart c k group32  -> records of one hour, ids group32*32.. (a shard blob)
- *   l2       dayStart c k id        -> an entity's records of one day
- *   hourly   dayStart c k id        -> an entity's hour units of one day (hours it changed in)
+ *   l2       dayStart c k group16   -> records of one day, ids group16*16.. (a shard blob)
+ *   hourly   dayStart c k group16   -> hour units of one day (hours each entity changed in), ids group16*16..
  *   daily    dayStart c k group128  -> day units of every entity present that day (a shard blob)
  *   meta     c                      -> the chain's meta record (JSON)
  * and in the environment's main database, FORMAT_KEY -> the store's format (u32 LE, HISTORY_FORMAT).
@@ -37,6 +37,12 @@ import { KeyWriter } from "./byte-codec.js";
 export const L0_GROUP_BITS = 10;
 export const L1_GROUP_BITS = 5;
 export const DAILY_GROUP_BITS = 7;
+/**
+ * Ids per l2 and hourly blob (format 3; an entry per entity before): a day's records or hour units of one
+ * entity are tens of bytes at low churn, where a key and LMDB's node took 23 bytes more per entry. 16 ids keep
+ * a blob in its leaf page at 2-5 % churn (32 made 1.7 KiB blobs at 2 %, a fifth of them in overflow pages).
+ */
+export const DAY_GROUP_BITS = 4;
 
 /** Address space reserved for the map (not memory): the store grows into it. */
 const MAP_SIZE = 2 ** 40;
@@ -62,9 +68,10 @@ const NAMES = ["ids", "files", "days", "gaps", "present", "l0", "l1", "l2", "hou
 
 /**
  * The layout of the store's keys and values. 1: the tiers' keys began with the chain (until 2026-11-28);
- * 2: they begin with their time (appended in order). A store of another format is refused (checkFormat).
+ * 2: they begin with their time (appended in order); 3 (since 2026-11-28): a value is written against a
+ * reference, as its difference from it (records.ts). A store of another format is refused (checkFormat).
  */
-export const HISTORY_FORMAT = 2;
+export const HISTORY_FORMAT = 3;
 const FORMAT_KEY = Buffer.from("history-format");
 
 /** Opens (creating) the store in `dir`: the history thread's. Every thread of the process shares one environment (lmdb shares it by path). */
@@ -250,9 +257,9 @@ export class HistoryKeys {
     return this.w.reset().u32(hour).u32(chain).u8(kind).u16(group).view();
   }
 
-  /** l2 and hourly: an entity's entry of a day. */
-  dayEntity(chain: number, kind: number, day: number, id: number): Buffer {
-    return this.w.reset().u32(day).u32(chain).u8(kind).u32(id).view();
+  /** l2 and hourly: a group's entry of a day (ids group << DAY_GROUP_BITS..). */
+  dayGroup(chain: number, kind: number, day: number, group: number): Buffer {
+    return this.w.reset().u32(day).u32(chain).u8(kind).u16(group).view();
   }
 
   daily(chain: number, kind: number, day: number, group: number): Buffer {

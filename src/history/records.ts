@@ -1,38 +1,55 @@
 /**
- * How the store writes an entity's records and units (docs/decisions/014-history-store.md).
+ * How the store writes an entity's records and units (docs/decisions/014-history-store.md, 016-history-format-3.md).
  *
  * A record chunk (l0, l1, l2 entries): records in time order, each
- *   dt (varint, seconds after the previous record, the first after the chunk's base time)
- *   head (varint): bit 0 removed, bit 1 has seq, then two bits per value: 0 decimal code, 1 the same as the
- *     previous record's, 2 float64, 3 zero
- *   [seq varint] [values]
+ *   step (varint): dt * 2 + flagged, dt the seconds after the previous record (the first: after the chunk's
+ *     base time); flagged (a removal, or a file of the same second as the one before: seq) is followed by
+ *     flags (varint: bit 0 removed, bit 1 has seq) [seq varint]
+ *   unless removed: head (u8, at most 4 values): two bits per value: 0 decimal code, 1 the same as its
+ *     reference, 2 float64, 3 zero; then the values
  * A unit chunk (hourly entries, daily units): units in time order, each
  *   index (varint: hour of the day; 0 for a day unit), flags (bit 0 present at end, bit 1 observed),
- *   [nObs varint, lastT - span start varint, head varint, values] when observed.
- * The same-as-previous value and decimal codes make a walking price 3 to 6 bytes, an unchanged one none.
+ *   [nObs varint, lastT - span start varint, head varint (two bits per value, as a record's), values] when
+ *   observed.
+ * Each value has a reference (format 3): in a record, the same value of the chunk's previous record; in a unit,
+ * the previous unit's same value, but a token's open refers to the previous unit's close and its high, low
+ * and close to its own open. A value equal to its reference takes no bytes; a decimal one is written as its
+ * difference from it (byte-codec.ts, deltaCode), so a walking price takes 2 to 4 bytes, an hour with one
+ * observation of a token one price, not four; a value without a reference is its own decimal code.
  */
-import { ByteSink, ByteSource, decimalCode, decimalValue } from "./byte-codec.js";
+import { ByteSink, ByteSource, deltaCode, deltaValue } from "./byte-codec.js";
 import type { HistoryUnit, RawRecord } from "../query/history-units.js";
 
 const SAME = 1;
 const RAW = 2;
 const ZERO = 3;
+/** A token unit's numbers: open, high, low, close (indexes 0-3), pooled value. */
+const TOKEN_UNIT_VALUES = 5;
+const CLOSE = 3;
 
-/** Writes values after a head of their kinds (relative to `prev`, the previous values of the chunk, or null). */
+/** The reference of a unit's value `i` (see the file comment); `v`: the unit's values decoded so far. */
+function unitRef(prev: readonly number[] | null, v: readonly number[], i: number, n: number): number | undefined {
+  if (n === TOKEN_UNIT_VALUES && i >= 1 && i <= CLOSE) return v[0];
+  if (prev === null) return undefined;
+  return n === TOKEN_UNIT_VALUES && i === 0 ? prev[CLOSE] : prev[i];
+}
+
+/** Writes values after a head of their kinds, against their references (`refs[i]`; undefined: none). */
 class ValueWriter {
   private readonly codes: number[] = [];
 
   /** The head bits of `values` (2 bits each from bit `shift`), computing their codes. */
-  head(values: readonly number[], prev: readonly number[] | null, shift: number): number {
+  head(values: readonly number[], refs: readonly (number | undefined)[], shift: number): number {
     let head = 0;
     for (let i = 0; i < values.length; i++) {
       const x = values[i];
+      const ref = refs[i];
       let kind: number;
       let code = -1;
-      if (prev !== null && Object.is(prev[i], x)) kind = SAME;
+      if (ref !== undefined && Object.is(ref, x)) kind = SAME;
       else if (x === 0 && !Object.is(x, -0)) kind = ZERO;
       else {
-        code = decimalCode(x);
+        code = deltaCode(x, ref);
         kind = code < 0 ? RAW : 0;
       }
       this.codes[i] = code;
@@ -50,17 +67,16 @@ class ValueWriter {
   }
 }
 
-function readValues(src: ByteSource, head: number, shift: number, n: number, prev: readonly number[] | null): number[] {
-  const out = new Array<number>(n);
-  for (let i = 0; i < n; i++) {
-    const kind = Math.floor(head / 2 ** (shift + 2 * i)) % 4;
-    if (kind === 0) out[i] = decimalValue(src.varint());
-    else if (kind === SAME) out[i] = prev![i];
-    else if (kind === RAW) out[i] = src.f64();
-    else out[i] = 0;
-  }
-  return out;
+/** The value `i` of a head, read against its reference. */
+function readValue(src: ByteSource, head: number, shift: number, i: number, ref: number | undefined): number {
+  const kind = Math.floor(head / 2 ** (shift + 2 * i)) % 4;
+  if (kind === 0) return deltaValue(src.varint(), ref);
+  if (kind === SAME) return ref!;
+  if (kind === RAW) return src.f64();
+  return 0;
 }
+
+const NO_REFS: readonly undefined[] = [];
 
 /** Writes an entity's records into a chunk. */
 export class RecordChunkWriter {
@@ -77,19 +93,21 @@ export class RecordChunkWriter {
 
   add(r: RawRecord): void {
     const sink = this.sink;
-    sink.varint(r.t - this.prevT);
+    const flagged = r.values === null || r.seq > 0;
+    sink.varint((r.t - this.prevT) * 2 + (flagged ? 1 : 0));
     this.prevT = r.t;
-    const seqBit = r.seq > 0 ? 2 : 0;
+    if (flagged) {
+      sink.varint((r.values === null ? 1 : 0) | (r.seq > 0 ? 2 : 0));
+      if (r.seq > 0) sink.varint(r.seq);
+    }
     if (r.values === null) {
-      sink.varint(1 | seqBit);
-      if (seqBit) sink.varint(r.seq);
       this.prev = null;
       return;
     }
-    const head = this.values.head(r.values, this.prev, 2) + seqBit;
-    sink.varint(head);
-    if (seqBit) sink.varint(r.seq);
-    this.values.write(sink, r.values, head, 2);
+    if (r.values.length > 4) throw new RangeError(`a record holds at most 4 values, not ${r.values.length}`);
+    const head = this.values.head(r.values, this.prev ?? NO_REFS, 0);
+    sink.u8(head);
+    this.values.write(sink, r.values, head, 0);
     this.prev = r.values;
   }
 }
@@ -107,22 +125,30 @@ export function readRecordChunk(
   let t = base;
   let prev: number[] | null = null;
   while (src.more) {
-    t += src.varint();
-    const head = src.varint();
-    const seq = head & 2 ? src.varint() : 0;
-    if (head & 1) {
-      prev = null;
-      each({ t, seq, values: null });
-      continue;
+    const step = src.varint();
+    t += Math.floor(step / 2);
+    let seq = 0;
+    if (step % 2 === 1) {
+      const flags = src.varint();
+      if (flags & 2) seq = src.varint();
+      if (flags & 1) {
+        prev = null;
+        each({ t, seq, values: null });
+        continue;
+      }
     }
-    prev = readValues(src, head, 2, n, prev);
-    each({ t, seq, values: prev });
+    const head = src.u8();
+    const values = new Array<number>(n);
+    for (let i = 0; i < n; i++) values[i] = readValue(src, head, 0, i, prev === null ? undefined : prev[i]);
+    prev = values;
+    each({ t, seq, values });
   }
 }
 
 /** Writes an entity's units into a unit chunk. */
 export class UnitChunkWriter {
   private readonly values = new ValueWriter();
+  private readonly refs: (number | undefined)[] = [];
   private prev: readonly number[] | null = null;
 
   constructor(private readonly sink: ByteSink) {}
@@ -136,7 +162,10 @@ export class UnitChunkWriter {
     if (!observed) return;
     sink.varint(unit.nObs);
     sink.varint(unit.lastT - spanStart);
-    const head = this.values.head(unit.v, this.prev, 0);
+    const n = unit.v.length;
+    for (let i = 0; i < n; i++) this.refs[i] = unitRef(this.prev, unit.v, i, n);
+    this.refs.length = n;
+    const head = this.values.head(unit.v, this.refs, 0);
     sink.varint(head);
     this.values.write(sink, unit.v, head, 0);
     this.prev = unit.v;
@@ -165,14 +194,18 @@ export function readUnitChunk(
     const nObs = src.varint();
     const lastT = t + src.varint();
     const head = src.varint();
-    prev = readValues(src, head, 0, n, prev);
-    each(index, { t, nObs, lastT, presentAtEnd: (flags & 1) !== 0, v: prev });
+    const v = new Array<number>(n);
+    for (let i = 0; i < n; i++) v[i] = readValue(src, head, 0, i, unitRef(prev, v, i, n));
+    prev = v;
+    each(index, { t, nObs, lastT, presentAtEnd: (flags & 1) !== 0, v });
   }
 }
 
 /**
  * A shard blob: the chunks of the ids of one group (ids sharing `id >> bits`), found by binary search.
- *   count (u16), low ids (u16 each, ascending), chunk ends (u32 each, from the data's start), data
+ *   count (u16), widths (u8: bit 0 low ids are u16, else u8; bit 1 chunk ends are u32, else u16),
+ *   low ids (ascending), chunk ends (from the data's start), data
+ * An hour's blob of 32 ids (l1) and a day's of 128 (daily) take 3 bytes of index a chunk (format 3; 6 before).
  */
 export class ShardBlobWriter {
   private readonly ids: number[] = [];
@@ -200,10 +233,17 @@ export class ShardBlobWriter {
 
   take(): Buffer {
     const n = this.ids.length;
-    const head = new ByteSink(2 + 6 * n);
+    const wideIds = n > 0 && this.ids[n - 1] > 0xff;
+    const wideEnds = this.data.at > 0xffff;
+    const head = new ByteSink(3 + 6 * n);
     head.u16(n);
-    for (const id of this.ids) head.u16(id);
-    for (const e of this.ends) head.u32(e);
+    head.u8((wideIds ? 1 : 0) | (wideEnds ? 2 : 0));
+    for (const id of this.ids)
+      if (wideIds) head.u16(id);
+      else head.u8(id);
+    for (const e of this.ends)
+      if (wideEnds) head.u32(e);
+      else head.u16(e);
     const out = Buffer.allocUnsafe(head.at + this.data.at);
     const h = head.take();
     out.set(h, 0);
@@ -214,35 +254,58 @@ export class ShardBlobWriter {
   }
 }
 
+/** A shard blob's index: its count, where its ids and ends start, their widths and where its data starts. */
+interface ShardIndex {
+  readonly n: number;
+  readonly idWidth: number;
+  readonly endsAt: number;
+  readonly endWidth: number;
+  readonly dataAt: number;
+}
+
+function shardIndex(blob: Uint8Array): ShardIndex {
+  const n = blob[0] | (blob[1] << 8);
+  const idWidth = blob[2] & 1 ? 2 : 1;
+  const endWidth = blob[2] & 2 ? 4 : 2;
+  const endsAt = 3 + n * idWidth;
+  return { n, idWidth, endsAt, endWidth, dataAt: endsAt + n * endWidth };
+}
+
+function lowIdAt(blob: Uint8Array, x: ShardIndex, i: number): number {
+  const o = 3 + i * x.idWidth;
+  return x.idWidth === 1 ? blob[o] : blob[o] | (blob[o + 1] << 8);
+}
+
+function endAt(blob: Uint8Array, x: ShardIndex, i: number): number {
+  const o = x.endsAt + i * x.endWidth;
+  const low = blob[o] + blob[o + 1] * 256;
+  return x.endWidth === 2 ? low : low + blob[o + 2] * 65536 + blob[o + 3] * 16777216;
+}
+
 /** Where an id's chunk is in a shard blob: [start, end) byte offsets, or null. */
 export function findInShard(blob: Uint8Array, lowId: number): [number, number] | null {
-  const n = blob[0] | (blob[1] << 8);
+  const x = shardIndex(blob);
   let lo = 0;
-  let hi = n - 1;
+  let hi = x.n - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    const v = blob[2 + 2 * mid] | (blob[3 + 2 * mid] << 8);
-    if (v === lowId) return shardChunk(blob, n, mid);
+    const v = lowIdAt(blob, x, mid);
+    if (v === lowId) return shardChunk(blob, x, mid);
     if (v < lowId) lo = mid + 1;
     else hi = mid - 1;
   }
   return null;
 }
 
-function shardChunk(blob: Uint8Array, n: number, i: number): [number, number] {
-  const data = 2 + 6 * n;
-  const endAt = (k: number) => {
-    const o = 2 + 2 * n + 4 * k;
-    return blob[o] + blob[o + 1] * 256 + blob[o + 2] * 65536 + blob[o + 3] * 16777216;
-  };
-  return [data + (i === 0 ? 0 : endAt(i - 1)), data + endAt(i)];
+function shardChunk(blob: Uint8Array, x: ShardIndex, i: number): [number, number] {
+  return [x.dataAt + (i === 0 ? 0 : endAt(blob, x, i - 1)), x.dataAt + endAt(blob, x, i)];
 }
 
 /** Every (lowId, start, end) of a shard blob, ascending. */
 export function* shardEntries(blob: Uint8Array): Generator<[number, number, number]> {
-  const n = blob[0] | (blob[1] << 8);
-  for (let i = 0; i < n; i++) {
-    const [s, e] = shardChunk(blob, n, i);
-    yield [blob[2 + 2 * i] | (blob[3 + 2 * i] << 8), s, e];
+  const x = shardIndex(blob);
+  for (let i = 0; i < x.n; i++) {
+    const [s, e] = shardChunk(blob, x, i);
+    yield [lowIdAt(blob, x, i), s, e];
   }
 }

@@ -176,13 +176,13 @@ describe("history across instances, restarts and a rebuild", () => {
     });
     expect(status.status).toBe(200);
     const failed = gw.logs().find((l) => l.event === "history-failed");
-    expect(failed?.reason).toMatch(/holds history in format 1; this gateway reads and writes format 2: move that directory aside/);
+    expect(failed?.reason).toMatch(/holds history in format 1; this gateway reads and writes format 3: move that directory aside/);
     expect((await request(gw.baseUrl, `/v1/pools/${CHAIN}/${files[0].pools[0].address}`)).status).toBe(200);
     // History's routes say why (503 with the reason), and the serving thread stamped nothing into the store.
     const refused = await request(gw.baseUrl, `/v1/history/pools/${CHAIN}/${files[0].pools[0].address}/minute`);
     expect(refused.status).toBe(503);
     expect(refused.body?.error?.code).toBe("HISTORY_UNAVAILABLE");
-    expect(refused.body?.error?.metadata?.reason).toMatch(/format 1; this gateway reads format 2/);
+    expect(refused.body?.error?.metadata?.reason).toMatch(/format 1; this gateway reads format 3/);
     // Not restarted every second: one start, the next a minute later.
     await new Promise((r) => setTimeout(r, 2500));
     expect(gw.logs().filter((l) => l.event === "history-failed")).toHaveLength(1);

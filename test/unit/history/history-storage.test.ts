@@ -169,8 +169,10 @@ describe("the store's format", () => {
       service.close();
       stamp(1);
       expect(() => openHistoryDbs(dir)).toThrow(
-        /holds history in format 1; this gateway reads and writes format 2: move that directory aside/,
+        /holds history in format 1; this gateway reads and writes format 3: move that directory aside/,
       );
+      stamp(2);
+      expect(() => openHistoryDbs(dir)).toThrow(/holds history in format 2; this gateway reads and writes format 3/);
       stamp(null);
       expect(() => new HistoryService({ dir, retention: { rawHours: 48, hourDays: 90 } }, new HistoryStatusCells())).toThrow(
         /holds history in format 1/,
