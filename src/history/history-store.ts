@@ -113,6 +113,8 @@ export function openHistoryForReading(
 function openEnv(dir: string): RootDatabase<Buffer, Buffer> {
   return open<Buffer, Buffer>({
     path: dir,
+    // HISTORY_DIR is a directory whatever its name: lmdb takes a path with an extension ("store-0.02") for a file.
+    noSubdir: false,
     maxDbs: NAMES.length + 2,
     mapSize: MAP_SIZE,
     keyEncoding: "binary",

@@ -5,14 +5,14 @@
  * already written, and history resumes by itself once space returns.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { open } from "lmdb";
 import { afterEach, describe, expect, it } from "vitest";
 import { keyU32 } from "../../../src/history/byte-codec.js";
 import { tierFloors } from "../../../src/history/history-reader.js";
 import { HistoryService } from "../../../src/history/history-service.js";
-import { HISTORY_FORMAT, openHistoryDbs, OrderedPuts } from "../../../src/history/history-store.js";
+import { HISTORY_FORMAT, openHistoryDbs, openHistoryForReading, OrderedPuts } from "../../../src/history/history-store.js";
 import { HistoryStatusCells } from "../../../src/history/history-status.js";
 import { answerBuckets, TIER_SPAN, type HistoryTier } from "../../../src/query/history-answer.js";
 import { DAY, HOUR, TOKEN } from "../../../src/query/history-units.js";
@@ -181,6 +181,23 @@ describe("the store's format", () => {
       void openHistoryDbs(dir).env.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the store's directory", () => {
+  it("is a directory even when its name has a dot (lmdb would take it for a file), for the writer and for readers", () => {
+    const parent = tempDir("lgw-history-dotted-");
+    const dir = join(parent, "store-0.02");
+    try {
+      const service = new HistoryService({ dir, retention: { rawHours: 48, hourDays: 90 } }, new HistoryStatusCells());
+      service.close();
+      const read = openHistoryForReading(dir, null);
+      expect(read.problem).toBeNull();
+      void read.env?.close();
+      expect(readdirSync(dir).sort()).toEqual(["data.mdb", "lock.mdb"]);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
     }
   });
 });
