@@ -14,9 +14,8 @@ const POW10 = Array.from({ length: 16 }, (_, k) => 10 ** k);
 const MAX_MANTISSA = 2 ** 48;
 const TWO_32 = 2 ** 32;
 
-/** How a value is written: its decimal code (a varint), or its float64 bits. */
-export const DECIMAL = 0;
-export const FLOAT64 = 2;
+const zigzag = (m: number) => (m >= 0 ? m * 2 : -m * 2 - 1);
+const unzigzag = (z: number) => (z % 2 === 0 ? z / 2 : -(z + 1) / 2);
 
 /**
  * The decimal code of `x` (zigzag(m) * 16 + k with x === m / 10^k, k the fewest decimals), or -1 when it
@@ -29,22 +28,11 @@ export function decimalCode(x: number): number {
     const m = Math.round(x * p);
     if (m / p === x) {
       if (m >= MAX_MANTISSA || m <= -MAX_MANTISSA) return -1;
-      return (m >= 0 ? m * 2 : -m * 2 - 1) * 16 + k;
+      return zigzag(m) * 16 + k;
     }
   }
   return -1;
 }
-
-/** The number of a decimal code. */
-export function decimalValue(code: number): number {
-  const k = code % 16;
-  const z = (code - k) / 16;
-  const m = z % 2 === 0 ? z / 2 : -(z + 1) / 2;
-  return k === 0 ? m : m / POW10[k];
-}
-
-const zigzag = (m: number) => (m >= 0 ? m * 2 : -m * 2 - 1);
-const unzigzag = (z: number) => (z % 2 === 0 ? z / 2 : -(z + 1) / 2);
 
 /** The mantissa of `ref` at `k` decimals, when a value can be written as a difference from it; else null. */
 function refMantissa(ref: number | undefined, k: number): number | null {

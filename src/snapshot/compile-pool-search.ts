@@ -292,14 +292,32 @@ function sortOrders(poolAddresses: readonly string[], keys: Float64Array, addres
   const poolCount = poolAddresses.length;
   const byAddress = addressOrder(poolAddresses);
   for (let r = 0; r < poolCount; r++) addressRank[byAddress[r]] = r;
-  const inAddressOrder = new Float64Array(poolCount);
-  const order = new Uint32Array(poolCount);
+  const scratch = sortScratch(poolCount);
   for (let k = 0; k < POOL_SORT_KEY_COUNT; k++) {
     const base = k * poolCount;
-    for (let r = 0; r < poolCount; r++) inAddressOrder[r] = keys[base + byAddress[r]];
-    sortByFloatKey(inAddressOrder, poolCount, true, order);
-    for (let j = 0; j < poolCount; j++) orders[base + j] = byAddress[order[j]];
+    sortByKey(byAddress, poolCount, keys, base, scratch, orders, base);
   }
+}
+
+/** Scratch arrays of sortByKey for lists of up to `n` pools. */
+const sortScratch = (n: number) => ({ keys: new Float64Array(n), order: new Uint32Array(n) });
+
+/**
+ * The first `count` pools of `byAddress` (in address order) by their key at `keys[base + pool]`, descending, ties by
+ * address (a stable radix sort over the address order), written to `out` from `outAt`.
+ */
+function sortByKey(
+  byAddress: Uint32Array,
+  count: number,
+  keys: Float64Array,
+  base: number,
+  scratch: ReturnType<typeof sortScratch>,
+  out: Uint32Array,
+  outAt: number,
+): void {
+  for (let r = 0; r < count; r++) scratch.keys[r] = keys[base + byAddress[r]];
+  sortByFloatKey(scratch.keys, count, true, scratch.order);
+  for (let j = 0; j < count; j++) out[outAt + j] = byAddress[scratch.order[j]];
 }
 
 /**
@@ -359,14 +377,11 @@ class OrderMerge {
     for (let q = 0; q < poolCount; q++) addressRank[byAddress[q]] = q;
 
     // Per key: the decoded pools by key descending, ties by address (a stable sort over their address order), merged.
-    const decodedKeys = new Float64Array(c);
-    const decodedOrder = new Uint32Array(c);
+    const scratch = sortScratch(c);
     const sortedDecoded = new Uint32Array(c);
     for (let k = 0; k < POOL_SORT_KEY_COUNT; k++) {
       const base = k * poolCount;
-      for (let t = 0; t < c; t++) decodedKeys[t] = keys[base + decodedByAddress[t]];
-      sortByFloatKey(decodedKeys, c, true, decodedOrder);
-      for (let t = 0; t < c; t++) sortedDecoded[t] = decodedByAddress[decodedOrder[t]];
+      sortByKey(decodedByAddress, c, keys, base, scratch, sortedDecoded, 0);
       const from = k * m;
       let at = base;
       d = 0;
