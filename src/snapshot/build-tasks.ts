@@ -4,6 +4,7 @@
  * function of its input; results are shared columns, so handing them back copies nothing large, and
  * failures come back as values.
  */
+import type { BuildStages } from "./stage-clock.js";
 import type { MessagePort } from "node:worker_threads";
 import type { ChainId } from "../chains/chains.js";
 import type { ChainTokenColumns, CompiledChain, TokenRunData } from "../tables/compiled-chain.js";
@@ -96,6 +97,8 @@ export interface TokenIndexTask {
 /** How a chain task ran on its thread (thread-niceness.ts), whatever it came to. */
 export interface Scheduled {
   readonly schedule?: TaskSchedule;
+  /** Milliseconds each stage of the task took (stage-clock.ts), in order. */
+  readonly stages?: BuildStages;
 }
 
 export type ChainTaskResult = Scheduled &

@@ -23,13 +23,15 @@ import { poolRange, PoolStream, splitPools, type PoolSource, type SplitSnapshot 
 import { openSnapshotFile, openSplitSource, type NormalizedSnapshotFile, type OpenSnapshotFile } from "./read-snapshot-file.js";
 import type { PreviousChainTables } from "./previous-chain.js";
 import type { RecordDigests } from "./record-digests.js";
+import { StageClock } from "./stage-clock.js";
 import { isSnapshotError, SnapshotError } from "./snapshot-error.js";
 import type { ThreadNiceness } from "./thread-niceness.js";
 import type { SnapshotChecker } from "./validate-snapshot.js";
 
 export async function buildChainFile(task: ChainTask, niceness: ThreadNiceness): Promise<ChainTaskResult> {
-  const result = await new ChainFileBuild(task, niceness).run();
-  return { ...result, schedule: niceness.taskReport() };
+  const build = new ChainFileBuild(task, niceness);
+  const result = await build.run();
+  return { ...result, schedule: niceness.taskReport(), stages: build.clock.report() };
 }
 
 /** A compiled chain, its change set and digests, and how it was built. */
@@ -89,6 +91,8 @@ class ChainFileBuild {
   private sha256: string | null = null;
   private generatedAt: number | null = null;
   private readonly helper: HelperOffer<HelperJob, PoolRangeResult> | null;
+  /** Where the task's time went (logged with the build). */
+  readonly clock = new StageClock();
 
   constructor(
     private readonly task: ChainTask,
@@ -105,6 +109,7 @@ class ChainFileBuild {
       let compiled: Compiled;
       try {
         this.sha256 = file.sha256;
+        this.clock.mark("hash");
         if (this.task.knownSha256.includes(file.sha256)) return { status: "known", sha256: file.sha256 };
         compiled = await this.compile(file);
       } finally {
@@ -141,6 +146,7 @@ class ChainFileBuild {
     };
     const layout = file.source.length === 0 ? null : splitPools(file.source);
     const targets = layout === null ? undefined : chainPoolTargets(layout.poolCount);
+    this.clock.mark("frame");
     const previous = task.previous;
     // Which previous pools the new file has (both threads mark those they read): only for a file read incrementally,
     // which a file with most pools changed is not (change-sample.ts: a full read and a diff are then faster).
@@ -154,6 +160,7 @@ class ChainFileBuild {
         previous.pools.count,
       );
     const present = incremental ? sharedArray(Uint8Array, previous!.pools.count) : null;
+    this.clock.mark("sample");
     // With a helper, the pools after the first `own` are offered to it before the top level is read here, so
     // both threads read it at once (a file decoded whole, layout null, has no pools to offer). null: none offered.
     const own = this.helper !== null && layout !== null && layout.poolCount >= 2 ? ownPoolCount(layout) : null;
@@ -175,7 +182,9 @@ class ChainFileBuild {
       checkAdmission(snapshot.generatedAt, task.bounds);
       pools = this.niceness.pools(pools);
       compiler = new ChainCompiler(snapshot, source, pools.count, own ?? pools.count, targets, top?.prepared ?? null, top?.reuse ?? null);
+      this.clock.mark("top");
       for (let i = 0; i < (own ?? pools.count); i++) compiler.write(pools.next());
+      this.clock.mark("pools");
       if (own !== null) helperPools = await this.finishWithHelper(compiler, pools, own, checker!, file.chainId);
     } catch (error) {
       // A problem here comes before any of the helper's pools: stop it, and wait until it no longer reads the file.
@@ -183,13 +192,14 @@ class ChainFileBuild {
       throw error;
     }
     const chain = compiler.finish();
+    this.clock.mark("finish");
     if (file.changedSinceOpen()) {
       throw new SnapshotError(
         "io",
         `${source.file}: the file was written while it was read (its size or times changed); it is read again on the next scan`,
       );
     }
-    return finishChainFile(chain, compiler, {
+    const compiled = finishChainFile(chain, compiler, {
       top,
       previous,
       layout,
@@ -197,6 +207,8 @@ class ChainFileBuild {
       logoTemplate: task.logoTemplate,
       helperPools,
     });
+    this.clock.mark("changes");
+    return compiled;
   }
 
   /** Offers the helper the pools after the first `own` (HelperJob: the range, read from the same open file). */
@@ -236,13 +248,17 @@ class ChainFileBuild {
   ): Promise<number> {
     const { columns, run } = compiler.compileTokens();
     this.task.early?.postMessage({ chainId, sha256: this.sha256!, tokens: columns, run } satisfies EarlyTokens);
+    this.clock.mark("tokens");
     const part = await this.helper!.take();
+    this.clock.mark("helper-wait");
     if (part === null) {
       compiler.continueToEnd();
       for (let i = own; i < pools.count; i++) compiler.write(pools.next());
+      this.clock.mark("pools");
       return 0;
     }
     joinPoolRange(compiler, checker, part);
+    this.clock.mark("join");
     return part.to - part.from;
   }
 }

@@ -390,6 +390,7 @@ export class SnapshotLoader {
             reusedTokens: reused.tokens,
             incremental: result.incremental,
             buildMs: info.buildMs,
+            stages: result.stages,
             ...wait,
           },
           `accepted ${name}`,
