@@ -110,7 +110,11 @@ export interface SeriesPush {
     readonly waitedMs: number | null;
     readonly nice: number | null;
     readonly niceEnd: number | null;
+    /** Milliseconds per stage of the chain task (snapshot-accepted's `stages`; absent from older gateways). */
+    readonly stages?: Readonly<Record<string, number>> | null;
   }>;
+  /** The token index of each batch this push was served in (snapshot-built's buildMs, ms). */
+  readonly indexMs?: readonly number[];
 }
 
 export interface SeriesFigures {
@@ -123,6 +127,8 @@ export interface SeriesFigures {
 
 const sha = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 const num = (v: unknown): number | null => (typeof v === "number" ? v : null);
+const stagesOf = (v: unknown): Record<string, number> | null =>
+  typeof v === "object" && v !== null && Object.values(v).every((x) => typeof x === "number") ? (v as Record<string, number>) : null;
 
 /** Pushes each step's files into the gateway's directory, one step at a time, and times each. */
 export async function measureSeries(options: {
@@ -154,9 +160,19 @@ export async function measureSeries(options: {
     await new Promise((resolve) => setTimeout(resolve, WORKER_EXIT_MS));
     const chains = new Set(step.files.map((f) => Number(/\d+/.exec(f)![0])));
     const lines: LogLine[] = [];
+    const indexMs: number[] = [];
+    // Until every pushed chain is accepted and a snapshot is built after the last of them (its token index).
+    let builtAfterLast = false;
     const watching = gateway.child.waitForLine((l) => {
-      if (l.event === "snapshot-accepted" && chains.has(l.chainId as number)) lines.push(l);
-      return lines.length >= chains.size;
+      if (l.event === "snapshot-accepted" && chains.has(l.chainId as number)) {
+        lines.push(l);
+        builtAfterLast = false;
+      }
+      if (l.event === "snapshot-built" && lines.length > 0) {
+        if (typeof l.buildMs === "number") indexMs.push(l.buildMs);
+        builtAfterLast = true;
+      }
+      return lines.length >= chains.size && builtAfterLast;
     }, options.timeoutMs);
     let load = null;
     if (step.mode === "loaded") {
@@ -189,7 +205,9 @@ export async function measureSeries(options: {
         waitedMs: num(l.waitedMs),
         nice: num(l.nice),
         niceEnd: num(l.niceEnd),
+        stages: stagesOf(l.stages),
       })),
+      indexMs,
     };
     options.log(
       `series step ${k} (${step.mode}, churn ${step.churn}, ${step.files.length} file(s)): served after ${Math.round(push.ms)} ms` +

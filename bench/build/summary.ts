@@ -7,7 +7,7 @@
 import type { BuildProfile } from "./measure.js";
 import type { LatencySummary } from "../shared/stats.js";
 import type { MicroResult } from "../micro/subprocess.js";
-import { LEAD_S, type SeriesFigures } from "./series.js";
+import { LEAD_S, type SeriesFigures, type SeriesPush } from "./series.js";
 
 export interface MachineInfo {
   readonly cores: number;
@@ -407,6 +407,35 @@ function issue30(results: BuildResults, verdict: Verdict): TargetVerdict[] {
   return out;
 }
 
+/**
+ * Where each series push's time went: the chain task's stages of its largest build (snapshot-accepted's `stages`)
+ * and the token index of each batch (snapshot-built's buildMs); empty for results from before the stages were logged.
+ */
+export function stagesTable(pushes: readonly SeriesPush[]): string[] {
+  const rows = pushes.flatMap((push) => {
+    const build = push.builds.reduce<SeriesPush["builds"][number] | null>(
+      (best, b) => (b.stages && (best === null || (b.buildMs ?? 0) > (best.buildMs ?? 0)) ? b : best),
+      null,
+    );
+    if (build?.stages == null) return [];
+    const stages = Object.entries(build.stages)
+      .map(([name, ms]) => `${name} ${int(ms)}`)
+      .join(", ");
+    const index = push.indexMs?.length ? push.indexMs.map((ms) => int(ms)).join(" + ") : "n/a";
+    return [[`${push.step}`, `${int(push.ms)}`, `chain ${build.chainId}: ${stages}`, index]];
+  });
+  if (rows.length === 0) return [];
+  return [
+    "Where each push's time went (ms): the largest build's chain-task stages as it logged them (hash: the file's SHA-256; frame: each record's bytes found; " +
+      "top: the top level and token records; pools: the chain thread's pools, the helper thread's run beside them; tokens: token columns and run; " +
+      "finish: orders, search columns, lookups; changes: the change set) and the token index of each batch served (from the last chain task's end " +
+      "when it started early). The rest of a push is the watch debounce, the build worker's start and the swap.",
+    "",
+    table(["push", "served after", "chain task stages", "token index"], rows),
+    "",
+  ];
+}
+
 /** Issue 30's table: each series push and its ratio to plain decoding of the same files in this run. */
 function issue30Table(results: BuildResults): string {
   const series = results.build.series!;
@@ -441,6 +470,7 @@ function issue30Table(results: BuildResults): string {
     "",
     table(["push", "served after", "ratio", "pool route during", "pools / tokens reused", "waited; priority"], rows),
     "",
+    ...stagesTable(series.pushes),
     `Peak RSS over these pushes (VmHWM reset before the first): ${bytes(series.peakBytes)} against ${bytes(series.steadyBytes)} steady (${fmt(series.peakBytes / series.steadyBytes)}x); ` +
       `over the whole run, start included (sampled every 200 ms; VmHWM is reset before each measured push, so it cannot say): ` +
       `${bytes(results.build.rss.peakSampledBytes)}, ${fmt(results.build.rss.peakSampledBytes / results.build.rss.steadyBytes)}x the steady RSS after start-up (${bytes(results.build.rss.steadyBytes)}).`,
