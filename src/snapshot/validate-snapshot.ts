@@ -89,6 +89,8 @@ export class SnapshotChecker {
   /** An incremental build: the previous file's token addresses and their rows in address order, and per previous token 1 + the first token checked with its address (0: none). */
   private previousTokens: { readonly address: StringColumn; readonly byAddress: Uint32Array } | null = null;
   private firstOfPreviousToken = new Int32Array(0);
+  /** The previous row of each address looked up so far (-1: none): the changed pools look up the same few tokens again and again. */
+  private readonly previousRowOf = new Map<string, number>();
 
   /** @param tokensLater the tokens are checked by `token` / `knownToken` calls, in order, not here */
   constructor(raw: unknown, fileChainId: number, tokensLater = false) {
@@ -157,7 +159,13 @@ export class SnapshotChecker {
   /** The previous file's token row with this address (knowPreviousTokens), or -1. */
   previousTokenRow(address: string): number {
     const previous = this.previousTokens;
-    return previous === null ? -1 : findSortedAddress(previous.address, previous.byAddress, address);
+    if (previous === null) return -1;
+    let j = this.previousRowOf.get(address);
+    if (j === undefined) {
+      j = findSortedAddress(previous.address, previous.byAddress, address);
+      this.previousRowOf.set(address, j);
+    }
+    return j;
   }
 
   /** Each token address checked so far, with its index (the first of each). */
