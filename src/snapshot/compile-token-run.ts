@@ -43,44 +43,18 @@ export interface PreviousRun {
 /** The chain's part of the token index; with `previous`, the rows it repeats are copied (the same bytes either way). */
 export function compileTokenRun(chainId: ChainId, tokens: ChainTokenColumns, previous: PreviousRun | null = null): TokenRunData {
   const m = tokens.count;
-  const address = columnStrings(tokens.address);
-  const normalizedSymbol = columnStrings(tokens.normalizedSymbol);
   const rowFrom = previous?.rowFrom ?? null;
   const before = previous?.run ?? null;
-  // Every row's text at once for a build from scratch (one decode per column); an incremental build decodes the new rows' only.
+  // Address and rank order: merged from the earlier run's (the changed rows taken out and put back) when it has
+  // one; else sorted. Every row's text at once for a build from scratch (one decode per column); an incremental
+  // build decodes the changed rows' only.
+  const merged = previous === null ? null : mergedOrders(tokens, previous);
+  const address = merged === null ? columnStrings(tokens.address) : null;
+  const normalizedSymbol = merged === null ? columnStrings(tokens.normalizedSymbol) : null;
   const normalizedName = before === null ? columnStrings(tokens.normalizedName) : null;
   const symbol = before === null ? columnStrings(tokens.symbol) : null;
   const name = before === null ? columnStrings(tokens.name) : null;
-
-  // Address order, then rank order: stable by TVL desc over address order, then a stable counting sort by symbol.
-  const byAddress = sharedCopy(Uint32Array, rowsByAddress(address));
-  const tvlByAddress = new Float64Array(m);
-  for (let k = 0; k < m; k++) tvlByAddress[k] = tokens.tvl[byAddress[k]];
-  const byTvl = sortByFloatKey(tvlByAddress, m, true);
-  const symbolSlot = new Map<string, number>();
-  const distinct: string[] = [];
-  const slotOf = new Uint32Array(m);
-  for (let row = 0; row < m; row++) {
-    const s = normalizedSymbol[row];
-    let slot = symbolSlot.get(s);
-    if (slot === undefined) {
-      slot = distinct.length;
-      symbolSlot.set(s, slot);
-      distinct.push(s);
-    }
-    slotOf[row] = slot;
-  }
-  const sortedSymbols = distinct.slice().sort();
-  const rankOfSlot = new Uint32Array(distinct.length);
-  for (let g = 0; g < sortedSymbols.length; g++) rankOfSlot[symbolSlot.get(sortedSymbols[g])!] = g;
-  const groupStart = new Uint32Array(sortedSymbols.length + 1);
-  for (let row = 0; row < m; row++) groupStart[rankOfSlot[slotOf[row]] + 1]++;
-  for (let g = 0; g < sortedSymbols.length; g++) groupStart[g + 1] += groupStart[g];
-  const rank = sharedArray(Uint32Array, m);
-  for (let j = 0; j < m; j++) {
-    const row = byAddress[byTvl[j]];
-    rank[groupStart[rankOfSlot[slotOf[row]]]++] = row;
-  }
+  const { byAddress, rank } = merged ?? sortedOrders(tokens, address!, normalizedSymbol!);
 
   // Per row: flags, chain-local name and search-string ids (ids in order of first use, row by row).
   const wrapped = CHAINS[chainId].wrappedNative;
@@ -109,19 +83,14 @@ export function compileTokenRun(chainId: ChainId, tokens: ChainTokenColumns, pre
     nameOf[row] = id;
     let features = nameFeatures.get(id);
     if (features === undefined) nameFeatures.set(id, (features = nameWords(rowName)));
-    const lowerSymbol = normalizedSymbol[row].toLowerCase();
+    const rowSymbol = normalizedSymbol?.[row] ?? columnString(tokens.normalizedSymbol, row);
+    const lowerSymbol = rowSymbol.toLowerCase();
     let f = 0;
-    if (address[row] === wrapped) f |= FLAG_WRAPPED_NATIVE;
+    if ((address?.[row] ?? columnString(tokens.address, row)) === wrapped) f |= FLAG_WRAPPED_NATIVE;
     if (containsSymbol(features, lowerSymbol)) f |= FLAG_NAME_CONTAINS_SYMBOL;
     if (initialsMatchSymbol(features, lowerSymbol)) f |= FLAG_INITIALS_MATCH_SYMBOL;
     flags[row] = f;
-    search.add(
-      row,
-      symbol?.[row] ?? columnString(tokens.symbol, row),
-      name?.[row] ?? columnString(tokens.name, row),
-      normalizedSymbol[row],
-      rowName,
-    );
+    search.add(row, symbol?.[row] ?? columnString(tokens.symbol, row), name?.[row] ?? columnString(tokens.name, row), rowSymbol, rowName);
   }
   // JSON pieces and address bytes in rank order (value j is row rank[j]): the index's merge then
   // reads each chain's pieces front to back instead of gathering them from all over the columns.
@@ -176,6 +145,118 @@ export function compileTokenRun(chainId: ChainId, tokens: ChainTokenColumns, pre
     nameOf,
     ...search.finish(),
   };
+}
+
+/** A chain's rows in address order and in rank order (normalized symbol ascending, TVL descending, address ascending). */
+interface RowOrders {
+  readonly byAddress: Uint32Array;
+  readonly rank: Uint32Array;
+}
+
+/** Both orders sorted from the rows' strings: stable by TVL desc over address order, then a stable counting sort by symbol. */
+function sortedOrders(tokens: ChainTokenColumns, address: readonly string[], normalizedSymbol: readonly string[]): RowOrders {
+  const m = tokens.count;
+  const byAddress = sharedCopy(Uint32Array, rowsByAddress(address));
+  const tvlByAddress = new Float64Array(m);
+  for (let k = 0; k < m; k++) tvlByAddress[k] = tokens.tvl[byAddress[k]];
+  const byTvl = sortByFloatKey(tvlByAddress, m, true);
+  const symbolSlot = new Map<string, number>();
+  const distinct: string[] = [];
+  const slotOf = new Uint32Array(m);
+  for (let row = 0; row < m; row++) {
+    const s = normalizedSymbol[row];
+    let slot = symbolSlot.get(s);
+    if (slot === undefined) {
+      slot = distinct.length;
+      symbolSlot.set(s, slot);
+      distinct.push(s);
+    }
+    slotOf[row] = slot;
+  }
+  const sortedSymbols = distinct.slice().sort();
+  const rankOfSlot = new Uint32Array(distinct.length);
+  for (let g = 0; g < sortedSymbols.length; g++) rankOfSlot[symbolSlot.get(sortedSymbols[g])!] = g;
+  const groupStart = new Uint32Array(sortedSymbols.length + 1);
+  for (let row = 0; row < m; row++) groupStart[rankOfSlot[slotOf[row]] + 1]++;
+  for (let g = 0; g < sortedSymbols.length; g++) groupStart[g + 1] += groupStart[g];
+  const rank = sharedArray(Uint32Array, m);
+  for (let j = 0; j < m; j++) {
+    const row = byAddress[byTvl[j]];
+    rank[groupStart[rankOfSlot[slotOf[row]]]++] = row;
+  }
+  return { byAddress, rank };
+}
+
+/**
+ * Both orders from the earlier run's (docs/decisions/013-incremental-builds.md): the repeated rows keep their
+ * earlier relative order (their values are the earlier rows'), the changed rows are sorted among themselves and
+ * merged in; the same orders as sortedOrders, the keys total (addresses are unique). Null when two rows repeat
+ * the same earlier row (duplicate addresses, a file the checks reject): then they are sorted.
+ */
+function mergedOrders(tokens: ChainTokenColumns, previous: PreviousRun): RowOrders | null {
+  const { run, rowFrom } = previous;
+  const m = tokens.count;
+  const rowOfEarlier = new Int32Array(run.rank.length).fill(-1);
+  const changed: number[] = [];
+  for (let row = 0; row < m; row++) {
+    const from = rowFrom[row];
+    if (from < 0) changed.push(row);
+    else if (rowOfEarlier[from] >= 0) return null;
+    else rowOfEarlier[from] = row;
+  }
+  const { address, normalizedSymbol, tvl } = tokens;
+  const addressOrder = (a: number, b: number): number => compareValues(address, a, b);
+  const rankOrder = (a: number, b: number): number =>
+    compareValues(normalizedSymbol, a, b) || (tvl[a] > tvl[b] ? -1 : tvl[a] < tvl[b] ? 1 : 0) || compareValues(address, a, b);
+  return {
+    byAddress: mergeRows(run.byAddress, rowOfEarlier, changed.slice().sort(addressOrder), addressOrder, m),
+    rank: mergeRows(run.rank, rowOfEarlier, changed.sort(rankOrder), rankOrder, m),
+  };
+}
+
+/** The rows of an earlier order that repeat (rowOfEarlier >= 0, as their new rows), merged with `sorted` by `order`. */
+function mergeRows(
+  earlier: Uint32Array,
+  rowOfEarlier: Int32Array,
+  sorted: readonly number[],
+  order: (a: number, b: number) => number,
+  m: number,
+): Uint32Array {
+  const out = sharedArray(Uint32Array, m);
+  let at = 0;
+  let c = 0;
+  for (let p = 0; p < earlier.length; p++) {
+    const row = rowOfEarlier[earlier[p]];
+    if (row < 0) continue;
+    while (c < sorted.length && order(sorted[c], row) < 0) out[at++] = sorted[c++];
+    out[at++] = row;
+  }
+  while (c < sorted.length) out[at++] = sorted[c++];
+  if (at !== m) throw new Error(`token run: ${at} of ${m} rows ordered`);
+  return out;
+}
+
+/**
+ * Values a and b of a UTF-8 column in the order JavaScript compares their strings (UTF-16 code units), from their
+ * bytes: UTF-8 byte order is code point order, which differs only where a character above U+FFFF (a surrogate
+ * pair, lead byte F0-F4) meets one in U+E000-U+FFFF (lead byte EE or EF) at the first difference.
+ */
+function compareValues(column: StringColumn, a: number, b: number): number {
+  const { bytes, offsets } = column;
+  const aStart = offsets[a];
+  const aLength = offsets[a + 1] - aStart;
+  const bStart = offsets[b];
+  const bLength = offsets[b + 1] - bStart;
+  const common = Math.min(aLength, bLength);
+  for (let k = 0; k < common; k++) {
+    const x = bytes[aStart + k];
+    const y = bytes[bStart + k];
+    if (x === y) continue;
+    if (x >= 0xf0 && (y === 0xee || y === 0xef)) return -1;
+    if (y >= 0xf0 && (x === 0xee || x === 0xef)) return 1;
+    return x - y;
+  }
+  return aLength - bLength;
 }
 
 /**

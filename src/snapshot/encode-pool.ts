@@ -14,6 +14,7 @@ import { CHAINS, type ChainId } from "../chains/chains.js";
 import type { PoolToken, Protocol } from "../api/wire.js";
 import { StringColumnBuilder, utf8, type StringColumn } from "../tables/shared-columns.js";
 import type { PeriodStats, PoolType, SnapshotPool, SnapshotProtocol, SnapshotToken } from "../api/snapshot-format.js";
+import type { TokenRows } from "./validate-snapshot.js";
 
 export type TokenRecord = Pick<SnapshotToken, "address" | "decimals" | "name" | "symbol"> & { logoUrl: string };
 
@@ -69,9 +70,18 @@ const TYPE_AND_STATS = new Map<PoolType, Uint8Array>(
 
 /** A chain's tokens as its pools' JSON shows them: each token's JSON object (a pool's `tokens` entry) and its row by address. */
 export interface PoolTokenTable {
-  /** One value per token row: `{"chainId":…,"address":…,"decimals":…,"name":…,"symbol":…,"logoUrl":…}`. */
+  /**
+   * Token JSON objects `{"chainId":…,"address":…,"decimals":…,"name":…,"symbol":…,"logoUrl":…}`: one value per
+   * token row, or, with `earlier`, one per row `from` does not take from there.
+   */
   readonly json: StringColumn;
-  readonly rows: ReadonlyMap<string, number>;
+  /**
+   * An incremental build (reuse-tokens.ts): the JSON objects of an earlier build (its token run's metadataJson),
+   * which the unchanged tokens' rows point into instead of copying them, and per row where its object is: value
+   * `from[row]` of `earlier` when >= 0, else value `-1 - from[row]` of `json`.
+   */
+  readonly earlier?: { readonly column: StringColumn; readonly from: Int32Array };
+  readonly rows: TokenRows;
 }
 
 /** The token table of a chain's tokens (each token's JSON encoded once). */
@@ -92,9 +102,12 @@ export function poolTokenJson(chainId: ChainId, t: TokenRecord): string {
 }
 
 export class PoolJsonEncoder {
-  /** Token JSON objects, one value per token, found by address through tokenRow. */
-  private readonly tokenJson: StringColumn;
-  private readonly tokenRow: ReadonlyMap<string, number>;
+  /** Token JSON objects, found by address through tokenRow: row r's is bytes [jsonStart[r], jsonEnd[r]) of jsonBytes[jsonPart[r]]. */
+  private readonly jsonBytes: readonly Uint8Array[];
+  private readonly jsonPart: Uint8Array;
+  private readonly jsonStart: Uint32Array;
+  private readonly jsonEnd: Uint32Array;
+  private readonly tokenRow: TokenRows;
   private readonly protocolJson = new Map<string, Uint8Array>();
   private readonly head: Uint8Array;
   /** Token rows of the pool being written. */
@@ -113,7 +126,7 @@ export class PoolJsonEncoder {
 
   constructor(chainId: ChainId, tokens: PoolTokenTable | readonly TokenRecord[], protocols: readonly SnapshotProtocol[]) {
     const table = isTokenTable(tokens) ? tokens : poolTokenTable(chainId, tokens);
-    this.tokenJson = table.json;
+    ({ bytes: this.jsonBytes, part: this.jsonPart, start: this.jsonStart, end: this.jsonEnd } = tokenJsonPlaces(table));
     this.tokenRow = table.rows;
     for (const p of protocols) {
       const protocol: Protocol = { id: p.id, name: p.name, logoUrl: p.logoUrl, url: p.url };
@@ -121,14 +134,14 @@ export class PoolJsonEncoder {
     }
     this.head = utf8(`{"chainId":${JSON.stringify(chainId)},"address":"`);
     this.wrappedRow = this.tokenRow.get(CHAINS[chainId].wrappedNative) ?? -1;
-    this.wrappedJsonBytes = this.wrappedRow < 0 ? 0 : this.tokenJson.offsets[this.wrappedRow + 1] - this.tokenJson.offsets[this.wrappedRow];
+    this.wrappedJsonBytes = this.wrappedRow < 0 ? 0 : this.jsonEnd[this.wrappedRow] - this.jsonStart[this.wrappedRow];
   }
 
   /** A copy of the JSON object of the token at `address` (a pool's `tokens` entry), or null when the chain has no such token. */
   tokenJsonOf(address: string): Uint8Array | null {
     const row = this.tokenRow.get(address);
     if (row === undefined) return null;
-    return this.tokenJson.bytes.slice(this.tokenJson.offsets[row], this.tokenJson.offsets[row + 1]);
+    return this.jsonBytes[this.jsonPart[row]].slice(this.jsonStart[row], this.jsonEnd[row]);
   }
 
   /** Token rows (indices in the constructor's `tokens`) of the pool last written, in its token order. */
@@ -146,7 +159,7 @@ export class PoolJsonEncoder {
     const wrappedOffsets = this.wrappedOffsets;
     wrappedOffsets.length = 0;
     const wrappedRow = this.wrappedRow;
-    const { bytes, offsets } = this.tokenJson;
+    const { jsonBytes, jsonPart, jsonStart, jsonEnd } = this;
     lit(out, this.head);
     out.writeAscii(pool.address);
     lit(out, K.createdAt);
@@ -159,7 +172,7 @@ export class PoolJsonEncoder {
       rows[j] = row;
       if (j > 0) out.writeByte(COMMA);
       if (row === wrappedRow) wrappedOffsets.push(out.valueBytes);
-      out.writeBytes(bytes, offsets[row], offsets[row + 1]);
+      out.writeBytes(jsonBytes[jsonPart[row]], jsonStart[row], jsonEnd[row]);
     }
     lit(out, K.protocol);
     lit(out, this.protocolJson.get(pool.protocolId)!);
@@ -184,7 +197,8 @@ export class PoolJsonEncoder {
       out.writeNumber(t.amountUsd);
       lit(out, K.token);
       if (rows[j] === wrappedRow) wrappedOffsets.push(out.valueBytes);
-      out.writeBytes(bytes, offsets[rows[j]], offsets[rows[j] + 1]);
+      const row = rows[j];
+      out.writeBytes(jsonBytes[jsonPart[row]], jsonStart[row], jsonEnd[row]);
       out.writeByte(CLOSE_BRACE);
     }
     lit(out, K.metadata);
@@ -192,6 +206,32 @@ export class PoolJsonEncoder {
     out.writeByte(CLOSE_BRACE);
     out.endValue();
   }
+}
+
+/** Where each token row's JSON object lies: a byte range of one of two byte arrays (the table's own, or an earlier build's). */
+function tokenJsonPlaces(table: PoolTokenTable): { bytes: Uint8Array[]; part: Uint8Array; start: Uint32Array; end: Uint32Array } {
+  const { json, earlier } = table;
+  if (earlier === undefined) {
+    const n = json.offsets.length - 1;
+    return { bytes: [json.bytes], part: new Uint8Array(n), start: json.offsets.subarray(0, n), end: json.offsets.subarray(1) };
+  }
+  const { column, from } = earlier;
+  const n = from.length;
+  const part = new Uint8Array(n);
+  const start = new Uint32Array(n);
+  const end = new Uint32Array(n);
+  for (let row = 0; row < n; row++) {
+    const f = from[row];
+    if (f >= 0) {
+      part[row] = 1;
+      start[row] = column.offsets[f];
+      end[row] = column.offsets[f + 1];
+    } else {
+      start[row] = json.offsets[-1 - f];
+      end[row] = json.offsets[-f];
+    }
+  }
+  return { bytes: [json.bytes, column.bytes], part, start, end };
 }
 
 function isTokenTable(tokens: PoolTokenTable | readonly TokenRecord[]): tokens is PoolTokenTable {

@@ -18,7 +18,7 @@
  */
 import type { ChainId } from "../chains/chains.js";
 import type { ChainTokenColumns } from "../tables/compiled-chain.js";
-import { columnStrings, StringColumnBuilder, type StringColumn } from "../tables/shared-columns.js";
+import { columnString, StringColumnBuilder, type StringColumn } from "../tables/shared-columns.js";
 import { arraySource } from "./byte-source.js";
 import type { PreviousChainTables } from "./previous-chain.js";
 import { decodeSnapshotBytes, decodeSnapshotRecord } from "./decode-snapshot.js";
@@ -74,9 +74,11 @@ export function readReusedHeader(
   const digests = digestColumn(n);
   const old = previous.tokens;
   const index = new DigestIndex(before.tokens, old.count);
+  const lossy = lossyRows(old);
   /** Previous row of each unchanged token; -1 for a decoded one (its value in `decoded`). */
   const from = new Int32Array(n);
   const decoded: unknown[] = new Array(n);
+  let reusable = 0;
   let raw: unknown;
   try {
     raw = decodeSnapshotBytes(split.rest);
@@ -86,8 +88,10 @@ export function readReusedHeader(
       const bytes = header.subarray(at, end);
       const j = index.find(writeDigest(bytes, digests, i));
       // A previous token whose text held U+FFFD may have been a lone surrogate, which the columns cannot give back: decode it.
-      if (j >= 0 && !lossyText(old, j)) from[i] = j;
-      else {
+      if (j >= 0 && lossy[j] === 0) {
+        from[i] = j;
+        reusable++;
+      } else {
         from[i] = -1;
         decoded[i] = decodeSnapshotRecord(bytes, `tokens[${i}]`);
       }
@@ -99,11 +103,15 @@ export function readReusedHeader(
   }
 
   const checker = new SnapshotChecker(raw, fileChainId, true);
-  const oldAddresses = columnStrings(old.address);
+  // Unchanged tokens are checked unique by their previous row, changed ones by their address found among the
+  // previous rows (or in a map when new): no map entry, and no address string, per unchanged token.
+  checker.knowPreviousTokens(old.address, previous.tokenRun.byAddress);
   const metadataAt = inverse(previous.tokenRun.rank);
   const metadata = previous.tokenRun.metadataJson;
   const columns = new TokenColumnsBuilder(n, (f) => old[f].bytes.length + (old[f].bytes.length >> 3));
-  const json = new StringColumnBuilder(n, metadata.bytes.length + (metadata.bytes.length >> 3));
+  /** Per row: its pool JSON in the previous run's metadataJson (>= 0), or -1 - its value in `json` (decoded rows). */
+  const jsonFrom = new Int32Array(n);
+  const json = new StringColumnBuilder(Math.max(16, n - reusable), (n - reusable) * 256);
   const rowOf = new Int32Array(old.count).fill(-1);
   const samePoolJson = new Uint8Array(old.count);
   /** Rows decoded, and their previous rows (-1: new). */
@@ -119,8 +127,8 @@ export function readReusedHeader(
       columns.copyRun(old, j, end - i);
       for (let r = i; r < end; r++) {
         const q = from[r];
-        checker.knownToken(r, oldAddresses[q]);
-        copyValue(json, metadata, metadataAt[q]);
+        checker.knownPreviousToken(r, q);
+        jsonFrom[r] = metadataAt[q];
         rowOf[q] = r;
         samePoolJson[q] = 1;
       }
@@ -128,8 +136,9 @@ export function readReusedHeader(
     } else {
       const token = normalizeToken(checker.token(i, decoded[i]), fileChainId, logoTemplate);
       columns.add(token);
+      jsonFrom[i] = -1 - json.length;
       json.add(poolTokenJson(fileChainId, token));
-      const k = findRow(oldAddresses, previous.tokenRun.byAddress, token.address);
+      const k = checker.previousTokenRow(token.address);
       if (k >= 0) rowOf[k] = i;
       else upserted.push(token.address);
       changedRows.push(i);
@@ -141,16 +150,16 @@ export function readReusedHeader(
     const i = changedRows[c];
     const k = changedFrom[c];
     if (k < 0) continue;
-    if (tokenDiffers(old, k, merged, i)) upserted.push(oldAddresses[k]);
-    samePoolJson[k] = samePoolToken(old, k, merged, i) ? 1 : 0;
+    if (tokenDiffers(old, k, merged, i)) upserted.push(columnString(old.address, k));
+    samePoolJson[k] = lossy[k] === 0 && samePoolToken(old, k, merged, i) ? 1 : 0;
   }
   const removed: string[] = [];
-  for (let j = 0; j < old.count; j++) if (rowOf[j] < 0) removed.push(oldAddresses[j]);
+  for (let j = 0; j < old.count; j++) if (rowOf[j] < 0) removed.push(columnString(old.address, j));
   return {
     snapshot: raw as NormalizedSnapshotFile,
     checker,
     columns: merged,
-    poolTokens: { json: json.finish(), rows: checker.tokenRows },
+    poolTokens: { json: json.finish(), earlier: { column: metadata, from: jsonFrom }, rows: checker.tokenRows },
     digests,
     rowFrom: from,
     rowOf,
@@ -161,27 +170,44 @@ export function readReusedHeader(
   };
 }
 
-/** Whether row j of `a` and row i of `b` show the same JSON in pools (decimals, name, symbol, logoUrl; no lossy text). */
+/** Whether row j of `a` and row i of `b` show the same JSON in pools (decimals, name, symbol, logoUrl). */
 function samePoolToken(a: ChainTokenColumns, j: number, b: ChainTokenColumns, i: number): boolean {
   return (
     a.decimals[j] === b.decimals[i] &&
     sameValue(a.symbol, j, b.symbol, i) &&
     sameValue(a.name, j, b.name, i) &&
-    sameValue(a.logoUrl, j, b.logoUrl, i) &&
-    !lossyText(a, j)
+    sameValue(a.logoUrl, j, b.logoUrl, i)
   );
 }
 
-/** Whether the text a pool shows of token row j (symbol, name, logoUrl) holds U+FFFD (bytes EF BF BD). */
-function lossyText(columns: ChainTokenColumns, j: number): boolean {
-  return holdsReplacement(columns.symbol, j) || holdsReplacement(columns.name, j) || holdsReplacement(columns.logoUrl, j);
+const REPLACEMENT = Buffer.from([0xef, 0xbf, 0xbd]);
+
+/**
+ * Per row of `columns`: 1 when the text a pool shows of the token (symbol, name, logoUrl) holds U+FFFD (bytes
+ * EF BF BD), found by one native search per column rather than a scan per row.
+ */
+export function lossyRows(columns: ChainTokenColumns): Uint8Array {
+  const rows = new Uint8Array(columns.count);
+  for (const { bytes, offsets } of [columns.symbol, columns.name, columns.logoUrl]) {
+    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, offsets[columns.count]);
+    for (let at = buffer.indexOf(REPLACEMENT, offsets[0]); at >= 0; at = buffer.indexOf(REPLACEMENT, at + 1)) {
+      const row = rowHolding(offsets, columns.count, at);
+      if (at + 3 <= offsets[row + 1]) rows[row] = 1;
+    }
+  }
+  return rows;
 }
 
-function holdsReplacement(column: StringColumn, j: number): boolean {
-  const bytes = column.bytes;
-  const end = column.offsets[j + 1];
-  for (let k = column.offsets[j]; k + 2 < end; k++) if (bytes[k] === 0xef && bytes[k + 1] === 0xbf && bytes[k + 2] === 0xbd) return true;
-  return false;
+/** The row r of a column of n values with offsets[r] <= at < offsets[r + 1] (offsets[0] <= at < offsets[n]). */
+function rowHolding(offsets: Uint32Array, n: number, at: number): number {
+  let low = 0;
+  let high = n - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >>> 1;
+    if (offsets[mid] <= at) low = mid;
+    else high = mid - 1;
+  }
+  return low;
 }
 
 function sameValue(a: StringColumn, j: number, b: StringColumn, i: number): boolean {
@@ -191,25 +217,6 @@ function sameValue(a: StringColumn, j: number, b: StringColumn, i: number): bool
   if (b.offsets[i + 1] - bStart !== length) return false;
   for (let k = 0; k < length; k++) if (a.bytes[aStart + k] !== b.bytes[bStart + k]) return false;
   return true;
-}
-
-function copyValue(out: StringColumnBuilder, column: StringColumn, j: number): void {
-  out.writeBytes(column.bytes, column.offsets[j], column.offsets[j + 1]);
-  out.endValue();
-}
-
-/** The row holding `address` (binary search over the rows in address order), or -1. */
-function findRow(addresses: readonly string[], byAddress: Uint32Array, address: string): number {
-  let low = 0;
-  let high = byAddress.length - 1;
-  while (low <= high) {
-    const mid = (low + high) >>> 1;
-    const value = addresses[byAddress[mid]];
-    if (value === address) return byAddress[mid];
-    if (value < address) low = mid + 1;
-    else high = mid - 1;
-  }
-  return -1;
 }
 
 /** position[rows[p]] = p. */

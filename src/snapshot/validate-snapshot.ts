@@ -18,6 +18,7 @@ import { isSupportedChainId, SUPPORTED_CHAIN_IDS_ASCENDING } from "../chains/cha
 import type { PoolType, SnapshotFile, SnapshotPool, SnapshotProtocol, SnapshotToken } from "../api/snapshot-format.js";
 import { snapshotFileName } from "../api/snapshot-format.js";
 import { addressAt, findAddress, type AddressTableData } from "../tables/address-hash-table.js";
+import { columnString, type StringColumn } from "../tables/shared-columns.js";
 import { SnapshotError } from "./snapshot-error.js";
 
 type RecordArrays = "protocols" | "tokens" | "pools";
@@ -85,6 +86,11 @@ export class SnapshotChecker {
   /** An incremental build: the previous file's pools, and per previous pool 1 + the first pool checked with its address (0: none). */
   private previousPools: AddressTableData | null = null;
   private firstOfPrevious = new Int32Array(0);
+  /** An incremental build: the previous file's token addresses and their rows in address order, and per previous token 1 + the first token checked with its address (0: none). */
+  private previousTokens: { readonly address: StringColumn; readonly byAddress: Uint32Array } | null = null;
+  private firstOfPreviousToken = new Int32Array(0);
+  /** The previous row of each address looked up so far (-1: none): the changed pools look up the same few tokens again and again. */
+  private readonly previousRowOf = new Map<string, number>();
 
   /** @param tokensLater the tokens are checked by `token` / `knownToken` calls, in order, not here */
   constructor(raw: unknown, fileChainId: number, tokensLater = false) {
@@ -123,14 +129,60 @@ export class SnapshotChecker {
 
   /** Token `i`, whose record is one validated before (its structure holds): unique address. */
   knownToken(i: number, address: string): void {
+    if (this.previousTokens !== null) {
+      const j = this.previousTokenRow(address);
+      if (j >= 0) return this.knownPreviousToken(i, j);
+    }
     const first = this.tokenIndex.get(address);
     if (first !== undefined) throw duplicateError(`tokens[${i}].address`, `tokens[${first}]`, address);
     this.tokenIndex.set(address, i);
   }
 
+  /**
+   * An incremental build (reuse-tokens.ts): the tokens of the previous file (their address column and its rows in
+   * address order, as its token run keeps them). A token with one of their addresses is then checked unique by its
+   * row there (knownPreviousToken) instead of by its address string: the same verdict and message, without a map
+   * entry per unchanged token.
+   */
+  knowPreviousTokens(address: StringColumn, byAddress: Uint32Array): void {
+    this.previousTokens = { address, byAddress };
+    this.firstOfPreviousToken = new Int32Array(byAddress.length);
+  }
+
+  /** Token `i`, whose address is previous token j's (knowPreviousTokens), validated before or now: unique address. */
+  knownPreviousToken(i: number, j: number): void {
+    const first = this.firstOfPreviousToken[j];
+    if (first !== 0) throw duplicateError(`tokens[${i}].address`, `tokens[${first - 1}]`, columnString(this.previousTokens!.address, j));
+    this.firstOfPreviousToken[j] = i + 1;
+  }
+
+  /** The previous file's token row with this address (knowPreviousTokens), or -1. */
+  previousTokenRow(address: string): number {
+    const previous = this.previousTokens;
+    if (previous === null) return -1;
+    let j = this.previousRowOf.get(address);
+    if (j === undefined) {
+      j = findSortedAddress(previous.address, previous.byAddress, address);
+      this.previousRowOf.set(address, j);
+    }
+    return j;
+  }
+
   /** Each token address checked so far, with its index (the first of each). */
-  get tokenRows(): ReadonlyMap<string, number> {
-    return this.tokenIndex;
+  get tokenRows(): TokenRows {
+    return this.previousTokens === null ? this.tokenIndex : { get: (address) => this.tokenRow(address) };
+  }
+
+  /** The index of the first token checked with this address, or undefined. */
+  private tokenRow(address: string): number | undefined {
+    if (this.previousTokens !== null) {
+      const j = this.previousTokenRow(address);
+      if (j >= 0) {
+        const first = this.firstOfPreviousToken[j];
+        return first === 0 ? undefined : first - 1;
+      }
+    }
+    return this.tokenIndex.get(address);
   }
 
   /** Whether a protocol of this id was checked. */
@@ -183,7 +235,7 @@ export class SnapshotChecker {
     const poolTokens = pool.tokens;
     for (let j = 0; j < poolTokens.length; j++) {
       const address = poolTokens[j].address;
-      if (!this.tokenIndex.has(address)) {
+      if (this.tokenRow(address) === undefined) {
         throw new SnapshotError("reference", `pools[${i}].tokens[${j}].address: not in tokens (${describeValue(address)})`, {
           path: `pools[${i}].tokens[${j}].address`,
         });
@@ -346,4 +398,33 @@ export function describeValue(value: unknown): string {
 
 function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** A token's row by address: what a chain's pools look their tokens up in (a Map, or the checker's lookup). */
+export interface TokenRows {
+  get(address: string): number | undefined;
+}
+
+/**
+ * The row of `column` (ASCII addresses, one per row) whose value is `address`, by binary search over `byAddress`
+ * (the rows in code-unit order of their values), or -1.
+ */
+function findSortedAddress(column: StringColumn, byAddress: Uint32Array, address: string): number {
+  const { bytes, offsets } = column;
+  let low = 0;
+  let high = byAddress.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >>> 1;
+    const row = byAddress[mid];
+    const start = offsets[row];
+    const length = offsets[row + 1] - start;
+    const common = Math.min(length, address.length);
+    let order = 0;
+    for (let k = 0; k < common && order === 0; k++) order = bytes[start + k] - address.charCodeAt(k);
+    if (order === 0) order = length - address.length;
+    if (order === 0) return row;
+    if (order < 0) low = mid + 1;
+    else high = mid - 1;
+  }
+  return -1;
 }
