@@ -23,6 +23,7 @@ export interface SearchStrings {
  * the decoded text of each holds.
  */
 export class ByteStrings {
+  /** Two values a slot: id + 1 (0: empty) and the string's hash (compared before its bytes are). */
   private slots: Uint32Array;
   private mask: number;
   private bytes: Uint8Array;
@@ -38,7 +39,7 @@ export class ByteStrings {
   constructor(expected: number, expectedBytes = expected * 16) {
     let size = 16;
     while (size < expected * 2) size <<= 1;
-    this.slots = new Uint32Array(size);
+    this.slots = new Uint32Array(size * 2);
     this.mask = size - 1;
     this.bytes = new Uint8Array(Math.max(64, expectedBytes));
     this.ends = new Uint32Array(Math.max(16, expected));
@@ -61,15 +62,16 @@ export class ByteStrings {
     hash >>>= 0;
     const length = to - from;
     for (let slot = hash & this.mask; ; slot = (slot + 1) & this.mask) {
-      const entry = this.slots[slot];
+      const entry = this.slots[slot * 2];
       if (entry === 0) {
         const id = this.add(source, from, to, hash);
-        this.slots[slot] = id + 1;
-        if (this.count * 2 > this.slots.length) this.grow();
+        this.slots[slot * 2] = id + 1;
+        this.slots[slot * 2 + 1] = hash;
+        if (this.count * 4 > this.slots.length) this.grow();
         return id;
       }
+      if (this.slots[slot * 2 + 1] !== hash) continue;
       const id = entry - 1;
-      if (this.hashes[id] !== hash) continue;
       const start = id === 0 ? 0 : this.ends[id - 1];
       if (this.ends[id] - start !== length) continue;
       let same = true;
@@ -119,13 +121,14 @@ export class ByteStrings {
   }
 
   private grow(): void {
-    const size = this.slots.length * 2;
-    const slots = new Uint32Array(size);
+    const size = this.slots.length;
+    const slots = new Uint32Array(size * 2);
     const mask = size - 1;
     for (let id = 0; id < this.count; id++) {
       let slot = this.hashes[id] & mask;
-      while (slots[slot] !== 0) slot = (slot + 1) & mask;
-      slots[slot] = id + 1;
+      while (slots[slot * 2] !== 0) slot = (slot + 1) & mask;
+      slots[slot * 2] = id + 1;
+      slots[slot * 2 + 1] = this.hashes[id];
     }
     this.slots = slots;
     this.mask = mask;
