@@ -11,7 +11,7 @@
  * exactly as a build from scratch hands them out.
  */
 import { SUPPORTED_CHAIN_IDS, type ChainId } from "../chains/chains.js";
-import { nameWords, type NameWords } from "../tables/name-parity.js";
+import { cleanName } from "../tables/name-parity.js";
 import type { TokenIndexColumns, TokenIndexData, TokenListData } from "../tables/token-index.js";
 import { evaluateTokenList } from "../query/evaluate-token-list.js";
 import { chainMask, DEFAULT_TOKEN_QUERY } from "../query/token-query.js";
@@ -30,7 +30,8 @@ export interface ChainTokens {
 }
 
 /** A distinct name's interned features. */
-interface NameEntry extends NameWords {
+interface NameEntry {
+  /** Interned cleaned name (name-parity.ts `cleanName`). */
   readonly id: number;
   readonly firstWordId: number;
   /** Sorted, unique word ids. */
@@ -361,38 +362,97 @@ function interleave(columns: readonly StringColumn[], stretches: Stretches): Str
 
 /**
  * Interns cleaned names and words. Ids are handed out in order of first use,
- * so they depend only on the order in which names are asked for.
+ * so they depend only on the order in which names are asked for. Names,
+ * cleaned names and words are found by their bytes (ByteStrings); an ASCII
+ * name (most) is cleaned byte by byte, as `cleanName` cleans it, without a
+ * string; any other through `cleanName` itself.
  */
 class NameInterner {
   /** Distinct normalized names met, by their bytes: entries[id] is name id's entry. */
   private readonly byName: ByteStrings;
   private readonly entries: NameEntry[] = [];
-  private readonly cleanedIds = new Map<string, number>();
-  private readonly wordIds = new Map<string, number>();
+  private readonly cleanedIds: ByteStrings;
+  private readonly wordIds: ByteStrings;
+  /** The cleaned name being interned, and a one-value column over a stretch of it. */
+  private scratch = new Uint8Array(256);
+  private readonly piece = { bytes: this.scratch, offsets: new Uint32Array(2) };
 
   /** @param expected an upper bound on the number of distinct names */
   constructor(expected: number) {
     this.byName = new ByteStrings(expected);
+    this.cleanedIds = new ByteStrings(expected);
+    this.wordIds = new ByteStrings(expected * 2);
   }
 
   /** The entry of value k of a column of normalized names. */
   get(column: StringColumn, k: number): NameEntry {
     const id = this.byName.idOf(column, k);
     if (id < this.entries.length) return this.entries[id];
-    const { cleaned, words, initials } = nameWords(columnString(column, k));
-    const ids = words.map((word) => intern(this.wordIds, word));
+    const length = this.clean(column, k);
+    const ids: number[] = [];
+    for (let at = 0; at < length;) {
+      if (this.scratch[at] === SPACE) {
+        at++;
+        continue;
+      }
+      const start = at;
+      while (at < length && this.scratch[at] !== SPACE) at++;
+      ids.push(this.internPiece(this.wordIds, start, at));
+    }
     const entry: NameEntry = {
-      cleaned,
-      words,
-      initials,
-      id: intern(this.cleanedIds, cleaned),
+      id: this.internPiece(this.cleanedIds, 0, length),
       firstWordId: ids.length > 0 ? ids[0] : 0,
       wordIds: sortedUnique(ids),
     };
     this.entries.push(entry);
     return entry;
   }
+
+  /** Writes the cleaned name of value k into `scratch` (its ASCII bytes); returns its length. */
+  private clean(column: StringColumn, k: number): number {
+    const { bytes, offsets } = column;
+    const from = offsets[k];
+    const to = offsets[k + 1];
+    let ascii = true;
+    for (let b = from; b < to; b++) {
+      if (bytes[b] >= 0x80) {
+        ascii = false;
+        break;
+      }
+    }
+    if (!ascii) {
+      const cleaned = cleanName(columnString(column, k));
+      this.room(cleaned.length);
+      for (let c = 0; c < cleaned.length; c++) this.scratch[c] = cleaned.charCodeAt(c);
+      return cleaned.length;
+    }
+    this.room(to - from);
+    // Lowercased, everything but [a-z0-9 ] dropped, then trimmed (only spaces are left to trim).
+    let length = 0;
+    for (let b = from; b < to; b++) {
+      let c = bytes[b];
+      if (c >= 0x41 && c <= 0x5a) c |= 0x20;
+      if ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || (c === SPACE && length > 0)) this.scratch[length++] = c;
+    }
+    while (length > 0 && this.scratch[length - 1] === SPACE) length--;
+    return length;
+  }
+
+  private room(length: number): void {
+    if (length <= this.scratch.length) return;
+    this.scratch = new Uint8Array(length * 2);
+    this.piece.bytes = this.scratch;
+  }
+
+  /** Interned id (from 1) of scratch[start, end). */
+  private internPiece(table: ByteStrings, start: number, end: number): number {
+    this.piece.offsets[0] = start;
+    this.piece.offsets[1] = end;
+    return table.idOf(this.piece, 0) + 1;
+  }
 }
+
+const SPACE = 0x20;
 
 /** The ids, sorted and without duplicates. */
 function sortedUnique(ids: readonly number[]): Uint32Array {
@@ -400,10 +460,4 @@ function sortedUnique(ids: readonly number[]): Uint32Array {
   let unique = 0;
   for (let k = 0; k < sorted.length; k++) if (k === 0 || sorted[k] !== sorted[k - 1]) sorted[unique++] = sorted[k];
   return unique === sorted.length ? sorted : sorted.slice(0, unique);
-}
-
-function intern(map: Map<string, number>, key: string): number {
-  let id = map.get(key);
-  if (id === undefined) map.set(key, (id = map.size + 1));
-  return id;
 }

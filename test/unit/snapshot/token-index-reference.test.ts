@@ -15,7 +15,24 @@ import { compileFile } from "../../support/compiled-chains.js";
 import { referenceTokenIndex } from "../../support/reference-token-index.js";
 
 const SYMBOLS = ["USDC", "usdc", "WETH", "A", "É", "𝐀", "B", "x\uD800", "Ωmega", ""];
-const NAMES = ["USD Coin", "usd coin", "Wrapped Ether", "", "A-B c", "𝐀 token", "b b b a", "\uDC00 lone", "Ünïcødé  ẞ", "usdc"];
+const NAMES = [
+  "USD Coin",
+  "usd coin",
+  "Wrapped Ether",
+  "",
+  "A-B c",
+  "𝐀 token",
+  "b b b a",
+  "\uDC00 lone",
+  "Ünïcødé  ẞ",
+  "usdc",
+  "İstanbul \u212Aelvin",
+  "  Spaced  OUT  ",
+  "-_- ",
+  "USD-Coin",
+  "USD Coin -",
+  " usd coin",
+];
 const TVLS = [0, 1, 1, 2.5, 1e9, 3e-7];
 
 const tokenArb = fc.record({
