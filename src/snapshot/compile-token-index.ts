@@ -11,7 +11,7 @@
  * exactly as a build from scratch hands them out.
  */
 import { SUPPORTED_CHAIN_IDS, type ChainId } from "../chains/chains.js";
-import { nameWords, type NameWords } from "../tables/name-parity.js";
+import { cleanName } from "../tables/name-parity.js";
 import type { TokenIndexColumns, TokenIndexData, TokenListData } from "../tables/token-index.js";
 import { evaluateTokenList } from "../query/evaluate-token-list.js";
 import { chainMask, DEFAULT_TOKEN_QUERY } from "../query/token-query.js";
@@ -20,7 +20,7 @@ import { columnString, columnStrings, encodeStringColumn, sharedArray, sharedCop
 import type { ChainTokenColumns, TokenRunData } from "../tables/compiled-chain.js";
 import { compileAddressTable, compileChainOrders } from "./compile-token-lookups.js";
 import { compileTokenRun } from "./compile-token-run.js";
-import { searchStringsFromPairs } from "./compile-search-strings.js";
+import { ByteStrings, searchStringsFromPairs } from "./compile-search-strings.js";
 
 /** A chain's tokens and, when it was built with them, its token run (built here otherwise). */
 export interface ChainTokens {
@@ -30,7 +30,8 @@ export interface ChainTokens {
 }
 
 /** A distinct name's interned features. */
-interface NameEntry extends NameWords {
+interface NameEntry {
+  /** Interned cleaned name (name-parity.ts `cleanName`). */
   readonly id: number;
   readonly firstWordId: number;
   /** Sorted, unique word ids. */
@@ -46,21 +47,22 @@ interface Lane {
   readonly chainBit: number;
   readonly tokens: ChainTokenColumns;
   readonly run: TokenRunData;
-  readonly symbols: readonly string[];
   /** Index-wide name entry of each chain-local name (null until first met). */
   readonly nameEntry: (NameEntry | null)[];
   /** Index-wide search string id + 1 of each chain-local one (0 until first met). */
   readonly searchId: Uint32Array;
-  readonly searchText: readonly string[];
   /** Position of the chain's first instance in (chainId, address) order. */
   readonly base: number;
   /** Each row's position in the chain's address order (the inverse of its run's `byAddress`). */
   readonly addressPosition: Uint32Array;
+  readonly count: number;
+  /** Normalized symbol and TVL of each rank position (the merge reads them front to back). */
+  readonly rankSymbol: readonly string[];
+  readonly rankTvl: Float64Array;
+  /** Index position of each rank position (filled by the merge). */
+  readonly atOf: Uint32Array;
   /** Next position in the run. */
   at: number;
-  /** Normalized symbol and TVL of the instance at `at` (read once per advance, compared many times). */
-  headSymbol: string;
-  headTvl: number;
 }
 
 /** Instances merged between two calls of compileTokenIndex's `onProgress`. */
@@ -76,24 +78,32 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>, onProgress
   let n = 0;
   const lanes: Lane[] = ordered.map(({ chainId, tokens, run }, index) => {
     const r = run ?? compileTokenRun(chainId, tokens);
+    const symbols = columnStrings(tokens.normalizedSymbol);
+    const count = tokens.count;
+    const rankSymbol = new Array<string>(count);
+    const rankTvl = new Float64Array(count);
+    for (let position = 0; position < count; position++) {
+      const row = r.rank[position];
+      rankSymbol[position] = symbols[row];
+      rankTvl[position] = tokens.tvl[row];
+    }
     const lane: Lane = {
       chainId,
       index,
       chainBit: 1 << SUPPORTED_CHAIN_IDS.indexOf(chainId),
       tokens,
       run: r,
-      symbols: columnStrings(tokens.normalizedSymbol),
       nameEntry: new Array<NameEntry | null>(r.names.offsets.length - 1).fill(null),
       searchId: new Uint32Array(r.searchStrings.offsets.length - 1),
-      searchText: columnStrings(r.searchStrings),
       base: n,
       addressPosition: inverse(r.byAddress),
+      count,
+      rankSymbol,
+      rankTvl,
+      atOf: new Uint32Array(count),
       at: 0,
-      headSymbol: "",
-      headTvl: 0,
     };
-    readHead(lane);
-    n += tokens.count;
+    n += count;
     return lane;
   });
 
@@ -114,30 +124,35 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>, onProgress
   const laneOf = new Uint8Array(n);
   /** Index position of each instance in (chainId, address) order. */
   const positionOf = new Uint32Array(n);
-  const names = new NameInterner();
+  let laneNames = 0;
+  let laneStrings = 0;
+  for (const lane of lanes) {
+    laneNames += lane.nameEntry.length;
+    laneStrings += lane.searchId.length;
+  }
+  const names = new NameInterner(laneNames);
   const entries: NameEntry[] = new Array(n);
   const groupSymbols: string[] = [];
   const groupStarts: number[] = [];
   const pairString = new Uint32Array(n * 4);
   const pairFields = new Uint8Array(n * 4);
   const pairCount = new Uint8Array(n);
-  const searchTexts: string[] = [];
-  /** Index-wide search string id + 1 of each string met so far. */
-  const searchIds = new Map<string, number>();
+  /** The search strings met so far, by index-wide id. */
+  const searchStrings = new ByteStrings(laneStrings);
 
-  let totalWords = 0;
+  // 1. The order: which lane each instance comes from (symbol asc, TVL desc, chainId asc; lanes are in chainId
+  // order), reading each lane's heads front to back.
   let symbol: string | null = null;
   for (let at = 0; at < n; at++) {
     if (at % INDEX_PROGRESS_INSTANCES === 0) onProgress();
-    // The lane whose next instance comes first: symbol asc, TVL desc, chainId asc (lanes are in chainId order).
     let best: Lane | null = null;
     let bestSymbol = "";
     let bestTvl = 0;
     for (let l = 0; l < lanes.length; l++) {
       const lane = lanes[l];
-      if (lane.at === lane.tokens.count) continue;
-      const s = lane.headSymbol;
-      const t = lane.headTvl;
+      if (lane.at === lane.count) continue;
+      const s = lane.rankSymbol[lane.at];
+      const t = lane.rankTvl[lane.at];
       if (best === null || s < bestSymbol || (s === bestSymbol && t > bestTvl)) {
         best = lane;
         bestSymbol = s;
@@ -145,58 +160,63 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>, onProgress
       }
     }
     const lane = best!;
-    const { run, tokens } = lane;
-    /** Rank position within the chain: where the run's JSON pieces and address bytes of this instance are. */
-    const position = lane.at++;
-    const row = run.rank[position];
-    readHead(lane);
+    lane.atOf[lane.at++] = at;
     if (bestSymbol !== symbol) {
       symbol = bestSymbol;
       groupSymbols.push(symbol);
       groupStarts.push(at);
     }
     groupOfAt[at] = groupSymbols.length - 1;
-    positionOf[lane.base + lane.addressPosition[row]] = at;
-    chainId[at] = lane.chainId;
-    chainBit[at] = lane.chainBit;
-    chainRow[at] = row;
-    tvl[at] = tokens.tvl[row];
-    price[at] = tokens.price[row];
-    swaps[at] = tokens.swaps[row];
-    volume[at] = tokens.volume[row];
-    flags[at] = run.flags[row];
+    laneOf[at] = lane.index;
+  }
 
-    const local = run.nameOf[row];
-    let entry = lane.nameEntry[local];
-    if (entry === null) {
-      entry = lane.nameEntry[local] = names.get(columnString(run.names, local));
+  // 2. Each lane's instances, in its rank order (rank position p is instance atOf[p]): the columns, and the
+  // chain-local name and search string ids (made index-wide in 3).
+  const localName = new Uint32Array(n);
+  for (const lane of lanes) {
+    const { run, tokens, atOf } = lane;
+    const fromAddress = run.addressBytes;
+    for (let position = 0; position < lane.count; position++) {
+      const at = atOf[position];
+      const row = run.rank[position];
+      positionOf[lane.base + lane.addressPosition[row]] = at;
+      chainId[at] = lane.chainId;
+      chainBit[at] = lane.chainBit;
+      chainRow[at] = row;
+      tvl[at] = tokens.tvl[row];
+      price[at] = tokens.price[row];
+      swaps[at] = tokens.swaps[row];
+      volume[at] = tokens.volume[row];
+      flags[at] = run.flags[row];
+      localName[at] = run.nameOf[row];
+      for (let b = 0, from = position * ADDRESS_BYTES, to = at * ADDRESS_BYTES; b < ADDRESS_BYTES; b++)
+        addressBytes[to + b] = fromAddress[from + b];
+      const pairs = run.pairCount[row];
+      pairCount[at] = pairs;
+      for (let k = 0; k < pairs; k++) {
+        pairString[at * 4 + k] = run.pairString[row * 4 + k];
+        pairFields[at * 4 + k] = run.pairFields[row * 4 + k];
+      }
     }
+  }
+
+  // 3. Index-wide name and search string ids, handed out in rank order (order of first use).
+  let totalWords = 0;
+  for (let at = 0; at < n; at++) {
+    const lane = lanes[laneOf[at]];
+    const { run } = lane;
+    const local = localName[at];
+    let entry = lane.nameEntry[local];
+    if (entry === null) entry = lane.nameEntry[local] = names.get(run.names, local);
     nameId[at] = entry.id;
     firstWordId[at] = entry.firstWordId;
     entries[at] = entry;
     totalWords += entry.wordIds.length;
-
-    laneOf[at] = lane.index;
-    const fromAddress = run.addressBytes;
-    for (let b = 0, from = position * ADDRESS_BYTES, to = at * ADDRESS_BYTES; b < ADDRESS_BYTES; b++)
-      addressBytes[to + b] = fromAddress[from + b];
-
-    const pairs = run.pairCount[row];
-    pairCount[at] = pairs;
-    for (let k = 0; k < pairs; k++) {
-      const localString = run.pairString[row * 4 + k];
+    for (let k = 0, pairs = pairCount[at]; k < pairs; k++) {
+      const localString = pairString[at * 4 + k];
       let id = lane.searchId[localString];
-      if (id === 0) {
-        const text = lane.searchText[localString];
-        let known = searchIds.get(text);
-        if (known === undefined) {
-          searchTexts.push(text);
-          searchIds.set(text, (known = searchTexts.length));
-        }
-        id = lane.searchId[localString] = known;
-      }
+      if (id === 0) id = lane.searchId[localString] = searchStrings.idOf(run.searchStrings, localString) + 1;
       pairString[at * 4 + k] = id - 1;
-      pairFields[at * 4 + k] = run.pairFields[row * 4 + k];
     }
   }
   const groupCount = groupSymbols.length;
@@ -208,8 +228,8 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>, onProgress
   let w = 0;
   for (let at = 0; at < n; at++) {
     wordStart[at] = w;
-    words.set(entries[at].wordIds, w);
-    w += entries[at].wordIds.length;
+    const ids = entries[at].wordIds;
+    for (let k = 0; k < ids.length; k++) words[w++] = ids[k];
   }
   wordStart[n] = w;
 
@@ -224,6 +244,7 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>, onProgress
       gatheredChainPos[lane.base + k] = pos;
     }
   }
+  const stretches = laneStretches(laneOf, lanes.length);
   const chainOrders = compileChainOrders(gatheredTvl, gatheredChainPos, positionOf, SUPPORTED_CHAIN_IDS.length);
   const addressTable = compileAddressTable(addressBytes, n);
 
@@ -246,21 +267,21 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>, onProgress
     words,
     addressJson: interleave(
       lanes.map((l) => l.run.addressJson),
-      laneOf,
+      stretches,
     ),
     headerJson: interleave(
       lanes.map((l) => l.run.headerJson),
-      laneOf,
+      stretches,
     ),
     groupOf: groupOfAt,
     metadataJson: interleave(
       lanes.map((l) => l.run.metadataJson),
-      laneOf,
+      stretches,
     ),
     addressBytes,
     ...addressTable,
     ...chainOrders,
-    ...searchStringsFromPairs(searchTexts, pairString, pairFields, pairCount, n),
+    ...searchStringsFromPairs(searchStrings, pairString, pairFields, pairCount, n),
   };
   // The default token list, once here rather than in every serving thread as it takes the snapshot.
   const mask = chainMask(ordered.map((c) => c.chainId));
@@ -279,14 +300,6 @@ function sharedList(list: TokenListData): TokenListData {
   };
 }
 
-/** Caches the symbol and TVL of the lane's next instance (nothing when the lane is done). */
-function readHead(lane: Lane): void {
-  if (lane.at === lane.tokens.count) return;
-  const row = lane.run.rank[lane.at];
-  lane.headSymbol = lane.symbols[row];
-  lane.headTvl = lane.tokens.tvl[row];
-}
-
 /** The inverse permutation: inverse[order[k]] = k. */
 function inverse(order: Uint32Array): Uint32Array {
   const out = new Uint32Array(order.length);
@@ -294,32 +307,54 @@ function inverse(order: Uint32Array): Uint32Array {
   return out;
 }
 
-/**
- * One column of the index from the lanes' columns of the same piece, each in rank order: value `at` is the next
- * value of lane laneOf[at]. Each lane's values are read front to back, so a stretch of instances from one lane
- * is one copy (a value at a time cost the merge a quarter of its time).
- */
-function interleave(columns: readonly StringColumn[], laneOf: Uint8Array): StringColumn {
+/** The stretches of instances from one lane: stretch s is `count[s]` instances of lane `lane[s]`. */
+interface Stretches {
+  readonly length: number;
+  readonly lane: Uint8Array;
+  readonly count: Uint32Array;
+  readonly lanes: number;
+  readonly instances: number;
+}
+
+function laneStretches(laneOf: Uint8Array, lanes: number): Stretches {
   const n = laneOf.length;
+  const lane = new Uint8Array(n);
+  const count = new Uint32Array(n);
+  let length = 0;
+  for (let at = 0; at < n;) {
+    const l = laneOf[at];
+    const from = at;
+    while (at < n && laneOf[at] === l) at++;
+    lane[length] = l;
+    count[length++] = at - from;
+  }
+  return { length, lane, count, lanes, instances: n };
+}
+
+/**
+ * One column of the index from the lanes' columns of the same piece, each in rank order: the instances of
+ * stretch s are the next `count[s]` values of lane `lane[s]`. Each lane's values are read front to back, so a
+ * stretch is one copy (a value at a time cost the merge a quarter of its time).
+ */
+function interleave(columns: readonly StringColumn[], stretches: Stretches): StringColumn {
   let total = 0;
   for (const c of columns) total += c.offsets[c.offsets.length - 1] - c.offsets[0];
   const bytes = sharedArray(Uint8Array, total);
-  const offsets = sharedArray(Uint32Array, n + 1);
-  const next = new Uint32Array(columns.length);
+  const offsets = sharedArray(Uint32Array, stretches.instances + 1);
+  const next = new Uint32Array(stretches.lanes);
   let out = 0;
   let at = 0;
-  while (at < n) {
-    const l = laneOf[at];
+  for (let s = 0; s < stretches.length; s++) {
+    const l = stretches.lane[s];
     const from = next[l];
+    const to = from + stretches.count[s];
     const { bytes: source, offsets: ends } = columns[l];
-    let to = from;
-    // The stretch of instances from lane l (their values are contiguous in its column).
-    do {
-      to++;
-      offsets[++at] = out + ends[to] - ends[from];
-    } while (at < n && laneOf[at] === l);
-    bytes.set(source.subarray(ends[from], ends[to]), out);
-    out += ends[to] - ends[from];
+    const base = out - ends[from];
+    for (let v = from + 1; v <= to; v++) offsets[++at] = base + ends[v];
+    const start = ends[from];
+    const end = ends[to];
+    bytes.set(source.subarray(start, end), out);
+    out += end - start;
     next[l] = to;
   }
   return { bytes, offsets };
@@ -327,34 +362,102 @@ function interleave(columns: readonly StringColumn[], laneOf: Uint8Array): Strin
 
 /**
  * Interns cleaned names and words. Ids are handed out in order of first use,
- * so they depend only on the order in which names are asked for.
+ * so they depend only on the order in which names are asked for. Names,
+ * cleaned names and words are found by their bytes (ByteStrings); an ASCII
+ * name (most) is cleaned byte by byte, as `cleanName` cleans it, without a
+ * string; any other through `cleanName` itself.
  */
 class NameInterner {
-  private readonly byName = new Map<string, NameEntry>();
-  private readonly cleanedIds = new Map<string, number>();
-  private readonly wordIds = new Map<string, number>();
+  /** Distinct normalized names met, by their bytes: entries[id] is name id's entry. */
+  private readonly byName: ByteStrings;
+  private readonly entries: NameEntry[] = [];
+  private readonly cleanedIds: ByteStrings;
+  private readonly wordIds: ByteStrings;
+  /** The cleaned name being interned, and a one-value column over a stretch of it. */
+  private scratch = new Uint8Array(256);
+  private readonly piece = { bytes: this.scratch, offsets: new Uint32Array(2) };
 
-  get(normalizedName: string): NameEntry {
-    let entry = this.byName.get(normalizedName);
-    if (entry === undefined) {
-      const { cleaned, words, initials } = nameWords(normalizedName);
-      const ids = words.map((word) => intern(this.wordIds, word));
-      entry = {
-        cleaned,
-        words,
-        initials,
-        id: intern(this.cleanedIds, cleaned),
-        firstWordId: ids.length > 0 ? ids[0] : 0,
-        wordIds: Uint32Array.from(new Set(ids)).sort(),
-      };
-      this.byName.set(normalizedName, entry);
+  /** @param expected an upper bound on the number of distinct names */
+  constructor(expected: number) {
+    this.byName = new ByteStrings(expected);
+    this.cleanedIds = new ByteStrings(expected);
+    this.wordIds = new ByteStrings(expected * 2);
+  }
+
+  /** The entry of value k of a column of normalized names. */
+  get(column: StringColumn, k: number): NameEntry {
+    const id = this.byName.idOf(column, k);
+    if (id < this.entries.length) return this.entries[id];
+    const length = this.clean(column, k);
+    const ids: number[] = [];
+    for (let at = 0; at < length;) {
+      if (this.scratch[at] === SPACE) {
+        at++;
+        continue;
+      }
+      const start = at;
+      while (at < length && this.scratch[at] !== SPACE) at++;
+      ids.push(this.internPiece(this.wordIds, start, at));
     }
+    const entry: NameEntry = {
+      id: this.internPiece(this.cleanedIds, 0, length),
+      firstWordId: ids.length > 0 ? ids[0] : 0,
+      wordIds: sortedUnique(ids),
+    };
+    this.entries.push(entry);
     return entry;
+  }
+
+  /** Writes the cleaned name of value k into `scratch` (its ASCII bytes); returns its length. */
+  private clean(column: StringColumn, k: number): number {
+    const { bytes, offsets } = column;
+    const from = offsets[k];
+    const to = offsets[k + 1];
+    let ascii = true;
+    for (let b = from; b < to; b++) {
+      if (bytes[b] >= 0x80) {
+        ascii = false;
+        break;
+      }
+    }
+    if (!ascii) {
+      const cleaned = cleanName(columnString(column, k));
+      this.room(cleaned.length);
+      for (let c = 0; c < cleaned.length; c++) this.scratch[c] = cleaned.charCodeAt(c);
+      return cleaned.length;
+    }
+    this.room(to - from);
+    // Lowercased, everything but [a-z0-9 ] dropped, then trimmed (only spaces are left to trim).
+    let length = 0;
+    for (let b = from; b < to; b++) {
+      let c = bytes[b];
+      if (c >= 0x41 && c <= 0x5a) c |= 0x20;
+      if ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || (c === SPACE && length > 0)) this.scratch[length++] = c;
+    }
+    while (length > 0 && this.scratch[length - 1] === SPACE) length--;
+    return length;
+  }
+
+  private room(length: number): void {
+    if (length <= this.scratch.length) return;
+    this.scratch = new Uint8Array(length * 2);
+    this.piece.bytes = this.scratch;
+  }
+
+  /** Interned id (from 1) of scratch[start, end). */
+  private internPiece(table: ByteStrings, start: number, end: number): number {
+    this.piece.offsets[0] = start;
+    this.piece.offsets[1] = end;
+    return table.idOf(this.piece, 0) + 1;
   }
 }
 
-function intern(map: Map<string, number>, key: string): number {
-  let id = map.get(key);
-  if (id === undefined) map.set(key, (id = map.size + 1));
-  return id;
+const SPACE = 0x20;
+
+/** The ids, sorted and without duplicates. */
+function sortedUnique(ids: readonly number[]): Uint32Array {
+  const sorted = Uint32Array.from(ids).sort();
+  let unique = 0;
+  for (let k = 0; k < sorted.length; k++) if (k === 0 || sorted[k] !== sorted[k - 1]) sorted[unique++] = sorted[k];
+  return unique === sorted.length ? sorted : sorted.slice(0, unique);
 }
