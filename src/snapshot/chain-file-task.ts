@@ -193,6 +193,7 @@ class ChainFileBuild {
     }
     const chain = compiler.finish();
     this.clock.mark("finish");
+    for (const [part, ms] of Object.entries(compiler.finishStages)) this.clock.add(`finish.${part}`, ms);
     if (file.changedSinceOpen()) {
       throw new SnapshotError(
         "io",

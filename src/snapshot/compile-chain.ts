@@ -25,6 +25,7 @@ import { keptPoolJson } from "./kept-pool-json.js";
 import type { PoolReuse } from "./reuse-pools.js";
 import { TokenColumnsBuilder } from "./token-columns.js";
 import { compileTokenRun, type PreviousRun } from "./compile-token-run.js";
+import { StageClock, type BuildStages } from "./stage-clock.js";
 
 /** First guess of a pool's JSON size: room for pool i's JSON starts at i times this (the column grows if pools are larger). */
 const EXPECTED_POOL_JSON_BYTES = 3072;
@@ -245,6 +246,8 @@ export class ChainCompiler {
   private readonly reuse: PoolReuse | null;
   /** After `finish`: the pools in every pool-search key's order (RecordDigests.poolOrders). */
   poolOrders: Uint32Array | null = null;
+  /** After `finish`: the milliseconds its parts took (logged with the build's stages as `finish.<part>`). */
+  finishStages: BuildStages = {};
 
   private tokens: { columns: ChainTokenColumns; run: TokenRunData } | null = null;
 
@@ -319,6 +322,7 @@ export class ChainCompiler {
     const chainId = snapshot.chainId as ChainId;
     const poolCount = this.targets.poolCount;
     if (writer.to !== poolCount) throw new Error(`chain ${chainId}: ${writer.to} of ${poolCount} pools compiled`);
+    const clock = new StageClock();
     const protocolById = new Map<string, Protocol>();
     for (const p of snapshot.protocols) protocolById.set(p.id, { id: p.id, name: p.name, logoUrl: p.logoUrl, url: p.url });
     const search = new PoolSearchIndexBuilder(
@@ -338,14 +342,28 @@ export class ChainCompiler {
     // An incremental build's column holds the pools encoded here; the kept pools keep their JSON where it lies.
     const written = writer.json.finish();
     const json = this.reuse === null ? written : keptPoolJson(this.reuse.previous.pools.json, written, this.targets.keptFrom);
+    clock.mark("json");
     const pools = buildPoolTable(poolAddresses, json, this.targets.jsonCrc);
+    clock.mark("lookup");
     const { columns: tokens, run: tokenRun } = this.compileTokens();
+    clock.mark("tokens");
     const previousOrders = this.reuse?.previous.digests?.poolOrders ?? null;
+    const reuse = this.reuse;
     const poolSearch = search.finish(
       poolAddresses,
-      previousOrders == null ? null : { index: this.reuse!.previous.poolSearch, orders: previousOrders, keptFrom: this.targets.keptFrom },
+      reuse === null || previousOrders == null
+        ? null
+        : {
+            index: reuse.previous.poolSearch,
+            pools: reuse.previous.pools,
+            orders: previousOrders,
+            keptFrom: this.targets.keptFrom,
+            rowOf: reuse.rowOf,
+          },
+      clock,
     );
     this.poolOrders = search.orders;
+    this.finishStages = clock.report();
     const info: ChainSnapshotInfo = {
       chainId,
       generatedAt: snapshot.generatedAt,

@@ -10,6 +10,8 @@ import { POOL_SORT_KEY_COUNT, POOL_TIMEFRAMES, POOL_TYPES, TVL_KEY, type PoolSea
 import { sortByFloatKey } from "../util/float-key-sort.js";
 import { sharedArray } from "../tables/shared-columns.js";
 import type { PeriodStats, PoolType, SnapshotPool } from "../api/snapshot-format.js";
+import type { StageClock } from "./stage-clock.js";
+import { compareAddress, type AddressTableData } from "../tables/address-hash-table.js";
 
 const TYPE_INDEX = new Map<PoolType, number>(POOL_TYPES.map((t, i) => [t, i]));
 
@@ -212,13 +214,18 @@ export class PoolSearchIndexBuilder {
    *   build): the orders are then the previous ones with the pools not kept taken out and the others (decoded:
    *   changed or new, few) merged in, instead of a sort of every pool by every key. The same orders either way.
    */
-  finish(poolAddresses: readonly string[], previous: PreviousPoolOrders | null = null): PoolSearchIndexData {
+  finish(
+    poolAddresses: readonly string[],
+    previous: PreviousPoolOrders | null = null,
+    clock: StageClock | null = null,
+  ): PoolSearchIndexData {
     const { facts } = this;
     const poolCount = facts.poolCount;
     if (this.range.next !== poolCount) throw new Error(`pool-search index: ${this.range.next} of ${poolCount} pools added`);
     const tokenCount = facts.tokenCount;
     const { keys, poolType, poolProtocol, poolTokenStart, wrappedStart } = this.columns;
     const { poolTokens, wrappedAt } = this.range.shared();
+    clock?.mark("search-lists");
 
     // Every key's order of pool indices (ties by address), key-major: merged from the previous file's, or sorted.
     const addressRank = sharedArray(Uint32Array, poolCount);
@@ -227,6 +234,7 @@ export class PoolSearchIndexBuilder {
     if (merge !== null) merge.orders(poolAddresses, keys, addressRank, orders);
     else sortOrders(poolAddresses, keys, addressRank, orders);
     this.orders = orders;
+    clock?.mark("orders");
 
     // Each pool once per distinct token it holds.
     const tokenPoolStart = sharedArray(Uint32Array, tokenCount + 1);
@@ -238,18 +246,11 @@ export class PoolSearchIndexBuilder {
     for (let t = 0; t < tokenCount; t++) tokenPoolStart[t + 1] += tokenPoolStart[t];
     const membershipCount = tokenPoolStart[tokenCount];
     const tokenPools = sharedArray(Uint32Array, POOL_SORT_KEY_COUNT * membershipCount);
-    const next = new Uint32Array(tokenCount);
-    for (let k = 0; k < POOL_SORT_KEY_COUNT; k++) {
-      const orderBase = k * poolCount;
-      const listBase = k * membershipCount;
-      next.set(tokenPoolStart.subarray(0, tokenCount));
-      for (let j = 0; j < poolCount; j++) {
-        const p = orders[orderBase + j];
-        const from = poolTokenStart[p];
-        const to = poolTokenStart[p + 1];
-        for (let m = from; m < to; m++) if (isFirstOccurrence(poolTokens, from, m)) tokenPools[listBase + next[poolTokens[m]]++] = p;
-      }
-    }
+    if (merge === null || !merge.tokenPools(keys, poolTokenStart, poolTokens, tokenPoolStart, tokenPools))
+      distributeTokenPools(orders, poolCount, poolTokenStart, poolTokens, tokenPoolStart, tokenPools);
+    clock?.mark("token-pools");
+    const pairs = pairIndex(poolTokens, poolTokenStart, poolCount, tokenCount);
+    clock?.mark("pairs");
 
     return {
       poolCount,
@@ -264,7 +265,7 @@ export class PoolSearchIndexBuilder {
       membershipCount,
       tokenPoolStart,
       tokenPools,
-      ...pairIndex(poolTokens, poolTokenStart, poolCount, tokenCount),
+      ...pairs,
       wrappedRow: facts.wrappedRow,
       wrappedStart,
       wrappedAt,
@@ -279,8 +280,15 @@ export class PoolSearchIndexBuilder {
 
 /** What an incremental build's orders are merged from (PoolSearchIndexBuilder.finish). */
 export interface PreviousPoolOrders {
-  /** The previous file's index (its pool count and address ranks). */
-  readonly index: Pick<PoolSearchIndexData, "poolCount" | "addressRank">;
+  /** The previous file's index. */
+  readonly index: Pick<
+    PoolSearchIndexData,
+    "poolCount" | "tokenCount" | "addressRank" | "keys" | "membershipCount" | "tokenPoolStart" | "tokenPools"
+  >;
+  /** The previous file's pool addresses (its pool table). */
+  readonly pools: AddressTableData;
+  /** Per previous token row: its row in the new file, or -1 (gone); null: the token lists are distributed from the orders. */
+  readonly rowOf: Int32Array | null;
   /** The previous file's orders (RecordDigests.poolOrders). */
   readonly orders: Uint32Array;
   /** Per pool of the new file: 1 + the previous pool whose compiled data it copied, or 0 (decoded: changed or new). */
@@ -320,9 +328,16 @@ function sortByKey(
   for (let j = 0; j < count; j++) out[outAt + j] = byAddress[scratch.order[j]];
 }
 
+/** The token lists are merged when at most one pool in this many was decoded (else distributed from the orders). */
+const MERGE_LISTS_UP_TO = 10;
+
 /**
- * The orders of an incremental build: a kept pool has its previous pool's address and keys, so the kept pools keep
- * their previous relative order in every key; the decoded pools (sorted: they are few) are merged into it.
+ * The orders and per-token lists of an incremental build. A kept pool has its previous pool's address and keys, so
+ * the kept pools keep their previous relative order in every key and in every token's lists; the decoded pools
+ * (changed or new: few, sorted) are put in at the places a binary search over the previous sequence finds (with the
+ * previous keys and addresses: the previous pools not kept are still in it, in order), and the runs between those
+ * places are the previous sequence's pools mapped to their new indices, those not kept left out. So each output is
+ * one pass of plain copying plus a search per decoded pool, never a comparison per kept pool.
  */
 class OrderMerge {
   private constructor(
@@ -338,6 +353,7 @@ class OrderMerge {
   static of(previous: PreviousPoolOrders, poolCount: number): OrderMerge | null {
     const m = previous.index.poolCount;
     if (previous.orders.length !== POOL_SORT_KEY_COUNT * m || previous.keptFrom.length < poolCount) return null;
+    if (previous.pools.count !== m) return null;
     const newOf = new Int32Array(m).fill(-1);
     let decodedCount = 0;
     for (let i = 0; i < poolCount; i++) {
@@ -351,55 +367,224 @@ class OrderMerge {
     return new OrderMerge(previous, poolCount, newOf, decoded);
   }
 
+  /** Sorted decoded pools of every key (key-major, `decoded.length` each): the token lists take theirs from them. */
+  private sortedDecoded: Uint32Array | null = null;
+  /** Per decoded pool: how many previous pools have an address up to its own. */
+  private insertRank: Uint32Array | null = null;
+
   orders(poolAddresses: readonly string[], keys: Float64Array, addressRank: Uint32Array, orders: Uint32Array): void {
     const { previous, poolCount, newOf, decoded } = this;
     const m = previous.index.poolCount;
     const c = decoded.length;
-    // Address order: the kept pools in their previous address order, the decoded ones sorted and merged in.
-    const byAddress = new Uint32Array(poolCount);
+    const previousPools = previous.pools;
+    // Address order: the previous address order with the decoded pools (sorted) put in, each at its insertion rank
+    // (how many previous pools have an address up to its own): what a previous pool's rank is compared with on ties.
+    const previousByAddress = new Uint32Array(m);
     const previousRank = previous.index.addressRank;
-    const keptByAddress = new Int32Array(m).fill(-1);
-    for (let j = 0; j < m; j++) keptByAddress[previousRank[j]] = newOf[j];
+    for (let j = 0; j < m; j++) previousByAddress[previousRank[j]] = j;
     const decodedAddresses = new Array<string>(c);
     for (let t = 0; t < c; t++) decodedAddresses[t] = poolAddresses[decoded[t]];
     const decodedByAddress = addressOrder(decodedAddresses);
     for (let t = 0; t < c; t++) decodedByAddress[t] = decoded[decodedByAddress[t]];
+    const insertRank = new Uint32Array(poolCount);
+    let lo = 0;
+    for (let t = 0; t < c; t++) {
+      const address = poolAddresses[decodedByAddress[t]];
+      let hi = m;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (compareAddress(previousPools, previousByAddress[mid], address) > 0) hi = mid;
+        else lo = mid + 1;
+      }
+      insertRank[decodedByAddress[t]] = lo;
+    }
     let r = 0;
     let d = 0;
     for (let q = 0; q < m; q++) {
-      const i = keptByAddress[q];
-      if (i < 0) continue;
-      const address = poolAddresses[i];
-      while (d < c && poolAddresses[decodedByAddress[d]] < address) byAddress[r++] = decodedByAddress[d++];
-      byAddress[r++] = i;
+      while (d < c && insertRank[decodedByAddress[d]] === q) addressRank[decodedByAddress[d++]] = r++;
+      const i = newOf[previousByAddress[q]];
+      if (i >= 0) addressRank[i] = r++;
     }
-    while (d < c) byAddress[r++] = decodedByAddress[d++];
-    for (let q = 0; q < poolCount; q++) addressRank[byAddress[q]] = q;
+    while (d < c) addressRank[decodedByAddress[d++]] = r++;
+    this.insertRank = insertRank;
 
-    // Per key: the decoded pools by key descending, ties by address (a stable sort over their address order), merged.
+    // Per key: the decoded pools by key descending, ties by address (a stable sort over their address order), put in.
     const scratch = sortScratch(c);
-    const sortedDecoded = new Uint32Array(c);
+    const sortedDecoded = new Uint32Array(POOL_SORT_KEY_COUNT * c);
+    const previousKeys = previous.index.keys;
     for (let k = 0; k < POOL_SORT_KEY_COUNT; k++) {
       const base = k * poolCount;
-      sortByKey(decodedByAddress, c, keys, base, scratch, sortedDecoded, 0);
-      const from = k * m;
-      let at = base;
-      d = 0;
-      for (let q = 0; q < m; q++) {
-        const i = newOf[previous.orders[from + q]];
-        if (i < 0) continue;
-        const key = keys[base + i];
-        while (d < c) {
-          const e = sortedDecoded[d];
-          const other = keys[base + e];
-          if (other > key || (other === key && addressRank[e] < addressRank[i])) {
-            orders[at++] = e;
-            d++;
-          } else break;
-        }
-        orders[at++] = i;
+      sortByKey(decodedByAddress, c, keys, base, scratch, sortedDecoded, k * c);
+      const merge: KeyMerge = { previousKeys, previousBase: k * m, previousRank, keys, base, insertRank, newOf };
+      const at = mergeInto(merge, previous.orders, k * m, (k + 1) * m, sortedDecoded, k * c, (k + 1) * c, orders, base);
+      if (at !== base + poolCount) throw new Error(`pool-search orders: key ${k} has ${at - base} of ${poolCount} pools`);
+    }
+    this.sortedDecoded = sortedDecoded;
+  }
+
+  /**
+   * Every key's list of every token (after `orders`): the previous list of the token's previous row with the
+   * decoded pools that hold the token put in. False (nothing written) when the token rows do not map one to one
+   * or many pools were decoded: then the lists are distributed from the orders.
+   */
+  tokenPools(
+    keys: Float64Array,
+    poolTokenStart: Uint32Array,
+    poolTokens: Uint32Array,
+    tokenPoolStart: Uint32Array,
+    tokenPools: Uint32Array,
+  ): boolean {
+    const { previous, poolCount, newOf, decoded, sortedDecoded, insertRank } = this;
+    const rowOf = previous.rowOf;
+    if (rowOf === null || sortedDecoded === null || insertRank === null) return false;
+    // Past a tenth of the pools decoded, distributing every pool from the orders is as fast (measured on the large set).
+    if (decoded.length * MERGE_LISTS_UP_TO > poolCount) return false;
+    const tokenCount = tokenPoolStart.length - 1;
+    const index = previous.index;
+    const m = index.poolCount;
+    if (rowOf.length !== index.tokenCount) return false;
+    const previousRow = new Int32Array(tokenCount).fill(-1);
+    for (let r = 0; r < rowOf.length; r++) {
+      const t = rowOf[r];
+      if (t < 0) continue;
+      if (t >= tokenCount || previousRow[t] >= 0) return false;
+      previousRow[t] = r;
+    }
+    const c = decoded.length;
+    // The decoded pools' memberships, grouped by token (bucket t: decodedStart[t] .. decodedStart[t + 1]).
+    const decodedStart = new Uint32Array(tokenCount + 1);
+    for (let d = 0; d < c; d++) {
+      const p = decoded[d];
+      const from = poolTokenStart[p];
+      const to = poolTokenStart[p + 1];
+      for (let j = from; j < to; j++) if (isFirstOccurrence(poolTokens, from, j)) decodedStart[poolTokens[j] + 1]++;
+    }
+    for (let t = 0; t < tokenCount; t++) decodedStart[t + 1] += decodedStart[t];
+    const buckets = new Uint32Array(decodedStart[tokenCount]);
+    const next = new Uint32Array(tokenCount);
+    const previousRank = index.addressRank;
+    const previousKeys = index.keys;
+    const previousStart = index.tokenPoolStart;
+    const previousLists = index.tokenPools;
+    const previousMembership = index.membershipCount;
+    const membershipCount = tokenPoolStart[tokenCount];
+    for (let k = 0; k < POOL_SORT_KEY_COUNT; k++) {
+      const base = k * poolCount;
+      const previousBase = k * m;
+      next.set(decodedStart.subarray(0, tokenCount));
+      for (let d = k * c; d < (k + 1) * c; d++) {
+        const p = sortedDecoded[d];
+        const from = poolTokenStart[p];
+        const to = poolTokenStart[p + 1];
+        for (let j = from; j < to; j++) if (isFirstOccurrence(poolTokens, from, j)) buckets[next[poolTokens[j]]++] = p;
       }
-      while (d < c) orders[at++] = sortedDecoded[d++];
+      const merge: KeyMerge = { previousKeys, previousBase, previousRank, keys, base, insertRank, newOf };
+      const listBase = k * membershipCount;
+      const previousListBase = k * previousMembership;
+      for (let t = 0; t < tokenCount; t++) {
+        const r = previousRow[t];
+        const from = r < 0 ? 0 : previousListBase + previousStart[r];
+        const to = r < 0 ? 0 : previousListBase + previousStart[r + 1];
+        const at = listBase + tokenPoolStart[t];
+        const end = mergeInto(merge, previousLists, from, to, buckets, decodedStart[t], decodedStart[t + 1], tokenPools, at);
+        if (end !== listBase + tokenPoolStart[t + 1])
+          throw new Error(`pool-search lists: token ${t} has ${end - at} pools, not ${tokenPoolStart[t + 1] - tokenPoolStart[t]}`);
+      }
+    }
+    return true;
+  }
+}
+
+/** How a key's sequence of previous pools and decoded pools compare (OrderMerge). */
+interface KeyMerge {
+  readonly previousKeys: Float64Array;
+  /** Where the key's previous keys start. */
+  readonly previousBase: number;
+  readonly previousRank: Uint32Array;
+  readonly keys: Float64Array;
+  /** Where the key's keys start. */
+  readonly base: number;
+  /** Per decoded pool: how many previous pools have an address up to its own (OrderMerge.insertRank). */
+  readonly insertRank: Uint32Array;
+  /** Per previous pool: the new pool that copied it, or -1. */
+  readonly newOf: Int32Array;
+}
+
+/**
+ * Writes `sequence[from..to)` (previous pools, by a key descending, ties by address) mapped to their new pools
+ * (those not kept left out), with `inserted[insertFrom..insertTo)` (decoded pools, in the same order) put in: each
+ * before the first previous pool that follows it (a galloping search: the sequence is in order, the previous pools
+ * not kept too, with their previous keys), to `out` from `at`. The index after the last written.
+ */
+function mergeInto(
+  merge: KeyMerge,
+  sequence: Uint32Array,
+  from: number,
+  to: number,
+  inserted: Uint32Array,
+  insertFrom: number,
+  insertTo: number,
+  out: Uint32Array,
+  at: number,
+): number {
+  const { previousKeys, previousBase, previousRank, keys, base, insertRank, newOf } = merge;
+  let q = from;
+  for (let d = insertFrom; d < insertTo; d++) {
+    const e = inserted[d];
+    const key = keys[base + e];
+    const rank = insertRank[e];
+    // The first previous pool after e, galloping from q (the decoded pools are spread: most gaps are short).
+    let lo = q;
+    let hi = q;
+    for (let step = 1; hi < to; step <<= 1) {
+      const j = sequence[hi];
+      const before = previousKeys[previousBase + j];
+      if (before < key || (before === key && previousRank[j] >= rank)) break;
+      lo = hi + 1;
+      hi = lo + step;
+    }
+    if (hi > to) hi = to;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const j = sequence[mid];
+      const before = previousKeys[previousBase + j];
+      if (before < key || (before === key && previousRank[j] >= rank)) hi = mid;
+      else lo = mid + 1;
+    }
+    for (; q < lo; q++) {
+      const i = newOf[sequence[q]];
+      if (i >= 0) out[at++] = i;
+    }
+    out[at++] = e;
+  }
+  for (; q < to; q++) {
+    const i = newOf[sequence[q]];
+    if (i >= 0) out[at++] = i;
+  }
+  return at;
+}
+
+/** Every key's list of every token, distributed from the orders (a full build). */
+function distributeTokenPools(
+  orders: Uint32Array,
+  poolCount: number,
+  poolTokenStart: Uint32Array,
+  poolTokens: Uint32Array,
+  tokenPoolStart: Uint32Array,
+  tokenPools: Uint32Array,
+): void {
+  const tokenCount = tokenPoolStart.length - 1;
+  const membershipCount = tokenPoolStart[tokenCount];
+  const next = new Uint32Array(tokenCount);
+  for (let k = 0; k < POOL_SORT_KEY_COUNT; k++) {
+    const orderBase = k * poolCount;
+    const listBase = k * membershipCount;
+    next.set(tokenPoolStart.subarray(0, tokenCount));
+    for (let j = 0; j < poolCount; j++) {
+      const p = orders[orderBase + j];
+      const from = poolTokenStart[p];
+      const to = poolTokenStart[p + 1];
+      for (let m = from; m < to; m++) if (isFirstOccurrence(poolTokens, from, m)) tokenPools[listBase + next[poolTokens[m]]++] = p;
     }
   }
 }

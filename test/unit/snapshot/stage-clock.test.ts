@@ -22,4 +22,14 @@ describe("StageClock", () => {
     expect(first).toEqual({ a: 5 });
     expect(clock.report()).toEqual({ a: 10 });
   });
+
+  it("adds a part timed elsewhere without ending the running stage", () => {
+    const times = [0, 10, 25];
+    const clock = new StageClock(() => times.shift()!);
+    clock.mark("pools");
+    clock.add("finish.orders", 4.4);
+    clock.mark("finish");
+    clock.add("finish.orders", 1);
+    expect(clock.report()).toEqual({ pools: 10, "finish.orders": 5, finish: 15 });
+  });
 });
