@@ -83,6 +83,14 @@ export function finishChainFile(
   return { chain, diff, digests, helperPools: read.helperPools, reused: { pools: 0, tokens: 0 }, incremental: false };
 }
 
+/** The rejection of a file whose size or times changed while it was read. */
+function writtenWhileRead(file: string): SnapshotError {
+  return new SnapshotError(
+    "io",
+    `${file}: the file was written while it was read (its size or times changed); it is read again on the next scan`,
+  );
+}
+
 /** The window the pools sampled before a read are read through (each is read on its own). */
 const SAMPLE_WINDOW_BYTES = 4096;
 
@@ -112,6 +120,10 @@ class ChainFileBuild {
         this.clock.mark("hash");
         if (this.task.knownSha256.includes(file.sha256)) return { status: "known", sha256: file.sha256 };
         compiled = await this.compile(file);
+      } catch (error) {
+        // A file still being written (created in place) reads as a truncated one: what is wrong is that it changed.
+        if (isSnapshotError(error) && error.reason !== "io" && file.changedSinceOpen()) throw writtenWhileRead(basename(this.task.path));
+        throw error;
       } finally {
         this.helper?.close();
         file.close();
@@ -193,12 +205,7 @@ class ChainFileBuild {
     }
     const chain = compiler.finish();
     this.clock.mark("finish");
-    if (file.changedSinceOpen()) {
-      throw new SnapshotError(
-        "io",
-        `${source.file}: the file was written while it was read (its size or times changed); it is read again on the next scan`,
-      );
-    }
+    if (file.changedSinceOpen()) throw writtenWhileRead(source.file);
     const compiled = finishChainFile(chain, compiler, {
       top,
       previous,
