@@ -66,6 +66,8 @@ export interface SnapshotLoaderOptions {
   readonly workerNice?: number;
   /** Seconds an idle build worker lives (BUILD_WORKER_IDLE_S; default in build-pool.ts). */
   readonly workerIdleS?: number;
+  /** Build workers kept alive however long they are idle (BUILD_WORKERS_KEPT; default in build-pool.ts). */
+  readonly workersKept?: number;
   /** A push's age (s) by which its build runs at niceness 0 under load (FRESHNESS_TARGET_S; default in build-pool.ts). */
   readonly freshnessTargetS?: number;
   /**
@@ -163,6 +165,7 @@ export class SnapshotLoader {
         splitFromBytes: options.splitFromBytes,
         workerNice: options.workerNice,
         workerIdleS: options.workerIdleS,
+        workersKept: options.workersKept,
         freshnessTargetS: options.freshnessTargetS,
         servingLoad: options.servingLoad,
         serving: () => this.chains.serving,
