@@ -483,10 +483,10 @@ export const SETTINGS = {
       "its build at once on warm code; the others exit after `BUILD_WORKER_IDLE_S`.",
     more:
       "A kept worker starts with the gateway and collects its heap a second after each task, but stays resident: on the large " +
-      "set, after two re-pushes of its largest file, one kept worker held about 230 MiB more than none, two about 430 MiB. It " +
-      "saves a push the worker's start (a few hundred milliseconds) and its chain task the cold code: with one kept, the " +
-      "chain task starts about 25 ms after the rename instead of 230-450 ms (bench/RESULTS.md, issue 30). `0`: every worker " +
-      "exits after `BUILD_WORKER_IDLE_S` (lowest memory between pushes).",
+      "set, after two re-pushes of its largest file, one kept worker held about 220 MiB more than none, two about 430 MiB. " +
+      "With one kept, a push's chain task starts about 25-100 ms after the rename instead of 230-590 ms; but a file large " +
+      "enough for two threads then waits for its helper, which starts a thread beside it, and the push was not served sooner " +
+      "(4 interleaved pairs, bench/RESULTS.md, issue 30). So none by default; a small file (one thread) gains the start.",
   }),
   buildWorkerNice: setting({
     env: "BUILD_WORKER_NICE",

@@ -14,8 +14,7 @@
  *   loader's `onEarlyTokens` (docs/decisions/004-early-token-index.md).
  *
  * An idle worker lives BUILD_WORKER_IDLE_S (default 10 s: a re-push within it starts at once, on warm code) and
- * collects its heap a second after its last task; BUILD_WORKERS_KEPT of them (default 1) never exit for being idle,
- * so a push a minute starts its chain task at once, on warm code.
+ * collects its heap a second after its last task; BUILD_WORKERS_KEPT of them (default 0) never exit for being idle.
  */
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from "node:worker_threads";
 import { Piscina } from "piscina";
@@ -41,11 +40,12 @@ export const DEFAULT_FRESHNESS_TARGET_S = 10;
  */
 export const DEFAULT_WORKER_IDLE_S = 10;
 /**
- * Default BUILD_WORKERS_KEPT: build workers that never exit for being idle. One: the chain task of a push then starts
- * at once on warm code (its helper starts a thread beside it), for about 230 MiB resident on the large set (two: about
- * 430 MiB; bench/RESULTS.md, issue 30).
+ * Default BUILD_WORKERS_KEPT: build workers that never exit for being idle. None: one kept worker (about 220 MiB
+ * resident on the large set, two about 430 MiB) starts a push's chain task ~0.45 s sooner, but its helper then starts a
+ * thread beside it and becomes the slower of the two, and rename -> served did not move in four interleaved pairs
+ * (bench/RESULTS.md, issue 30).
  */
-export const DEFAULT_WORKERS_KEPT = 1;
+export const DEFAULT_WORKERS_KEPT = 0;
 
 export interface BuildPoolOptions {
   readonly workerFile: string;
