@@ -163,6 +163,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
       startBuilds: config.buildStartWorkers,
       workerNice: config.buildWorkerNice,
       workerIdleS: config.buildWorkerIdleSeconds,
+      workersKept: config.buildWorkersKept,
       freshnessTargetS: config.freshnessTargetSeconds,
       servingLoad: () => servingLoad.load(),
       maxFutureSkewSeconds: config.snapshotMaxFutureSkewSeconds,

@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import { availableParallelism, freemem } from "node:os";
 import { DEFAULT_CHANGES_MAX_MB, DEFAULT_CHANGES_RETENTION } from "../serving/change-history.js";
 import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../snapshot/normalize-token.js";
-import { DEFAULT_FRESHNESS_TARGET_S, DEFAULT_WORKER_IDLE_S } from "../snapshot/build-pool.js";
+import { DEFAULT_FRESHNESS_TARGET_S, DEFAULT_WORKER_IDLE_S, DEFAULT_WORKERS_KEPT } from "../snapshot/build-pool.js";
 import { DEFAULT_STREAM_LIMITS } from "../stream/stream-limits.js";
 import { FILE_LIMIT_RANGE_MB, FILE_LIMITS, mebibytes } from "../util/operator-file.js";
 import { DEFAULT_SNAPSHOT_DIR, SAMPLE_KEYS_FILE } from "./paths.js";
@@ -466,12 +466,27 @@ export const SETTINGS = {
     default: DEFAULT_WORKER_IDLE_S,
     help:
       "Seconds a build worker thread stays alive after its last build, so that a re-push within that time starts at once on " +
-      "warm code; `0`: it exits right after each build.",
+      "warm code; `0`: it exits right after each build. Workers kept by `BUILD_WORKERS_KEPT` never exit for being idle.",
     more:
       "A worker started anew takes a few hundred milliseconds before it builds, and its first build runs on code not yet " +
       "optimized. Kept alive, the build workers stay resident: on the large set (626 MiB of files) two of them held about " +
       "1.2 GiB more than exited ones after a few re-pushes, although each collects its heap a second after its last task " +
       "(bench/RESULTS.md, issue 30). Raise it when pushes come often and memory is plentiful.",
+  }),
+  buildWorkersKept: setting({
+    env: "BUILD_WORKERS_KEPT",
+    flag: "--build-workers-kept",
+    type: integer(0, 8),
+    default: DEFAULT_WORKERS_KEPT,
+    help:
+      "Build worker threads kept alive however long they are idle (at most `BUILD_START_WORKERS`), so that a push starts " +
+      "its build at once on warm code; the others exit after `BUILD_WORKER_IDLE_S`.",
+    more:
+      "A kept worker starts with the gateway and collects its heap a second after each task, but stays resident: on the large " +
+      "set, after two re-pushes of its largest file, one kept worker held about 220 MiB more than none, two about 430 MiB. " +
+      "With one kept, a push's chain task starts about 25-100 ms after the rename instead of 230-590 ms; but a file large " +
+      "enough for two threads then waits for its helper, which starts a thread beside it, and the push was not served sooner " +
+      "(4 interleaved pairs, bench/RESULTS.md, issue 30). So none by default; a small file (one thread) gains the start.",
   }),
   buildWorkerNice: setting({
     env: "BUILD_WORKER_NICE",

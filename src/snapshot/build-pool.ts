@@ -14,7 +14,7 @@
  *   loader's `onEarlyTokens` (docs/decisions/004-early-token-index.md).
  *
  * An idle worker lives BUILD_WORKER_IDLE_S (default 10 s: a re-push within it starts at once, on warm code) and
- * collects its heap a second after its last task.
+ * collects its heap a second after its last task; BUILD_WORKERS_KEPT of them (default 0) never exit for being idle.
  */
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from "node:worker_threads";
 import { Piscina } from "piscina";
@@ -39,6 +39,13 @@ export const DEFAULT_FRESHNESS_TARGET_S = 10;
  * idle (workers/snapshot-worker.ts), against a few hundred milliseconds to start one anew (bench/RESULTS.md, issue 30).
  */
 export const DEFAULT_WORKER_IDLE_S = 10;
+/**
+ * Default BUILD_WORKERS_KEPT: build workers that never exit for being idle. None: one kept worker (about 220 MiB
+ * resident on the large set, two about 430 MiB) starts a push's chain task ~0.45 s sooner, but its helper then starts a
+ * thread beside it and becomes the slower of the two, and rename -> served did not move in four interleaved pairs
+ * (bench/RESULTS.md, issue 30).
+ */
+export const DEFAULT_WORKERS_KEPT = 0;
 
 export interface BuildPoolOptions {
   readonly workerFile: string;
@@ -46,6 +53,8 @@ export interface BuildPoolOptions {
   readonly workerMaxOldGenerationMb: number | null;
   /** Seconds an idle build worker lives (default DEFAULT_WORKER_IDLE_S; 0: it exits after each build). */
   readonly workerIdleS?: number;
+  /** Workers kept alive however long they are idle (default DEFAULT_WORKERS_KEPT; at most `threads`). */
+  readonly workersKept?: number;
   /** Build worker threads (at least 1). */
   readonly threads: number;
   /** Files of at least this many bytes may build on two threads (default SPLIT_FROM_BYTES). */
@@ -94,7 +103,7 @@ export class BuildPool {
       new Piscina({
         filename: options.workerFile,
         maxThreads: options.threads,
-        minThreads: 0,
+        minThreads: Math.min(options.threads, options.workersKept ?? DEFAULT_WORKERS_KEPT),
         idleTimeout: (options.workerIdleS ?? DEFAULT_WORKER_IDLE_S) * 1000,
         resourceLimits,
       });

@@ -4,6 +4,7 @@
  * function of its input; results are shared columns, so handing them back copies nothing large, and
  * failures come back as values.
  */
+import type { ChainMemory } from "./chain-memory.js";
 import type { BuildStages } from "./stage-clock.js";
 import type { MessagePort } from "node:worker_threads";
 import type { ChainId } from "../chains/chains.js";
@@ -119,6 +120,8 @@ export type ChainTaskResult = Scheduled &
          * digests, or most of its pools changed: change-sample.ts).
          */
         readonly incremental: boolean;
+        /** The chain's memory, and what this build added to it (chain-memory.ts): what the batch rule counts. */
+        readonly memory: ChainMemory;
       }
     /** The bytes hash to one of the task's known contents. */
     | { readonly status: "known"; readonly sha256: string }

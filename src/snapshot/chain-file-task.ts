@@ -13,6 +13,7 @@ import { sharedArray } from "../tables/shared-columns.js";
 import type { ChainTask, ChainTaskResult, EarlyTokens, HelperJob } from "./build-tasks.js";
 import { FileSource } from "./byte-source.js";
 import { checkAdmission } from "./chain-admission.js";
+import { chainMemory, type ChainMemory } from "./chain-memory.js";
 import { mostPoolsChanged } from "./change-sample.js";
 import { mayReuse, openChainTop, tokenDigests, type ChainTop } from "./chain-top.js";
 import { ChainCompiler, chainPoolTargets, type ChainPoolTargets, type CompileChainSource } from "./compile-chain.js";
@@ -43,6 +44,8 @@ export interface Compiled {
   readonly reused: { readonly pools: number; readonly tokens: number };
   /** Whether the file was read against the chain's last accepted file (false: read in full and diffed). */
   readonly incremental: boolean;
+  /** The chain's memory, and what the build added to it (chain-memory.ts). */
+  readonly memory: ChainMemory;
 }
 
 /** How a chain file was read, for finishChainFile. */
@@ -77,10 +80,20 @@ export function finishChainFile(
     const started = performance.now();
     const diff = changeSet({ upserted: [...compiler.upserted], removed: top.reuse.removed() }, reused, started);
     const reusedCounts = { pools: compiler.kept, tokens: reused.reused };
-    return { chain, diff, digests, helperPools: read.helperPools, reused: reusedCounts, incremental: true };
+    const memory = chainMemory(chain, read.previous);
+    return { chain, diff, digests, helperPools: read.helperPools, reused: reusedCounts, incremental: true, memory };
   }
   const diff = diffChain(read.previous, chain);
-  return { chain, diff, digests, helperPools: read.helperPools, reused: { pools: 0, tokens: 0 }, incremental: false };
+  const memory = chainMemory(chain, read.previous);
+  return { chain, diff, digests, helperPools: read.helperPools, reused: { pools: 0, tokens: 0 }, incremental: false, memory };
+}
+
+/** The rejection of a file whose size or times changed while it was read. */
+function writtenWhileRead(file: string): SnapshotError {
+  return new SnapshotError(
+    "io",
+    `${file}: the file was written while it was read (its size or times changed); it is read again on the next scan`,
+  );
 }
 
 /** The window the pools sampled before a read are read through (each is read on its own). */
@@ -112,6 +125,10 @@ class ChainFileBuild {
         this.clock.mark("hash");
         if (this.task.knownSha256.includes(file.sha256)) return { status: "known", sha256: file.sha256 };
         compiled = await this.compile(file);
+      } catch (error) {
+        // A file still being written (created in place) reads as a truncated one: what is wrong is that it changed.
+        if (isSnapshotError(error) && error.reason !== "io" && file.changedSinceOpen()) throw writtenWhileRead(basename(this.task.path));
+        throw error;
       } finally {
         this.helper?.close();
         file.close();
@@ -194,12 +211,7 @@ class ChainFileBuild {
     const chain = compiler.finish();
     this.clock.mark("finish");
     for (const [part, ms] of Object.entries(compiler.finishStages)) this.clock.add(`finish.${part}`, ms);
-    if (file.changedSinceOpen()) {
-      throw new SnapshotError(
-        "io",
-        `${source.file}: the file was written while it was read (its size or times changed); it is read again on the next scan`,
-      );
-    }
+    if (file.changedSinceOpen()) throw writtenWhileRead(source.file);
     const compiled = finishChainFile(chain, compiler, {
       top,
       previous,

@@ -1,11 +1,26 @@
 /**
- * When the loader scans its directory: at start, on directory changes (debounced) and on the REBUILD_CRON
- * schedule. One scan at a time: a request during a scan queues one more (a queued tick stays a tick, so the
- * scan after it retries what failed for I/O or a crash).
+ * When the loader scans its directory: at start, on directory changes and on the REBUILD_CRON schedule. One
+ * scan at a time: a request during a scan queues one more (a queued tick stays a tick, so the scan after it
+ * retries what failed for I/O or a crash).
+ *
+ * Directory changes are debounced (`debounceMs`: a file written in place sends a change event per write), except
+ * the documented push (docs/snapshot-format.md): complete files renamed over chain files' names. Their rename
+ * events scan once RENAME_SETTLE_MS pass without another (files renamed in a row, a push of several chains, make
+ * one scan, so one batch), unless a write to a chain file's name comes meanwhile (a file created in place sends a
+ * rename event too, then its writes: the debounce then applies). A file read while it is still being written is
+ * rejected and read again on its next change (chain-file-task.ts: an `io` rejection).
  */
 import { watch, type FSWatcher } from "node:fs";
 import cron, { type ScheduledTask } from "node-cron";
+import { SNAPSHOT_FILE_PATTERN } from "../api/snapshot-format.js";
 import type { Logger } from "../log/logger.js";
+
+/**
+ * How long a rename event of a chain file's name waits for another rename (scanned together) or a write to a chain
+ * file's name (a file created in place: the debounce applies) before it scans. A writer's first write follows its
+ * create within microseconds; a script renaming several files renames them a millisecond or two apart.
+ */
+export const RENAME_SETTLE_MS = 20;
 
 /** What started a scan. */
 export type ScanTrigger = "start" | "change" | "tick";
@@ -23,6 +38,8 @@ export class ScanTriggers {
   private stopped = false;
   private watcher: FSWatcher | null = null;
   private debounce: NodeJS.Timeout | null = null;
+  /** Chain files renamed into place: scanned once RENAME_SETTLE_MS pass without another rename or a write. */
+  private renamed: NodeJS.Timeout | null = null;
   private schedule: ScheduledTask | null = null;
 
   /** @param scanDirectory one scan; `tick`: a tick asked for it (alone or among queued requests) */
@@ -57,7 +74,7 @@ export class ScanTriggers {
 
   /** Starts watching the directory and the schedule. */
   watch(): void {
-    this.watcher = watch(this.options.dir, () => this.changed());
+    this.watcher = watch(this.options.dir, (event, name) => this.changed(event, name));
     this.watcher.on("error", (error) =>
       this.log.error({ event: "watch-error", err: error }, "snapshot directory watch failed; the cron schedule still rescans"),
     );
@@ -69,6 +86,7 @@ export class ScanTriggers {
     this.stopped = true;
     this.watcher?.close();
     if (this.debounce) clearTimeout(this.debounce);
+    if (this.renamed) clearTimeout(this.renamed);
     await this.schedule?.stop();
   }
 
@@ -77,9 +95,23 @@ export class ScanTriggers {
     return this.running;
   }
 
-  private changed(): void {
+  private changed(event: string, name: string | null): void {
+    if (name !== null && SNAPSHOT_FILE_PATTERN.test(name)) {
+      if (this.renamed) clearTimeout(this.renamed);
+      this.renamed = null;
+      if (event === "rename") {
+        this.renamed = setTimeout(() => this.settled(), RENAME_SETTLE_MS);
+        return;
+      }
+      // Written to: a file created in place (or written over), debounced like any write; so are the renames before it.
+    }
     if (this.debounce) clearTimeout(this.debounce);
     this.debounce = setTimeout(() => this.scanLogged("change"), this.options.debounceMs);
+  }
+
+  private settled(): void {
+    this.renamed = null;
+    this.scanLogged("change");
   }
 
   /** A scan nobody awaits (the schedule's, the watch's): a failure is logged, and the next trigger scans again. */

@@ -26,7 +26,7 @@ import { versionHex } from "../api/snapshot-version.js";
 import { FILE_LIMITS } from "../util/operator-file.js";
 import { AcceptedChains } from "./accepted-chains.js";
 import { AllowOlderMarkers } from "./allow-older-marker.js";
-import { buildOrder, EMPTY_BATCH, lastOfBatch, publishesFirst, withBuilt } from "./batch-rule.js";
+import { added, buildOrder, EMPTY_BATCH, expectedShare, lastOfBatch, publishesFirst, withBuilt } from "./batch-rule.js";
 import { BuildPool } from "./build-pool.js";
 import { attemptOutcome, BUILD_FAILED, outsideContent } from "./build-outcome.js";
 import type { ChainFileInput, ChainTaskResult, EarlyTokens, PreviousChainTables } from "./build-tasks.js";
@@ -66,6 +66,8 @@ export interface SnapshotLoaderOptions {
   readonly workerNice?: number;
   /** Seconds an idle build worker lives (BUILD_WORKER_IDLE_S; default in build-pool.ts). */
   readonly workerIdleS?: number;
+  /** Build workers kept alive however long they are idle (BUILD_WORKERS_KEPT; default in build-pool.ts). */
+  readonly workersKept?: number;
   /** A push's age (s) by which its build runs at niceness 0 under load (FRESHNESS_TARGET_S; default in build-pool.ts). */
   readonly freshnessTargetS?: number;
   /**
@@ -138,6 +140,8 @@ export class SnapshotLoader {
   private stopped = false;
   /** A batch's token index started while its last file finished (onEarlyTokens). */
   private readonly early: EarlyIndex;
+  /** Per chain, the share of its memory its last accepted build added (batch-rule.ts). */
+  private readonly lastShare = new Map<number, number>();
 
   constructor(
     private readonly options: SnapshotLoaderOptions,
@@ -163,6 +167,7 @@ export class SnapshotLoader {
         splitFromBytes: options.splitFromBytes,
         workerNice: options.workerNice,
         workerIdleS: options.workerIdleS,
+        workersKept: options.workersKept,
         freshnessTargetS: options.freshnessTargetS,
         servingLoad: options.servingLoad,
         serving: () => this.chains.serving,
@@ -268,7 +273,7 @@ export class SnapshotLoader {
       while (next < files.length && !this.stopped) {
         const file = files[next++];
         // The last file to start may take a second thread once another builder is done (its helper waits for one).
-        if (await this.buildChainFile(file, tick, { mayShare: next === files.length, lastOfBatch: false })) changed = true;
+        if ((await this.buildChainFile(file, tick, { mayShare: next === files.length, lastOfBatch: false })) !== null) changed = true;
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.startBuilds, files.length) }, builder));
@@ -281,17 +286,20 @@ export class SnapshotLoader {
     // Which files this scan builds (decide() is pure): the last file of a batch may have its token index built
     // while it finishes.
     const building = files.filter((f) => this.decide(f, tick).build);
+    // What a file is expected to add to memory (file bytes) before it builds.
+    const expected = (f: ScannedFile) => added(f.bytes, expectedShare(batch, this.lastShare.get(f.chainId)));
     for (const file of files) {
       if (this.stopped) break;
-      if (publishesFirst(batch, file.bytes, this.chains.servedBytes(), this.chains.serving)) {
+      if (publishesFirst(batch, expected(file), this.chains.servedBytes(), this.chains.serving)) {
         // Serve this batch before building more (the old data it replaces is released meanwhile).
         await this.publishBatch();
         batch = EMPTY_BATCH;
       }
       const next = building[building.indexOf(file) + 1];
-      const last = lastOfBatch(batch, file.bytes, next?.bytes, this.chains.servedBytes());
+      const last = lastOfBatch(batch, expected(file), next === undefined ? undefined : expected(next), this.chains.servedBytes());
       // One at a time: a file's new columns are large, and builds share the cores with the serving threads.
-      if (await this.buildChainFile(file, tick, { mayShare: true, lastOfBatch: last })) batch = withBuilt(batch, file.bytes);
+      const share = await this.buildChainFile(file, tick, { mayShare: true, lastOfBatch: last });
+      if (share !== null) batch = withBuilt(batch, file.bytes, share);
     }
     return batch.changed;
   }
@@ -300,10 +308,13 @@ export class SnapshotLoader {
     return this.attempts.decide(file.name, file.signature, { tick, nowMs: this.now(), allowOlder: file.allowOlder });
   }
 
-  /** Builds one scanned file when its attempts say so; true when the chain's served data changed. */
-  private async buildChainFile(file: ScannedFile, tick: boolean, place: Place): Promise<boolean> {
+  /**
+   * Builds one scanned file when its attempts say so. When the chain's served data changed: the share of the chain's
+   * memory the build added (chain-memory.ts); otherwise null.
+   */
+  private async buildChainFile(file: ScannedFile, tick: boolean, place: Place): Promise<number | null> {
     const decision = this.decide(file, tick);
-    if (!decision.build) return false;
+    if (!decision.build) return null;
     const served = this.chains.chain(file.chainId);
     const input = chainFileInput(file, decision, served, this.chains.previous(file.chainId), this.options, this.now());
     const twoThreads = place.mayShare && this.pool.mayShare(file.bytes);
@@ -317,7 +328,7 @@ export class SnapshotLoader {
       );
       this.events.buildTimed("chain", (performance.now() - started) / 1000);
     } catch (error) {
-      if (this.stopped) return false;
+      if (this.stopped) return null;
       this.events.buildFailed();
       // Retried on the next scheduled tick (or when the file changes), never on every scan:
       // a build that crashes its worker would otherwise loop on every directory event.
@@ -326,7 +337,7 @@ export class SnapshotLoader {
         { event: "build-failed", chainId: file.chainId, file: file.name, err: error },
         "snapshot build failed; serving the last good data (retried on the next REBUILD_CRON tick)",
       );
-      return false;
+      return null;
     }
     const outcome = attemptOutcome(result, {
       servedSha256: served?.info.sha256 ?? null,
@@ -334,7 +345,11 @@ export class SnapshotLoader {
       maxFutureSkewSeconds: this.options.maxFutureSkewSeconds,
     });
     this.attempts.record(file.name, file.signature, outcome);
-    return this.report(file, result, served?.info ?? null, this.waited(result, queuedMs));
+    if (!this.report(file, result, served?.info ?? null, this.waited(result, queuedMs)) || result.status !== "accepted") return null;
+    const { bytes, addedBytes } = result.memory;
+    const share = bytes === 0 ? 1 : addedBytes / bytes;
+    this.lastShare.set(file.chainId, share);
+    return share;
   }
 
   /** How long a build waited (queued, then runnable but not running, or yielding) and at what niceness it ran. */
@@ -389,6 +404,7 @@ export class SnapshotLoader {
             reusedPools: reused.pools,
             reusedTokens: reused.tokens,
             incremental: result.incremental,
+            addedShare: result.memory.bytes === 0 ? 1 : Math.round((1000 * result.memory.addedBytes) / result.memory.bytes) / 1000,
             buildMs: info.buildMs,
             stages: result.stages,
             ...wait,

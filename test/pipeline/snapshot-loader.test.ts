@@ -237,7 +237,8 @@ describe("content-derived versions", () => {
 
 describe("a re-push is served in batches", () => {
   /** A chain file with `pools` pools (its size grows with them). */
-  function sized(chainId: ChainId, generatedAt: number, pools: number): SnapshotFile {
+  /** A chain file of `pools` pools; another `reserve` changes every pool record. */
+  function sized(chainId: ChainId, generatedAt: number, pools: number, reserve = 1): SnapshotFile {
     return chainFile(chainId, {
       generatedAt,
       protocols: [protocol("p")],
@@ -246,14 +247,14 @@ describe("a re-push is served in batches", () => {
         v2Pool({
           address: addr((0x10000 + i).toString(16)),
           protocolId: "p",
-          tokens: [poolToken(NATIVE_ADDRESS, 1, 2), poolToken(addr("1001"), 3, 4)],
+          tokens: [poolToken(NATIVE_ADDRESS, reserve, 2), poolToken(addr("1001"), 3, 4)],
         }),
       ),
     });
   }
   const shaOf = (chains: readonly CompiledChain[]) => Object.fromEntries(chains.map((c) => [c.info.chainId, c.info.sha256]));
 
-  it("the initial load is one snapshot; a re-push serves what it built before a batch passes a third of the served bytes", async () => {
+  it("the initial load is one snapshot; a re-push of every record serves what it built before a batch passes a third of the served bytes", async () => {
     const h = harness();
     // chain-1 holds about 70 % of the bytes, the three others about 10 % each (built in name order: 1, 130, 143, 8453).
     const plan: Array<[ChainId, number]> = [
@@ -267,11 +268,16 @@ describe("a re-push is served in batches", () => {
     expect(h.built).toHaveLength(1);
     expect(shaOf(h.built[0]!.chains)).toEqual(before);
 
-    const after = Object.fromEntries(plan.map(([id, n]) => [id, sha(h.push(sized(id, NOW_S + 60, n)))]));
+    const after = Object.fromEntries(plan.map(([id, n]) => [id, sha(h.push(sized(id, NOW_S + 60, n, 2)))]));
     await h.loader.scan("change");
     // chain-1 alone (the next file would bring the batch past a third), then the three small ones together.
     expect(h.built.map((b) => shaOf(b.chains))).toEqual([before, { ...before, 1: after[1] }, after]);
     expect(new Set(h.built.map((b) => b.version)).size).toBe(3);
+    // Then the same files with only their generatedAt changed: incremental builds add a small share of their chains'
+    // memory (the unchanged pools' JSON stays where it is), so the push is one batch.
+    const again = Object.fromEntries(plan.map(([id, n]) => [id, sha(h.push(sized(id, NOW_S + 120, n, 2)))]));
+    await h.loader.scan("change");
+    expect(h.built.slice(3).map((b) => shaOf(b.chains))).toEqual([again]);
   });
 
   it("files changed one by one are each served as before", async () => {

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, DEFAULT_SNAPSHOT_DIR, loadConfig, SAMPLE_KEYS_FILE } from "../../../src/config/config.js";
 import { makeCa } from "../../support/tls-certificates.js";
+import { DEFAULT_WORKERS_KEPT } from "../../../src/snapshot/build-pool.js";
 
 const dir = mkdtempSync(join(tmpdir(), "lgw-load-config-"));
 const keys = join(dir, "keys.json");
@@ -43,6 +44,7 @@ describe("loadConfig", () => {
       threads: Math.min(availableParallelism(), 63),
       buildWorkerMaxMb: null,
       buildWorkerIdleSeconds: 10,
+      buildWorkersKept: 0,
       buildWorkerNice: 10,
       freshnessTargetSeconds: 10,
       maxApiKeys: 10_000,
@@ -92,6 +94,13 @@ describe("loadConfig", () => {
     expect(load({ BUILD_WORKER_IDLE_S: "600" }).buildWorkerIdleSeconds).toBe(600);
     expect(load({ BUILD_WORKER_IDLE_S: "0" }).buildWorkerIdleSeconds).toBe(0);
     expect(() => load({ BUILD_WORKER_IDLE_S: "-1" })).toThrow(/BUILD_WORKER_IDLE_S/);
+  });
+
+  it("reads BUILD_WORKERS_KEPT (default DEFAULT_WORKERS_KEPT); refuses a negative one", () => {
+    expect(load({}).buildWorkersKept).toBe(DEFAULT_WORKERS_KEPT);
+    expect(load({ BUILD_WORKERS_KEPT: "0" }).buildWorkersKept).toBe(0);
+    expect(load({ BUILD_WORKERS_KEPT: "2" }).buildWorkersKept).toBe(2);
+    expect(() => load({ BUILD_WORKERS_KEPT: "-1" })).toThrow(/BUILD_WORKERS_KEPT/);
   });
 
   it("reads BUILD_WORKER_MAX_MB as null when unset", () => {

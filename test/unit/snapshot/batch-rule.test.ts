@@ -2,13 +2,15 @@
  * The batch rule (src/snapshot/batch-rule.ts) as the loader walks a scan: which files are served before the
  * next builds, and which is the last of its batch. A simulated re-push is held against a plain reference:
  * cut the files, in build order, into runs that each stay within a third of the served bytes (a run holds
- * at least one file).
+ * at least one file), each file counted for the share of its chain's memory its build adds.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  added,
   buildOrder,
   EMPTY_BATCH,
+  expectedShare,
   lastOfBatch,
   passesBatch,
   publishesFirst,
@@ -109,5 +111,54 @@ describe("one scan's batches", () => {
       sizes.reduce((a, b) => a + b, 0),
     );
     expect(runs.map((r) => r.length)).toEqual([1, 1, 5]);
+  });
+
+  /**
+   * The loader's walk where each build adds `shares[i]` of its chain's memory, each file expected to add what the
+   * batch's builds added at most (else all of it: `chainLast` unknown).
+   */
+  function walkAdding(sizes: readonly number[], shares: readonly number[], servedBytes: number): number[][] {
+    const runs: number[][] = [[]];
+    let batch: OpenBatch = EMPTY_BATCH;
+    sizes.forEach((size, i) => {
+      if (publishesFirst(batch, added(size, expectedShare(batch, undefined)), servedBytes, true)) {
+        runs.push([]);
+        batch = EMPTY_BATCH;
+      }
+      runs[runs.length - 1].push(size);
+      batch = withBuilt(batch, size, shares[i]);
+    });
+    return runs.filter((r) => r.length > 0);
+  }
+
+  it("every file re-pushed with few records changed (each build adding a small share of its chain's memory): one batch", () => {
+    const sizes = [248_798_233, 192_046_770, 56_086_454, 48_300_851, 43_326_765, 37_107_135, 31_015_895];
+    const served = sizes.reduce((a, b) => a + b, 0);
+    expect(
+      walkAdding(
+        sizes,
+        sizes.map(() => 0.2),
+        served,
+      ).map((r) => r.length),
+    ).toEqual([7]);
+    // Every record changed (a full build adds all of it): the three batches above, the memory bound kept.
+    expect(
+      walkAdding(
+        sizes,
+        sizes.map(() => 1),
+        served,
+      ).map((r) => r.length),
+    ).toEqual([1, 1, 5]);
+    // A push that turns out to change more than its batch's first file: served as soon as the added memory passes.
+    expect(walkAdding(sizes, [0.2, 1, 1, 1, 1, 1, 1], served).map((r) => r.length)).toEqual([2, 5]);
+  });
+
+  it("a file is expected to add what its batch's builds added at most, else its chain's last build, else all of it", () => {
+    expect(expectedShare(EMPTY_BATCH, undefined)).toBe(1);
+    expect(expectedShare(EMPTY_BATCH, 0.1)).toBe(0.1);
+    const built = withBuilt(withBuilt(EMPTY_BATCH, 100, 0.1), 50, 0.3);
+    expect(built).toEqual({ changed: true, pendingBytes: 10 + 15, share: 0.3 });
+    expect(expectedShare(built, 0.05)).toBe(0.3);
+    expect(added(100, 1.5)).toBe(100);
   });
 });

@@ -211,9 +211,11 @@ describe("BuildPool with a recording runner", () => {
 describe("BuildPool on a tiny real piscina pool", () => {
   /** A worker that answers from what crossed the thread boundary: the cell's value, the early port, the link. */
   const WORKER = `
+import { threadId } from "node:worker_threads";
 export default async function (task) {
   if (task.kind === "token-index") {
     if (task.chains.length === 0) return new Promise(() => {}); // never answers: stop() must end it
+    if (task.chains[0].chainId === 42) return { thread: threadId };
     return { nice: Atomics.load(task.nice, 0) };
   }
   if (task.kind === "pool-range") {
@@ -234,12 +236,12 @@ export default async function (task) {
     await Promise.all(pools.splice(0).map((p) => p.stop()));
   });
 
-  function realPool(): BuildPool {
+  function realPool(more: Partial<BuildPoolOptions> = {}): BuildPool {
     const dir = tempDir("lgw-pool-");
     const workerFile = path.join(dir, "worker.mjs");
     writeFileSync(workerFile, WORKER);
     const p = new BuildPool(
-      { workerFile, workerMaxOldGenerationMb: null, threads: 2, serving: () => true, servingLoad: () => 1, workerNice: 3 },
+      { workerFile, workerMaxOldGenerationMb: null, threads: 2, serving: () => true, servingLoad: () => 1, workerNice: 3, ...more },
       pino({ level: "silent" }),
     );
     pools.push(p);
@@ -253,6 +255,22 @@ export default async function (task) {
     expect(result).toEqual({ status: "known", sha256: "helper ran" });
     expect(early.map((t) => t.sha256)).toEqual(["d".repeat(64)]);
     expect(await p.buildTokenIndex([{ chainId: 1, sha256: "", tokens: null!, run: null! }])).toEqual({ nice: 3 });
+  });
+
+  it("BUILD_WORKERS_KEPT: a kept worker outlives BUILD_WORKER_IDLE_S, so the next task runs on the same thread", async () => {
+    const threadOf = async (p: BuildPool) =>
+      ((await p.buildTokenIndex([{ chainId: 42 as never, sha256: "", tokens: null!, run: null! }])) as unknown as { thread: number })
+        .thread;
+    const later = () => new Promise((resolve) => setTimeout(resolve, 300));
+    const kept = realPool({ workerIdleS: 0, workersKept: 1 });
+    const first = await threadOf(kept);
+    await later();
+    expect(await threadOf(kept)).toBe(first);
+    // None kept: the idle worker exits (at once with BUILD_WORKER_IDLE_S=0), and the next task starts a new thread.
+    const none = realPool({ workerIdleS: 0, workersKept: 0 });
+    const before = await threadOf(none);
+    await later();
+    expect(await threadOf(none)).not.toBe(before);
   });
 
   it("stop cancels a running task", async () => {

@@ -1,12 +1,13 @@
 /**
  * When the loader scans (src/snapshot/scan-triggers.ts): one scan at a time, a request during a scan queues
- * exactly one more, a queued tick stays a tick, nothing after stop; directory changes are debounced.
+ * exactly one more, a queued tick stays a tick, nothing after stop; directory changes are debounced, except a
+ * complete file renamed over a chain file's name.
  */
-import { writeFileSync } from "node:fs";
+import { renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
-import { ScanTriggers } from "../../../src/snapshot/scan-triggers.js";
+import { RENAME_SETTLE_MS, ScanTriggers } from "../../../src/snapshot/scan-triggers.js";
 import { tempDir } from "../../support/fixtures.js";
 
 /** A recording scan: each call is held until the test releases it. */
@@ -118,5 +119,38 @@ describe("ScanTriggers", () => {
     writeFileSync(path.join(dir, "chain-1.msgpack"), "b");
     for (let i = 0; i < 200 && calls < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(calls).toBe(2);
+  });
+
+  it("files renamed over chain files' names scan without waiting out the debounce, in one scan", async () => {
+    const calls: number[] = [];
+    const dir = tempDir("lgw-scan-");
+    const t = triggers(async () => void calls.push(performance.now()), dir, 60_000);
+    t.watch();
+    const chains = [8453, 1, 130];
+    for (const chain of chains) writeFileSync(path.join(dir, `.chain-${chain}.tmp`), "complete");
+    const renamedAt = performance.now();
+    for (const chain of chains) renameSync(path.join(dir, `.chain-${chain}.tmp`), path.join(dir, `chain-${chain}.msgpack`));
+    for (let i = 0; i < 500 && calls.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(calls).toHaveLength(1);
+    // Not the debounce (a minute): the settle time, and however late this busy machine ran the timer.
+    expect(calls[0] - renamedAt).toBeGreaterThanOrEqual(RENAME_SETTLE_MS - 1);
+    expect(calls[0] - renamedAt).toBeLessThan(5_000);
+  });
+
+  it("a file created in place (a rename event, then its writes) and a rename to another name wait for the debounce", async () => {
+    const calls: number[] = [];
+    const dir = tempDir("lgw-scan-");
+    const t = triggers(async () => void calls.push(performance.now()), dir, 1_500);
+    t.watch();
+    const writtenAt = performance.now();
+    writeFileSync(path.join(dir, "chain-1.msgpack"), "being written");
+    writeFileSync(path.join(dir, ".chain-130.tmp"), "x");
+    renameSync(path.join(dir, ".chain-130.tmp"), path.join(dir, "chain-130.tmp"));
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(calls).toEqual([]);
+    for (let i = 0; i < 500 && calls.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(calls).toHaveLength(1);
+    expect(calls[0] - writtenAt).toBeGreaterThanOrEqual(1_500 - 1);
   });
 });
