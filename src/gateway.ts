@@ -98,7 +98,11 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   const historyRetention = { rawHours: config.historyRawHours, hourDays: config.historyHourDays };
   const historyFeed =
     config.history === "on"
-      ? new HistoryFeed(HISTORY_THREAD_FILE, { dir: resolve(config.historyDir), retention: historyRetention }, log)
+      ? new HistoryFeed(
+          HISTORY_THREAD_FILE,
+          { dir: resolve(config.historyDir), retention: historyRetention, minFreeBytes: config.historyMinFreeMb * 2 ** 20 },
+          log,
+        )
       : null;
   historyFeed?.start();
   metrics.watchHistory(historyFeed?.status ?? null);

@@ -88,7 +88,11 @@ export function runHistoryCli(argv: readonly string[], io: HistoryCliIo): number
   const status = new HistoryStatusCells();
   try {
     service = new HistoryService(
-      { dir: resolve(config.historyDir), retention: { rawHours: config.historyRawHours, hourDays: config.historyHourDays } },
+      {
+        dir: resolve(config.historyDir),
+        retention: { rawHours: config.historyRawHours, hourDays: config.historyHourDays },
+        minFreeBytes: config.historyMinFreeMb * 2 ** 20,
+      },
       status,
       { failed: (what, error) => io.stderr(`${PROGRAM} rebuild: ${what} failed: ${(error as Error).message}\n`) },
     );

@@ -294,6 +294,13 @@ export const SETTINGS = {
     default: 90,
     help: "Days hourly buckets are kept; daily buckets are kept without limit.",
   }),
+  historyMinFreeMb: setting({
+    env: "HISTORY_MIN_FREE_MB",
+    flag: "--history-min-free-mb",
+    type: integer(0, 1_048_576),
+    default: 256,
+    help: "History stops writing (status `failed`, the files meanwhile a gap) while the file system of `HISTORY_DIR` has less free space than this, and resumes once it has more: the store is never written on a full disk (lmdb-js can corrupt the process's memory when a write fails for want of space; docs/history.md). Keep it above the largest file's write (tens of MB on a large set).",
+  }),
   historyAnswerCacheMb: setting({
     env: "HISTORY_ANSWER_CACHE_MB",
     flag: "--history-answer-cache-mb",

@@ -11,7 +11,7 @@
  *   (its change sets appended), so memory stays bounded; the skipped file is counted. History is `behind`
  *   while any file waits.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statfsSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { HistoryCompactor } from "./history-compactor.js";
 import type { HistoryRetention } from "./history-reader.js";
@@ -27,6 +27,8 @@ const COMPACTION_SLICE_MS = 20;
 export interface HistoryOptions {
   readonly dir: string;
   readonly retention: HistoryRetention;
+  /** Free bytes HISTORY_DIR's file system must keep: below them nothing is written (HISTORY_MIN_FREE_MB; default 0: no floor). */
+  readonly minFreeBytes?: number;
 }
 
 /** What the service reports besides the status cells (the thread logs it). */
@@ -136,6 +138,7 @@ export class HistoryService {
   private writeNext(): void {
     const q = this.queue.shift()!;
     try {
+      checkRoom(this.options);
       const outcome = this.writer.write(q.file);
       if (outcome.kind === "observed") this.status.observed(q.file.generatedAt, outcome.records, Math.max(0, (Date.now() - q.at) / 1000));
       if (this.status.state === "failed") this.events.recovered?.();
@@ -153,6 +156,7 @@ export class HistoryService {
 
   private compactOnce(): boolean {
     try {
+      checkRoom(this.options);
       const step = this.compactor.step();
       if (step === null) return false;
       this.status.compacted();
@@ -186,6 +190,25 @@ export class HistoryService {
       // the directory is unreadable: the next write reports it
     }
     return bytes;
+  }
+}
+
+/**
+ * Throws when HISTORY_DIR's file system has less free space than `minFreeBytes`, before anything is written: lmdb
+ * must never meet a full disk, because lmdb-js's write-error path (mdb.c, mdb_page_flush) formats its message into a
+ * 100-byte buffer it can overrun, which corrupts the process's heap (the process aborts: seen in our tests on a
+ * full tmpfs). The write fails as a full disk would (history `failed`, the file a gap), and the next is tried.
+ */
+export function checkRoom(options: Pick<HistoryOptions, "dir" | "minFreeBytes">): void {
+  const floor = options.minFreeBytes ?? 0;
+  if (floor <= 0) return;
+  const fs = statfsSync(options.dir);
+  const free = fs.bavail * fs.bsize;
+  if (free < floor) {
+    const mib = (n: number) => `${Math.floor(n / 2 ** 20)} MiB`;
+    throw new Error(
+      `${options.dir}: ${mib(free)} free on its file system, under HISTORY_MIN_FREE_MB (${mib(floor)}); nothing is written until there is more`,
+    );
   }
 }
 

@@ -38,6 +38,7 @@ describe("loadConfig", () => {
       historyDir: "history",
       historyRawHours: 48,
       historyHourDays: 90,
+      historyMinFreeMb: 256,
       historyAnswerCacheMb: 32,
       snapshotMaxFutureSkewSeconds: 300,
       watchDebounceMs: 250,

@@ -240,47 +240,65 @@ describe("puts in key order", () => {
 });
 
 describe("a full disk", () => {
-  it.runIf(asRoot)("marks history failed, keeps what was written, and resumes when space returns", () => {
+  // Under HISTORY_MIN_FREE_MB nothing is written, so lmdb never meets the full disk itself (its write-error path can
+  // corrupt the process's heap: history-service.ts, checkRoom); a 1 MiB floor on a 2 MiB tmpfs.
+  it.runIf(asRoot)("marks history failed before the disk is full, keeps what was written, and resumes when space returns", () => {
     const mountPoint = tempDir("lgw-history-tmpfs-");
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint]);
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", mountPoint]);
     const status = new HistoryStatusCells();
+    const failures: string[] = [];
     let service: HistoryService | null = null;
     try {
       const dir = join(mountPoint, "history");
       mkdirSync(dir);
-      service = new HistoryService({ dir, retention: { rawHours: 48, hourDays: 90 } }, status);
+      // The last file written (a compaction step after it may be what met the floor).
+      let written = 0;
+      service = new HistoryService({ dir, retention: { rawHours: 48, hourDays: 90 }, minFreeBytes: 1 << 20 }, status, {
+        failed: (_what, error) => failures.push((error as Error).message),
+        written: (file) => (written = file.generatedAt),
+      });
       const files = historySeries(5, {
         chainId: CHAIN,
         tokens: 400,
         looseTokens: 50,
         pools: 600,
-        files: 60,
+        files: 150,
         churn: 0.9,
         start: 1_750_000_000,
         step: () => 60,
       });
       let before: Compiled | null = null;
-      let written = 0;
       let i = 0;
       for (; i < files.length && status.state !== "failed"; i++) {
         const c = compileFile(files[i]);
         service.enqueue(servedFile(before, [c]));
         service.drain();
-        if (status.state !== "failed") written = files[i].generatedAt;
         before = c;
       }
-      expect(status.state, "the 1 MiB tmpfs filled up").toBe("failed");
+      expect(status.state, "the 2 MiB tmpfs came within 1 MiB of full").toBe("failed");
+      // A write or a compaction step met the floor first: either is refused before lmdb writes anything.
+      expect(failures.length).toBeGreaterThan(0);
+      expect(failures[0]).toMatch(/MiB free on its file system, under HISTORY_MIN_FREE_MB \(1 MiB\)/);
+      const kept = written;
+      expect(kept).toBeGreaterThan(0);
+      expect(status.lastObservedAt).toBe(kept);
+      // Still under the floor: the next file is not written (counted as a failure), nothing written before is lost.
+      const lost = compileFile(files[i]);
+      service.enqueue(servedFile(before, [lost]));
+      service.drain();
+      expect(status.state).toBe("failed");
       expect(status.figures().failures).toBeGreaterThan(0);
-      expect(status.lastObservedAt).toBe(written);
+      expect(written).toBe(kept);
+      expect(status.lastObservedAt).toBe(kept);
       // Space returns: the next file is written (a fresh start, the lost span a gap) and history is ok again.
       execFileSync("mount", ["-o", "remount,size=256m", mountPoint]);
-      const c = compileFile(files[i]);
-      service.enqueue(servedFile(before, [c]));
+      const next = files[i + 1];
+      service.enqueue(servedFile(lost, [compileFile(next)]));
       service.drain();
       expect(status.state).toBe("ok");
-      expect(status.lastObservedAt).toBe(files[i].generatedAt);
+      expect(status.lastObservedAt).toBe(next.generatedAt);
       const reads = new HistoryHarnessReads(service);
-      expect(reads.gaps()).toEqual([[written, files[i].generatedAt]]);
+      expect(reads.gaps()).toEqual([[kept, next.generatedAt]]);
     } finally {
       service?.close();
       execFileSync("umount", [mountPoint]);
