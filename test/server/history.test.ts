@@ -45,8 +45,8 @@ function dir(prefix: string): string {
   return d;
 }
 
-async function start(snapshotDir: string, historyDir: string): Promise<Gateway> {
-  const gw = await startGateway({ snapshotDir, keysFile, env: { HISTORY_DIR: historyDir, GATEWAY_THREADS: "1" } });
+async function start(snapshotDir: string, historyDir: string, env: Record<string, string> = {}): Promise<Gateway> {
+  const gw = await startGateway({ snapshotDir, keysFile, env: { HISTORY_DIR: historyDir, GATEWAY_THREADS: "1", ...env } });
   running.push(gw);
   return gw;
 }
@@ -227,7 +227,7 @@ describe("history across instances, restarts and a rebuild", () => {
   );
 
   it.runIf(process.getuid?.() === 0)(
-    "a full disk (a 1 MiB tmpfs) marks history failed while every other route serves; it resumes when space returns",
+    "a full disk (2 MiB tmpfs, HISTORY_MIN_FREE_MB 1) marks history failed while every other route serves; it resumes when space returns",
     { timeout: 180_000 },
     async () => {
       const big = historySeries(31, {
@@ -241,12 +241,12 @@ describe("history across instances, restarts and a rebuild", () => {
         step: () => 60,
       });
       const mountPoint = dir("lgw-hist-tmpfs-");
-      execFileSync("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint]);
+      execFileSync("mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", mountPoint]);
       let gateway: Gateway | null = null;
       try {
         const snap = writeSnapshotDir([big[0]]);
         cleanup.push(snap);
-        const gw = (gateway = await start(snap, mountPoint));
+        const gw = (gateway = await start(snap, mountPoint, { HISTORY_MIN_FREE_MB: "1" }));
         let i = 1;
         let state = "";
         for (; i < big.length && state !== "failed"; i++) {
