@@ -14,6 +14,11 @@ export interface ChainMemory {
   readonly addedBytes: number;
 }
 
+/** The share of the chain's memory its build added (1 for a chain of no bytes: nothing to reuse). */
+export function addedShare(memory: ChainMemory): number {
+  return memory.bytes === 0 ? 1 : memory.addedBytes / memory.bytes;
+}
+
 /** The distinct buffers under `root` (every typed array's, found by walking its objects and arrays of objects). */
 export function buffersOf(root: unknown, into = new Set<ArrayBufferLike>()): Set<ArrayBufferLike> {
   const seen = new Set<object>();

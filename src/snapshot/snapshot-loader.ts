@@ -26,6 +26,7 @@ import { versionHex } from "../api/snapshot-version.js";
 import { FILE_LIMITS } from "../util/operator-file.js";
 import { AcceptedChains } from "./accepted-chains.js";
 import { AllowOlderMarkers } from "./allow-older-marker.js";
+import { addedShare } from "./chain-memory.js";
 import { added, buildOrder, EMPTY_BATCH, expectedShare, lastOfBatch, publishesFirst, withBuilt } from "./batch-rule.js";
 import { BuildPool } from "./build-pool.js";
 import { attemptOutcome, BUILD_FAILED, outsideContent } from "./build-outcome.js";
@@ -346,8 +347,7 @@ export class SnapshotLoader {
     });
     this.attempts.record(file.name, file.signature, outcome);
     if (!this.report(file, result, served?.info ?? null, this.waited(result, queuedMs)) || result.status !== "accepted") return null;
-    const { bytes, addedBytes } = result.memory;
-    const share = bytes === 0 ? 1 : addedBytes / bytes;
+    const share = addedShare(result.memory);
     this.lastShare.set(file.chainId, share);
     return share;
   }
@@ -404,7 +404,7 @@ export class SnapshotLoader {
             reusedPools: reused.pools,
             reusedTokens: reused.tokens,
             incremental: result.incremental,
-            addedShare: result.memory.bytes === 0 ? 1 : Math.round((1000 * result.memory.addedBytes) / result.memory.bytes) / 1000,
+            addedShare: Math.round(1000 * addedShare(result.memory)) / 1000,
             buildMs: info.buildMs,
             stages: result.stages,
             ...wait,

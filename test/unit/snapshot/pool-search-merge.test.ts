@@ -45,6 +45,20 @@ function record(pool: Pool): SnapshotPool {
   } as unknown as SnapshotPool;
 }
 
+/** What an incremental build of the next file is handed of `file`'s build (`built`). */
+function previousOrders(
+  built: { data: PoolSearchIndexData; orders: Uint32Array },
+  file: File,
+  keptFrom: Int32Array,
+  rowOf: Int32Array,
+): PreviousPoolOrders {
+  const pools = buildAddressTable(
+    file.pools.map((p) => p.address),
+    POOL_ADDRESS_WIDTH,
+  );
+  return { index: built.data, pools, orders: built.orders, keptFrom, rowOf };
+}
+
 function index(file: File, previous: PreviousPoolOrders | null): { data: PoolSearchIndexData; orders: Uint32Array } {
   const builder = new PoolSearchIndexBuilder({
     chainId: 8453,
@@ -157,16 +171,7 @@ describe("an incremental pool-search index is the full build's", () => {
           for (const edits of series) {
             const step = next(rng, file, edits);
             const full = index(step.file, null);
-            const previous: PreviousPoolOrders = {
-              index: built.data,
-              pools: buildAddressTable(
-                file.pools.map((p) => p.address),
-                POOL_ADDRESS_WIDTH,
-              ),
-              orders: built.orders,
-              keptFrom: step.keptFrom,
-              rowOf: step.rowOf,
-            };
+            const previous = previousOrders(built, file, step.keptFrom, step.rowOf);
             const incremental = index(step.file, previous);
             expect(plain(incremental.data)).toEqual(plain(full.data));
             expect(Array.from(incremental.orders)).toEqual(Array.from(full.orders));
@@ -213,16 +218,7 @@ describe("an incremental pool-search index is the full build's", () => {
       pools: [pool(3, [0, 1], 9), pool(0, [0, 1], 5), pool(1, [1, 3], 5), pool(2, [1, 2], 5), pool(4, [2, 0], 1), ...filler],
     };
     const keptFrom = Int32Array.from([4, 1, 0, 3, 5, ...filler.map((_, i) => 7 + i)]);
-    const previous: PreviousPoolOrders = {
-      index: built.data,
-      pools: buildAddressTable(
-        first.pools.map((p) => p.address),
-        POOL_ADDRESS_WIDTH,
-      ),
-      orders: built.orders,
-      keptFrom,
-      rowOf: Int32Array.from([0, 1, 2, 3, 4, 5]),
-    };
+    const previous = previousOrders(built, first, keptFrom, Int32Array.from([0, 1, 2, 3, 4, 5]));
     const merged = index(second, previous).data;
     expect(plain(merged)).toEqual(plain(index(second, null).data));
     const list = (t: number) => Array.from(merged.tokenPools.subarray(merged.tokenPoolStart[t], merged.tokenPoolStart[t + 1]));
