@@ -246,7 +246,7 @@ async function main(): Promise<void> {
     }).result;
     log(`uncached filtered query, 1 connection: ${probe.rps} req/s  p50 ${probe.latencyMs.p50} ms  p99 ${probe.latencyMs.p99} ms`);
 
-    // --- RSS once loaded and serving (build workers idle-exit 10 s after a build)
+    // --- RSS once loaded and serving (the two build workers kept by default included: BUILD_WORKERS_KEPT)
     const steady = readMemory(gateway.child.pid);
     const steadyAfterS = round((performance.now() - gateway.spawnedAt - gateway.startToReadyMs) / 1000);
 

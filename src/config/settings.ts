@@ -476,9 +476,8 @@ export const SETTINGS = {
       "warm code; `0`: it exits right after each build. Workers kept by `BUILD_WORKERS_KEPT` never exit for being idle.",
     more:
       "A worker started anew takes a few hundred milliseconds before it builds, and its first build runs on code not yet " +
-      "optimized. Kept alive, the build workers stay resident: on the large set (626 MiB of files) two of them held about " +
-      "1.2 GiB more than exited ones after a few re-pushes, although each collects its heap a second after its last task " +
-      "(bench/RESULTS.md, issue 30). Raise it when pushes come often and memory is plentiful.",
+      "optimized. It applies to the workers beyond `BUILD_WORKERS_KEPT` (two by default, which stay): with `BUILD_WORKERS_KEPT=0`, " +
+      "raise it when pushes come often and memory is plentiful.",
   }),
   buildWorkersKept: setting({
     env: "BUILD_WORKERS_KEPT",
@@ -489,11 +488,11 @@ export const SETTINGS = {
       "Build worker threads kept alive however long they are idle (at most `BUILD_START_WORKERS`), so that a push starts " +
       "its build at once on warm code; the others exit after `BUILD_WORKER_IDLE_S`.",
     more:
-      "A kept worker starts with the gateway and collects its heap a second after each task, but stays resident: on the large " +
-      "set, after two re-pushes of its largest file, one kept worker held about 220 MiB more than none, two about 430 MiB. " +
-      "With one kept, a push's chain task starts about 25-100 ms after the rename instead of 230-590 ms; but a file large " +
-      "enough for two threads then waits for its helper, which starts a thread beside it, and the push was not served sooner " +
-      "(4 interleaved pairs, bench/RESULTS.md, issue 30). So none by default; a small file (one thread) gains the start.",
+      "A kept worker starts with the gateway and collects its heap a second after each task, but stays resident. Two by " +
+      "default, so that a file large enough for two threads builds on two warm ones: on the large set a push was served " +
+      "0.5-1.0 s sooner (3.2-3.4 s against 3.7-4.3 s for 2-5 % of a 237 MiB file changed) for 200-470 MiB more resident " +
+      "than workers that exited (one kept worker alone did not serve sooner: its helper started cold). `0` gives that " +
+      "memory back (bench/RESULTS.md, issue 30).",
   }),
   buildWorkerNice: setting({
     env: "BUILD_WORKER_NICE",

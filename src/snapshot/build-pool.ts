@@ -14,7 +14,7 @@
  *   loader's `onEarlyTokens` (docs/decisions/004-early-token-index.md).
  *
  * An idle worker lives BUILD_WORKER_IDLE_S (default 10 s: a re-push within it starts at once, on warm code) and
- * collects its heap a second after its last task; BUILD_WORKERS_KEPT of them (default 0) never exit for being idle.
+ * collects its heap a second after its last task; BUILD_WORKERS_KEPT of them (default 2) never exit for being idle.
  */
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from "node:worker_threads";
 import { Piscina } from "piscina";
@@ -40,12 +40,13 @@ export const DEFAULT_FRESHNESS_TARGET_S = 10;
  */
 export const DEFAULT_WORKER_IDLE_S = 10;
 /**
- * Default BUILD_WORKERS_KEPT: build workers that never exit for being idle. None: one kept worker (about 220 MiB
- * resident on the large set, two about 430 MiB) starts a push's chain task ~0.45 s sooner, but its helper then starts a
- * thread beside it and becomes the slower of the two, and rename -> served did not move in four interleaved pairs
- * (bench/RESULTS.md, issue 30).
+ * Default BUILD_WORKERS_KEPT: build workers that never exit for being idle. Two, so a two-thread push starts on two
+ * warm threads: on the large set (2026-11-28, 2 cores, interleaved push probes of chain 8453) rename -> served fell
+ * by 0.5-1.0 s a push (3.2-3.4 s against 3.7-4.3 s at 2 and 5 % changed, 4.2 against 5.1 s at 20 %), for 200-470
+ * MiB more resident than workers that exited. With one kept, its helper still started cold and the push was not
+ * served sooner (bench/RESULTS.md, issue 30). `0` gives the memory back at that price.
  */
-export const DEFAULT_WORKERS_KEPT = 0;
+export const DEFAULT_WORKERS_KEPT = 2;
 
 export interface BuildPoolOptions {
   readonly workerFile: string;

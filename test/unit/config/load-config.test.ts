@@ -45,7 +45,7 @@ describe("loadConfig", () => {
       threads: Math.min(availableParallelism(), 63),
       buildWorkerMaxMb: null,
       buildWorkerIdleSeconds: 10,
-      buildWorkersKept: 0,
+      buildWorkersKept: 2,
       buildWorkerNice: 10,
       freshnessTargetSeconds: 10,
       maxApiKeys: 10_000,
