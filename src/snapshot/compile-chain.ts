@@ -64,6 +64,11 @@ export interface PoolRangeOutput {
   readonly addresses: readonly string[];
   /** Their JSON, one value per pool written (not those kept from the previous file's: PoolRangeWriter.copy). */
   readonly json: StringColumn;
+  /**
+   * `json` lies in the targets' JSON buffer (in the range's region), not in a blob its writer moved to: the writer
+   * that joins it then moves it down in place (another thread's view of that buffer is another object).
+   */
+  readonly jsonInTargets: boolean;
   readonly search: PoolSearchRangePart;
   /** Ids of the protocols the range's pools use. */
   readonly protocols: readonly string[];
@@ -172,11 +177,13 @@ export class PoolRangeWriter {
   /** What another thread is handed back (the writer is spent afterwards). */
   output(): PoolRangeOutput {
     this.flushRun();
+    const json = this.json.finish();
     return {
       from: this.from,
       to: this.index,
       addresses: this.addresses,
-      json: this.json.finish(),
+      json,
+      jsonInTargets: json.bytes.buffer === this.targets.json,
       search: this.search.part(),
       protocols: [...this.protocols],
       upserted: this.upserted,
@@ -196,7 +203,11 @@ export class PoolRangeWriter {
     this.flushRun();
     if (part.from !== this.index) throw new Error(`pool ranges do not meet: ${this.index} then ${part.from}`);
     for (const address of part.addresses) this.addresses.push(address);
-    this.json.appendColumn(part.json);
+    // Posted from another thread, the part's JSON is a view of another object over the same shared memory: seen
+    // through this thread's targets, it is moved down in place rather than copied into a new, larger blob.
+    const { bytes, offsets } = part.json;
+    const json = part.jsonInTargets ? { bytes: new Uint8Array(this.targets.json, bytes.byteOffset, bytes.length), offsets } : part.json;
+    this.json.appendColumn(json);
     this.search.join(part.search, part.to);
     for (const id of part.protocols) this.protocols.add(id);
     for (const address of part.upserted) this.upserted.push(address);

@@ -9,24 +9,33 @@
  *   name, symbol, logoUrl, tracked TVL) and the tracked USD price.
  * Every list is lowercase and sorted ascending. Without previous tables (the
  * chain's first load) every address is upserted and nothing removed.
+ *
+ * Both files' records are walked in address order, which each compiled chain already keeps (its pool-search
+ * `addressRank`, its token run's `byAddress`): one merge finds the pairs, the new and the gone addresses, already
+ * sorted, and writes the lists from the tables' address bytes (no strings, no map, no sort). An order that is not
+ * ascending by the stored bytes (never for validated files) falls back to lookups and a sort, the same answer.
  */
 import type { ChangeCounts, ChainDiff } from "../tables/change-sets.js";
 import type { ChainTokenColumns } from "../tables/compiled-chain.js";
-import { addressAt, findEntryOf } from "../tables/address-hash-table.js";
+import { addressAt, findEntryOf, type AddressTableData } from "../tables/address-hash-table.js";
 import type { PoolTableData } from "../tables/pool-table.js";
-import { columnStrings, encodeStringColumn, type StringColumn } from "../tables/shared-columns.js";
+import { columnStrings, encodeStringColumn, StringColumnBuilder, type StringColumn } from "../tables/shared-columns.js";
 
-/** The tables the diff reads of one file. */
+/** The tables the diff reads of one file (a compiled chain, or the chain's previous tables). */
 export interface DiffTables {
   readonly pools: PoolTableData;
   readonly tokens: ChainTokenColumns;
+  /** The pools' address order: each pool's rank (PoolSearchIndexData.addressRank). */
+  readonly poolSearch: { readonly addressRank: Uint32Array };
+  /** The token rows in address order (TokenRunData.byAddress). */
+  readonly tokenRun: { readonly byAddress: Uint32Array };
 }
 
 export function diffChain(previous: DiffTables | null, next: DiffTables): ChainDiff {
   const started = performance.now();
-  const pools = diffPools(previous?.pools ?? null, next.pools);
-  const tokens = diffTokens(previous?.tokens ?? null, next.tokens);
-  return changeSet(pools, tokens, started);
+  const pools = mergePools(previous, next) ?? sortedLists(diffPools(previous?.pools ?? null, next.pools));
+  const tokens = mergeTokens(previous, next) ?? sortedLists(diffTokens(previous?.tokens ?? null, next.tokens));
+  return changeSetOf(pools, tokens, started);
 }
 
 /** A change's address lists, in any order (each sorted here). */
@@ -35,25 +44,195 @@ export interface Lists {
   readonly removed: string[];
 }
 
+/** A change's address lists as sorted columns. */
+interface Columns {
+  readonly upserted: StringColumn;
+  readonly removed: StringColumn;
+}
+
 /**
  * The change set of these lists (sorted in place), its `ms` counted from `started` (a performance.now()): what an
  * incremental build, which finds the lists as it compares records (reuse-pools.ts, reuse-tokens.ts), answers.
  */
 export function changeSet(pools: Lists, tokens: Lists, started: number): ChainDiff {
+  return changeSetOf(sortedLists(pools), sortedLists(tokens), started);
+}
+
+function changeSetOf(pools: Columns, tokens: Columns, started: number): ChainDiff {
   const counts: ChangeCounts = {
-    poolsUpserted: pools.upserted.length,
-    poolsRemoved: pools.removed.length,
-    tokensUpserted: tokens.upserted.length,
-    tokensRemoved: tokens.removed.length,
+    poolsUpserted: count(pools.upserted),
+    poolsRemoved: count(pools.removed),
+    tokensUpserted: count(tokens.upserted),
+    tokensRemoved: count(tokens.removed),
   };
   return {
-    poolsUpserted: sortedColumn(pools.upserted),
-    poolsRemoved: sortedColumn(pools.removed),
-    tokensUpserted: sortedColumn(tokens.upserted),
-    tokensRemoved: sortedColumn(tokens.removed),
+    poolsUpserted: pools.upserted,
+    poolsRemoved: pools.removed,
+    tokensUpserted: tokens.upserted,
+    tokensRemoved: tokens.removed,
     counts,
     ms: performance.now() - started,
   };
+}
+
+const count = (column: StringColumn) => column.offsets.length - 1;
+
+function sortedLists(lists: Lists): Columns {
+  return { upserted: sortedColumn(lists.upserted), removed: sortedColumn(lists.removed) };
+}
+
+/**
+ * The pools' lists by one merge of both files' pools in address order, or null when an order is not strictly
+ * ascending by the stored address bytes (then diffPools answers).
+ */
+function mergePools(previous: DiffTables | null, next: DiffTables): Columns | null {
+  const nextPools = next.pools;
+  const nextOrder = poolOrder(nextPools, next.poolSearch.addressRank);
+  if (nextOrder === null) return null;
+  const n = nextPools.count;
+  const upserted = new StringColumnBuilder(n, n * nextPools.width);
+  if (previous === null) {
+    for (let r = 0; r < n; r++) writeEntry(upserted, nextPools, nextOrder[r]);
+    return { upserted: upserted.finish(), removed: new StringColumnBuilder(0, 0).finish() };
+  }
+  const oldPools = previous.pools;
+  const oldOrder = poolOrder(oldPools, previous.poolSearch.addressRank);
+  if (oldOrder === null) return null;
+  const m = oldPools.count;
+  const removed = new StringColumnBuilder(m, m * oldPools.width);
+  const nextBlocks = nextPools.json.blocks.map(asBuffer);
+  const oldBlocks = oldPools.json.blocks.map(asBuffer);
+  const { blockOf: nextBlockOf, starts: nextStarts, ends: nextEnds } = nextPools.json;
+  const { blockOf: oldBlockOf, starts: oldStarts, ends: oldEnds } = oldPools.json;
+  let r = 0;
+  let s = 0;
+  while (r < n || s < m) {
+    const i = r < n ? nextOrder[r] : -1;
+    const j = s < m ? oldOrder[s] : -1;
+    const order = i < 0 ? 1 : j < 0 ? -1 : compareEntries(nextPools, i, oldPools, j);
+    if (order < 0) {
+      writeEntry(upserted, nextPools, i);
+      r++;
+    } else if (order > 0) {
+      writeEntry(removed, oldPools, j);
+      s++;
+    } else {
+      const start = nextStarts[i];
+      const end = nextEnds[i];
+      const oldStart = oldStarts[j];
+      const oldEnd = oldEnds[j];
+      const same =
+        end - start === oldEnd - oldStart &&
+        nextBlocks[nextBlockOf[i]].compare(oldBlocks[oldBlockOf[j]], oldStart, oldEnd, start, end) === 0;
+      if (!same) writeEntry(upserted, nextPools, i);
+      r++;
+      s++;
+    }
+  }
+  return { upserted: upserted.finish(), removed: removed.finish() };
+}
+
+/** The pools in address order (from each pool's rank), or null when that order is not strictly ascending by their bytes. */
+function poolOrder(table: AddressTableData, rank: Uint32Array): Uint32Array | null {
+  const n = table.count;
+  if (rank.length < n) return null;
+  const order = new Uint32Array(n);
+  for (let p = 0; p < n; p++) {
+    const r = rank[p];
+    if (r >= n) return null;
+    order[r] = p;
+  }
+  // Strictly ascending also proves the ranks a permutation (addresses are distinct entries).
+  for (let r = 1; r < n; r++) if (compareEntries(table, order[r - 1], table, order[r]) >= 0) return null;
+  return order;
+}
+
+/** Entry i of `a` against entry j of `b` by their stored bytes (negative: i sorts first). */
+function compareEntries(a: AddressTableData, i: number, b: AddressTableData, j: number): number {
+  const aKeys = a.keys;
+  const bKeys = b.keys;
+  const aBase = i * a.width;
+  const bBase = j * b.width;
+  const aLength = a.keyLength[i];
+  const bLength = b.keyLength[j];
+  const common = Math.min(aLength, bLength);
+  for (let k = 0; k < common; k++) {
+    const d = aKeys[aBase + k] - bKeys[bBase + k];
+    if (d !== 0) return d;
+  }
+  return aLength - bLength;
+}
+
+function writeEntry(out: StringColumnBuilder, table: AddressTableData, i: number): void {
+  const base = i * table.width;
+  out.writeBytes(table.keys, base, base + table.keyLength[i]);
+  out.endValue();
+}
+
+/** The tokens' lists by one merge of both files' tokens in address order, or null as mergePools. */
+function mergeTokens(previous: DiffTables | null, next: DiffTables): Columns | null {
+  const nextTokens = next.tokens;
+  const nextOrder = next.tokenRun.byAddress;
+  const n = nextTokens.count;
+  if (!ascendingRows(nextTokens.address, nextOrder, n)) return null;
+  const upserted = new StringColumnBuilder(n, nextTokens.address.bytes.length);
+  if (previous === null) {
+    for (let r = 0; r < n; r++) writeValue(upserted, nextTokens.address, nextOrder[r]);
+    return { upserted: upserted.finish(), removed: new StringColumnBuilder(0, 0).finish() };
+  }
+  const oldTokens = previous.tokens;
+  const oldOrder = previous.tokenRun.byAddress;
+  const m = oldTokens.count;
+  if (!ascendingRows(oldTokens.address, oldOrder, m)) return null;
+  const removed = new StringColumnBuilder(m, oldTokens.address.bytes.length);
+  let r = 0;
+  let s = 0;
+  while (r < n || s < m) {
+    const i = r < n ? nextOrder[r] : -1;
+    const j = s < m ? oldOrder[s] : -1;
+    const order = i < 0 ? 1 : j < 0 ? -1 : compareValues(nextTokens.address, i, oldTokens.address, j);
+    if (order < 0) {
+      writeValue(upserted, nextTokens.address, i);
+      r++;
+    } else if (order > 0) {
+      writeValue(removed, oldTokens.address, j);
+      s++;
+    } else {
+      if (tokenDiffers(oldTokens, j, nextTokens, i)) writeValue(upserted, nextTokens.address, i);
+      r++;
+      s++;
+    }
+  }
+  return { upserted: upserted.finish(), removed: removed.finish() };
+}
+
+/** Whether rows `order[0..count)` are every row of `column` once, strictly ascending by their bytes. */
+function ascendingRows(column: StringColumn, order: Uint32Array, count: number): boolean {
+  if (order.length < count || column.offsets.length - 1 !== count) return false;
+  for (let r = 0; r < count; r++) if (order[r] >= count) return false;
+  for (let r = 1; r < count; r++) if (compareValues(column, order[r - 1], column, order[r]) >= 0) return false;
+  return true;
+}
+
+/** Value i of `a` against value j of `b` by their bytes (negative: i sorts first). */
+function compareValues(a: StringColumn, i: number, b: StringColumn, j: number): number {
+  const aStart = a.offsets[i];
+  const bStart = b.offsets[j];
+  const aLength = a.offsets[i + 1] - aStart;
+  const bLength = b.offsets[j + 1] - bStart;
+  const common = Math.min(aLength, bLength);
+  const aBytes = a.bytes;
+  const bBytes = b.bytes;
+  for (let k = 0; k < common; k++) {
+    const d = aBytes[aStart + k] - bBytes[bStart + k];
+    if (d !== 0) return d;
+  }
+  return aLength - bLength;
+}
+
+function writeValue(out: StringColumnBuilder, column: StringColumn, i: number): void {
+  out.writeBytes(column.bytes, column.offsets[i], column.offsets[i + 1]);
+  out.endValue();
 }
 
 function diffPools(previous: PoolTableData | null, next: PoolTableData): Lists {

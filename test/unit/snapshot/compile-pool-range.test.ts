@@ -75,7 +75,7 @@ function oneThread(bytes: Uint8Array, chainId: ChainId = CHAIN): Outcome {
  * Two ranges, as the build worker runs them: pools [0, own) here, [own, n) by the helper's function; `own`
  * defaults to ownPoolCount. A file that does not split (or has under two pools) builds on one thread.
  */
-function twoRanges(bytes: Uint8Array, chainId: ChainId = CHAIN, ownOf?: (n: number) => number): Outcome {
+function twoRanges(bytes: Uint8Array, chainId: ChainId = CHAIN, ownOf?: (n: number) => number, posted = false): Outcome {
   const source = arraySource(bytes);
   const layout = bytes.length === 0 ? null : splitPools(source);
   if (layout === null || layout.poolCount < 2) return oneThread(bytes, chainId);
@@ -94,7 +94,9 @@ function twoRanges(bytes: Uint8Array, chainId: ChainId = CHAIN, ownOf?: (n: numb
       range: poolRange(layout, own, count),
       targets,
     };
-    joinPoolRange(compiler, opened.split!.checker, compilePoolRange(job, arraySource(bytes)));
+    const part = compilePoolRange(job, arraySource(bytes));
+    // Posted from the helper's thread, the part's views are of another object over the same shared memory.
+    joinPoolRange(compiler, opened.split!.checker, posted ? structuredClone(part) : part);
     return compiler.finish();
   });
 }
@@ -155,6 +157,38 @@ describe("a chain built in two ranges is the chain built by one thread", () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  it("the helper's part as posted from its thread (a clone over the same shared memory), joined in place (property)", () => {
+    fc.assert(
+      fc.property(fc.integer(), fc.integer({ min: 1, max: 60 }), (seed, at) => {
+        const bytes = packSnapshot(randomFile(prng(seed)));
+        expect(twoRanges(bytes, CHAIN, (n) => at % n, true)).toEqual(oneThread(bytes));
+      }),
+      { numRuns: 100 },
+    );
+    // In place: the chain's pool JSON is the targets' buffer, never a new blob the two ranges were copied into.
+    const bytes = packSnapshot(randomFile(prng(11), 40));
+    const source = arraySource(bytes);
+    const layout = splitPools(source)!;
+    const targets = chainPoolTargets(layout.poolCount);
+    const opened = openSplitSource(source, layout, CHAIN, DEFAULT_TOKEN_LOGO_TEMPLATE);
+    const own = ownPoolCount(layout);
+    const compiler = new ChainCompiler(opened.snapshot, sourceOf(bytes), layout.poolCount, own, targets);
+    for (let i = 0; i < own; i++) compiler.write(opened.pools.next());
+    const job = {
+      chainId: CHAIN,
+      logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE,
+      header: layout.header,
+      range: poolRange(layout, own, layout.poolCount),
+      targets,
+    };
+    const part = structuredClone(compilePoolRange(job, arraySource(bytes)));
+    expect(part.json.bytes.buffer).not.toBe(targets.json);
+    joinPoolRange(compiler, opened.split!.checker, part);
+    const chain = compiler.finish();
+    expect(chain.pools.json.blocks).toHaveLength(1);
+    expect(chain.pools.json.blocks[0].buffer).toBe(targets.json);
   });
 
   it("the bundled sample files, split where the build worker splits them and at both ends", () => {

@@ -9,7 +9,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { SnapshotFile, SnapshotPool, SnapshotToken } from "../../../src/api/snapshot-format.js";
 import type { ChainId } from "../../../src/chains/chains.js";
-import { diffChain } from "../../../src/snapshot/diff-chain.js";
+import { diffChain, type DiffTables } from "../../../src/snapshot/diff-chain.js";
+import type { CompiledChain } from "../../../src/tables/compiled-chain.js";
 import {
   addr,
   algebraPool,
@@ -176,4 +177,50 @@ describe("diffChain", () => {
       for (const a of list) expect(a).toBe(a.toLowerCase());
     }
   });
+
+  it("answers the same, column bytes and all, when a file's address orders are not ascending (lookups and a sort)", () => {
+    let disordered = 0;
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), (seed) => {
+        const rng = prng(seed);
+        const file = randomFile(rng);
+        const next = evolve(rng, file);
+        const [before, after] = [compileFileAsRead(file), compileFileAsRead(next)];
+        const merged = diffChain(before, after);
+        const expected = referenceDiff(referenceState(file), referenceState(next));
+        expect(listsOf(merged)).toEqual(expected);
+        // The diff walks each file in its kept address order; any other order must not change the answer.
+        for (const [x, y] of [
+          [disorder(before, rng), after],
+          [before, disorder(after, rng)],
+          [disorder(before, rng), disorder(after, rng)],
+        ] as const) {
+          const looked = diffChain(x, y);
+          expect(listsOf(looked)).toEqual(expected);
+          for (const key of ["poolsUpserted", "poolsRemoved", "tokensUpserted", "tokensRemoved"] as const) {
+            expect(Buffer.from(looked[key].bytes)).toEqual(Buffer.from(merged[key].bytes));
+            expect(looked[key].offsets).toEqual(merged[key].offsets);
+          }
+          expect(looked.counts).toEqual(merged.counts);
+        }
+        if (after.pools.count > 1 || after.tokens.count > 1) disordered++;
+        // A first load: every address, in order, whatever order the file keeps.
+        expect(listsOf(diffChain(null, disorder(after, rng)))).toEqual(listsOf(diffChain(null, after)));
+      }),
+      { numRuns: 100 },
+    );
+    expect(disordered).toBeGreaterThan(50);
+  });
 });
+
+/** The diff's view of a compiled chain with its address orders shuffled (and so, mostly, not ascending). */
+function disorder(chain: CompiledChain, rng: Prng): DiffTables {
+  const rank = Uint32Array.from(chain.poolSearch.addressRank);
+  const byAddress = Uint32Array.from(chain.tokenRun.byAddress);
+  for (const order of [rank, byAddress])
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = rng.int(0, i);
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+  return { pools: chain.pools, tokens: chain.tokens, poolSearch: { addressRank: rank }, tokenRun: { byAddress } };
+}
