@@ -371,6 +371,10 @@ class OrderMerge {
   private sortedDecoded: Uint32Array | null = null;
   /** Per decoded pool: how many previous pools have an address up to its own. */
   private insertRank: Uint32Array | null = null;
+  /** The decoded pools in address order. */
+  private decodedByAddress: Uint32Array | null = null;
+  /** As sortedDecoded, each pool as its place in decodedByAddress. */
+  private sortedSlots: Uint32Array | null = null;
 
   orders(poolAddresses: readonly string[], keys: Float64Array, addressRank: Uint32Array, orders: Uint32Array): void {
     const { previous, poolCount, newOf, decoded } = this;
@@ -411,15 +415,19 @@ class OrderMerge {
     // Per key: the decoded pools by key descending, ties by address (a stable sort over their address order), put in.
     const scratch = sortScratch(c);
     const sortedDecoded = new Uint32Array(POOL_SORT_KEY_COUNT * c);
+    const sortedSlots = new Uint32Array(POOL_SORT_KEY_COUNT * c);
     const previousKeys = previous.index.keys;
     for (let k = 0; k < POOL_SORT_KEY_COUNT; k++) {
       const base = k * poolCount;
       sortByKey(decodedByAddress, c, keys, base, scratch, sortedDecoded, k * c);
+      sortedSlots.set(scratch.order.subarray(0, c), k * c);
       const merge: KeyMerge = { previousKeys, previousBase: k * m, previousRank, keys, base, insertRank, newOf };
       const at = mergeInto(merge, previous.orders, k * m, (k + 1) * m, sortedDecoded, k * c, (k + 1) * c, orders, base);
       if (at !== base + poolCount) throw new Error(`pool-search orders: key ${k} has ${at - base} of ${poolCount} pools`);
     }
     this.sortedDecoded = sortedDecoded;
+    this.sortedSlots = sortedSlots;
+    this.decodedByAddress = decodedByAddress;
   }
 
   /**
@@ -434,9 +442,9 @@ class OrderMerge {
     tokenPoolStart: Uint32Array,
     tokenPools: Uint32Array,
   ): boolean {
-    const { previous, poolCount, newOf, decoded, sortedDecoded, insertRank } = this;
+    const { previous, poolCount, newOf, decoded, sortedDecoded, insertRank, sortedSlots, decodedByAddress } = this;
     const rowOf = previous.rowOf;
-    if (rowOf === null || sortedDecoded === null || insertRank === null) return false;
+    if (rowOf === null || sortedDecoded === null || insertRank === null || sortedSlots === null || decodedByAddress === null) return false;
     // Past a tenth of the pools decoded, distributing every pool from the orders is as fast (measured on the large set).
     if (decoded.length * MERGE_LISTS_UP_TO > poolCount) return false;
     const tokenCount = tokenPoolStart.length - 1;
@@ -451,13 +459,28 @@ class OrderMerge {
       previousRow[t] = r;
     }
     const c = decoded.length;
-    // The decoded pools' memberships, grouped by token (bucket t: decodedStart[t] .. decodedStart[t + 1]).
-    const decodedStart = new Uint32Array(tokenCount + 1);
-    for (let d = 0; d < c; d++) {
-      const p = decoded[d];
+    // The decoded pools' distinct tokens, once (slot a: the pool decodedByAddress[a], its tokens slotTokens[slotStart[a]..]),
+    // and their memberships counted by token (bucket t: decodedStart[t] .. decodedStart[t + 1]).
+    const slotStart = new Uint32Array(c + 1);
+    for (let a = 0; a < c; a++) {
+      const p = decodedByAddress[a];
       const from = poolTokenStart[p];
       const to = poolTokenStart[p + 1];
-      for (let j = from; j < to; j++) if (isFirstOccurrence(poolTokens, from, j)) decodedStart[poolTokens[j] + 1]++;
+      let distinct = 0;
+      for (let j = from; j < to; j++) if (isFirstOccurrence(poolTokens, from, j)) distinct++;
+      slotStart[a + 1] = slotStart[a] + distinct;
+    }
+    const slotTokens = new Uint32Array(slotStart[c]);
+    const decodedStart = new Uint32Array(tokenCount + 1);
+    for (let a = 0, x = 0; a < c; a++) {
+      const p = decodedByAddress[a];
+      const from = poolTokenStart[p];
+      const to = poolTokenStart[p + 1];
+      for (let j = from; j < to; j++) {
+        if (!isFirstOccurrence(poolTokens, from, j)) continue;
+        slotTokens[x++] = poolTokens[j];
+        decodedStart[poolTokens[j] + 1]++;
+      }
     }
     for (let t = 0; t < tokenCount; t++) decodedStart[t + 1] += decodedStart[t];
     const buckets = new Uint32Array(decodedStart[tokenCount]);
@@ -473,22 +496,42 @@ class OrderMerge {
       const previousBase = k * m;
       next.set(decodedStart.subarray(0, tokenCount));
       for (let d = k * c; d < (k + 1) * c; d++) {
-        const p = sortedDecoded[d];
-        const from = poolTokenStart[p];
-        const to = poolTokenStart[p + 1];
-        for (let j = from; j < to; j++) if (isFirstOccurrence(poolTokens, from, j)) buckets[next[poolTokens[j]]++] = p;
+        const a = sortedSlots[d];
+        const p = decodedByAddress[a];
+        for (let x = slotStart[a]; x < slotStart[a + 1]; x++) buckets[next[slotTokens[x]]++] = p;
       }
       const merge: KeyMerge = { previousKeys, previousBase, previousRank, keys, base, insertRank, newOf };
       const listBase = k * membershipCount;
       const previousListBase = k * previousMembership;
-      for (let t = 0; t < tokenCount; t++) {
+      for (let t = 0; t < tokenCount;) {
         const r = previousRow[t];
+        const at = listBase + tokenPoolStart[t];
+        if (r >= 0 && decodedStart[t] === decodedStart[t + 1]) {
+          // Tokens t..u-1 hold no decoded pool and had consecutive previous rows: their lists are the previous ones
+          // mapped to the new pools (those not kept left out), in one pass.
+          let u = t + 1;
+          while (u < tokenCount && previousRow[u] === r + (u - t) && decodedStart[u] === decodedStart[u + 1]) u++;
+          const end = mapKept(
+            newOf,
+            previousLists,
+            previousListBase + previousStart[r],
+            previousListBase + previousStart[r + (u - t)],
+            tokenPools,
+            at,
+          );
+          if (end !== listBase + tokenPoolStart[u])
+            throw new Error(
+              `pool-search lists: tokens ${t}..${u - 1} have ${end - at} pools, not ${tokenPoolStart[u] - tokenPoolStart[t]}`,
+            );
+          t = u;
+          continue;
+        }
         const from = r < 0 ? 0 : previousListBase + previousStart[r];
         const to = r < 0 ? 0 : previousListBase + previousStart[r + 1];
-        const at = listBase + tokenPoolStart[t];
         const end = mergeInto(merge, previousLists, from, to, buckets, decodedStart[t], decodedStart[t + 1], tokenPools, at);
         if (end !== listBase + tokenPoolStart[t + 1])
           throw new Error(`pool-search lists: token ${t} has ${end - at} pools, not ${tokenPoolStart[t + 1] - tokenPoolStart[t]}`);
+        t++;
       }
     }
     return true;
@@ -558,6 +601,15 @@ function mergeInto(
     out[at++] = e;
   }
   for (; q < to; q++) {
+    const i = newOf[sequence[q]];
+    if (i >= 0) out[at++] = i;
+  }
+  return at;
+}
+
+/** Writes the previous pools `sequence[from..to)` mapped to their new pools (those not kept left out) to `out` from `at`; the index after the last. */
+function mapKept(newOf: Int32Array, sequence: Uint32Array, from: number, to: number, out: Uint32Array, at: number): number {
+  for (let q = from; q < to; q++) {
     const i = newOf[sequence[q]];
     if (i >= 0) out[at++] = i;
   }
