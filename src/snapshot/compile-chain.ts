@@ -360,6 +360,7 @@ export class ChainCompiler {
         : {
             index: reuse.previous.poolSearch,
             pools: reuse.previous.pools,
+            table: pools,
             orders: previousOrders,
             keptFrom: this.targets.keptFrom,
             rowOf: reuse.rowOf,

@@ -11,7 +11,7 @@ import { sortByFloatKey } from "../util/float-key-sort.js";
 import { sharedArray } from "../tables/shared-columns.js";
 import type { PeriodStats, PoolType, SnapshotPool } from "../api/snapshot-format.js";
 import type { StageClock } from "./stage-clock.js";
-import { compareAddress, type AddressTableData } from "../tables/address-hash-table.js";
+import { compareAddress, findEntryOf, type AddressTableData } from "../tables/address-hash-table.js";
 
 const TYPE_INDEX = new Map<PoolType, number>(POOL_TYPES.map((t, i) => [t, i]));
 
@@ -289,6 +289,8 @@ export interface PreviousPoolOrders {
   readonly pools: AddressTableData;
   /** Per previous token row: its row in the new file, or -1 (gone); null: the token lists are distributed from the orders. */
   readonly rowOf: Int32Array | null;
+  /** The new file's pool table (built already: a decoded pool's previous pool of the same address is found in it), or absent. */
+  readonly table?: AddressTableData | null;
   /** The previous file's orders (RecordDigests.poolOrders). */
   readonly orders: Uint32Array;
   /** Per pool of the new file: 1 + the previous pool whose compiled data it copied, or 0 (decoded: changed or new). */
@@ -391,8 +393,16 @@ class OrderMerge {
     const decodedByAddress = addressOrder(decodedAddresses);
     for (let t = 0; t < c; t++) decodedByAddress[t] = decoded[decodedByAddress[t]];
     const insertRank = new Uint32Array(poolCount);
+    const table = previous.table ?? null;
     let lo = 0;
     for (let t = 0; t < c; t++) {
+      // A pool at a previous pool's address (changed, most decoded pools) follows it: no search.
+      const same = table === null ? -1 : findEntryOf(previousPools, table, decodedByAddress[t]);
+      if (same >= 0) {
+        lo = previousRank[same] + 1;
+        insertRank[decodedByAddress[t]] = lo;
+        continue;
+      }
       const address = poolAddresses[decodedByAddress[t]];
       let hi = m;
       while (lo < hi) {
@@ -685,27 +695,33 @@ function pairIndex(
   poolCount: number,
   tokenCount: number,
 ): Pick<PoolSearchIndexData, "pairKeys" | "pairStart" | "pairPools"> {
-  const composite: number[] = [];
-  const owner: number[] = [];
+  // Room for every pair of positions of every pool (typed arrays: no growing lists of numbers).
+  let room = 0;
+  for (let p = 0; p < poolCount; p++) {
+    const size = poolTokenStart[p + 1] - poolTokenStart[p];
+    room += (size * (size - 1)) / 2;
+  }
+  const composite = new Float64Array(room);
+  const owner = new Uint32Array(room);
+  let n = 0;
   for (let p = 0; p < poolCount; p++) {
     const from = poolTokenStart[p];
     const to = poolTokenStart[p + 1];
-    const first = composite.length;
+    const first = n;
     for (let i = from; i < to; i++) {
       for (let j = i + 1; j < to; j++) {
         const a = poolTokens[i];
         const b = poolTokens[j];
         const key = a <= b ? a * tokenCount + b : b * tokenCount + a;
         let seen = false;
-        for (let q = first; q < composite.length && !seen; q++) seen = composite[q] === key;
+        for (let q = first; q < n && !seen; q++) seen = composite[q] === key;
         if (seen) continue;
-        composite.push(key);
-        owner.push(p);
+        composite[n] = key;
+        owner[n++] = p;
       }
     }
   }
-  const n = composite.length;
-  const order = sortByFloatKey(Float64Array.from(composite), n, false);
+  const order = sortByFloatKey(composite, n, false);
   let distinct = 0;
   for (let j = 0; j < n; j++) if (j === 0 || composite[order[j]] !== composite[order[j - 1]]) distinct++;
   const pairKeys = sharedArray(Float64Array, distinct);
