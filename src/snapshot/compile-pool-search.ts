@@ -238,10 +238,12 @@ export class PoolSearchIndexBuilder {
 
     // Each pool once per distinct token it holds.
     const tokenPoolStart = sharedArray(Uint32Array, tokenCount + 1);
-    for (let p = 0; p < poolCount; p++) {
-      const from = poolTokenStart[p];
-      const to = poolTokenStart[p + 1];
-      for (let j = from; j < to; j++) if (isFirstOccurrence(poolTokens, from, j)) tokenPoolStart[poolTokens[j] + 1]++;
+    if (merge === null || !merge.countTokenPools(poolTokenStart, poolTokens, tokenPoolStart)) {
+      for (let p = 0; p < poolCount; p++) {
+        const from = poolTokenStart[p];
+        const to = poolTokenStart[p + 1];
+        for (let j = from; j < to; j++) if (isFirstOccurrence(poolTokens, from, j)) tokenPoolStart[poolTokens[j] + 1]++;
+      }
     }
     for (let t = 0; t < tokenCount; t++) tokenPoolStart[t + 1] += tokenPoolStart[t];
     const membershipCount = tokenPoolStart[tokenCount];
@@ -283,7 +285,15 @@ export interface PreviousPoolOrders {
   /** The previous file's index. */
   readonly index: Pick<
     PoolSearchIndexData,
-    "poolCount" | "tokenCount" | "addressRank" | "keys" | "membershipCount" | "tokenPoolStart" | "tokenPools"
+    | "poolCount"
+    | "tokenCount"
+    | "addressRank"
+    | "keys"
+    | "membershipCount"
+    | "tokenPoolStart"
+    | "tokenPools"
+    | "poolTokenStart"
+    | "poolTokens"
   >;
   /** The previous file's pool addresses (its pool table). */
   readonly pools: AddressTableData;
@@ -440,6 +450,69 @@ class OrderMerge {
     this.decodedByAddress = decodedByAddress;
   }
 
+  /** Per token row: its previous row, or -1; null when the token lists are not merged (set by previousRows). */
+  private previousRow: Int32Array | null = null;
+
+  /**
+   * Per token row of the new file: its previous row, or -1. Null when the token lists are not merged: the token rows
+   * do not map one to one, or many pools were decoded (then the lists are counted and distributed from the orders).
+   */
+  private previousRows(tokenCount: number): Int32Array | null {
+    if (this.previousRow !== null && this.previousRow.length === tokenCount) return this.previousRow;
+    const { previous, poolCount, decoded } = this;
+    const rowOf = previous.rowOf;
+    if (rowOf === null || rowOf.length !== previous.index.tokenCount) return null;
+    // Past a tenth of the pools decoded, distributing every pool from the orders is as fast (measured on the large set).
+    if (decoded.length * MERGE_LISTS_UP_TO > poolCount) return null;
+    const previousRow = new Int32Array(tokenCount).fill(-1);
+    for (let r = 0; r < rowOf.length; r++) {
+      const t = rowOf[r];
+      if (t < 0) continue;
+      if (t >= tokenCount || previousRow[t] >= 0) return null;
+      previousRow[t] = r;
+    }
+    this.previousRow = previousRow;
+    return previousRow;
+  }
+
+  /**
+   * How many pools each token's lists hold, at `counts[t + 1]` (zeroed before), when the lists are merged: the
+   * previous list's count less the previous pools not kept that held it, plus the decoded pools that hold it (a
+   * kept pool holds the same tokens, renumbered). False (nothing written) when the lists are not merged.
+   */
+  countTokenPools(poolTokenStart: Uint32Array, poolTokens: Uint32Array, counts: Uint32Array): boolean {
+    const tokenCount = counts.length - 1;
+    const previousRow = this.previousRows(tokenCount);
+    if (previousRow === null) return false;
+    const { previous, newOf, decoded } = this;
+    const index = previous.index;
+    const rowOf = previous.rowOf!;
+    const previousStart = index.tokenPoolStart;
+    for (let t = 0; t < tokenCount; t++) {
+      const r = previousRow[t];
+      if (r >= 0) counts[t + 1] = previousStart[r + 1] - previousStart[r];
+    }
+    const previousPoolStart = index.poolTokenStart;
+    const previousPoolTokens = index.poolTokens;
+    for (let j = 0; j < newOf.length; j++) {
+      if (newOf[j] >= 0) continue;
+      const from = previousPoolStart[j];
+      const to = previousPoolStart[j + 1];
+      for (let x = from; x < to; x++) {
+        if (!isFirstOccurrence(previousPoolTokens, from, x)) continue;
+        const t = rowOf[previousPoolTokens[x]];
+        if (t >= 0) counts[t + 1]--;
+      }
+    }
+    for (let d = 0; d < decoded.length; d++) {
+      const p = decoded[d];
+      const from = poolTokenStart[p];
+      const to = poolTokenStart[p + 1];
+      for (let x = from; x < to; x++) if (isFirstOccurrence(poolTokens, from, x)) counts[poolTokens[x] + 1]++;
+    }
+    return true;
+  }
+
   /**
    * Every key's list of every token (after `orders`): the previous list of the token's previous row with the
    * decoded pools that hold the token put in. False (nothing written) when the token rows do not map one to one
@@ -453,21 +526,12 @@ class OrderMerge {
     tokenPools: Uint32Array,
   ): boolean {
     const { previous, poolCount, newOf, decoded, sortedDecoded, insertRank, sortedSlots, decodedByAddress } = this;
-    const rowOf = previous.rowOf;
-    if (rowOf === null || sortedDecoded === null || insertRank === null || sortedSlots === null || decodedByAddress === null) return false;
-    // Past a tenth of the pools decoded, distributing every pool from the orders is as fast (measured on the large set).
-    if (decoded.length * MERGE_LISTS_UP_TO > poolCount) return false;
     const tokenCount = tokenPoolStart.length - 1;
+    const previousRow = this.previousRows(tokenCount);
+    if (previousRow === null || sortedDecoded === null || insertRank === null || sortedSlots === null || decodedByAddress === null)
+      return false;
     const index = previous.index;
     const m = index.poolCount;
-    if (rowOf.length !== index.tokenCount) return false;
-    const previousRow = new Int32Array(tokenCount).fill(-1);
-    for (let r = 0; r < rowOf.length; r++) {
-      const t = rowOf[r];
-      if (t < 0) continue;
-      if (t >= tokenCount || previousRow[t] >= 0) return false;
-      previousRow[t] = r;
-    }
     const c = decoded.length;
     // The decoded pools' distinct tokens, once (slot a: the pool decodedByAddress[a], its tokens slotTokens[slotStart[a]..]),
     // and their memberships counted by token (bucket t: decodedStart[t] .. decodedStart[t + 1]).
