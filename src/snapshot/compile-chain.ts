@@ -17,7 +17,7 @@ import {
 } from "./compile-pool-search.js";
 import { PoolJsonEncoder, type PoolTokenTable } from "./encode-pool.js";
 import { tokenLogoUrl } from "./normalize-token.js";
-import { buildPoolTable, poolJsonCrc } from "../tables/pool-table.js";
+import { buildPoolTable, buildPoolTableKeeping, poolJsonCrc } from "../tables/pool-table.js";
 import type { NormalizedSnapshotFile } from "./read-snapshot-file.js";
 import { poolArray, type PoolItem, type PoolSource } from "./pool-stream.js";
 import { digestColumn } from "./record-digests.js";
@@ -352,9 +352,13 @@ export class ChainCompiler {
     const poolAddresses = writer.addresses;
     // An incremental build's column holds the pools encoded here; the kept pools keep their JSON where it lies.
     const written = writer.json.finish();
-    const json = this.reuse === null ? written : keptPoolJson(this.reuse.previous.pools.json, written, this.targets.keptFrom);
+    const kept = this.reuse === null ? null : keptPoolJson(this.reuse.previous.pools.json, written, this.targets.keptFrom);
     clock.mark("json");
-    const pools = buildPoolTable(poolAddresses, json, this.targets.jsonCrc);
+    // The kept pools' addresses are copied from the previous pool table, as bytes.
+    const pools =
+      this.reuse === null || kept === null
+        ? buildPoolTable(poolAddresses, written, this.targets.jsonCrc)
+        : buildPoolTableKeeping(poolAddresses, kept, this.targets.jsonCrc, this.reuse.previous.pools, this.targets.keptFrom);
     clock.mark("lookup");
     const { columns: tokens, run: tokenRun } = this.compileTokens();
     clock.mark("tokens");
@@ -367,6 +371,7 @@ export class ChainCompiler {
         : {
             index: reuse.previous.poolSearch,
             pools: reuse.previous.pools,
+            table: pools,
             orders: previousOrders,
             keptFrom: this.targets.keptFrom,
             rowOf: reuse.rowOf,

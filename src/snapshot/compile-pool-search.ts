@@ -11,7 +11,7 @@ import { sortByFloatKey } from "../util/float-key-sort.js";
 import { sharedArray } from "../tables/shared-columns.js";
 import type { PeriodStats, PoolType, SnapshotPool } from "../api/snapshot-format.js";
 import type { StageClock } from "./stage-clock.js";
-import { compareAddress, type AddressTableData } from "../tables/address-hash-table.js";
+import { compareAddress, findEntryOf, type AddressTableData } from "../tables/address-hash-table.js";
 
 const TYPE_INDEX = new Map<PoolType, number>(POOL_TYPES.map((t, i) => [t, i]));
 
@@ -238,10 +238,12 @@ export class PoolSearchIndexBuilder {
 
     // Each pool once per distinct token it holds.
     const tokenPoolStart = sharedArray(Uint32Array, tokenCount + 1);
-    for (let p = 0; p < poolCount; p++) {
-      const from = poolTokenStart[p];
-      const to = poolTokenStart[p + 1];
-      for (let j = from; j < to; j++) if (isFirstOccurrence(poolTokens, from, j)) tokenPoolStart[poolTokens[j] + 1]++;
+    if (merge === null || !merge.countTokenPools(poolTokenStart, poolTokens, tokenPoolStart)) {
+      for (let p = 0; p < poolCount; p++) {
+        const from = poolTokenStart[p];
+        const to = poolTokenStart[p + 1];
+        for (let j = from; j < to; j++) if (isFirstOccurrence(poolTokens, from, j)) tokenPoolStart[poolTokens[j] + 1]++;
+      }
     }
     for (let t = 0; t < tokenCount; t++) tokenPoolStart[t + 1] += tokenPoolStart[t];
     const membershipCount = tokenPoolStart[tokenCount];
@@ -283,12 +285,22 @@ export interface PreviousPoolOrders {
   /** The previous file's index. */
   readonly index: Pick<
     PoolSearchIndexData,
-    "poolCount" | "tokenCount" | "addressRank" | "keys" | "membershipCount" | "tokenPoolStart" | "tokenPools"
+    | "poolCount"
+    | "tokenCount"
+    | "addressRank"
+    | "keys"
+    | "membershipCount"
+    | "tokenPoolStart"
+    | "tokenPools"
+    | "poolTokenStart"
+    | "poolTokens"
   >;
   /** The previous file's pool addresses (its pool table). */
   readonly pools: AddressTableData;
   /** Per previous token row: its row in the new file, or -1 (gone); null: the token lists are distributed from the orders. */
   readonly rowOf: Int32Array | null;
+  /** The new file's pool table (built already: a decoded pool's previous pool of the same address is found in it), or absent. */
+  readonly table?: AddressTableData | null;
   /** The previous file's orders (RecordDigests.poolOrders). */
   readonly orders: Uint32Array;
   /** Per pool of the new file: 1 + the previous pool whose compiled data it copied, or 0 (decoded: changed or new). */
@@ -371,6 +383,10 @@ class OrderMerge {
   private sortedDecoded: Uint32Array | null = null;
   /** Per decoded pool: how many previous pools have an address up to its own. */
   private insertRank: Uint32Array | null = null;
+  /** The decoded pools in address order. */
+  private decodedByAddress: Uint32Array | null = null;
+  /** As sortedDecoded, each pool as its place in decodedByAddress. */
+  private sortedSlots: Uint32Array | null = null;
 
   orders(poolAddresses: readonly string[], keys: Float64Array, addressRank: Uint32Array, orders: Uint32Array): void {
     const { previous, poolCount, newOf, decoded } = this;
@@ -387,8 +403,16 @@ class OrderMerge {
     const decodedByAddress = addressOrder(decodedAddresses);
     for (let t = 0; t < c; t++) decodedByAddress[t] = decoded[decodedByAddress[t]];
     const insertRank = new Uint32Array(poolCount);
+    const table = previous.table ?? null;
     let lo = 0;
     for (let t = 0; t < c; t++) {
+      // A pool at a previous pool's address (changed, most decoded pools) follows it: no search.
+      const same = table === null ? -1 : findEntryOf(previousPools, table, decodedByAddress[t]);
+      if (same >= 0) {
+        lo = previousRank[same] + 1;
+        insertRank[decodedByAddress[t]] = lo;
+        continue;
+      }
       const address = poolAddresses[decodedByAddress[t]];
       let hi = m;
       while (lo < hi) {
@@ -411,15 +435,82 @@ class OrderMerge {
     // Per key: the decoded pools by key descending, ties by address (a stable sort over their address order), put in.
     const scratch = sortScratch(c);
     const sortedDecoded = new Uint32Array(POOL_SORT_KEY_COUNT * c);
+    const sortedSlots = new Uint32Array(POOL_SORT_KEY_COUNT * c);
     const previousKeys = previous.index.keys;
     for (let k = 0; k < POOL_SORT_KEY_COUNT; k++) {
       const base = k * poolCount;
       sortByKey(decodedByAddress, c, keys, base, scratch, sortedDecoded, k * c);
+      sortedSlots.set(scratch.order.subarray(0, c), k * c);
       const merge: KeyMerge = { previousKeys, previousBase: k * m, previousRank, keys, base, insertRank, newOf };
       const at = mergeInto(merge, previous.orders, k * m, (k + 1) * m, sortedDecoded, k * c, (k + 1) * c, orders, base);
       if (at !== base + poolCount) throw new Error(`pool-search orders: key ${k} has ${at - base} of ${poolCount} pools`);
     }
     this.sortedDecoded = sortedDecoded;
+    this.sortedSlots = sortedSlots;
+    this.decodedByAddress = decodedByAddress;
+  }
+
+  /** Per token row: its previous row, or -1; null when the token lists are not merged (set by previousRows). */
+  private previousRow: Int32Array | null = null;
+
+  /**
+   * Per token row of the new file: its previous row, or -1. Null when the token lists are not merged: the token rows
+   * do not map one to one, or many pools were decoded (then the lists are counted and distributed from the orders).
+   */
+  private previousRows(tokenCount: number): Int32Array | null {
+    if (this.previousRow !== null && this.previousRow.length === tokenCount) return this.previousRow;
+    const { previous, poolCount, decoded } = this;
+    const rowOf = previous.rowOf;
+    if (rowOf === null || rowOf.length !== previous.index.tokenCount) return null;
+    // Past a tenth of the pools decoded, distributing every pool from the orders is as fast (measured on the large set).
+    if (decoded.length * MERGE_LISTS_UP_TO > poolCount) return null;
+    const previousRow = new Int32Array(tokenCount).fill(-1);
+    for (let r = 0; r < rowOf.length; r++) {
+      const t = rowOf[r];
+      if (t < 0) continue;
+      if (t >= tokenCount || previousRow[t] >= 0) return null;
+      previousRow[t] = r;
+    }
+    this.previousRow = previousRow;
+    return previousRow;
+  }
+
+  /**
+   * How many pools each token's lists hold, at `counts[t + 1]` (zeroed before), when the lists are merged: the
+   * previous list's count less the previous pools not kept that held it, plus the decoded pools that hold it (a
+   * kept pool holds the same tokens, renumbered). False (nothing written) when the lists are not merged.
+   */
+  countTokenPools(poolTokenStart: Uint32Array, poolTokens: Uint32Array, counts: Uint32Array): boolean {
+    const tokenCount = counts.length - 1;
+    const previousRow = this.previousRows(tokenCount);
+    if (previousRow === null) return false;
+    const { previous, newOf, decoded } = this;
+    const index = previous.index;
+    const rowOf = previous.rowOf!;
+    const previousStart = index.tokenPoolStart;
+    for (let t = 0; t < tokenCount; t++) {
+      const r = previousRow[t];
+      if (r >= 0) counts[t + 1] = previousStart[r + 1] - previousStart[r];
+    }
+    const previousPoolStart = index.poolTokenStart;
+    const previousPoolTokens = index.poolTokens;
+    for (let j = 0; j < newOf.length; j++) {
+      if (newOf[j] >= 0) continue;
+      const from = previousPoolStart[j];
+      const to = previousPoolStart[j + 1];
+      for (let x = from; x < to; x++) {
+        if (!isFirstOccurrence(previousPoolTokens, from, x)) continue;
+        const t = rowOf[previousPoolTokens[x]];
+        if (t >= 0) counts[t + 1]--;
+      }
+    }
+    for (let d = 0; d < decoded.length; d++) {
+      const p = decoded[d];
+      const from = poolTokenStart[p];
+      const to = poolTokenStart[p + 1];
+      for (let x = from; x < to; x++) if (isFirstOccurrence(poolTokens, from, x)) counts[poolTokens[x] + 1]++;
+    }
+    return true;
   }
 
   /**
@@ -434,30 +525,36 @@ class OrderMerge {
     tokenPoolStart: Uint32Array,
     tokenPools: Uint32Array,
   ): boolean {
-    const { previous, poolCount, newOf, decoded, sortedDecoded, insertRank } = this;
-    const rowOf = previous.rowOf;
-    if (rowOf === null || sortedDecoded === null || insertRank === null) return false;
-    // Past a tenth of the pools decoded, distributing every pool from the orders is as fast (measured on the large set).
-    if (decoded.length * MERGE_LISTS_UP_TO > poolCount) return false;
+    const { previous, poolCount, newOf, decoded, sortedDecoded, insertRank, sortedSlots, decodedByAddress } = this;
     const tokenCount = tokenPoolStart.length - 1;
+    const previousRow = this.previousRows(tokenCount);
+    if (previousRow === null || sortedDecoded === null || insertRank === null || sortedSlots === null || decodedByAddress === null)
+      return false;
     const index = previous.index;
     const m = index.poolCount;
-    if (rowOf.length !== index.tokenCount) return false;
-    const previousRow = new Int32Array(tokenCount).fill(-1);
-    for (let r = 0; r < rowOf.length; r++) {
-      const t = rowOf[r];
-      if (t < 0) continue;
-      if (t >= tokenCount || previousRow[t] >= 0) return false;
-      previousRow[t] = r;
-    }
     const c = decoded.length;
-    // The decoded pools' memberships, grouped by token (bucket t: decodedStart[t] .. decodedStart[t + 1]).
-    const decodedStart = new Uint32Array(tokenCount + 1);
-    for (let d = 0; d < c; d++) {
-      const p = decoded[d];
+    // The decoded pools' distinct tokens, once (slot a: the pool decodedByAddress[a], its tokens slotTokens[slotStart[a]..]),
+    // and their memberships counted by token (bucket t: decodedStart[t] .. decodedStart[t + 1]).
+    const slotStart = new Uint32Array(c + 1);
+    for (let a = 0; a < c; a++) {
+      const p = decodedByAddress[a];
       const from = poolTokenStart[p];
       const to = poolTokenStart[p + 1];
-      for (let j = from; j < to; j++) if (isFirstOccurrence(poolTokens, from, j)) decodedStart[poolTokens[j] + 1]++;
+      let distinct = 0;
+      for (let j = from; j < to; j++) if (isFirstOccurrence(poolTokens, from, j)) distinct++;
+      slotStart[a + 1] = slotStart[a] + distinct;
+    }
+    const slotTokens = new Uint32Array(slotStart[c]);
+    const decodedStart = new Uint32Array(tokenCount + 1);
+    for (let a = 0, x = 0; a < c; a++) {
+      const p = decodedByAddress[a];
+      const from = poolTokenStart[p];
+      const to = poolTokenStart[p + 1];
+      for (let j = from; j < to; j++) {
+        if (!isFirstOccurrence(poolTokens, from, j)) continue;
+        slotTokens[x++] = poolTokens[j];
+        decodedStart[poolTokens[j] + 1]++;
+      }
     }
     for (let t = 0; t < tokenCount; t++) decodedStart[t + 1] += decodedStart[t];
     const buckets = new Uint32Array(decodedStart[tokenCount]);
@@ -473,22 +570,42 @@ class OrderMerge {
       const previousBase = k * m;
       next.set(decodedStart.subarray(0, tokenCount));
       for (let d = k * c; d < (k + 1) * c; d++) {
-        const p = sortedDecoded[d];
-        const from = poolTokenStart[p];
-        const to = poolTokenStart[p + 1];
-        for (let j = from; j < to; j++) if (isFirstOccurrence(poolTokens, from, j)) buckets[next[poolTokens[j]]++] = p;
+        const a = sortedSlots[d];
+        const p = decodedByAddress[a];
+        for (let x = slotStart[a]; x < slotStart[a + 1]; x++) buckets[next[slotTokens[x]]++] = p;
       }
       const merge: KeyMerge = { previousKeys, previousBase, previousRank, keys, base, insertRank, newOf };
       const listBase = k * membershipCount;
       const previousListBase = k * previousMembership;
-      for (let t = 0; t < tokenCount; t++) {
+      for (let t = 0; t < tokenCount;) {
         const r = previousRow[t];
+        const at = listBase + tokenPoolStart[t];
+        if (r >= 0 && decodedStart[t] === decodedStart[t + 1]) {
+          // Tokens t..u-1 hold no decoded pool and had consecutive previous rows: their lists are the previous ones
+          // mapped to the new pools (those not kept left out), in one pass.
+          let u = t + 1;
+          while (u < tokenCount && previousRow[u] === r + (u - t) && decodedStart[u] === decodedStart[u + 1]) u++;
+          const end = mapKept(
+            newOf,
+            previousLists,
+            previousListBase + previousStart[r],
+            previousListBase + previousStart[r + (u - t)],
+            tokenPools,
+            at,
+          );
+          if (end !== listBase + tokenPoolStart[u])
+            throw new Error(
+              `pool-search lists: tokens ${t}..${u - 1} have ${end - at} pools, not ${tokenPoolStart[u] - tokenPoolStart[t]}`,
+            );
+          t = u;
+          continue;
+        }
         const from = r < 0 ? 0 : previousListBase + previousStart[r];
         const to = r < 0 ? 0 : previousListBase + previousStart[r + 1];
-        const at = listBase + tokenPoolStart[t];
         const end = mergeInto(merge, previousLists, from, to, buckets, decodedStart[t], decodedStart[t + 1], tokenPools, at);
         if (end !== listBase + tokenPoolStart[t + 1])
           throw new Error(`pool-search lists: token ${t} has ${end - at} pools, not ${tokenPoolStart[t + 1] - tokenPoolStart[t]}`);
+        t++;
       }
     }
     return true;
@@ -564,6 +681,15 @@ function mergeInto(
   return at;
 }
 
+/** Writes the previous pools `sequence[from..to)` mapped to their new pools (those not kept left out) to `out` from `at`; the index after the last. */
+function mapKept(newOf: Int32Array, sequence: Uint32Array, from: number, to: number, out: Uint32Array, at: number): number {
+  for (let q = from; q < to; q++) {
+    const i = newOf[sequence[q]];
+    if (i >= 0) out[at++] = i;
+  }
+  return at;
+}
+
 /** Every key's list of every token, distributed from the orders (a full build). */
 function distributeTokenPools(
   orders: Uint32Array,
@@ -633,27 +759,33 @@ function pairIndex(
   poolCount: number,
   tokenCount: number,
 ): Pick<PoolSearchIndexData, "pairKeys" | "pairStart" | "pairPools"> {
-  const composite: number[] = [];
-  const owner: number[] = [];
+  // Room for every pair of positions of every pool (typed arrays: no growing lists of numbers).
+  let room = 0;
+  for (let p = 0; p < poolCount; p++) {
+    const size = poolTokenStart[p + 1] - poolTokenStart[p];
+    room += (size * (size - 1)) / 2;
+  }
+  const composite = new Float64Array(room);
+  const owner = new Uint32Array(room);
+  let n = 0;
   for (let p = 0; p < poolCount; p++) {
     const from = poolTokenStart[p];
     const to = poolTokenStart[p + 1];
-    const first = composite.length;
+    const first = n;
     for (let i = from; i < to; i++) {
       for (let j = i + 1; j < to; j++) {
         const a = poolTokens[i];
         const b = poolTokens[j];
         const key = a <= b ? a * tokenCount + b : b * tokenCount + a;
         let seen = false;
-        for (let q = first; q < composite.length && !seen; q++) seen = composite[q] === key;
+        for (let q = first; q < n && !seen; q++) seen = composite[q] === key;
         if (seen) continue;
-        composite.push(key);
-        owner.push(p);
+        composite[n] = key;
+        owner[n++] = p;
       }
     }
   }
-  const n = composite.length;
-  const order = sortByFloatKey(Float64Array.from(composite), n, false);
+  const order = sortByFloatKey(composite, n, false);
   let distinct = 0;
   for (let j = 0; j < n; j++) if (j === 0 || composite[order[j]] !== composite[order[j - 1]]) distinct++;
   const pairKeys = sharedArray(Float64Array, distinct);

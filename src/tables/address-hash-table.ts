@@ -86,6 +86,57 @@ export function buildAddressTable(addresses: readonly string[], width: number): 
   return { count, width, keys, keyLength, slots };
 }
 
+/**
+ * buildAddressTable(addresses, width) of a table whose entries are mostly another table's (the same chain's previous
+ * pool table, of the same width): entry i with `keptFrom[i] > 0` has entry `keptFrom[i] - 1` of `previous`'s address
+ * (then `addresses[i]` is not read: its bytes are copied, a run of entries that follow each other in both tables in
+ * one piece), the others `addresses[i]`. The same table to the byte as buildAddressTable's: the same keys, inserted
+ * in the same order with the same hashes.
+ */
+export function buildAddressTableKeeping(
+  addresses: readonly string[],
+  width: number,
+  previous: AddressTableData,
+  keptFrom: Int32Array,
+): AddressTableData {
+  const count = addresses.length;
+  if (previous.width !== width) throw new RangeError(`previous table of width ${previous.width}, not ${width}`);
+  if (keptFrom.length < count) throw new RangeError(`${keptFrom.length} kept entries for ${count} addresses`);
+  const keys = sharedArray(Uint8Array, count * width);
+  const keyLength = sharedArray(Uint8Array, count);
+  const table: AddressTableData = { count, width, keys, keyLength, slots: new Uint32Array(0) };
+  // Keys first: runs of kept entries copied in one piece (entries i.. from previous entries j..).
+  const previousKeys = previous.keys;
+  const previousLength = previous.keyLength;
+  for (let i = 0; i < count;) {
+    const j = keptFrom[i] - 1;
+    if (j < 0) {
+      const address = addresses[i];
+      if (address.length > width) throw new RangeError(`address ${address} is longer than ${width} characters`);
+      for (let c = 0; c < address.length; c++) keys[i * width + c] = address.charCodeAt(c);
+      keyLength[i] = address.length;
+      i++;
+      continue;
+    }
+    if (j >= previous.count) throw new RangeError(`entry ${i} kept from entry ${j} of ${previous.count}`);
+    let n = 1;
+    while (i + n < count && keptFrom[i + n] === j + n + 1 && j + n < previous.count) n++;
+    keys.set(previousKeys.subarray(j * width, (j + n) * width), i * width);
+    keyLength.set(previousLength.subarray(j, j + n), i);
+    i += n;
+  }
+  let size = 2;
+  while (size < count * 2) size <<= 1;
+  const slots = sharedArray(Uint32Array, size);
+  const mask = size - 1;
+  for (let i = 0; i < count; i++) {
+    let slot = (keptFrom[i] > 0 ? hashEntry(table, i) : hashAddress(addresses[i])) & mask;
+    while (slots[slot] !== 0) slot = (slot + 1) & mask;
+    slots[slot] = i + 1;
+  }
+  return { count, width, keys, keyLength, slots };
+}
+
 /** Index of the entry with this address (any letter case), or -1. */
 export function findAddress(table: AddressTableData, address: string): number {
   const { slots, keys, keyLength, width } = table;

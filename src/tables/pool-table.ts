@@ -7,7 +7,7 @@
  */
 import { crc32Continue } from "../util/crc32.js";
 import { encodeByteColumn, sharedArray, sharedCopy, type StringColumn } from "./shared-columns.js";
-import { buildAddressTable, findAddress, type AddressTableData } from "./address-hash-table.js";
+import { buildAddressTable, buildAddressTableKeeping, findAddress, type AddressTableData } from "./address-hash-table.js";
 
 /** "0x" + 64 hex, the longest pool address (a V4 pool id). */
 export const POOL_ADDRESS_WIDTH = 66;
@@ -49,6 +49,23 @@ export function buildPoolTable(
     for (let i = 0; i < count; i++) crc[i] = poolJsonCrc(poolJsonOf(json, i));
   } else if (crc.length !== count) throw new RangeError(`${count} pool addresses but ${crc.length} JSON checksums`);
   return { ...buildAddressTable(addresses, POOL_ADDRESS_WIDTH), json, jsonCrc: crc };
+}
+
+/**
+ * buildPoolTable of an incremental build: pool i with `keptFrom[i] > 0` has pool `keptFrom[i] - 1` of `previous`'s
+ * address, whose bytes are copied (buildAddressTableKeeping); the same table as buildPoolTable's.
+ */
+export function buildPoolTableKeeping(
+  addresses: readonly string[],
+  json: PoolJsonColumn,
+  jsonCrc: Uint32Array,
+  previous: AddressTableData,
+  keptFrom: Int32Array,
+): PoolTableData {
+  const count = addresses.length;
+  if (json.starts.length !== count) throw new RangeError(`${count} pool addresses but ${json.starts.length} pool JSON values`);
+  if (jsonCrc.length !== count) throw new RangeError(`${count} pool addresses but ${jsonCrc.length} JSON checksums`);
+  return { ...buildAddressTableKeeping(addresses, POOL_ADDRESS_WIDTH, previous, keptFrom), json, jsonCrc };
 }
 
 /** Pool i's JSON (a view of shared memory). */

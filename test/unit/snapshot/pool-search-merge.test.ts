@@ -51,12 +51,15 @@ function previousOrders(
   file: File,
   keptFrom: Int32Array,
   rowOf: Int32Array,
+  nextAddresses: readonly string[] | null = null,
 ): PreviousPoolOrders {
   const pools = buildAddressTable(
     file.pools.map((p) => p.address),
     POOL_ADDRESS_WIDTH,
   );
-  return { index: built.data, pools, orders: built.orders, keptFrom, rowOf };
+  // Sometimes with the next file's pool table (a decoded pool at a previous pool's address is then placed by it).
+  const table = nextAddresses === null ? null : buildAddressTable(nextAddresses, POOL_ADDRESS_WIDTH);
+  return { index: built.data, pools, table, orders: built.orders, keptFrom, rowOf };
 }
 
 function index(file: File, previous: PreviousPoolOrders | null): { data: PoolSearchIndexData; orders: Uint32Array } {
@@ -171,7 +174,8 @@ describe("an incremental pool-search index is the full build's", () => {
           for (const edits of series) {
             const step = next(rng, file, edits);
             const full = index(step.file, null);
-            const previous = previousOrders(built, file, step.keptFrom, step.rowOf);
+            const withTable = rng.chance(0.7) ? step.file.pools.map((p) => p.address) : null;
+            const previous = previousOrders(built, file, step.keptFrom, step.rowOf, withTable);
             const incremental = index(step.file, previous);
             expect(plain(incremental.data)).toEqual(plain(full.data));
             expect(Array.from(incremental.orders)).toEqual(Array.from(full.orders));
