@@ -426,7 +426,7 @@ export function stagesTable(pushes: readonly SeriesPush[]): string[] {
   });
   if (rows.length === 0) return [];
   return [
-    "Where each push's time went (ms): the largest build's chain-task stages as it logged them (hash: the file's SHA-256; frame: each record's bytes found; " +
+    "Where each push's time went (ms): the largest build's chain-task stages as it logged them (frame: each record's bytes found, the file's SHA-256 in the same reads; hash: what the frame skipped, hashed; " +
       "top: the top level and token records; pools: the chain thread's pools, the helper thread's run beside them; tokens: token columns and run; " +
       "finish: orders, search columns, lookups; changes: the change set) and the token index of each batch served (from the last chain task's end " +
       "when it started early). The rest of a push is the watch debounce, the build worker's start and the swap.",

@@ -7,6 +7,7 @@
  * which on the largest chain of the large set is a quarter of a gigabyte held
  * through the whole build. Reads are synchronous: this runs in a build worker.
  */
+import type { Hash } from "node:crypto";
 import { readSync } from "node:fs";
 import { SnapshotError } from "./snapshot-error.js";
 
@@ -24,11 +25,21 @@ export function arraySource(bytes: Uint8Array): ByteSource {
 
 const WINDOW_BYTES = 4 << 20;
 
+/**
+ * While hashing along, the window is read in pieces this large, each hashed at once: from the core's cache (as
+ * read-snapshot-file.ts's own hash pass reads, HASH_CHUNK_BYTES), where hashing a whole window after it is read
+ * would read it from memory again.
+ */
+const HASH_PIECE_BYTES = 128 << 10;
+
 /** An open snapshot file read through a window. */
 export class FileSource implements ByteSource {
   private window: Buffer;
   private start = 0;
   private end = 0;
+  /** With `hashAlong`: the hash of the file's bytes [0, hashed), updated as reads reach past `hashed`. */
+  private hash: Hash | null = null;
+  private hashed = 0;
 
   constructor(
     private readonly fd: number,
@@ -49,22 +60,55 @@ export class FileSource implements ByteSource {
     return this.window.subarray(from - this.start, to - this.start);
   }
 
+  /**
+   * Hashes the file's bytes in order as they are read (from byte 0): the pass that frames a file reads every byte,
+   * so the file's hash needs no pass of its own (read-snapshot-file.ts). Reads that skip bytes not hashed yet
+   * leave the hash where it was; `stopHashing` tells how far it got.
+   */
+  hashAlong(hash: Hash): void {
+    this.hash = hash;
+    this.hashed = 0;
+    if (this.start === 0 && this.end > 0) this.hashRead();
+  }
+
+  /** The hash of bytes [0, hashed) (hashAlong), no longer updated. */
+  stopHashing(): { hash: Hash; hashed: number } | null {
+    const hash = this.hash;
+    this.hash = null;
+    return hash === null ? null : { hash, hashed: this.hashed };
+  }
+
+  private hashRead(): void {
+    if (this.start <= this.hashed && this.end > this.hashed) {
+      this.hash!.update(this.window.subarray(this.hashed - this.start, this.end - this.start));
+      this.hashed = this.end;
+    }
+  }
+
   /** Reads from `pos` so that at least `need` bytes are in the window. */
   private fill(pos: number, need: number): void {
     if (need > this.window.length) this.window = Buffer.allocUnsafe(Math.max(need, this.window.length * 2));
-    const want = Math.min(this.window.length, this.length - pos);
+    // While hashing along, a read just past the bytes hashed (a value skipped across the window's end) starts
+    // at them, so that no byte is left out of the hash.
+    const hashed = this.hashed;
+    const from = this.hash !== null && hashed < pos && pos + need - hashed <= this.window.length ? hashed : pos;
+    const want = Math.min(this.window.length, this.length - from);
+    // Read in pieces while hashing, each hashed as soon as it is read (while it is in the core's cache).
+    const piece = this.hash === null ? want : HASH_PIECE_BYTES;
+    this.start = from;
     let got = 0;
     while (got < want) {
-      const n = readSync(this.fd, this.window, got, want - got, pos + got);
+      const n = readSync(this.fd, this.window, got, Math.min(piece, want - got), from + got);
       if (n === 0) break;
       got += n;
+      this.end = from + got;
+      if (this.hash !== null) this.hashRead();
     }
-    if (got < need)
+    if (from + got < pos + need)
       throw new SnapshotError(
         "io",
-        `${this.name}: the file ended early (${pos + got} of ${this.length} bytes): it changed while it was read`,
+        `${this.name}: the file ended early (${from + got} of ${this.length} bytes): it changed while it was read`,
       );
-    this.start = pos;
-    this.end = pos + got;
+    this.end = from + got;
   }
 }

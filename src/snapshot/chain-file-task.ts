@@ -116,15 +116,13 @@ class ChainFileBuild {
 
   async run(): Promise<ChainTaskResult> {
     try {
-      // Hashed in a first pass; then read again through a window as the pools are taken, so the build holds
-      // neither the whole file nor its whole decoded value (docs/decisions/001-msgpack-reader.md).
-      const file = openSnapshotFile(this.task.path, this.task.maxBytes);
-      let compiled: Compiled;
+      // Hashed by the reads that frame it (compile); then read again through a window as the pools are taken, so
+      // the build holds neither the whole file nor its whole decoded value (docs/decisions/001-msgpack-reader.md).
+      const file = openSnapshotFile(this.task.path, this.task.maxBytes, "later");
+      let compiled: Compiled | null;
       try {
-        this.sha256 = file.sha256;
-        this.clock.mark("hash");
-        if (this.task.knownSha256.includes(file.sha256)) return { status: "known", sha256: file.sha256 };
         compiled = await this.compile(file);
+        if (compiled === null) return { status: "known", sha256: file.hash() };
       } catch (error) {
         // A file still being written (created in place) reads as a truncated one: what is wrong is that it changed.
         if (isSnapshotError(error) && error.reason !== "io" && file.changedSinceOpen()) throw writtenWhileRead(basename(this.task.path));
@@ -146,24 +144,27 @@ class ChainFileBuild {
     }
   }
 
+  /** The file's hash (once framed): true when its bytes are known already (ChainFileInput.knownSha256: not built again). */
+  private known(file: OpenSnapshotFile): boolean {
+    this.sha256 = file.hash();
+    this.clock.mark("hash");
+    return this.task.knownSha256.includes(this.sha256);
+  }
+
   /**
-   * The file's chain, compiled (the whole file read again if it was written meanwhile: an `io` rejection), with
-   * its change set against the chain's last accepted file (live.md §12). When that file kept its records'
+   * The file's chain, compiled (null when its bytes are known: ChainFileInput.knownSha256; an `io` rejection when
+   * it was written while it was read), with its change set against the chain's last accepted file (live.md §12). When that file kept its records'
    * digests, this one is read against it (docs/decisions/013-incremental-builds.md): unchanged records are
    * copied, and the change set falls out of the same comparison; otherwise it is read in full and diffed.
    */
-  private async compile(file: OpenSnapshotFile): Promise<Compiled> {
+  private async compile(file: OpenSnapshotFile): Promise<Compiled | null> {
     const task = this.task;
-    const source: CompileChainSource = {
-      file: basename(task.path),
-      fileBytes: file.source.length,
-      sha256: file.sha256,
-      fileMtimeMs: file.mtimeMs,
-      logoTemplate: task.logoTemplate,
-    };
+    const name = basename(task.path);
+    // The framing pass reads every byte of the file in order: it hashes them too (FileSource.hashAlong).
     const layout = file.source.length === 0 ? null : splitPools(file.source);
-    const targets = layout === null ? undefined : chainPoolTargets(layout.poolCount);
     this.clock.mark("frame");
+    if (this.known(file)) return null;
+    const targets = layout === null ? undefined : chainPoolTargets(layout.poolCount);
     const previous = task.previous;
     // Which previous pools the new file has (both threads mark those they read): only for a file read incrementally,
     // which a file with most pools changed is not (change-sample.ts: a full read and a diff are then faster).
@@ -171,7 +172,7 @@ class ChainFileBuild {
       layout !== null &&
       mayReuse(previous, task.logoTemplate) &&
       !mostPoolsChanged(
-        new FileSource(file.fd, file.source.length, source.file, SAMPLE_WINDOW_BYTES),
+        new FileSource(file.fd, file.source.length, name, SAMPLE_WINDOW_BYTES),
         layout,
         previous.digests!.pools,
         previous.pools.count,
@@ -185,7 +186,14 @@ class ChainFileBuild {
     let top: ChainTop | null = null;
     let helperPools = 0;
     try {
-      if (own !== null) this.offer(file, source, layout!, own, targets!, present);
+      if (own !== null) this.offer(file, name, layout!, own, targets!, present);
+      const source: CompileChainSource = {
+        file: name,
+        fileBytes: file.source.length,
+        sha256: this.sha256!,
+        fileMtimeMs: file.mtimeMs,
+        logoTemplate: task.logoTemplate,
+      };
       let snapshot: NormalizedSnapshotFile;
       let pools: PoolSource;
       let checker: SnapshotChecker | null = null;
@@ -211,7 +219,7 @@ class ChainFileBuild {
     const chain = compiler.finish();
     this.clock.mark("finish");
     for (const [part, ms] of Object.entries(compiler.finishStages)) this.clock.add(`finish.${part}`, ms);
-    if (file.changedSinceOpen()) throw writtenWhileRead(source.file);
+    if (file.changedSinceOpen()) throw writtenWhileRead(name);
     const compiled = finishChainFile(chain, compiler, {
       top,
       previous,
@@ -227,7 +235,7 @@ class ChainFileBuild {
   /** Offers the helper the pools after the first `own` (HelperJob: the range, read from the same open file). */
   private offer(
     file: OpenSnapshotFile,
-    source: CompileChainSource,
+    name: string,
     layout: SplitSnapshot,
     own: number,
     targets: ChainPoolTargets,
@@ -243,7 +251,7 @@ class ChainFileBuild {
       present,
       fd: file.fd,
       fileBytes: file.source.length,
-      file: source.file,
+      file: name,
     });
   }
 

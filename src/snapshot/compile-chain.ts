@@ -97,6 +97,8 @@ export class PoolRangeWriter {
   /** With a reuse: per pool written here, the previous file's pool of its address, or -1. */
   private readonly previousOf: number[] | null;
   private index: number;
+  /** Per protocol index of the new file: whether a copied pool has added its id to `protocols`. */
+  private readonly keptProtocols: Uint8Array;
   /** Previous pools [runFrom, runFrom + runLength) are written here next: copied in one piece (flushRun). */
   private runFrom = 0;
   private runLength = 0;
@@ -114,6 +116,7 @@ export class PoolRangeWriter {
     this.search = new PoolSearchRange(targets.search, targets.poolCount, indexedProtocolIds(protocolIds), from);
     this.index = from;
     this.previousOf = reuse === null ? null : [];
+    this.keptProtocols = new Uint8Array(protocolIds.length);
   }
 
   write(item: PoolItem): void {
@@ -149,8 +152,13 @@ export class PoolRangeWriter {
     this.runLength++;
     this.previousOf!.push(j);
     this.addresses.push(reuse.address(j));
-    this.search.copy(reuse.previous.poolSearch, j, reuse.rowOf, reuse.protocolIndex(j));
-    this.protocols.add(reuse.protocolId(j));
+    const protocol = reuse.protocolIndex(j);
+    this.search.copy(reuse.previous.poolSearch, j, reuse.rowOf, protocol);
+    // Its protocol id once per protocol, not once per pool (the ids are a set).
+    if (this.keptProtocols[protocol] === 0) {
+      this.keptProtocols[protocol] = 1;
+      this.protocols.add(reuse.protocolId(j));
+    }
     reuse.kept(j);
     this.kept++;
   }

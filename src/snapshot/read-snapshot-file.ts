@@ -180,7 +180,7 @@ export async function readSnapshotBytes(path: string, maxBytes: number = FILE_LI
     return {
       chainId: file.chainId,
       bytes: Buffer.from(whole.buffer, whole.byteOffset, whole.length),
-      sha256: file.sha256,
+      sha256: file.hash(),
       mtimeMs: file.mtimeMs,
     };
   } finally {
@@ -214,28 +214,38 @@ const HASH_CHUNK_BYTES = 128 << 10;
 /** A snapshot file opened for a build that reads it through a window (see byte-source.ts). */
 export interface OpenSnapshotFile {
   readonly chainId: ChainId;
-  /** SHA-256 of the file's bytes (lowercase hex), from a first pass over them. */
-  readonly sha256: string;
   readonly mtimeMs: number;
   readonly source: FileSource;
   /** The open file (valid until `close`): another thread of this process may read it meanwhile (compile-pool-range.ts). */
   readonly fd: number;
+  /**
+   * SHA-256 of the file's bytes (lowercase hex), from a pass over all of them: made when the file is opened
+   * (`hash: "now"`), or on the first call (`"later"`: a build frames the file and hands half its pools to another
+   * thread first, then hashes it while that thread reads them; docs/decisions/013-incremental-builds.md). A file
+   * whose length then differs from the length it was opened with was written meanwhile: an `io` rejection.
+   */
+  hash(): string;
   /** True when the file's size, mtime or ctime differ from when it was opened (written in place meanwhile). */
   changedSinceOpen(): boolean;
   close(): void;
 }
+
+/** When openSnapshotFile hashes the file: as it opens it, or when asked (OpenSnapshotFile.hash). */
+export type HashWhen = "now" | "later";
 
 /**
  * Opens `chain-<chainId>.msgpack` through the bounded operator-file reader
  * (without blocking: a FIFO at the name must not hang the build; a regular
  * file only, after following links; at most `maxBytes`), and hashes it in one
  * streaming pass that stops past `maxBytes` (a file that grows while it is
- * read, or whose size stat does not tell, such as a /proc file); its bytes are
- * then read again, through a window, as the build needs them. Errors are
+ * read, or whose size stat does not tell, such as a /proc file: such a file is
+ * always hashed as it is opened, the pass finding its length); its bytes are
+ * then read again, through a window, as the build needs them. With `hash`
+ * "later" a file whose size stat tells is hashed when first asked. Errors are
  * SnapshotErrors (`file-name`, `unsupported-chain`, `not-a-file`, `too-large`,
  * `io`) carrying the path.
  */
-export function openSnapshotFile(path: string, maxBytes: number = FILE_LIMITS.snapshot.maxBytes): OpenSnapshotFile {
+export function openSnapshotFile(path: string, maxBytes: number = FILE_LIMITS.snapshot.maxBytes, when: HashWhen = "now"): OpenSnapshotFile {
   const name = basename(path);
   const limit: FileLimit = { ...FILE_LIMITS.snapshot, maxBytes };
   let file: ReturnType<typeof openOperatorFile> | null = null;
@@ -244,14 +254,32 @@ export function openSnapshotFile(path: string, maxBytes: number = FILE_LIMITS.sn
     file = openOperatorFile(path, limit);
     const opened = file.stats;
     const handle = file.fd;
-    const { sha256, length } = hashFile(handle, path, limit);
+    // A size the stat does not tell (0: an empty file, or a /proc file) is found by a hash pass of its own.
+    const early = when === "now" || opened.size === 0 ? hashOrRefuse(() => hashFile(handle, path, limit), name, path) : null;
+    const length = early?.length ?? opened.size;
+    const source = new FileSource(handle, length, name);
+    // Otherwise the reads that frame the file hash it as they go (FileSource.hashAlong): `hash` reads what they skipped.
+    if (early === null) source.hashAlong(createHash("sha256"));
+    let sha256 = early?.sha256 ?? null;
     const close = file.close;
     return {
       chainId,
-      sha256,
       mtimeMs: opened.mtimeMs,
-      source: new FileSource(handle, length, name),
+      source,
       fd: handle,
+      hash() {
+        if (sha256 !== null) return sha256;
+        const along = source.stopHashing()!;
+        const read = hashOrRefuse(() => hashFile(handle, path, limit, along.hash, along.hashed), name, path);
+        if (read.length !== length) {
+          throw new SnapshotError(
+            "io",
+            `${name}: the file was written while it was read (${read.length} bytes hashed of the ${length} it had when opened); it is read again on the next scan`,
+          );
+        }
+        sha256 = read.sha256;
+        return sha256;
+      },
       changedSinceOpen() {
         const now = statOf(handle, name);
         return now.size !== opened.size || now.mtimeMs !== opened.mtimeMs || now.ctimeMs !== opened.ctimeMs;
@@ -260,17 +288,32 @@ export function openSnapshotFile(path: string, maxBytes: number = FILE_LIMITS.sn
     };
   } catch (error) {
     file?.close();
-    const rejection = error instanceof OperatorFileError ? refusal(name, error) : error;
-    if (rejection instanceof SnapshotError) rejection.file ??= path;
-    throw rejection;
+    throw rejectionOf(error, name, path);
   }
 }
 
-/** SHA-256 and length of the file's bytes, read to its end, at most `limit.maxBytes` (more is `too-large`). */
-function hashFile(fd: number, path: string, limit: FileLimit): { sha256: string; length: number } {
-  const hash = createHash("sha256");
+function hashOrRefuse(pass: () => { sha256: string; length: number }, name: string, path: string): { sha256: string; length: number } {
+  try {
+    return pass();
+  } catch (error) {
+    throw rejectionOf(error, name, path);
+  }
+}
+
+/** An error of opening or hashing the file in the snapshot's terms, carrying the path. */
+function rejectionOf(error: unknown, name: string, path: string): unknown {
+  const rejection = error instanceof OperatorFileError ? refusal(name, error) : error;
+  if (rejection instanceof SnapshotError) rejection.file ??= path;
+  return rejection;
+}
+
+/**
+ * SHA-256 and length of the file's bytes, read to its end, at most `limit.maxBytes` (more is `too-large`); `hash`
+ * holds bytes [0, from) already.
+ */
+function hashFile(fd: number, path: string, limit: FileLimit, hash = createHash("sha256"), from = 0): { sha256: string; length: number } {
   const chunk = Buffer.allocUnsafe(HASH_CHUNK_BYTES);
-  let length = 0;
+  let length = from;
   for (;;) {
     let n: number;
     try {

@@ -5,6 +5,7 @@
  * thread the chain's task always gets to its offered pools first; real threads: test/pipeline/snapshot-loader.test.ts).
  */
 import { MessageChannel } from "node:worker_threads";
+import { createHash } from "node:crypto";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { NATIVE_ADDRESS } from "../../../src/chains/chains.js";
@@ -216,6 +217,32 @@ describe("the worker's chain and helper tasks on a real file", () => {
     expect(plain({ tokens: tokens.tokens, run: tokens.run })).toEqual(plain({ tokens: result.chain.tokens, run: result.chain.tokenRun }));
     expect(tokens.sha256).toBe(result.chain.info.sha256);
     expect(plain({ ...result.chain, info: { ...result.chain.info, sha256: "" } })).toEqual(plain(oneThread()));
+  });
+
+  it("a known file with a helper link: hashed as it is framed, answered `known` before any pool is offered", async () => {
+    const sha256 = createHash("sha256").update(bytes).digest("hex");
+    for (const helperFirst of [false, true]) {
+      const dir = writeDir();
+      const { chainEnd, helperEnd } = openHelperLink();
+      const task: ChainTask = {
+        kind: "chain",
+        nice: nice(),
+        path: path.join(dir, "chain-8453.msgpack"),
+        logoTemplate: DEFAULT_TOKEN_LOGO_TEMPLATE,
+        knownSha256: ["0".repeat(64), sha256],
+        maxBytes: bytes.length,
+        bounds: admissionBounds(NOW_S * 1000, 300, null, false),
+        previous: null,
+        helper: chainEnd,
+        early: null,
+      };
+      const helper = helperFirst ? buildPoolRange({ kind: "pool-range", nice: nice(), ...helperEnd }, quiet()) : null;
+      const result = await buildChainFile(task, quiet());
+      await (helper ?? buildPoolRange({ kind: "pool-range", nice: nice(), ...helperEnd }, quiet()));
+      expect(result).toMatchObject({ status: "known", sha256 });
+      expect(Object.keys(result.stages ?? {})).toEqual(["frame", "hash"]);
+      expect(Atomics.load(chainEnd.claim, 0)).toBe(HELPER_RANGE_OPEN); // never offered
+    }
   });
 
   function writeDir(): string {

@@ -247,7 +247,7 @@ describe("a snapshot file read through a window (FileSource, openSnapshotFile)",
     }
     const opened = openSnapshotFile(file);
     try {
-      expect(opened.sha256).toBe(createHash("sha256").update(bytes).digest("hex"));
+      expect(opened.hash()).toBe(createHash("sha256").update(bytes).digest("hex"));
       expect(opened.chainId).toBe(CHAIN);
       expect(opened.changedSinceOpen()).toBe(false);
       writeFileSync(file, Buffer.concat([bytes, Buffer.from([0])])); // written in place meanwhile
@@ -255,6 +255,102 @@ describe("a snapshot file read through a window (FileSource, openSnapshotFile)",
     } finally {
       opened.close();
     }
+  });
+
+  it("hashed later (a build that frames first): the same SHA-256, or `io` when the file's length changed since it was opened", () => {
+    const bytes = pack(sampleFile(5));
+    const dir = mkdtempSync(path.join(tmpdir(), "lgw-later-"));
+    const file = path.join(dir, `chain-${CHAIN}.msgpack`);
+    writeFileSync(file, bytes);
+    const sha256 = createHash("sha256").update(bytes).digest("hex");
+    const later = openSnapshotFile(file, 1 << 20, "later");
+    try {
+      expect(later.source.length).toBe(bytes.length);
+      expect(later.hash()).toBe(sha256);
+      expect(later.hash()).toBe(sha256); // hashed once
+    } finally {
+      later.close();
+    }
+    for (const written of [Buffer.concat([bytes, Buffer.from([0])]), bytes.subarray(0, bytes.length - 1)]) {
+      writeFileSync(file, bytes);
+      const opened = openSnapshotFile(file, 1 << 20, "later");
+      try {
+        writeFileSync(file, written); // written in place after it was opened, before it was hashed
+        expect(() => opened.hash()).toThrow(
+          expect.objectContaining({ reason: "io", message: expect.stringMatching(/the file was written while it was read/) }),
+        );
+      } finally {
+        opened.close();
+      }
+    }
+    // Grown past the limit after it was opened: `too-large`, as when it is hashed as it opens.
+    writeFileSync(file, bytes);
+    const grown = openSnapshotFile(file, bytes.length + 10, "later");
+    try {
+      writeFileSync(file, Buffer.concat([bytes, Buffer.alloc(20)]));
+      expect(() => grown.hash()).toThrow(expect.objectContaining({ reason: "too-large", file }));
+    } finally {
+      grown.close();
+    }
+  });
+
+  it("hashes along any reads, the window's size and the order of reads whatever they are: the file's SHA-256 (property)", () => {
+    const bytes = pack(sampleFile(12));
+    const dir = mkdtempSync(path.join(tmpdir(), "lgw-along-"));
+    const file = path.join(dir, `chain-${CHAIN}.msgpack`);
+    writeFileSync(file, bytes);
+    const sha256 = createHash("sha256").update(bytes).digest("hex");
+    const read = fc.record({ at: fc.nat(bytes.length - 1), size: fc.integer({ min: 1, max: 300 }) });
+    fc.assert(
+      fc.property(fc.integer({ min: 16, max: 2048 }), fc.array(read, { maxLength: 40 }), fc.boolean(), (windowBytes, reads, early) => {
+        const fd = openSync(file, "r");
+        try {
+          const source = new FileSource(fd, bytes.length, "chain.msgpack", windowBytes);
+          if (early) source.view(0, Math.min(bytes.length, 10)); // a window read before hashing starts
+          source.hashAlong(createHash("sha256"));
+          for (const { at, size } of reads) {
+            const to = Math.min(bytes.length, at + size);
+            expect(Buffer.from(source.view(at, to))).toEqual(bytes.subarray(at, to));
+          }
+          const { hash, hashed } = source.stopHashing()!;
+          expect(hashed).toBeLessThanOrEqual(bytes.length);
+          expect(hash.update(bytes.subarray(hashed)).digest("hex")).toBe(sha256);
+        } finally {
+          closeSync(fd);
+        }
+      }),
+      { numRuns: 300 },
+    );
+    // The framing pass of a file opened to be hashed later reads every byte: hashed along, nothing read again.
+    const opened = openSnapshotFile(file, 1 << 20, "later");
+    try {
+      expect(splitPools(opened.source)).not.toBeNull();
+      const along = opened.source.stopHashing()!;
+      expect(along.hashed).toBe(bytes.length);
+      expect(along.hash.digest("hex")).toBe(sha256);
+    } finally {
+      opened.close();
+    }
+  });
+
+  it("random byte changes of a file opened to be hashed later, framed or not: hash() is the file's SHA-256 (property)", () => {
+    const valid = pack(sampleFile(6));
+    const dir = mkdtempSync(path.join(tmpdir(), "lgw-along-"));
+    const file = path.join(dir, `chain-${CHAIN}.msgpack`);
+    fc.assert(
+      fc.property(byteEdits(valid.length), (edits) => {
+        const bytes = applyByteEdits(valid, edits);
+        writeFileSync(file, bytes);
+        const opened = openSnapshotFile(file, 1 << 20, "later");
+        try {
+          if (bytes.length > 0) splitPools(opened.source);
+          expect(opened.hash()).toBe(createHash("sha256").update(bytes).digest("hex"));
+        } finally {
+          opened.close();
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it("a file that ends before the window's read is an I/O error naming it, not a wrong value", () => {
