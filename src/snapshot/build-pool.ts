@@ -19,7 +19,7 @@
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from "node:worker_threads";
 import { Piscina } from "piscina";
 import type { Logger } from "../log/logger.js";
-import type { TokenIndexData, TokenIndexReuse } from "../tables/token-index.js";
+import type { TokenIndexData } from "../tables/token-index.js";
 import type { BuildTask, ChainFileInput, ChainTask, ChainTaskResult, EarlyTokens, PoolRangeTask } from "./build-tasks.js";
 import { openHelperLink } from "./helper-link.js";
 
@@ -154,8 +154,8 @@ export class BuildPool {
     return twoThreads === null ? this.run<ChainTaskResult>(task) : this.runWithHelper(task, twoThreads);
   }
 
-  /** Builds the cross-chain token index of these chains' token data (reusing what `previous`, an index's, saved). */
-  buildTokenIndex(inputs: readonly EarlyTokens[], previous: TokenIndexReuse | null = null): Promise<TokenIndexData> {
+  /** Builds the cross-chain token index of these chains' token data (reusing `previous`, an index, for its unchanged chains). */
+  buildTokenIndex(inputs: readonly EarlyTokens[], previous: TokenIndexData | null = null): Promise<TokenIndexData> {
     const chains = inputs.map(({ chainId, sha256, tokens, run }) => ({ chainId, sha256, tokens, run }));
     return this.run<TokenIndexData>({ kind: "token-index", nice: this.niceCell, chains, previous });
   }

@@ -27,7 +27,7 @@ export interface ChainTokens {
   readonly chainId: ChainId;
   readonly tokens: ChainTokenColumns;
   readonly run?: TokenRunData;
-  /** SHA-256 of the chain's file: a chain with the one a previous index names for it reuses that index's strings. */
+  /** SHA-256 of the chain's file: a chain with the one the previous index names for it reuses that index's strings and order. */
   readonly sha256?: string;
 }
 
@@ -50,6 +50,8 @@ interface Lane {
   readonly tokens: ChainTokenColumns;
   readonly run: TokenRunData;
   readonly sha256: string | null;
+  /** Whether the previous index holds this chain with the same file (tableIds): its strings and order are reused. */
+  reused: boolean;
   /** Table id (IndexStrings) of each of the run's names and of each of its search strings. */
   nameOf: Uint32Array;
   searchOf: Uint32Array;
@@ -78,7 +80,7 @@ export const INDEX_PROGRESS_INSTANCES = 8192;
 export function compileTokenIndex(
   chains: ReadonlyArray<ChainTokens>,
   onProgress: () => void = () => {},
-  previous: TokenIndexReuse | null = null,
+  previous: TokenIndexData | null = null,
 ): TokenIndexData {
   const ordered = [...chains].sort((a, b) => a.chainId - b.chainId);
   let n = 0;
@@ -100,6 +102,7 @@ export function compileTokenIndex(
       tokens,
       run: r,
       sha256: sha256 ?? null,
+      reused: false,
       nameOf: EMPTY,
       searchOf: EMPTY,
       base: n,
@@ -132,6 +135,7 @@ export function compileTokenIndex(
   /** Index position of each instance in (chainId, address) order. */
   const positionOf = new Uint32Array(n);
   const strings = tableIds(lanes, previous);
+  const reusedByBit = previous === null ? null : lanesByBit(lanes, previous);
   const entries: NameEntry[] = new Array(n);
   const groupSymbols: string[] = [];
   const groupStarts: number[] = [];
@@ -139,20 +143,29 @@ export function compileTokenIndex(
   const pairFields = new Uint8Array(n * 4);
   const pairCount = new Uint8Array(n);
 
-  // 1. The order: which lane each instance comes from (symbol asc, TVL desc, chainId asc; lanes are in chainId
-  // order), reading each lane's heads front to back.
+  // 1. The order: which lane each instance comes from (symbol asc, TVL desc, chainId asc), reading each lane's
+  // heads front to back. The lanes reused from the previous index come in its order (one head for all of them:
+  // the previous index's next instance of a reused chain), so only the other lanes' heads are compared with it.
+  const compared = reusedByBit === null ? lanes : lanes.filter((lane) => !lane.reused);
+  const before = previous?.chainBit ?? EMPTY_BITS;
+  let old = reusedByBit === null ? before.length : nextReused(before, reusedByBit!, 0);
   let symbol: string | null = null;
   for (let at = 0; at < n; at++) {
     if (at % INDEX_PROGRESS_INSTANCES === 0) onProgress();
     let best: Lane | null = null;
     let bestSymbol = "";
     let bestTvl = 0;
-    for (let l = 0; l < lanes.length; l++) {
-      const lane = lanes[l];
+    if (old < before.length) {
+      best = reusedByBit![before[old]]!;
+      bestSymbol = best.rankSymbol[best.at];
+      bestTvl = best.rankTvl[best.at];
+    }
+    for (let l = 0; l < compared.length; l++) {
+      const lane = compared[l];
       if (lane.at === lane.count) continue;
       const s = lane.rankSymbol[lane.at];
       const t = lane.rankTvl[lane.at];
-      if (best === null || s < bestSymbol || (s === bestSymbol && t > bestTvl)) {
+      if (best === null || s < bestSymbol || (s === bestSymbol && (t > bestTvl || (t === bestTvl && lane.index < best.index)))) {
         best = lane;
         bestSymbol = s;
         bestTvl = t;
@@ -160,6 +173,7 @@ export function compileTokenIndex(
     }
     const lane = best!;
     lane.atOf[lane.at++] = at;
+    if (reusedByBit !== null && lane.reused) old = nextReused(before, reusedByBit!, old + 1);
     if (bestSymbol !== symbol) {
       symbol = bestSymbol;
       groupSymbols.push(symbol);
@@ -307,13 +321,39 @@ export function compileTokenIndex(
 }
 
 const EMPTY = new Uint32Array(0);
+const EMPTY_BITS = new Uint8Array(0);
+
+/**
+ * The reused lanes by chain bit, when each has as many instances in the previous index as it has tokens (it has,
+ * being the same file's: this only guards the merge's reading of it); null (and no lane reused) otherwise.
+ */
+function lanesByBit(lanes: readonly Lane[], previous: TokenIndexData): (Lane | null)[] | null {
+  const byBit = new Array<Lane | null>(256).fill(null);
+  let any = false;
+  for (const lane of lanes) {
+    if (!lane.reused) continue;
+    const position = SUPPORTED_CHAIN_IDS.indexOf(lane.chainId);
+    if (previous.chainStart[position + 1] - previous.chainStart[position] !== lane.count) return null;
+    byBit[lane.chainBit] = lane;
+    any = true;
+  }
+  return any ? byBit : null;
+}
+
+/** The first instance of the previous index from `from` on whose chain is reused (its length: none). */
+function nextReused(chainBits: Uint8Array, byBit: (Lane | null)[], from: number): number {
+  let at = from;
+  while (at < chainBits.length && byBit[chainBits[at]] === null) at++;
+  return at;
+}
 
 /**
  * Fills each lane's table ids of its run's names and search strings: a lane whose chain the previous index holds
  * with the same file (SHA-256) takes them from there, with no lookup; the other lanes' strings are looked up in
  * the previous index's tables (or in empty ones, when no lane reuses anything), new ones added.
  */
-function tableIds(lanes: readonly Lane[], previous: TokenIndexReuse | null): IndexStrings {
+function tableIds(lanes: readonly Lane[], index: TokenIndexData | null): IndexStrings {
+  const previous = index?.reuse ?? null;
   const reused = new Map<Lane, ReusedChain>();
   let moreNames = 0;
   let moreStrings = 0;
@@ -338,6 +378,7 @@ function tableIds(lanes: readonly Lane[], previous: TokenIndexReuse | null): Ind
   for (const lane of lanes) {
     const before = reused.get(lane);
     if (before !== undefined) {
+      lane.reused = true;
       lane.nameOf = before.nameOf;
       lane.searchOf = before.searchOf;
       continue;

@@ -18,7 +18,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { isSupportedChainId, type ChainId } from "../chains/chains.js";
 import type { Logger } from "../log/logger.js";
-import type { TokenIndexData, TokenIndexReuse } from "../tables/token-index.js";
+import type { TokenIndexData } from "../tables/token-index.js";
 import type { ChainSnapshotInfo, CompiledChain } from "../tables/compiled-chain.js";
 import type { ChangeSetDraft } from "../tables/change-sets.js";
 import { SNAPSHOT_FILE_PATTERN } from "../api/snapshot-format.js";
@@ -141,8 +141,8 @@ export class SnapshotLoader {
   private stopped = false;
   /** A batch's token index started while its last file finished (onEarlyTokens). */
   private readonly early: EarlyIndex;
-  /** What the served snapshot's token index saved for the next one (docs/decisions/004-early-token-index.md). */
-  private servedIndex: TokenIndexReuse | null = null;
+  /** The served snapshot's token index, which the next one reuses (docs/decisions/004-early-token-index.md). */
+  private servedIndex: TokenIndexData | null = null;
   /** Per chain, the share of its memory its last accepted build added (batch-rule.ts). */
   private readonly lastShare = new Map<number, number>();
 
@@ -462,7 +462,7 @@ export class SnapshotLoader {
     const seconds = (performance.now() - started) / 1000;
     this.events.buildTimed("token-index", seconds);
     const changes = this.chains.published(batch);
-    this.servedIndex = tokenIndex.reuse;
+    this.servedIndex = tokenIndex;
     this.events.snapshotBuilt(batch.version, batch.chains, tokenIndex, changes);
     this.log.info(
       {

@@ -148,7 +148,7 @@ describe("token index against the simple index", () => {
           chains = apply(chains, step);
           compiled = compile(chains, compiled);
           const inputs = [...compiled.values()].map((c) => c.input);
-          const reusing = compileTokenIndex(inputs, () => {}, index.reuse);
+          const reusing = compileTokenIndex(inputs, () => {}, index);
           const afresh = compileTokenIndex(inputs);
           expect(reusing).toEqual(afresh);
           expect(withoutReuse(reusing)).toEqual(simpleTokenIndex(inputs));
@@ -174,9 +174,9 @@ describe("token index against the simple index", () => {
       with: { tag: 2, symbol: "C", name: "gamma coin", tvl: 2, price: 1 },
     });
     const second = [...compile(edited, new Map()).values()].map((c) => c.input);
-    expect(withoutReuse(compileTokenIndex(second, () => {}, before.reuse))).toEqual(simpleTokenIndex(second));
+    expect(withoutReuse(compileTokenIndex(second, () => {}, before))).toEqual(simpleTokenIndex(second));
     // Without a SHA-256 a chain is never reused either.
     const unnamed = second.map(({ chainId, tokens, run }) => ({ chainId, tokens, run }));
-    expect(compileTokenIndex(unnamed, () => {}, before.reuse)).toEqual(compileTokenIndex(unnamed));
+    expect(compileTokenIndex(unnamed, () => {}, before)).toEqual(compileTokenIndex(unnamed));
   });
 });
