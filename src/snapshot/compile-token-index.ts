@@ -9,6 +9,10 @@
  * per instance is copying its pieces and mapping its chain-local name and
  * search-string ids to index-wide ones, in rank order, so ids are handed out
  * exactly as a build from scratch hands them out.
+ *
+ * Given the served snapshot's index, a chain whose file is the one it was
+ * built with is reused: its strings need no lookup (token-index-strings.ts)
+ * and its instances come in that index's order (docs/decisions/004-early-token-index.md).
  */
 import { SUPPORTED_CHAIN_IDS, type ChainId } from "../chains/chains.js";
 import type { ReusedChain, TokenIndexColumns, TokenIndexData, TokenIndexReuse, TokenListData } from "../tables/token-index.js";
