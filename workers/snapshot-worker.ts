@@ -31,7 +31,7 @@ export default function run(task: BuildTask): Promise<ChainTaskResult> | Promise
         result = buildPoolRange(task, niceness);
         break;
       case "token-index":
-        result = compileTokenIndex(task.chains, () => niceness.check());
+        result = compileTokenIndex(task.chains, () => niceness.check(), task.previous);
         break;
     }
   } catch (error) {

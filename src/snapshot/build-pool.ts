@@ -155,10 +155,10 @@ export class BuildPool {
     return twoThreads === null ? this.run<ChainTaskResult>(task) : this.runWithHelper(task, twoThreads);
   }
 
-  /** Builds the cross-chain token index of these chains' token data. */
-  buildTokenIndex(inputs: readonly EarlyTokens[]): Promise<TokenIndexData> {
-    const chains = inputs.map(({ chainId, tokens, run }) => ({ chainId, tokens, run }));
-    return this.run<TokenIndexData>({ kind: "token-index", nice: this.niceCell, chains });
+  /** Builds the cross-chain token index of these chains' token data (reusing `previous`, an index, for its unchanged chains). */
+  buildTokenIndex(inputs: readonly EarlyTokens[], previous: TokenIndexData | null = null): Promise<TokenIndexData> {
+    const chains = inputs.map(({ chainId, sha256, tokens, run }) => ({ chainId, sha256, tokens, run }));
+    return this.run<TokenIndexData>({ kind: "token-index", nice: this.niceCell, chains, previous });
   }
 
   /** Cancels what runs (its promises reject) and ends the threads. */

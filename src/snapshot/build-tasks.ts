@@ -17,6 +17,7 @@ import type { AdmissionBounds } from "./chain-admission.js";
 import type { SnapshotErrorReason } from "./snapshot-error.js";
 import type { PoolRangeJob } from "./compile-pool-range.js";
 import type { HelperLink } from "./helper-link.js";
+import type { TokenIndexData } from "../tables/token-index.js";
 
 export type BuildTask = ChainTask | PoolRangeTask | TokenIndexTask;
 
@@ -92,7 +93,9 @@ export interface TokenIndexTask {
   readonly kind: "token-index";
   /** As ChainTask.nice. */
   readonly nice: Int32Array;
-  readonly chains: ReadonlyArray<{ chainId: ChainId; tokens: ChainTokenColumns; run: TokenRunData }>;
+  readonly chains: ReadonlyArray<{ chainId: ChainId; sha256: string; tokens: ChainTokenColumns; run: TokenRunData }>;
+  /** The served snapshot's index (shared memory): its chains whose files have the same SHA-256 are reused from it; or null. */
+  readonly previous: TokenIndexData | null;
 }
 
 /** How a chain task ran on its thread (thread-niceness.ts), whatever it came to. */

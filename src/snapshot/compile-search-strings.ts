@@ -8,6 +8,7 @@
  * decoded) and this lays them out.
  */
 import { sharedArray, type StringColumn } from "../tables/shared-columns.js";
+import type { SavedStrings } from "../tables/token-index.js";
 
 export interface SearchStrings {
   readonly searchText: Uint8Array;
@@ -85,6 +86,54 @@ export class ByteStrings {
     }
   }
 
+  /**
+   * The strings of a table saved earlier (`save`), with their ids, and room for `more` new ones; the saved
+   * arrays are copied, never written.
+   */
+  static restore(saved: SavedStrings, more: number): ByteStrings {
+    const strings = new ByteStrings(saved.count + more, saved.bytes.length + more * 16);
+    strings.bytes.set(saved.bytes);
+    strings.ends.set(saved.ends.subarray(0, saved.count));
+    strings.units.set(saved.units.subarray(0, saved.count));
+    strings.hashes.set(saved.hashes.subarray(0, saved.count));
+    strings.at = saved.bytes.length;
+    strings.count = saved.count;
+    strings.rehash(strings.slots.length / 2);
+    return strings;
+  }
+
+  /**
+   * The strings `order[0]`, `order[1]`, ... (`count` of them), in that order, as shared arrays: what a table
+   * that met them in that order would hold (`restore` takes it back).
+   */
+  save(order: Uint32Array, count: number): SavedStrings {
+    let total = 0;
+    for (let k = 0; k < count; k++) total += this.length(order[k]);
+    const bytes = sharedArray(Uint8Array, total);
+    const ends = sharedArray(Uint32Array, count);
+    const units = sharedArray(Uint32Array, count);
+    const hashes = sharedArray(Uint32Array, count);
+    let at = 0;
+    let unitsSoFar = 0;
+    for (let k = 0; k < count; k++) {
+      const id = order[k];
+      const start = id === 0 ? 0 : this.ends[id - 1];
+      const end = this.ends[id];
+      bytes.set(this.bytes.subarray(start, end), at);
+      at += end - start;
+      ends[k] = at;
+      unitsSoFar += this.units[id] - (id === 0 ? 0 : this.units[id - 1]);
+      units[k] = unitsSoFar;
+      hashes[k] = this.hashes[id];
+    }
+    return { count, bytes, ends, units, hashes };
+  }
+
+  /** Byte length of string `id`. */
+  private length(id: number): number {
+    return this.ends[id] - (id === 0 ? 0 : this.ends[id - 1]);
+  }
+
   /** The strings as one shared UTF-8 text with the code-unit offsets of each (searchText, searchOffsets). */
   text(): { readonly searchText: Uint8Array; readonly searchOffsets: Uint32Array } {
     const searchText = sharedArray(Uint8Array, this.at);
@@ -121,7 +170,11 @@ export class ByteStrings {
   }
 
   private grow(): void {
-    const size = this.slots.length;
+    this.rehash(this.slots.length);
+  }
+
+  /** Lays the strings out anew in a table of `size` slots (a power of two). */
+  private rehash(size: number): void {
     const slots = new Uint32Array(size * 2);
     const mask = size - 1;
     for (let id = 0; id < this.count; id++) {
@@ -142,18 +195,18 @@ function grownCopy(values: Uint32Array, length: number): Uint32Array {
 }
 
 /**
- * @param strings the distinct strings, by id
+ * @param strings the distinct strings, by id (ByteStrings `save`): `searchText` is their bytes
  * @param pairString up to four string ids per instance: pairString[at * 4 + k], k < pairCount[at]
  * @param pairFields the FIELD_* bits of each pair
  */
 export function searchStringsFromPairs(
-  strings: ByteStrings,
+  strings: SavedStrings,
   pairString: Uint32Array,
   pairFields: Uint8Array,
   pairCount: Uint8Array,
   instances: number,
 ): SearchStrings {
-  const count = strings.size;
+  const count = strings.count;
   const postingStart = sharedArray(Uint32Array, count + 1);
   for (let at = 0; at < instances; at++) for (let k = 0; k < pairCount[at]; k++) postingStart[pairString[at * 4 + k] + 1]++;
   for (let k = 0; k < count; k++) postingStart[k + 1] += postingStart[k];
@@ -165,5 +218,7 @@ export function searchStringsFromPairs(
       postings[fill[id]++] = (at << 2) | pairFields[at * 4 + k];
     }
   }
-  return { ...strings.text(), postingStart, postings };
+  const searchOffsets = sharedArray(Uint32Array, count + 1);
+  searchOffsets.set(strings.units, 1);
+  return { searchText: strings.bytes, searchOffsets, postingStart, postings };
 }

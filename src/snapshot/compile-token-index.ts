@@ -9,29 +9,35 @@
  * per instance is copying its pieces and mapping its chain-local name and
  * search-string ids to index-wide ones, in rank order, so ids are handed out
  * exactly as a build from scratch hands them out.
+ *
+ * Given the served snapshot's index, a chain whose file is the one it was
+ * built with is reused: its strings need no lookup (token-index-strings.ts)
+ * and its instances come in that index's order (docs/decisions/004-early-token-index.md).
  */
 import { SUPPORTED_CHAIN_IDS, type ChainId } from "../chains/chains.js";
-import { cleanName } from "../tables/name-parity.js";
-import type { TokenIndexColumns, TokenIndexData, TokenListData } from "../tables/token-index.js";
+import type { ReusedChain, TokenIndexColumns, TokenIndexData, TokenIndexReuse, TokenListData } from "../tables/token-index.js";
 import { evaluateTokenList } from "../query/evaluate-token-list.js";
 import { chainMask, DEFAULT_TOKEN_QUERY } from "../query/token-query.js";
 import { ADDRESS_BYTES } from "../tables/token-index.js";
-import { columnString, columnStrings, encodeStringColumn, sharedArray, sharedCopy, type StringColumn } from "../tables/shared-columns.js";
+import { columnStrings, encodeStringColumn, sharedArray, sharedCopy, type StringColumn } from "../tables/shared-columns.js";
 import type { ChainTokenColumns, TokenRunData } from "../tables/compiled-chain.js";
 import { compileAddressTable, compileChainOrders } from "./compile-token-lookups.js";
 import { compileTokenRun } from "./compile-token-run.js";
-import { ByteStrings, searchStringsFromPairs } from "./compile-search-strings.js";
+import { searchStringsFromPairs } from "./compile-search-strings.js";
+import { IndexStrings, type Numbering } from "./token-index-strings.js";
 
 /** A chain's tokens and, when it was built with them, its token run (built here otherwise). */
 export interface ChainTokens {
   readonly chainId: ChainId;
   readonly tokens: ChainTokenColumns;
   readonly run?: TokenRunData;
+  /** SHA-256 of the chain's file: a chain with the one the previous index names for it reuses that index's strings and order. */
+  readonly sha256?: string;
 }
 
-/** A distinct name's interned features. */
+/** A distinct cleaned name's features. */
 interface NameEntry {
-  /** Interned cleaned name (name-parity.ts `cleanName`). */
+  /** Interned cleaned name (name-parity.ts `cleanName`): nameId. */
   readonly id: number;
   readonly firstWordId: number;
   /** Sorted, unique word ids. */
@@ -47,10 +53,12 @@ interface Lane {
   readonly chainBit: number;
   readonly tokens: ChainTokenColumns;
   readonly run: TokenRunData;
-  /** Index-wide name entry of each chain-local name (null until first met). */
-  readonly nameEntry: (NameEntry | null)[];
-  /** Index-wide search string id + 1 of each chain-local one (0 until first met). */
-  readonly searchId: Uint32Array;
+  readonly sha256: string | null;
+  /** Whether the previous index holds this chain with the same file (tableIds): its strings and order are reused. */
+  reused: boolean;
+  /** Table id (IndexStrings) of each of the run's names and of each of its search strings. */
+  nameOf: Uint32Array;
+  searchOf: Uint32Array;
   /** Position of the chain's first instance in (chainId, address) order. */
   readonly base: number;
   /** Each row's position in the chain's address order (the inverse of its run's `byAddress`). */
@@ -73,10 +81,14 @@ export const INDEX_PROGRESS_INSTANCES = 8192;
  *   looks at the niceness its task should run at now (thread-niceness.ts), as a chain task does every 1024 pools, so
  *   the index of a push ageing under load gains priority while it runs, as the push's build does.
  */
-export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>, onProgress: () => void = () => {}): TokenIndexData {
+export function compileTokenIndex(
+  chains: ReadonlyArray<ChainTokens>,
+  onProgress: () => void = () => {},
+  previous: TokenIndexData | null = null,
+): TokenIndexData {
   const ordered = [...chains].sort((a, b) => a.chainId - b.chainId);
   let n = 0;
-  const lanes: Lane[] = ordered.map(({ chainId, tokens, run }, index) => {
+  const lanes: Lane[] = ordered.map(({ chainId, tokens, run, sha256 }, index) => {
     const r = run ?? compileTokenRun(chainId, tokens);
     const symbols = columnStrings(tokens.normalizedSymbol);
     const count = tokens.count;
@@ -93,8 +105,10 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>, onProgress
       chainBit: 1 << SUPPORTED_CHAIN_IDS.indexOf(chainId),
       tokens,
       run: r,
-      nameEntry: new Array<NameEntry | null>(r.names.offsets.length - 1).fill(null),
-      searchId: new Uint32Array(r.searchStrings.offsets.length - 1),
+      sha256: sha256 ?? null,
+      reused: false,
+      nameOf: EMPTY,
+      searchOf: EMPTY,
       base: n,
       addressPosition: inverse(r.byAddress),
       count,
@@ -124,36 +138,38 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>, onProgress
   const laneOf = new Uint8Array(n);
   /** Index position of each instance in (chainId, address) order. */
   const positionOf = new Uint32Array(n);
-  let laneNames = 0;
-  let laneStrings = 0;
-  for (const lane of lanes) {
-    laneNames += lane.nameEntry.length;
-    laneStrings += lane.searchId.length;
-  }
-  const names = new NameInterner(laneNames);
+  const strings = tableIds(lanes, previous);
+  const reusedByBit = previous === null ? null : lanesByBit(lanes, previous);
   const entries: NameEntry[] = new Array(n);
   const groupSymbols: string[] = [];
   const groupStarts: number[] = [];
   const pairString = new Uint32Array(n * 4);
   const pairFields = new Uint8Array(n * 4);
   const pairCount = new Uint8Array(n);
-  /** The search strings met so far, by index-wide id. */
-  const searchStrings = new ByteStrings(laneStrings);
 
-  // 1. The order: which lane each instance comes from (symbol asc, TVL desc, chainId asc; lanes are in chainId
-  // order), reading each lane's heads front to back.
+  // 1. The order: which lane each instance comes from (symbol asc, TVL desc, chainId asc), reading each lane's
+  // heads front to back. The lanes reused from the previous index come in its order (one head for all of them:
+  // the previous index's next instance of a reused chain), so only the other lanes' heads are compared with it.
+  const compared = reusedByBit === null ? lanes : lanes.filter((lane) => !lane.reused);
+  const before = previous?.chainBit ?? EMPTY_BITS;
+  let old = reusedByBit === null ? before.length : nextReused(before, reusedByBit!, 0);
   let symbol: string | null = null;
   for (let at = 0; at < n; at++) {
     if (at % INDEX_PROGRESS_INSTANCES === 0) onProgress();
     let best: Lane | null = null;
     let bestSymbol = "";
     let bestTvl = 0;
-    for (let l = 0; l < lanes.length; l++) {
-      const lane = lanes[l];
+    if (old < before.length) {
+      best = reusedByBit![before[old]]!;
+      bestSymbol = best.rankSymbol[best.at];
+      bestTvl = best.rankTvl[best.at];
+    }
+    for (let l = 0; l < compared.length; l++) {
+      const lane = compared[l];
       if (lane.at === lane.count) continue;
       const s = lane.rankSymbol[lane.at];
       const t = lane.rankTvl[lane.at];
-      if (best === null || s < bestSymbol || (s === bestSymbol && t > bestTvl)) {
+      if (best === null || s < bestSymbol || (s === bestSymbol && (t > bestTvl || (t === bestTvl && lane.index < best.index)))) {
         best = lane;
         bestSymbol = s;
         bestTvl = t;
@@ -161,6 +177,7 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>, onProgress
     }
     const lane = best!;
     lane.atOf[lane.at++] = at;
+    if (reusedByBit !== null && lane.reused) old = nextReused(before, reusedByBit!, old + 1);
     if (bestSymbol !== symbol) {
       symbol = bestSymbol;
       groupSymbols.push(symbol);
@@ -201,24 +218,43 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>, onProgress
   }
 
   // 3. Index-wide name and search string ids, handed out in rank order (order of first use).
+  const nameIds = numbering(strings.nameCount);
+  const cleanedIds = numbering(strings.cleanedCount);
+  const wordIds = numbering(strings.wordCount + 1);
+  const searchIds = numbering(strings.search.size);
+  const entryOf = new Array<NameEntry | null>(strings.cleanedCount).fill(null);
   let totalWords = 0;
   for (let at = 0; at < n; at++) {
     const lane = lanes[laneOf[at]];
-    const { run } = lane;
-    const local = localName[at];
-    let entry = lane.nameEntry[local];
-    if (entry === null) entry = lane.nameEntry[local] = names.get(run.names, local);
+    const name = lane.nameOf[localName[at]];
+    use(nameIds, name);
+    const cleaned = strings.cleanedName(name);
+    let entry = entryOf[cleaned];
+    if (entry === null) {
+      const { sequence, start, end } = strings.wordsOf(cleaned);
+      const ids: number[] = [];
+      for (let w = start; w < end; w++) ids.push(use(wordIds, sequence[w]));
+      entry = entryOf[cleaned] = { id: use(cleanedIds, cleaned), firstWordId: ids.length > 0 ? ids[0] : 0, wordIds: sortedUnique(ids) };
+    }
     nameId[at] = entry.id;
     firstWordId[at] = entry.firstWordId;
     entries[at] = entry;
     totalWords += entry.wordIds.length;
-    for (let k = 0, pairs = pairCount[at]; k < pairs; k++) {
-      const localString = pairString[at * 4 + k];
-      let id = lane.searchId[localString];
-      if (id === 0) id = lane.searchId[localString] = searchStrings.idOf(run.searchStrings, localString) + 1;
-      pairString[at * 4 + k] = id - 1;
-    }
+    for (let k = 0, pairs = pairCount[at]; k < pairs; k++)
+      pairString[at * 4 + k] = use(searchIds, lane.searchOf[pairString[at * 4 + k]]) - 1;
   }
+  // Word table ids are from 1 (0: none), as the ids handed out: shift the order to table ids from 1.
+  const wordOrder: Numbering = { order: wordIds.order.map((w) => w - 1), count: wordIds.count };
+  const saved = strings.save(nameIds, cleanedIds, wordOrder, searchIds, cleanedIds.next, wordIds.next);
+  const reuse: TokenIndexReuse = {
+    ...saved,
+    chains: lanes.map((lane): ReusedChain => ({
+      chainId: lane.chainId,
+      sha256: lane.sha256,
+      nameOf: renumbered(lane.nameOf, nameIds.next),
+      searchOf: renumbered(lane.searchOf, searchIds.next),
+    })),
+  };
   const groupCount = groupSymbols.length;
   const groupStart = sharedArray(Uint32Array, groupCount + 1);
   groupStart.set(groupStarts);
@@ -281,11 +317,110 @@ export function compileTokenIndex(chains: ReadonlyArray<ChainTokens>, onProgress
     addressBytes,
     ...addressTable,
     ...chainOrders,
-    ...searchStringsFromPairs(searchStrings, pairString, pairFields, pairCount, n),
+    ...searchStringsFromPairs(saved.search, pairString, pairFields, pairCount, n),
   };
   // The default token list, once here rather than in every serving thread as it takes the snapshot.
   const mask = chainMask(ordered.map((c) => c.chainId));
-  return { ...columns, defaultList: { mask, list: sharedList(evaluateTokenList(columns, DEFAULT_TOKEN_QUERY, mask)) } };
+  return { ...columns, defaultList: { mask, list: sharedList(evaluateTokenList(columns, DEFAULT_TOKEN_QUERY, mask)) }, reuse };
+}
+
+const EMPTY = new Uint32Array(0);
+const EMPTY_BITS = new Uint8Array(0);
+
+/**
+ * The reused lanes by chain bit, when each has as many instances in the previous index as it has tokens (it has,
+ * being the same file's: this only guards the merge's reading of it); null (and no lane reused) otherwise.
+ */
+function lanesByBit(lanes: readonly Lane[], previous: TokenIndexData): (Lane | null)[] | null {
+  const byBit = new Array<Lane | null>(256).fill(null);
+  let any = false;
+  for (const lane of lanes) {
+    if (!lane.reused) continue;
+    const position = SUPPORTED_CHAIN_IDS.indexOf(lane.chainId);
+    if (previous.chainStart[position + 1] - previous.chainStart[position] !== lane.count) return null;
+    byBit[lane.chainBit] = lane;
+    any = true;
+  }
+  return any ? byBit : null;
+}
+
+/** The first instance of the previous index from `from` on whose chain is reused (its length: none). */
+function nextReused(chainBits: Uint8Array, byBit: (Lane | null)[], from: number): number {
+  let at = from;
+  while (at < chainBits.length && byBit[chainBits[at]] === null) at++;
+  return at;
+}
+
+/**
+ * Fills each lane's table ids of its run's names and search strings: a lane whose chain the previous index holds
+ * with the same file (SHA-256) takes them from there, with no lookup; the other lanes' strings are looked up in
+ * the previous index's tables (or in empty ones, when no lane reuses anything), new ones added.
+ */
+function tableIds(lanes: readonly Lane[], index: TokenIndexData | null): IndexStrings {
+  const previous = index?.reuse ?? null;
+  const reused = new Map<Lane, ReusedChain>();
+  let moreNames = 0;
+  let moreStrings = 0;
+  for (const lane of lanes) {
+    const names = lane.run.names.offsets.length - 1;
+    const searchStrings = lane.run.searchStrings.offsets.length - 1;
+    const before = previous?.chains.find((c) => c.chainId === lane.chainId);
+    if (
+      before !== undefined &&
+      lane.sha256 !== null &&
+      before.sha256 === lane.sha256 &&
+      before.nameOf.length === names &&
+      before.searchOf.length === searchStrings
+    )
+      reused.set(lane, before);
+    else {
+      moreNames += names;
+      moreStrings += searchStrings;
+    }
+  }
+  const strings = reused.size > 0 ? IndexStrings.restore(previous!, moreNames, moreStrings) : IndexStrings.fresh(moreNames, moreStrings);
+  for (const lane of lanes) {
+    const before = reused.get(lane);
+    if (before !== undefined) {
+      lane.reused = true;
+      lane.nameOf = before.nameOf;
+      lane.searchOf = before.searchOf;
+      continue;
+    }
+    const { names, searchStrings } = lane.run;
+    lane.nameOf = new Uint32Array(names.offsets.length - 1);
+    for (let k = 0; k < lane.nameOf.length; k++) lane.nameOf[k] = strings.nameOf(names, k);
+    lane.searchOf = new Uint32Array(searchStrings.offsets.length - 1);
+    for (let k = 0; k < lane.searchOf.length; k++) lane.searchOf[k] = strings.search.idOf(searchStrings, k);
+  }
+  return strings;
+}
+
+/** Ids handed out anew, by first use: next[t] is the new id (from 1) of table id t (0: not used yet). */
+interface NewIds extends Numbering {
+  readonly next: Uint32Array;
+  count: number;
+}
+
+function numbering(tableIds: number): NewIds {
+  return { order: new Uint32Array(tableIds), next: new Uint32Array(tableIds), count: 0 };
+}
+
+/** The new id (from 1) of table id t, handed out now when t was not used before. */
+function use(ids: NewIds, t: number): number {
+  let id = ids.next[t];
+  if (id === 0) {
+    ids.order[ids.count] = t;
+    id = ids.next[t] = ++ids.count;
+  }
+  return id;
+}
+
+/** A lane's table ids as the new ids (from 0) they were given. */
+function renumbered(tableIds: Uint32Array, next: Uint32Array): Uint32Array {
+  const out = sharedArray(Uint32Array, tableIds.length);
+  for (let k = 0; k < tableIds.length; k++) out[k] = next[tableIds[k]] - 1;
+  return out;
 }
 
 /** The list in shared memory: handed to every serving thread without a copy. */
@@ -359,100 +494,6 @@ function interleave(columns: readonly StringColumn[], stretches: Stretches): Str
   }
   return { bytes, offsets };
 }
-
-/**
- * Interns cleaned names and words. Ids are handed out in order of first use,
- * so they depend only on the order in which names are asked for. Names,
- * cleaned names and words are found by their bytes (ByteStrings); an ASCII
- * name (most) is cleaned byte by byte, as `cleanName` cleans it, without a
- * string; any other through `cleanName` itself.
- */
-class NameInterner {
-  /** Distinct normalized names met, by their bytes: entries[id] is name id's entry. */
-  private readonly byName: ByteStrings;
-  private readonly entries: NameEntry[] = [];
-  private readonly cleanedIds: ByteStrings;
-  private readonly wordIds: ByteStrings;
-  /** The cleaned name being interned, and a one-value column over a stretch of it. */
-  private scratch = new Uint8Array(256);
-  private readonly piece = { bytes: this.scratch, offsets: new Uint32Array(2) };
-
-  /** @param expected an upper bound on the number of distinct names */
-  constructor(expected: number) {
-    this.byName = new ByteStrings(expected);
-    this.cleanedIds = new ByteStrings(expected);
-    this.wordIds = new ByteStrings(expected * 2);
-  }
-
-  /** The entry of value k of a column of normalized names. */
-  get(column: StringColumn, k: number): NameEntry {
-    const id = this.byName.idOf(column, k);
-    if (id < this.entries.length) return this.entries[id];
-    const length = this.clean(column, k);
-    const ids: number[] = [];
-    for (let at = 0; at < length;) {
-      if (this.scratch[at] === SPACE) {
-        at++;
-        continue;
-      }
-      const start = at;
-      while (at < length && this.scratch[at] !== SPACE) at++;
-      ids.push(this.internPiece(this.wordIds, start, at));
-    }
-    const entry: NameEntry = {
-      id: this.internPiece(this.cleanedIds, 0, length),
-      firstWordId: ids.length > 0 ? ids[0] : 0,
-      wordIds: sortedUnique(ids),
-    };
-    this.entries.push(entry);
-    return entry;
-  }
-
-  /** Writes the cleaned name of value k into `scratch` (its ASCII bytes); returns its length. */
-  private clean(column: StringColumn, k: number): number {
-    const { bytes, offsets } = column;
-    const from = offsets[k];
-    const to = offsets[k + 1];
-    let ascii = true;
-    for (let b = from; b < to; b++) {
-      if (bytes[b] >= 0x80) {
-        ascii = false;
-        break;
-      }
-    }
-    if (!ascii) {
-      const cleaned = cleanName(columnString(column, k));
-      this.room(cleaned.length);
-      for (let c = 0; c < cleaned.length; c++) this.scratch[c] = cleaned.charCodeAt(c);
-      return cleaned.length;
-    }
-    this.room(to - from);
-    // Lowercased, everything but [a-z0-9 ] dropped, then trimmed (only spaces are left to trim).
-    let length = 0;
-    for (let b = from; b < to; b++) {
-      let c = bytes[b];
-      if (c >= 0x41 && c <= 0x5a) c |= 0x20;
-      if ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || (c === SPACE && length > 0)) this.scratch[length++] = c;
-    }
-    while (length > 0 && this.scratch[length - 1] === SPACE) length--;
-    return length;
-  }
-
-  private room(length: number): void {
-    if (length <= this.scratch.length) return;
-    this.scratch = new Uint8Array(length * 2);
-    this.piece.bytes = this.scratch;
-  }
-
-  /** Interned id (from 1) of scratch[start, end). */
-  private internPiece(table: ByteStrings, start: number, end: number): number {
-    this.piece.offsets[0] = start;
-    this.piece.offsets[1] = end;
-    return table.idOf(this.piece, 0) + 1;
-  }
-}
-
-const SPACE = 0x20;
 
 /** The ids, sorted and without duplicates. */
 function sortedUnique(ids: readonly number[]): Uint32Array {

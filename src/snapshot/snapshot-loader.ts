@@ -141,6 +141,8 @@ export class SnapshotLoader {
   private stopped = false;
   /** A batch's token index started while its last file finished (onEarlyTokens). */
   private readonly early: EarlyIndex;
+  /** The served snapshot's token index, which the next one reuses (docs/decisions/004-early-token-index.md). */
+  private servedIndex: TokenIndexData | null = null;
   /** Per chain, the share of its memory its last accepted build added (batch-rule.ts). */
   private readonly lastShare = new Map<number, number>();
 
@@ -175,7 +177,7 @@ export class SnapshotLoader {
       },
       log,
     );
-    this.early = new EarlyIndex((inputs) => this.pool.buildTokenIndex(inputs));
+    this.early = new EarlyIndex((inputs) => this.pool.buildTokenIndex(inputs, this.servedIndex));
   }
 
   /** Loads what is in the directory now, then starts watching and the schedule. */
@@ -450,7 +452,7 @@ export class SnapshotLoader {
     let tokenIndex: TokenIndexData;
     const earlyIndex = await this.early.take(batch.contentKey);
     try {
-      tokenIndex = earlyIndex ?? (await this.pool.buildTokenIndex(this.chains.indexInputs()));
+      tokenIndex = earlyIndex ?? (await this.pool.buildTokenIndex(this.chains.indexInputs(), this.servedIndex));
     } catch (error) {
       if (this.stopped) return;
       this.events.buildFailed();
@@ -460,6 +462,7 @@ export class SnapshotLoader {
     const seconds = (performance.now() - started) / 1000;
     this.events.buildTimed("token-index", seconds);
     const changes = this.chains.published(batch);
+    this.servedIndex = tokenIndex;
     this.events.snapshotBuilt(batch.version, batch.chains, tokenIndex, changes);
     this.log.info(
       {

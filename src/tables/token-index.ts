@@ -34,6 +34,57 @@ export interface TokenIndexData extends TokenIndexColumns {
    * thread evaluates it when it takes the snapshot; `mask`: the chains it was evaluated over.
    */
   readonly defaultList: { readonly mask: number; readonly list: TokenListData };
+  /**
+   * What the next build of the index reuses (compile-token-index.ts): no query reads it. Its strings are in the
+   * order of the ids the index hands out, so it is the same whether the index was built afresh or reusing.
+   */
+  readonly reuse: TokenIndexReuse;
+}
+
+/**
+ * Distinct UTF-8 strings, string k being bytes [ends[k - 1], ends[k]) (from 0 for k = 0), with the UTF-16 code
+ * units of the strings up to and including k (units[k]) and the FNV-1a hash of each (compile-search-strings.ts,
+ * ByteStrings).
+ */
+export interface SavedStrings {
+  readonly count: number;
+  readonly bytes: Uint8Array;
+  readonly ends: Uint32Array;
+  readonly units: Uint32Array;
+  readonly hashes: Uint32Array;
+}
+
+/**
+ * The strings a token index interned, in the order of its ids, and what each chain's strings are among them: a
+ * build where some chains did not change maps those chains' strings through `chains` and interns only the
+ * changed chains' strings (docs/decisions/004-early-token-index.md).
+ */
+export interface TokenIndexReuse {
+  /** Distinct normalized names, in order of first use (rank order). */
+  readonly names: SavedStrings;
+  /** Cleaned name of each normalized name (nameId - 1). */
+  readonly cleanedOf: Uint32Array;
+  /** Distinct cleaned names, by nameId - 1. */
+  readonly cleaned: SavedStrings;
+  /** The words of cleaned name c, in order and with repeats: wordSequence[wordSequenceStart[c]..[c + 1]] (word ids). */
+  readonly wordSequenceStart: Uint32Array;
+  readonly wordSequence: Uint32Array;
+  /** Distinct words, by word id - 1. */
+  readonly words: SavedStrings;
+  /** Distinct search strings, by search string id (searchText, searchOffsets). */
+  readonly search: SavedStrings;
+  readonly chains: readonly ReusedChain[];
+}
+
+/** One chain of a token index: its file, and its token run's names and search strings among the index's. */
+export interface ReusedChain {
+  readonly chainId: number;
+  /** SHA-256 of the chain's file (null: not known, never reused). */
+  readonly sha256: string | null;
+  /** Index of each of the run's `names` among `names`. */
+  readonly nameOf: Uint32Array;
+  /** Search string id of each of the run's `searchStrings`. */
+  readonly searchOf: Uint32Array;
 }
 
 /** The index's columns: what a token list is evaluated from. */

@@ -15,6 +15,7 @@ import type { CompiledChain } from "../../src/tables/compiled-chain.js";
 import type { SnapshotFile, SnapshotPool } from "../../src/api/snapshot-format.js";
 import { snapshotVersion } from "../../src/api/snapshot-version.js";
 import { writeAllowOlderMarker } from "../../src/snapshot/allow-older-marker.js";
+import { compileTokenIndex } from "../../src/snapshot/compile-token-index.js";
 import {
   addr,
   chainFile,
@@ -120,6 +121,10 @@ describe("one file built by two threads (src/snapshot/compile-pool-range.ts)", (
       expect(plain(a)).toEqual(plain(b));
       // The token index, started on the helper's thread before the chain was done, is the one built after it.
       expect(plain(two.built[two.built.length - 1]!.tokenIndex)).toEqual(plain(one.built[one.built.length - 1]!.tokenIndex));
+      // Each reused what the served index saved (chain 1 is the same file): it is the index built afresh.
+      const { chains, tokenIndex } = one.built[one.built.length - 1]!;
+      const inputs = chains.map((c) => ({ chainId: c.info.chainId, sha256: c.info.sha256, tokens: c.tokens, run: c.tokenRun }));
+      expect(plain(tokenIndex)).toEqual(plain(compileTokenIndex(inputs)));
     }
     expect(two.events("snapshot-built").some((e) => e.indexStartedEarly === true)).toBe(true);
     expect(one.events("snapshot-built").every((e) => e.indexStartedEarly === false)).toBe(true);

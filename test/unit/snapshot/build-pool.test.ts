@@ -26,6 +26,7 @@ import type {
   PoolRangeTask,
 } from "../../../src/snapshot/build-tasks.js";
 import { tempDir } from "../../support/fixtures.js";
+import type { TokenIndexData } from "../../../src/tables/token-index.js";
 
 const INPUT: ChainFileInput = {
   path: "/snapshots/chain-1.msgpack",
@@ -194,15 +195,19 @@ describe("BuildPool with a recording runner", () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it("a token index task carries each chain's token data, not its file hash; stop destroys the pool", async () => {
+  it("a token index task carries each chain's token data and file hash, and what the served index saved; stop destroys the pool", async () => {
     const { pool: p, runner } = pool();
     const tokens = { chainId: 1, sha256: "c".repeat(64), tokens: { count: 0 }, run: { count: 0 } } as unknown as EarlyTokens;
+    const saved = { chains: [] } as unknown as TokenIndexData;
     void p.buildTokenIndex([tokens]); // never settles: the recording runner answers only what a test settles
+    void p.buildTokenIndex([tokens], saved);
     expect(runner.posted[0].task).toEqual({
       kind: "token-index",
       nice: expect.any(Int32Array),
-      chains: [{ chainId: 1, tokens: tokens.tokens, run: tokens.run }],
+      chains: [{ chainId: 1, sha256: "c".repeat(64), tokens: tokens.tokens, run: tokens.run }],
+      previous: null,
     });
+    expect(runner.posted[1].task).toMatchObject({ kind: "token-index", previous: saved });
     await p.stop();
     expect(runner.destroyed).toBe(true);
   });
