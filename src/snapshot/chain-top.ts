@@ -12,7 +12,7 @@ import type { PreviousChainTables } from "./previous-chain.js";
 import { openSnapshotHeader, type NormalizedSnapshotFile } from "./read-snapshot-file.js";
 import { digestColumn, writeDigest } from "./record-digests.js";
 import { PoolReuse } from "./reuse-pools.js";
-import { readReusedHeader, type ReusedHeader } from "./reuse-tokens.js";
+import { readReusedHeader, type ReusedHeader, type TokenMatch } from "./reuse-tokens.js";
 import type { SnapshotChecker } from "./validate-snapshot.js";
 
 export interface ChainTop {
@@ -30,6 +30,7 @@ export interface ChainTop {
 /**
  * @param previous the chain's last accepted file, or null
  * @param present one byte per previous pool (PoolReuseInput.present), or null for a full read
+ * @param tokens the token records framed for both build threads (reuse-tokens.ts, frameTokens), or null
  */
 export function openChainTop(
   header: Uint8Array,
@@ -37,9 +38,10 @@ export function openChainTop(
   logoTemplate: string,
   previous: PreviousChainTables | null,
   present: Uint8Array | null,
+  tokens: TokenMatch | null = null,
 ): ChainTop {
   if (previous !== null && present !== null) {
-    const reused = readReusedHeader(header, chainId, logoTemplate, previous);
+    const reused = readReusedHeader(header, chainId, logoTemplate, previous, tokens);
     if (reused !== null) {
       const reuse = new PoolReuse({ previous, tokens: reused, protocols: reused.snapshot.protocols, present });
       reused.checker.knowPreviousPools(previous.pools);

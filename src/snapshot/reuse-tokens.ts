@@ -18,7 +18,7 @@
  */
 import type { ChainId } from "../chains/chains.js";
 import type { ChainTokenColumns } from "../tables/compiled-chain.js";
-import { columnString, StringColumnBuilder, type StringColumn } from "../tables/shared-columns.js";
+import { columnString, sharedArray, sharedCopy, StringColumnBuilder, type StringColumn } from "../tables/shared-columns.js";
 import { arraySource } from "./byte-source.js";
 import type { PreviousChainTables } from "./previous-chain.js";
 import { decodeSnapshotBytes, decodeSnapshotRecord } from "./decode-snapshot.js";
@@ -56,46 +56,128 @@ export interface ReusedHeader {
 }
 
 /**
+ * The token records of a top level, framed, and what both build threads of a chain find of them, in shared memory:
+ * each record's digest and the previous row it repeats. The records are matched in blocks that either thread
+ * claims (matchTokens), so with a helper the chain's thread hashes about half of them, and the helper reads the
+ * chain thread's half instead of hashing it again (docs/decisions/013-incremental-builds.md).
+ */
+export interface TokenMatch {
+  /** Where the first token record starts in the top level, and where each ends (SplitArray). */
+  readonly at: number;
+  readonly ends: Float64Array;
+  /** The top level with its tokens left out (an empty array). */
+  readonly rest: Uint8Array;
+  /** Each record's digest, written by the thread that matched its block. */
+  readonly digests: Uint8Array;
+  /**
+   * Per record: the previous row whose record had the same bytes (same digest) and whose text the columns give
+   * back (no U+FFFD: lossyRows), or -1 (the record is decoded). Written by the thread that matched its block.
+   */
+  readonly from: Int32Array;
+  /** Records a block holds (the last one may hold fewer). */
+  readonly blockRecords: number;
+  /** [0]: the next block to claim; [1 + b]: block b's state (BLOCK_UNCLAIMED, BLOCK_CLAIMED, BLOCK_MATCHED). */
+  readonly blocks: Int32Array;
+}
+
+/** Records a block holds: small enough that two threads share the work evenly, large enough that claiming costs nothing. */
+const MATCH_BLOCK = 1024;
+export const BLOCK_UNCLAIMED = 0;
+export const BLOCK_CLAIMED = 1;
+export const BLOCK_MATCHED = 2;
+/** How long a thread waits for a block the other thread claimed before it matches the block itself (the same values). */
+const BLOCK_WAIT_MS = 10;
+
+/**
+ * The token records of `header` framed for matching, or null when its tokens do not frame as one array.
+ * @param blockRecords records a block holds (tests use small blocks)
+ */
+export function frameTokens(header: Uint8Array, blockRecords = MATCH_BLOCK): TokenMatch | null {
+  const split = splitArray(arraySource(header), "tokens");
+  if (split === null) return null;
+  const n = split.count;
+  return {
+    at: split.at,
+    ends: sharedCopy(Float64Array, split.ends),
+    rest: split.rest,
+    digests: digestColumn(n),
+    from: sharedArray(Int32Array, n),
+    blockRecords,
+    blocks: sharedArray(Int32Array, 1 + Math.ceil(n / blockRecords)),
+  };
+}
+
+/**
+ * Matches every record of `match` (digest, previous row): the blocks nobody claimed yet here, then waits for those
+ * the other thread claimed (or, when it is slow to finish one, matches it here too: both write the same values).
+ */
+function matchTokens(header: Uint8Array, match: TokenMatch, index: DigestIndex, lossy: Uint8Array): void {
+  const blocks = match.blocks;
+  const count = blocks.length - 1;
+  for (let b = Atomics.add(blocks, 0, 1); b < count; b = Atomics.add(blocks, 0, 1)) {
+    Atomics.store(blocks, 1 + b, BLOCK_CLAIMED);
+    matchBlock(header, match, b, index, lossy);
+    Atomics.store(blocks, 1 + b, BLOCK_MATCHED);
+    Atomics.notify(blocks, 1 + b);
+  }
+  // Once a wait times out, the other thread is taken for stalled (descheduled, stopped): no more waiting for it.
+  let waiting = true;
+  for (let b = 0; b < count; b++) {
+    if (Atomics.load(blocks, 1 + b) === BLOCK_MATCHED) continue;
+    if (waiting) waiting = Atomics.wait(blocks, 1 + b, BLOCK_CLAIMED, BLOCK_WAIT_MS) !== "timed-out";
+    if (Atomics.load(blocks, 1 + b) !== BLOCK_MATCHED) matchBlock(header, match, b, index, lossy);
+  }
+}
+
+function matchBlock(header: Uint8Array, match: TokenMatch, b: number, index: DigestIndex, lossy: Uint8Array): void {
+  const { ends, digests, from } = match;
+  const first = b * match.blockRecords;
+  const last = Math.min(from.length, first + match.blockRecords);
+  let at = first === 0 ? match.at : ends[first - 1];
+  for (let i = first; i < last; i++) {
+    const end = ends[i];
+    const j = index.find(writeDigest(header.subarray(at, end), digests, i));
+    // A previous token whose text held U+FFFD may have been a lone surrogate, which the columns cannot give back: decode it.
+    from[i] = j >= 0 && lossy[j] === 0 ? j : -1;
+    at = end;
+  }
+}
+
+/**
  * The top level of `header` (the file's top level with its pools left out) read against the previous file's
  * tokens, or null: no previous digests, another logo template, a top level that does not frame, or a record that
  * does not decode (the caller then reads it in full). Throws the SnapshotError a full read throws first.
+ *
+ * @param shared the records framed and matched with the chain's other build thread (frameTokens of the same
+ *   header); absent or null: framed and matched here alone
  */
 export function readReusedHeader(
   header: Uint8Array,
   fileChainId: ChainId,
   logoTemplate: string,
   previous: PreviousChainTables,
+  shared: TokenMatch | null = null,
 ): ReusedHeader | null {
   const before = previous.digests;
   if (before === null || before.logoTemplate !== logoTemplate) return null;
-  const split = splitArray(arraySource(header), "tokens");
-  if (split === null) return null;
-  const n = split.count;
-  const digests = digestColumn(n);
+  const match = shared ?? frameTokens(header);
+  if (match === null) return null;
+  const n = match.from.length;
   const old = previous.tokens;
-  const index = new DigestIndex(before.tokens, old.count);
   const lossy = lossyRows(old);
+  matchTokens(header, match, new DigestIndex(before.tokens, old.count), lossy);
   /** Previous row of each unchanged token; -1 for a decoded one (its value in `decoded`). */
-  const from = new Int32Array(n);
+  const from = match.from;
+  const digests = match.digests;
   const decoded: unknown[] = new Array(n);
   let reusable = 0;
   let raw: unknown;
   try {
-    raw = decodeSnapshotBytes(split.rest);
-    let at = split.at;
+    raw = decodeSnapshotBytes(match.rest);
+    const ends = match.ends;
     for (let i = 0; i < n; i++) {
-      const end = split.ends[i];
-      const bytes = header.subarray(at, end);
-      const j = index.find(writeDigest(bytes, digests, i));
-      // A previous token whose text held U+FFFD may have been a lone surrogate, which the columns cannot give back: decode it.
-      if (j >= 0 && lossy[j] === 0) {
-        from[i] = j;
-        reusable++;
-      } else {
-        from[i] = -1;
-        decoded[i] = decodeSnapshotRecord(bytes, `tokens[${i}]`);
-      }
-      at = end;
+      if (from[i] >= 0) reusable++;
+      else decoded[i] = decodeSnapshotRecord(header.subarray(i === 0 ? match.at : ends[i - 1], ends[i]), `tokens[${i}]`);
     }
   } catch (error) {
     if (isSnapshotError(error)) return null;
