@@ -80,11 +80,11 @@ export interface PoolRangeResult extends PoolRangeOutput {
  */
 export function compilePoolRange(job: PoolRangeJob, bytes: ByteSource, stop: () => boolean = () => false): PoolRangeResult {
   // The chain's thread validated this top level already: the same bytes give the same checker here.
-  const top = openChainTop(job.header, job.chainId, job.logoTemplate, job.previous ?? null, job.present ?? null, job.tokens ?? null);
+  const top = openChainTop(job.header, job.chainId, job.logoTemplate, job.previous ?? null, job.present ?? null, job.tokens ?? null, true);
   const { snapshot, checker, reuse } = top;
   const pools = new PoolStream(bytes, job.range, checker, { digests: job.targets.digests, reuse });
   const writer = new PoolRangeWriter(
-    chainPoolEncoder(snapshot, top.prepared?.poolTokens ?? null),
+    chainPoolEncoder(snapshot, top.poolTokens),
     job.targets,
     snapshot.protocols.map((p) => p.id),
     job.range.from,

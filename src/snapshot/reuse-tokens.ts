@@ -18,13 +18,14 @@
  */
 import type { ChainId } from "../chains/chains.js";
 import type { ChainTokenColumns } from "../tables/compiled-chain.js";
-import { columnString, sharedArray, sharedCopy, StringColumnBuilder, type StringColumn } from "../tables/shared-columns.js";
+import { columnString, sharedArray, sharedCopy, StringColumnBuilder } from "../tables/shared-columns.js";
 import { arraySource } from "./byte-source.js";
 import type { PreviousChainTables } from "./previous-chain.js";
 import { decodeSnapshotBytes, decodeSnapshotRecord } from "./decode-snapshot.js";
 import { tokenDiffers } from "./diff-chain.js";
 import { poolTokenJson, type PoolTokenTable } from "./encode-pool.js";
 import { splitArray } from "./pool-stream.js";
+import type { NormalizedSnapshotToken } from "./normalize-token.js";
 import { normalizeToken, type NormalizedSnapshotFile } from "./read-snapshot-file.js";
 import { DigestIndex, digestColumn, writeDigest } from "./record-digests.js";
 import { isSnapshotError } from "./snapshot-error.js";
@@ -37,7 +38,8 @@ export interface ReusedHeader {
   readonly snapshot: NormalizedSnapshotFile;
   /** The checker of the file's pools (every token checked). */
   readonly checker: SnapshotChecker;
-  readonly columns: ChainTokenColumns;
+  /** The token columns (null when read for pools only). */
+  readonly columns: ChainTokenColumns | null;
   /** The tokens as the pools' JSON shows them. */
   readonly poolTokens: PoolTokenTable;
   /** Each token record's digest. */
@@ -50,7 +52,7 @@ export interface ReusedHeader {
   readonly samePoolJson: Uint8Array;
   /** Tokens copied, not decoded. */
   readonly reused: number;
-  /** The token part of the change set (unsorted). */
+  /** The token part of the change set (unsorted; empty when read for pools only). */
   readonly upserted: string[];
   readonly removed: string[];
 }
@@ -150,6 +152,8 @@ function matchBlock(header: Uint8Array, match: TokenMatch, b: number, index: Dig
  *
  * @param shared the records framed and matched with the chain's other build thread (frameTokens of the same
  *   header); absent or null: framed and matched here alone
+ * @param poolsOnly read for the pools alone (a helper thread's pools): no token columns and no change set, the
+ *   same checks and the same pool JSON
  */
 export function readReusedHeader(
   header: Uint8Array,
@@ -157,6 +161,7 @@ export function readReusedHeader(
   logoTemplate: string,
   previous: PreviousChainTables,
   shared: TokenMatch | null = null,
+  poolsOnly = false,
 ): ReusedHeader | null {
   const before = previous.digests;
   if (before === null || before.logoTemplate !== logoTemplate) return null;
@@ -190,7 +195,7 @@ export function readReusedHeader(
   checker.knowPreviousTokens(old.address, previous.tokenRun.byAddress);
   const metadataAt = inverse(previous.tokenRun.rank);
   const metadata = previous.tokenRun.metadataJson;
-  const columns = new TokenColumnsBuilder(n, (f) => old[f].bytes.length + (old[f].bytes.length >> 3));
+  const columns = poolsOnly ? null : new TokenColumnsBuilder(n, (f) => old[f].bytes.length + (old[f].bytes.length >> 3));
   /** Per row: its pool JSON in the previous run's metadataJson (>= 0), or -1 - its value in `json` (decoded rows). */
   const jsonFrom = new Int32Array(n);
   const json = new StringColumnBuilder(Math.max(16, n - reusable), (n - reusable) * 256);
@@ -206,37 +211,39 @@ export function readReusedHeader(
       // A run of unchanged tokens in the previous file's order: their columns copied in one piece.
       let end = i + 1;
       while (end < n && from[end] === j + (end - i)) end++;
-      columns.copyRun(old, j, end - i);
-      for (let r = i; r < end; r++) {
-        const q = from[r];
-        checker.knownPreviousToken(r, q);
-        jsonFrom[r] = metadataAt[q];
-        rowOf[q] = r;
-        samePoolJson[q] = 1;
+      const length = end - i;
+      columns?.copyRun(old, j, length);
+      checker.knownPreviousTokenRun(i, j, length);
+      for (let r = 0; r < length; r++) {
+        jsonFrom[i + r] = metadataAt[j + r];
+        rowOf[j + r] = i + r;
       }
+      samePoolJson.fill(1, j, j + length);
       i = end - 1;
     } else {
       const token = normalizeToken(checker.token(i, decoded[i]), fileChainId, logoTemplate);
-      columns.add(token);
+      columns?.add(token);
       jsonFrom[i] = -1 - json.length;
       json.add(poolTokenJson(fileChainId, token));
       const k = checker.previousTokenRow(token.address);
-      if (k >= 0) rowOf[k] = i;
-      else upserted.push(token.address);
+      if (k >= 0) {
+        rowOf[k] = i;
+        // The file passed the checks so far, so no other token of this file has row k's address: set once.
+        samePoolJson[k] = lossy[k] === 0 && samePoolToken(old, k, token) ? 1 : 0;
+      } else upserted.push(token.address);
       changedRows.push(i);
       changedFrom.push(k);
     }
   }
-  const merged = columns.finish();
-  for (let c = 0; c < changedRows.length; c++) {
-    const i = changedRows[c];
-    const k = changedFrom[c];
-    if (k < 0) continue;
-    if (tokenDiffers(old, k, merged, i)) upserted.push(columnString(old.address, k));
-    samePoolJson[k] = lossy[k] === 0 && samePoolToken(old, k, merged, i) ? 1 : 0;
-  }
+  const merged = columns?.finish() ?? null;
   const removed: string[] = [];
-  for (let j = 0; j < old.count; j++) if (rowOf[j] < 0) removed.push(columnString(old.address, j));
+  if (merged !== null) {
+    for (let c = 0; c < changedRows.length; c++) {
+      const k = changedFrom[c];
+      if (k >= 0 && tokenDiffers(old, k, merged, changedRows[c])) upserted.push(columnString(old.address, k));
+    }
+    for (let j = 0; j < old.count; j++) if (rowOf[j] < 0) removed.push(columnString(old.address, j));
+  }
   return {
     snapshot: raw as NormalizedSnapshotFile,
     checker,
@@ -247,18 +254,22 @@ export function readReusedHeader(
     rowOf,
     samePoolJson,
     reused: n - changedRows.length,
-    upserted,
+    upserted: merged === null ? [] : upserted,
     removed,
   };
 }
 
-/** Whether row j of `a` and row i of `b` show the same JSON in pools (decimals, name, symbol, logoUrl). */
-function samePoolToken(a: ChainTokenColumns, j: number, b: ChainTokenColumns, i: number): boolean {
+/**
+ * Whether row j of `a` (whose text holds no U+FFFD: lossyRows) and a validated token show the same JSON in pools
+ * (decimals, symbol, name, logoUrl): compared as strings, which for such a row is comparing their UTF-8 bytes
+ * (a token's text with a lone surrogate writes U+FFFD, which the row does not hold).
+ */
+function samePoolToken(a: ChainTokenColumns, j: number, token: NormalizedSnapshotToken): boolean {
   return (
-    a.decimals[j] === b.decimals[i] &&
-    sameValue(a.symbol, j, b.symbol, i) &&
-    sameValue(a.name, j, b.name, i) &&
-    sameValue(a.logoUrl, j, b.logoUrl, i)
+    a.decimals[j] === token.decimals &&
+    columnString(a.symbol, j) === token.symbol &&
+    columnString(a.name, j) === token.name &&
+    columnString(a.logoUrl, j) === token.logoUrl
   );
 }
 
@@ -290,15 +301,6 @@ function rowHolding(offsets: Uint32Array, n: number, at: number): number {
     else high = mid - 1;
   }
   return low;
-}
-
-function sameValue(a: StringColumn, j: number, b: StringColumn, i: number): boolean {
-  const aStart = a.offsets[j];
-  const length = a.offsets[j + 1] - aStart;
-  const bStart = b.offsets[i];
-  if (b.offsets[i + 1] - bStart !== length) return false;
-  for (let k = 0; k < length; k++) if (a.bytes[aStart + k] !== b.bytes[bStart + k]) return false;
-  return true;
 }
 
 /** position[rows[p]] = p. */
