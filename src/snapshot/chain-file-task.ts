@@ -24,6 +24,7 @@ import { poolRange, PoolStream, splitPools, type PoolSource, type SplitSnapshot 
 import { openSnapshotFile, openSplitSource, type NormalizedSnapshotFile, type OpenSnapshotFile } from "./read-snapshot-file.js";
 import type { PreviousChainTables } from "./previous-chain.js";
 import type { RecordDigests } from "./record-digests.js";
+import { frameTokens, type TokenMatch } from "./reuse-tokens.js";
 import { StageClock } from "./stage-clock.js";
 import { isSnapshotError, SnapshotError } from "./snapshot-error.js";
 import type { ThreadNiceness } from "./thread-niceness.js";
@@ -179,6 +180,8 @@ class ChainFileBuild {
       );
     const present = incremental ? sharedArray(Uint8Array, previous!.pools.count) : null;
     this.clock.mark("sample");
+    // The token records framed once, and matched with the helper block by block (reuse-tokens.ts, TokenMatch).
+    const tokens = incremental ? frameTokens(layout!.header) : null;
     // With a helper, the pools after the first `own` are offered to it before the top level is read here, so
     // both threads read it at once (a file decoded whole, layout null, has no pools to offer). null: none offered.
     const own = this.helper !== null && layout !== null && layout.poolCount >= 2 ? ownPoolCount(layout) : null;
@@ -186,7 +189,7 @@ class ChainFileBuild {
     let top: ChainTop | null = null;
     let helperPools = 0;
     try {
-      if (own !== null) this.offer(file, name, layout!, own, targets!, present);
+      if (own !== null) this.offer(file, name, layout!, own, targets!, present, tokens);
       const source: CompileChainSource = {
         file: name,
         fileBytes: file.source.length,
@@ -199,7 +202,7 @@ class ChainFileBuild {
       let checker: SnapshotChecker | null = null;
       if (layout === null) ({ snapshot, pools } = openSplitSource(file.source, null, file.chainId, task.logoTemplate));
       else {
-        top = openChainTop(layout.header, file.chainId, task.logoTemplate, previous, present);
+        top = openChainTop(layout.header, file.chainId, task.logoTemplate, previous, present, tokens);
         ({ snapshot, checker } = top);
         pools = new PoolStream(file.source, layout, checker, { digests: targets!.digests, reuse: top.reuse });
       }
@@ -240,6 +243,7 @@ class ChainFileBuild {
     own: number,
     targets: ChainPoolTargets,
     present: Uint8Array | null,
+    tokens: TokenMatch | null,
   ): void {
     this.helper!.offer({
       chainId: file.chainId,
@@ -249,6 +253,7 @@ class ChainFileBuild {
       targets,
       previous: present === null ? null : this.task.previous,
       present,
+      tokens: present === null ? null : tokens,
       fd: file.fd,
       fileBytes: file.source.length,
       file: name,

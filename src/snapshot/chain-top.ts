@@ -7,12 +7,13 @@
 import type { ChainId } from "../chains/chains.js";
 import { arraySource } from "./byte-source.js";
 import type { PreparedTokens } from "./compile-chain.js";
+import type { PoolTokenTable } from "./encode-pool.js";
 import { splitArray } from "./pool-stream.js";
 import type { PreviousChainTables } from "./previous-chain.js";
 import { openSnapshotHeader, type NormalizedSnapshotFile } from "./read-snapshot-file.js";
 import { digestColumn, writeDigest } from "./record-digests.js";
 import { PoolReuse } from "./reuse-pools.js";
-import { readReusedHeader, type ReusedHeader } from "./reuse-tokens.js";
+import { readReusedHeader, type ReusedHeader, type TokenMatch } from "./reuse-tokens.js";
 import type { SnapshotChecker } from "./validate-snapshot.js";
 
 export interface ChainTop {
@@ -22,14 +23,18 @@ export interface ChainTop {
   readonly checker: SnapshotChecker;
   /** Read incrementally: the tokens against the previous file's; null when read in full. */
   readonly reused: ReusedHeader | null;
-  /** Read incrementally: the tokens compiled already, and the previous file's pools to keep. */
+  /** Read incrementally (not for pools only): the tokens compiled already, and the previous file's pools to keep. */
   readonly prepared: PreparedTokens | null;
+  /** Read incrementally: the tokens as the pools' JSON shows them. */
+  readonly poolTokens: PoolTokenTable | null;
   readonly reuse: PoolReuse | null;
 }
 
 /**
  * @param previous the chain's last accepted file, or null
  * @param present one byte per previous pool (PoolReuseInput.present), or null for a full read
+ * @param tokens the token records framed for both build threads (reuse-tokens.ts, frameTokens), or null
+ * @param poolsOnly read for the pools alone (the helper's pools: reuse-tokens.ts, readReusedHeader)
  */
 export function openChainTop(
   header: Uint8Array,
@@ -37,19 +42,22 @@ export function openChainTop(
   logoTemplate: string,
   previous: PreviousChainTables | null,
   present: Uint8Array | null,
+  tokens: TokenMatch | null = null,
+  poolsOnly = false,
 ): ChainTop {
   if (previous !== null && present !== null) {
-    const reused = readReusedHeader(header, chainId, logoTemplate, previous);
+    const reused = readReusedHeader(header, chainId, logoTemplate, previous, tokens, poolsOnly);
     if (reused !== null) {
       const reuse = new PoolReuse({ previous, tokens: reused, protocols: reused.snapshot.protocols, present });
       reused.checker.knowPreviousPools(previous.pools);
+      const { columns, poolTokens } = reused;
       const previousRun = { run: previous.tokenRun, rowFrom: reused.rowFrom };
-      const prepared = { columns: reused.columns, poolTokens: reused.poolTokens, previousRun };
-      return { snapshot: reused.snapshot, checker: reused.checker, reused, prepared, reuse };
+      const prepared = columns === null ? null : { columns, poolTokens, previousRun };
+      return { snapshot: reused.snapshot, checker: reused.checker, reused, prepared, poolTokens, reuse };
     }
   }
   const { snapshot, checker } = openSnapshotHeader(header, chainId, logoTemplate);
-  return { snapshot, checker, reused: null, prepared: null, reuse: null };
+  return { snapshot, checker, reused: null, prepared: null, poolTokens: null, reuse: null };
 }
 
 /**

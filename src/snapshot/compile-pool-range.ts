@@ -11,6 +11,7 @@ import { chainPoolEncoder, PoolRangeWriter, type ChainCompiler, type ChainPoolTa
 import { PoolStream, type PoolRange, type SplitSnapshot } from "./pool-stream.js";
 import { openChainTop } from "./chain-top.js";
 import type { PreviousChainTables } from "./previous-chain.js";
+import type { TokenMatch } from "./reuse-tokens.js";
 import { isSnapshotError, SnapshotError, type SnapshotErrorReason } from "./snapshot-error.js";
 import type { SnapshotChecker } from "./validate-snapshot.js";
 
@@ -58,6 +59,8 @@ export interface PoolRangeJob {
    */
   readonly previous?: PreviousChainTables | null;
   readonly present?: Uint8Array | null;
+  /** An incremental build: the token records framed, matched by both threads block by block (reuse-tokens.ts, TokenMatch). */
+  readonly tokens?: TokenMatch | null;
 }
 
 /** The first pool of a range that does not decode or validate: the range stops there. */
@@ -77,11 +80,11 @@ export interface PoolRangeResult extends PoolRangeOutput {
  */
 export function compilePoolRange(job: PoolRangeJob, bytes: ByteSource, stop: () => boolean = () => false): PoolRangeResult {
   // The chain's thread validated this top level already: the same bytes give the same checker here.
-  const top = openChainTop(job.header, job.chainId, job.logoTemplate, job.previous ?? null, job.present ?? null);
+  const top = openChainTop(job.header, job.chainId, job.logoTemplate, job.previous ?? null, job.present ?? null, job.tokens ?? null, true);
   const { snapshot, checker, reuse } = top;
   const pools = new PoolStream(bytes, job.range, checker, { digests: job.targets.digests, reuse });
   const writer = new PoolRangeWriter(
-    chainPoolEncoder(snapshot, top.prepared?.poolTokens ?? null),
+    chainPoolEncoder(snapshot, top.poolTokens),
     job.targets,
     snapshot.protocols.map((p) => p.id),
     job.range.from,

@@ -18,13 +18,14 @@
  */
 import type { ChainId } from "../chains/chains.js";
 import type { ChainTokenColumns } from "../tables/compiled-chain.js";
-import { columnString, StringColumnBuilder, type StringColumn } from "../tables/shared-columns.js";
+import { columnString, sharedArray, sharedCopy, StringColumnBuilder } from "../tables/shared-columns.js";
 import { arraySource } from "./byte-source.js";
 import type { PreviousChainTables } from "./previous-chain.js";
 import { decodeSnapshotBytes, decodeSnapshotRecord } from "./decode-snapshot.js";
 import { tokenDiffers } from "./diff-chain.js";
 import { poolTokenJson, type PoolTokenTable } from "./encode-pool.js";
 import { splitArray } from "./pool-stream.js";
+import type { NormalizedSnapshotToken } from "./normalize-token.js";
 import { normalizeToken, type NormalizedSnapshotFile } from "./read-snapshot-file.js";
 import { DigestIndex, digestColumn, writeDigest } from "./record-digests.js";
 import { isSnapshotError } from "./snapshot-error.js";
@@ -37,7 +38,8 @@ export interface ReusedHeader {
   readonly snapshot: NormalizedSnapshotFile;
   /** The checker of the file's pools (every token checked). */
   readonly checker: SnapshotChecker;
-  readonly columns: ChainTokenColumns;
+  /** The token columns (null when read for pools only). */
+  readonly columns: ChainTokenColumns | null;
   /** The tokens as the pools' JSON shows them. */
   readonly poolTokens: PoolTokenTable;
   /** Each token record's digest. */
@@ -50,52 +52,137 @@ export interface ReusedHeader {
   readonly samePoolJson: Uint8Array;
   /** Tokens copied, not decoded. */
   readonly reused: number;
-  /** The token part of the change set (unsorted). */
+  /** The token part of the change set (unsorted; empty when read for pools only). */
   readonly upserted: string[];
   readonly removed: string[];
+}
+
+/**
+ * The token records of a top level, framed, and what both build threads of a chain find of them, in shared memory:
+ * each record's digest and the previous row it repeats. The records are matched in blocks that either thread
+ * claims (matchTokens), so with a helper the chain's thread hashes about half of them, and the helper reads the
+ * chain thread's half instead of hashing it again (docs/decisions/013-incremental-builds.md).
+ */
+export interface TokenMatch {
+  /** Where the first token record starts in the top level, and where each ends (SplitArray). */
+  readonly at: number;
+  readonly ends: Float64Array;
+  /** The top level with its tokens left out (an empty array). */
+  readonly rest: Uint8Array;
+  /** Each record's digest, written by the thread that matched its block. */
+  readonly digests: Uint8Array;
+  /**
+   * Per record: the previous row whose record had the same bytes (same digest) and whose text the columns give
+   * back (no U+FFFD: lossyRows), or -1 (the record is decoded). Written by the thread that matched its block.
+   */
+  readonly from: Int32Array;
+  /** Records a block holds (the last one may hold fewer). */
+  readonly blockRecords: number;
+  /** [0]: the next block to claim; [1 + b]: block b's state (BLOCK_UNCLAIMED, BLOCK_CLAIMED, BLOCK_MATCHED). */
+  readonly blocks: Int32Array;
+}
+
+/** Records a block holds: small enough that two threads share the work evenly, large enough that claiming costs nothing. */
+const MATCH_BLOCK = 1024;
+export const BLOCK_UNCLAIMED = 0;
+export const BLOCK_CLAIMED = 1;
+export const BLOCK_MATCHED = 2;
+/** How long a thread waits for a block the other thread claimed before it matches the block itself (the same values). */
+const BLOCK_WAIT_MS = 10;
+
+/**
+ * The token records of `header` framed for matching, or null when its tokens do not frame as one array.
+ * @param blockRecords records a block holds (tests use small blocks)
+ */
+export function frameTokens(header: Uint8Array, blockRecords = MATCH_BLOCK): TokenMatch | null {
+  const split = splitArray(arraySource(header), "tokens");
+  if (split === null) return null;
+  const n = split.count;
+  return {
+    at: split.at,
+    ends: sharedCopy(Float64Array, split.ends),
+    rest: split.rest,
+    digests: digestColumn(n),
+    from: sharedArray(Int32Array, n),
+    blockRecords,
+    blocks: sharedArray(Int32Array, 1 + Math.ceil(n / blockRecords)),
+  };
+}
+
+/**
+ * Matches every record of `match` (digest, previous row): the blocks nobody claimed yet here, then waits for those
+ * the other thread claimed (or, when it is slow to finish one, matches it here too: both write the same values).
+ */
+function matchTokens(header: Uint8Array, match: TokenMatch, index: DigestIndex, lossy: Uint8Array): void {
+  const blocks = match.blocks;
+  const count = blocks.length - 1;
+  for (let b = Atomics.add(blocks, 0, 1); b < count; b = Atomics.add(blocks, 0, 1)) {
+    Atomics.store(blocks, 1 + b, BLOCK_CLAIMED);
+    matchBlock(header, match, b, index, lossy);
+    Atomics.store(blocks, 1 + b, BLOCK_MATCHED);
+    Atomics.notify(blocks, 1 + b);
+  }
+  // Once a wait times out, the other thread is taken for stalled (descheduled, stopped): no more waiting for it.
+  let waiting = true;
+  for (let b = 0; b < count; b++) {
+    if (Atomics.load(blocks, 1 + b) === BLOCK_MATCHED) continue;
+    if (waiting) waiting = Atomics.wait(blocks, 1 + b, BLOCK_CLAIMED, BLOCK_WAIT_MS) !== "timed-out";
+    if (Atomics.load(blocks, 1 + b) !== BLOCK_MATCHED) matchBlock(header, match, b, index, lossy);
+  }
+}
+
+function matchBlock(header: Uint8Array, match: TokenMatch, b: number, index: DigestIndex, lossy: Uint8Array): void {
+  const { ends, digests, from } = match;
+  const first = b * match.blockRecords;
+  const last = Math.min(from.length, first + match.blockRecords);
+  let at = first === 0 ? match.at : ends[first - 1];
+  for (let i = first; i < last; i++) {
+    const end = ends[i];
+    const j = index.find(writeDigest(header.subarray(at, end), digests, i));
+    // A previous token whose text held U+FFFD may have been a lone surrogate, which the columns cannot give back: decode it.
+    from[i] = j >= 0 && lossy[j] === 0 ? j : -1;
+    at = end;
+  }
 }
 
 /**
  * The top level of `header` (the file's top level with its pools left out) read against the previous file's
  * tokens, or null: no previous digests, another logo template, a top level that does not frame, or a record that
  * does not decode (the caller then reads it in full). Throws the SnapshotError a full read throws first.
+ *
+ * @param shared the records framed and matched with the chain's other build thread (frameTokens of the same
+ *   header); absent or null: framed and matched here alone
+ * @param poolsOnly read for the pools alone (a helper thread's pools): no token columns and no change set, the
+ *   same checks and the same pool JSON
  */
 export function readReusedHeader(
   header: Uint8Array,
   fileChainId: ChainId,
   logoTemplate: string,
   previous: PreviousChainTables,
+  shared: TokenMatch | null = null,
+  poolsOnly = false,
 ): ReusedHeader | null {
   const before = previous.digests;
   if (before === null || before.logoTemplate !== logoTemplate) return null;
-  const split = splitArray(arraySource(header), "tokens");
-  if (split === null) return null;
-  const n = split.count;
-  const digests = digestColumn(n);
+  const match = shared ?? frameTokens(header);
+  if (match === null) return null;
+  const n = match.from.length;
   const old = previous.tokens;
-  const index = new DigestIndex(before.tokens, old.count);
   const lossy = lossyRows(old);
+  matchTokens(header, match, new DigestIndex(before.tokens, old.count), lossy);
   /** Previous row of each unchanged token; -1 for a decoded one (its value in `decoded`). */
-  const from = new Int32Array(n);
+  const from = match.from;
+  const digests = match.digests;
   const decoded: unknown[] = new Array(n);
   let reusable = 0;
   let raw: unknown;
   try {
-    raw = decodeSnapshotBytes(split.rest);
-    let at = split.at;
+    raw = decodeSnapshotBytes(match.rest);
+    const ends = match.ends;
     for (let i = 0; i < n; i++) {
-      const end = split.ends[i];
-      const bytes = header.subarray(at, end);
-      const j = index.find(writeDigest(bytes, digests, i));
-      // A previous token whose text held U+FFFD may have been a lone surrogate, which the columns cannot give back: decode it.
-      if (j >= 0 && lossy[j] === 0) {
-        from[i] = j;
-        reusable++;
-      } else {
-        from[i] = -1;
-        decoded[i] = decodeSnapshotRecord(bytes, `tokens[${i}]`);
-      }
-      at = end;
+      if (from[i] >= 0) reusable++;
+      else decoded[i] = decodeSnapshotRecord(header.subarray(i === 0 ? match.at : ends[i - 1], ends[i]), `tokens[${i}]`);
     }
   } catch (error) {
     if (isSnapshotError(error)) return null;
@@ -108,7 +195,7 @@ export function readReusedHeader(
   checker.knowPreviousTokens(old.address, previous.tokenRun.byAddress);
   const metadataAt = inverse(previous.tokenRun.rank);
   const metadata = previous.tokenRun.metadataJson;
-  const columns = new TokenColumnsBuilder(n, (f) => old[f].bytes.length + (old[f].bytes.length >> 3));
+  const columns = poolsOnly ? null : new TokenColumnsBuilder(n, (f) => old[f].bytes.length + (old[f].bytes.length >> 3));
   /** Per row: its pool JSON in the previous run's metadataJson (>= 0), or -1 - its value in `json` (decoded rows). */
   const jsonFrom = new Int32Array(n);
   const json = new StringColumnBuilder(Math.max(16, n - reusable), (n - reusable) * 256);
@@ -124,37 +211,39 @@ export function readReusedHeader(
       // A run of unchanged tokens in the previous file's order: their columns copied in one piece.
       let end = i + 1;
       while (end < n && from[end] === j + (end - i)) end++;
-      columns.copyRun(old, j, end - i);
-      for (let r = i; r < end; r++) {
-        const q = from[r];
-        checker.knownPreviousToken(r, q);
-        jsonFrom[r] = metadataAt[q];
-        rowOf[q] = r;
-        samePoolJson[q] = 1;
+      const length = end - i;
+      columns?.copyRun(old, j, length);
+      checker.knownPreviousTokenRun(i, j, length);
+      for (let r = 0; r < length; r++) {
+        jsonFrom[i + r] = metadataAt[j + r];
+        rowOf[j + r] = i + r;
       }
+      samePoolJson.fill(1, j, j + length);
       i = end - 1;
     } else {
       const token = normalizeToken(checker.token(i, decoded[i]), fileChainId, logoTemplate);
-      columns.add(token);
+      columns?.add(token);
       jsonFrom[i] = -1 - json.length;
       json.add(poolTokenJson(fileChainId, token));
       const k = checker.previousTokenRow(token.address);
-      if (k >= 0) rowOf[k] = i;
-      else upserted.push(token.address);
+      if (k >= 0) {
+        rowOf[k] = i;
+        // The file passed the checks so far, so no other token of this file has row k's address: set once.
+        samePoolJson[k] = lossy[k] === 0 && samePoolToken(old, k, token) ? 1 : 0;
+      } else upserted.push(token.address);
       changedRows.push(i);
       changedFrom.push(k);
     }
   }
-  const merged = columns.finish();
-  for (let c = 0; c < changedRows.length; c++) {
-    const i = changedRows[c];
-    const k = changedFrom[c];
-    if (k < 0) continue;
-    if (tokenDiffers(old, k, merged, i)) upserted.push(columnString(old.address, k));
-    samePoolJson[k] = lossy[k] === 0 && samePoolToken(old, k, merged, i) ? 1 : 0;
-  }
+  const merged = columns?.finish() ?? null;
   const removed: string[] = [];
-  for (let j = 0; j < old.count; j++) if (rowOf[j] < 0) removed.push(columnString(old.address, j));
+  if (merged !== null) {
+    for (let c = 0; c < changedRows.length; c++) {
+      const k = changedFrom[c];
+      if (k >= 0 && tokenDiffers(old, k, merged, changedRows[c])) upserted.push(columnString(old.address, k));
+    }
+    for (let j = 0; j < old.count; j++) if (rowOf[j] < 0) removed.push(columnString(old.address, j));
+  }
   return {
     snapshot: raw as NormalizedSnapshotFile,
     checker,
@@ -165,18 +254,22 @@ export function readReusedHeader(
     rowOf,
     samePoolJson,
     reused: n - changedRows.length,
-    upserted,
+    upserted: merged === null ? [] : upserted,
     removed,
   };
 }
 
-/** Whether row j of `a` and row i of `b` show the same JSON in pools (decimals, name, symbol, logoUrl). */
-function samePoolToken(a: ChainTokenColumns, j: number, b: ChainTokenColumns, i: number): boolean {
+/**
+ * Whether row j of `a` (whose text holds no U+FFFD: lossyRows) and a validated token show the same JSON in pools
+ * (decimals, symbol, name, logoUrl): compared as strings, which for such a row is comparing their UTF-8 bytes
+ * (a token's text with a lone surrogate writes U+FFFD, which the row does not hold).
+ */
+function samePoolToken(a: ChainTokenColumns, j: number, token: NormalizedSnapshotToken): boolean {
   return (
-    a.decimals[j] === b.decimals[i] &&
-    sameValue(a.symbol, j, b.symbol, i) &&
-    sameValue(a.name, j, b.name, i) &&
-    sameValue(a.logoUrl, j, b.logoUrl, i)
+    a.decimals[j] === token.decimals &&
+    columnString(a.symbol, j) === token.symbol &&
+    columnString(a.name, j) === token.name &&
+    columnString(a.logoUrl, j) === token.logoUrl
   );
 }
 
@@ -208,15 +301,6 @@ function rowHolding(offsets: Uint32Array, n: number, at: number): number {
     else high = mid - 1;
   }
   return low;
-}
-
-function sameValue(a: StringColumn, j: number, b: StringColumn, i: number): boolean {
-  const aStart = a.offsets[j];
-  const length = a.offsets[j + 1] - aStart;
-  const bStart = b.offsets[i];
-  if (b.offsets[i + 1] - bStart !== length) return false;
-  for (let k = 0; k < length; k++) if (a.bytes[aStart + k] !== b.bytes[bStart + k]) return false;
-  return true;
 }
 
 /** position[rows[p]] = p. */

@@ -156,6 +156,15 @@ export class SnapshotChecker {
     this.firstOfPreviousToken[j] = i + 1;
   }
 
+  /** Tokens i, i + 1, ... i + count - 1, whose addresses are previous tokens j, j + 1, ...'s: knownPreviousToken for each, in order. */
+  knownPreviousTokenRun(i: number, j: number, count: number): void {
+    const first = this.firstOfPreviousToken;
+    for (let k = 0; k < count; k++) {
+      if (first[j + k] !== 0) this.knownPreviousToken(i + k, j + k);
+      first[j + k] = i + k + 1;
+    }
+  }
+
   /** The previous file's token row with this address (knowPreviousTokens), or -1. */
   previousTokenRow(address: string): number {
     const previous = this.previousTokens;

@@ -24,6 +24,7 @@ import { MIN_POOLS_TO_SAMPLE } from "../../../src/snapshot/change-sample.js";
 import { ChainCompiler, chainPoolTargets } from "../../../src/snapshot/compile-chain.js";
 import { compilePoolRange, joinPoolRange } from "../../../src/snapshot/compile-pool-range.js";
 import { DEFAULT_TOKEN_LOGO_TEMPLATE } from "../../../src/snapshot/normalize-token.js";
+import { BLOCK_CLAIMED, frameTokens, type TokenMatch } from "../../../src/snapshot/reuse-tokens.js";
 import { poolRange, PoolStream, splitPools } from "../../../src/snapshot/pool-stream.js";
 import type { RecordDigests } from "../../../src/snapshot/record-digests.js";
 import { isSnapshotError } from "../../../src/snapshot/snapshot-error.js";
@@ -131,8 +132,32 @@ function heldPoolJson(chain: CompiledChain): number {
 }
 
 /**
+ * The token records of `header` framed for both threads in blocks of 1 to 3 records, as the other thread left them
+ * (chosen by `own`): untouched, or blocks claimed (the counter past them), some not yet marked claimed and some
+ * stalled in (marked claimed, their digests and rows garbage): the thread reading it then matches the first at once,
+ * waits a while for the others, and matches them itself. (The helper's read then finds every block matched.)
+ */
+function sharedTokens(header: Uint8Array, own: number): TokenMatch | null {
+  const match = frameTokens(header, 1 + (own % 3));
+  if (match === null || own % 4 === 0) return match;
+  const count = match.blocks.length - 1;
+  const claimed = own % (count + 1);
+  match.blocks[0] = claimed;
+  for (let b = 0; b < claimed; b++) {
+    if ((own >> b) % 2 === 0) continue; // claimed, not yet marked so: the reading thread matches it at once
+    match.blocks[1 + b] = BLOCK_CLAIMED;
+    for (let i = b * match.blockRecords; i < Math.min(match.from.length, (b + 1) * match.blockRecords); i++) {
+      match.from[i] = i % 2 === 0 ? 0 : -7;
+      match.digests.fill(0xab, i * 32, i * 32 + 32);
+    }
+  }
+  return match;
+}
+
+/**
  * The file built in two ranges (pools [0, own) on the chain's thread, the rest by the helper's function, joined),
- * read against `accepted` as the chain's task reads it: what two build threads answer.
+ * read against `accepted` as the chain's task reads it: what two build threads answer, sharing the token matching
+ * (sharedTokens).
  */
 function twoRanges(bytes: Uint8Array, accepted: Accepted | null, own: number): unknown {
   const source = arraySource(bytes);
@@ -143,8 +168,9 @@ function twoRanges(bytes: Uint8Array, accepted: Accepted | null, own: number): u
   const previous = previousOf(accepted, true);
   const targets = chainPoolTargets(count);
   const present = mayReuse(previous, LOGO) ? sharedArray(Uint8Array, previous.pools.count) : null;
+  const tokens = present === null ? null : sharedTokens(layout.header, own);
   try {
-    const top = openChainTop(layout.header, CHAIN, LOGO, previous, present);
+    const top = openChainTop(layout.header, CHAIN, LOGO, previous, present, tokens);
     checkAdmission(top.snapshot.generatedAt, bounds(accepted));
     const pools = new PoolStream(source, layout, top.checker, { digests: targets.digests, reuse: top.reuse });
     const file = { file: FILE, fileBytes: bytes.length, sha256: "", fileMtimeMs: 0, logoTemplate: LOGO };
@@ -159,6 +185,7 @@ function twoRanges(bytes: Uint8Array, accepted: Accepted | null, own: number): u
       targets,
       previous,
       present,
+      tokens,
     };
     const part = compilePoolRange(job, arraySource(bytes));
     joinPoolRange(compiler, top.checker, part);
