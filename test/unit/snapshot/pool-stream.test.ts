@@ -4,12 +4,12 @@
  * header and pools, and the files that must be decoded whole instead.
  */
 import { createHash } from "node:crypto";
-import { closeSync, mkdtempSync, openSync, writeFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { Packr, pack } from "msgpackr";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import type { ChainId } from "../../../src/chains/chains.js";
 import { decodeSnapshotBytes } from "../../../src/snapshot/decode-snapshot.js";
 import { arrayHeader, mapHeader, valueEnd, valueEndWithin } from "../../../src/snapshot/msgpack-layout.js";
@@ -227,11 +227,21 @@ describe("splitPools and openSnapshotBytes", () => {
 });
 
 describe("a snapshot file read through a window (FileSource, openSnapshotFile)", () => {
+  const dirs: string[] = [];
+  afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+  /** A path for a file of the test's own (in a directory removed after the tests), with `bytes` written there if given. */
+  const tempFile = (name: string, bytes?: Uint8Array): string => {
+    const dir = mkdtempSync(path.join(tmpdir(), "lgw-window-"));
+    dirs.push(dir);
+    const file = path.join(dir, name);
+    if (bytes !== undefined) writeFileSync(file, bytes);
+    return file;
+  };
+  const sha256Of = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
+
   it("gives the same snapshot as the bytes in memory, whatever the window's size (refills, and growth for a larger value)", () => {
     const bytes = pack(sampleFile(30));
-    const dir = mkdtempSync(path.join(tmpdir(), "lgw-window-"));
-    const file = path.join(dir, `chain-${CHAIN}.msgpack`);
-    writeFileSync(file, bytes);
+    const file = tempFile(`chain-${CHAIN}.msgpack`, bytes);
     const expected = parseSnapshotBytes(bytes, CHAIN);
     for (const windowBytes of [16, 100, 1000, 1 << 20]) {
       const fd = openSync(file, "r");
@@ -247,7 +257,7 @@ describe("a snapshot file read through a window (FileSource, openSnapshotFile)",
     }
     const opened = openSnapshotFile(file);
     try {
-      expect(opened.hash()).toBe(createHash("sha256").update(bytes).digest("hex"));
+      expect(opened.hash()).toBe(sha256Of(bytes));
       expect(opened.chainId).toBe(CHAIN);
       expect(opened.changedSinceOpen()).toBe(false);
       writeFileSync(file, Buffer.concat([bytes, Buffer.from([0])])); // written in place meanwhile
@@ -259,10 +269,8 @@ describe("a snapshot file read through a window (FileSource, openSnapshotFile)",
 
   it("hashed later (a build that frames first): the same SHA-256, or `io` when the file's length changed since it was opened", () => {
     const bytes = pack(sampleFile(5));
-    const dir = mkdtempSync(path.join(tmpdir(), "lgw-later-"));
-    const file = path.join(dir, `chain-${CHAIN}.msgpack`);
-    writeFileSync(file, bytes);
-    const sha256 = createHash("sha256").update(bytes).digest("hex");
+    const file = tempFile(`chain-${CHAIN}.msgpack`, bytes);
+    const sha256 = sha256Of(bytes);
     const later = openSnapshotFile(file, 1 << 20, "later");
     try {
       expect(later.source.length).toBe(bytes.length);
@@ -296,10 +304,8 @@ describe("a snapshot file read through a window (FileSource, openSnapshotFile)",
 
   it("hashes along any reads, the window's size and the order of reads whatever they are: the file's SHA-256 (property)", () => {
     const bytes = pack(sampleFile(12));
-    const dir = mkdtempSync(path.join(tmpdir(), "lgw-along-"));
-    const file = path.join(dir, `chain-${CHAIN}.msgpack`);
-    writeFileSync(file, bytes);
-    const sha256 = createHash("sha256").update(bytes).digest("hex");
+    const file = tempFile(`chain-${CHAIN}.msgpack`, bytes);
+    const sha256 = sha256Of(bytes);
     const read = fc.record({ at: fc.nat(bytes.length - 1), size: fc.integer({ min: 1, max: 300 }) });
     fc.assert(
       fc.property(fc.integer({ min: 16, max: 2048 }), fc.array(read, { maxLength: 40 }), fc.boolean(), (windowBytes, reads, early) => {
@@ -335,8 +341,7 @@ describe("a snapshot file read through a window (FileSource, openSnapshotFile)",
 
   it("random byte changes of a file opened to be hashed later, framed or not: hash() is the file's SHA-256 (property)", () => {
     const valid = pack(sampleFile(6));
-    const dir = mkdtempSync(path.join(tmpdir(), "lgw-along-"));
-    const file = path.join(dir, `chain-${CHAIN}.msgpack`);
+    const file = tempFile(`chain-${CHAIN}.msgpack`);
     fc.assert(
       fc.property(byteEdits(valid.length), (edits) => {
         const bytes = applyByteEdits(valid, edits);
@@ -344,7 +349,7 @@ describe("a snapshot file read through a window (FileSource, openSnapshotFile)",
         const opened = openSnapshotFile(file, 1 << 20, "later");
         try {
           if (bytes.length > 0) splitPools(opened.source);
-          expect(opened.hash()).toBe(createHash("sha256").update(bytes).digest("hex"));
+          expect(opened.hash()).toBe(sha256Of(bytes));
         } finally {
           opened.close();
         }
@@ -355,9 +360,7 @@ describe("a snapshot file read through a window (FileSource, openSnapshotFile)",
 
   it("a file that ends before the window's read is an I/O error naming it, not a wrong value", () => {
     const bytes = pack(sampleFile(3));
-    const dir = mkdtempSync(path.join(tmpdir(), "lgw-window-"));
-    const file = path.join(dir, "chain.msgpack");
-    writeFileSync(file, bytes.subarray(0, 50));
+    const file = tempFile("chain.msgpack", bytes.subarray(0, 50));
     const fd = openSync(file, "r");
     try {
       const source = new FileSource(fd, bytes.length, "chain-8453.msgpack", 16);
