@@ -15,7 +15,7 @@ import { createAddressTable } from "./access/address-table.js";
 import { createConfirmedKeys } from "./access/confirmed-keys.js";
 import { createQuotaCounters, QuotaSlots } from "./access/shared-rate-limiter.js";
 import { createStreamCounters } from "./stream/key-streams.js";
-import { PROJECT_ROOT, type GatewayConfig, type OriginConfig } from "./config/config.js";
+import { historyOptions, PROJECT_ROOT, type GatewayConfig, type OriginConfig } from "./config/config.js";
 import type { FileVerdict } from "./origin/apply-generation.js";
 import { fleetData, FleetView, type FleetAnswer } from "./origin/fleet-view.js";
 import { createOriginReader } from "./origin/origin-reader.js";
@@ -95,15 +95,8 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   // The TLS files the serving threads load, checked and held open (config.ts checked them too, at parse time).
   const tls = config.tls === null ? null : holdTlsFiles(config.tls, TLS_SETTING_NAMES);
   metrics.baskets.set(baskets.baskets.length);
-  const historyRetention = { rawHours: config.historyRawHours, hourDays: config.historyHourDays };
-  const historyFeed =
-    config.history === "on"
-      ? new HistoryFeed(
-          HISTORY_THREAD_FILE,
-          { dir: resolve(config.historyDir), retention: historyRetention, minFreeBytes: config.historyMinFreeMb * 2 ** 20 },
-          log,
-        )
-      : null;
+  const historyStore = historyOptions(config);
+  const historyFeed = config.history === "on" ? new HistoryFeed(HISTORY_THREAD_FILE, historyStore, log) : null;
   historyFeed?.start();
   metrics.watchHistory(historyFeed?.status ?? null);
 
@@ -141,8 +134,8 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
           historyFeed === null
             ? null
             : {
-                dir: resolve(config.historyDir),
-                retention: historyRetention,
+                dir: historyStore.dir,
+                retention: historyStore.retention,
                 status: historyFeed.status.buffer,
                 answerCacheBytes: config.historyAnswerCacheMb * 1024 * 1024,
               },

@@ -17,7 +17,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join, relative, resolve } from "node:path";
 import { isSupportedChainId, type ChainId } from "../chains/chains.js";
-import { ConfigError, loadConfig } from "../config/config.js";
+import { ConfigError, historyOptions, loadConfig } from "../config/config.js";
 import { HistoryService } from "../history/history-service.js";
 import { HistoryStatusCells } from "../history/history-status.js";
 import { compileChain } from "../snapshot/compile-chain.js";
@@ -87,15 +87,9 @@ export function runHistoryCli(argv: readonly string[], io: HistoryCliIo): number
   let service: HistoryService;
   const status = new HistoryStatusCells();
   try {
-    service = new HistoryService(
-      {
-        dir: resolve(config.historyDir),
-        retention: { rawHours: config.historyRawHours, hourDays: config.historyHourDays },
-        minFreeBytes: config.historyMinFreeMb * 2 ** 20,
-      },
-      status,
-      { failed: (what, error) => io.stderr(`${PROGRAM} rebuild: ${what} failed: ${(error as Error).message}\n`) },
-    );
+    service = new HistoryService(historyOptions(config), status, {
+      failed: (what, error) => io.stderr(`${PROGRAM} rebuild: ${what} failed: ${(error as Error).message}\n`),
+    });
   } catch (error) {
     io.stderr(`${PROGRAM} rebuild: cannot open the history store: ${(error as Error).message}\n`);
     return 1;

@@ -12,6 +12,7 @@ import { namesFile } from "./value-types.js";
 import type { OriginLocation } from "../origin/origin-location.js";
 import type { TrustedKey } from "../origin/manifest-signature.js";
 import type { S3Settings } from "../origin/s3-client.js";
+import type { HistoryOptions } from "../history/history-service.js";
 
 export { ConfigError } from "./setting.js";
 export { SETTINGS } from "./settings.js";
@@ -76,6 +77,15 @@ export interface OriginConfig {
   /** INSTANCE_ID; null: `<host name>:<port>`. */
   readonly instanceId: string | null;
   readonly s3: S3Settings;
+}
+
+/** The history store of a config (HISTORY_DIR resolved, its retention and HISTORY_MIN_FREE_MB): the gateway's and the CLI's. */
+export function historyOptions(config: GatewayConfig): Required<HistoryOptions> {
+  return {
+    dir: resolve(config.historyDir),
+    retention: { rawHours: config.historyRawHours, hourDays: config.historyHourDays },
+    minFreeBytes: config.historyMinFreeMb * 2 ** 20,
+  };
 }
 
 /** Reads every setting, then applies the rules between them. Throws ConfigError. */
