@@ -18,7 +18,7 @@ import { isSupportedChainId, SUPPORTED_CHAIN_IDS_ASCENDING } from "../chains/cha
 import type { PoolType, SnapshotFile, SnapshotPool, SnapshotProtocol, SnapshotToken } from "../api/snapshot-format.js";
 import { snapshotFileName } from "../api/snapshot-format.js";
 import { addressAt, findAddress, type AddressTableData } from "../tables/address-hash-table.js";
-import { columnString, type StringColumn } from "../tables/shared-columns.js";
+import { columnString, findSortedRow, type StringColumn } from "../tables/shared-columns.js";
 import { SnapshotError } from "./snapshot-error.js";
 
 type RecordArrays = "protocols" | "tokens" | "pools";
@@ -171,7 +171,7 @@ export class SnapshotChecker {
     if (previous === null) return -1;
     let j = this.previousRowOf.get(address);
     if (j === undefined) {
-      j = findSortedAddress(previous.address, previous.byAddress, address);
+      j = findSortedRow(previous.address, address, previous.byAddress);
       this.previousRowOf.set(address, j);
     }
     return j;
@@ -412,28 +412,4 @@ function truncate(text: string, max: number): string {
 /** A token's row by address: what a chain's pools look their tokens up in (a Map, or the checker's lookup). */
 export interface TokenRows {
   get(address: string): number | undefined;
-}
-
-/**
- * The row of `column` (ASCII addresses, one per row) whose value is `address`, by binary search over `byAddress`
- * (the rows in code-unit order of their values), or -1.
- */
-function findSortedAddress(column: StringColumn, byAddress: Uint32Array, address: string): number {
-  const { bytes, offsets } = column;
-  let low = 0;
-  let high = byAddress.length - 1;
-  while (low <= high) {
-    const mid = (low + high) >>> 1;
-    const row = byAddress[mid];
-    const start = offsets[row];
-    const length = offsets[row + 1] - start;
-    const common = Math.min(length, address.length);
-    let order = 0;
-    for (let k = 0; k < common && order === 0; k++) order = bytes[start + k] - address.charCodeAt(k);
-    if (order === 0) order = length - address.length;
-    if (order === 0) return row;
-    if (order < 0) low = mid + 1;
-    else high = mid - 1;
-  }
-  return -1;
 }

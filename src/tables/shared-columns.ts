@@ -299,6 +299,43 @@ export function columnStrings(column: StringColumn): string[] {
   return out;
 }
 
+/**
+ * The row of `column` whose value is `text` (one byte per character: ASCII, such as lowercase addresses), by a binary
+ * search over the rows in ascending byte order (`order`, a permutation of the rows; absent: the rows as they are),
+ * comparing bytes with the text's code units without decoding the column; -1 when none is.
+ */
+export function findSortedRow(column: StringColumn, text: string, order?: Uint32Array): number {
+  const { bytes, offsets } = column;
+  let low = 0;
+  let high = (order === undefined ? offsets.length - 1 : order.length) - 1;
+  while (low <= high) {
+    const mid = (low + high) >>> 1;
+    const row = order === undefined ? mid : order[mid];
+    const start = offsets[row];
+    const length = offsets[row + 1] - start;
+    const common = Math.min(length, text.length);
+    let sign = 0;
+    for (let k = 0; k < common && sign === 0; k++) sign = bytes[start + k] - text.charCodeAt(k);
+    if (sign === 0) sign = length - text.length;
+    if (sign === 0) return row;
+    if (sign < 0) low = mid + 1;
+    else high = mid - 1;
+  }
+  return -1;
+}
+
+/** Bytes [aStart, aEnd) of `a` against bytes [bStart, bEnd) of `b`, byte by byte, the shorter first on a tie (negative: a sorts first). */
+export function compareBytes(a: Uint8Array, aStart: number, aEnd: number, b: Uint8Array, bStart: number, bEnd: number): number {
+  const aLength = aEnd - aStart;
+  const bLength = bEnd - bStart;
+  const common = Math.min(aLength, bLength);
+  for (let k = 0; k < common; k++) {
+    const d = a[aStart + k] - b[bStart + k];
+    if (d !== 0) return d;
+  }
+  return aLength - bLength;
+}
+
 export function columnBytes(column: StringColumn, i: number): Uint8Array {
   return column.bytes.subarray(column.offsets[i], column.offsets[i + 1]);
 }
