@@ -8,6 +8,7 @@
  * decoded) and this lays them out.
  */
 import { sharedArray, type StringColumn } from "../tables/shared-columns.js";
+import { fnv1a } from "../util/fnv1a.js";
 import type { SavedStrings } from "../tables/token-index.js";
 
 export interface SearchStrings {
@@ -20,7 +21,7 @@ export interface SearchStrings {
 /**
  * Distinct byte strings, each with an id handed out in order of first use (0, 1, ...), found by their bytes
  * in an open-addressing table: what a Map<string> did, without decoding a string or hashing one per lookup.
- * Values come from columns of valid UTF-8 (every column is encoded from strings), so `codeUnits` counts what
+ * Values come from columns of valid UTF-8 (every column is encoded from strings), so `units` counts what
  * the decoded text of each holds.
  */
 export class ByteStrings {
@@ -57,10 +58,7 @@ export class ByteStrings {
     const source = column.bytes;
     const from = column.offsets[k];
     const to = column.offsets[k + 1];
-    // FNV-1a over the bytes.
-    let hash = 0x811c9dc5;
-    for (let b = from; b < to; b++) hash = Math.imul(hash ^ source[b], 0x01000193);
-    hash >>>= 0;
+    const hash = fnv1a(source, from, to);
     const length = to - from;
     for (let slot = hash & this.mask; ; slot = (slot + 1) & this.mask) {
       const entry = this.slots[slot * 2];
@@ -188,7 +186,7 @@ export class ByteStrings {
   }
 }
 
-function grownCopy(values: Uint32Array, length: number): Uint32Array {
+export function grownCopy(values: Uint32Array, length: number): Uint32Array {
   const grown = new Uint32Array(length);
   grown.set(values);
   return grown;

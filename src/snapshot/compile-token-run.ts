@@ -17,6 +17,7 @@ import {
   FLAG_WRAPPED_NATIVE,
 } from "../tables/token-index.js";
 import { ADDRESS_BYTES } from "../tables/token-index.js";
+import { fnv1a } from "../util/fnv1a.js";
 import { sortByFloatKey } from "../util/float-key-sort.js";
 import {
   columnString,
@@ -387,7 +388,7 @@ class ColumnIndex {
     this.mask = size - 1;
     const { bytes, offsets } = column;
     for (let i = 0; i < n; i++) {
-      let slot = hashBytes(bytes, offsets[i], offsets[i + 1]) & this.mask;
+      let slot = fnv1a(bytes, offsets[i], offsets[i + 1]) & this.mask;
       while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask;
       this.slots[slot] = i + 1;
     }
@@ -397,7 +398,7 @@ class ColumnIndex {
   find(text: string): number {
     const key = Buffer.from(text, "utf8");
     const { bytes, offsets } = this.column;
-    let slot = hashBytes(key, 0, key.length) & this.mask;
+    let slot = fnv1a(key, 0, key.length) & this.mask;
     for (;;) {
       const entry = this.slots[slot];
       if (entry === 0) return -1;
@@ -411,13 +412,6 @@ class ColumnIndex {
       slot = (slot + 1) & this.mask;
     }
   }
-}
-
-/** FNV-1a over bytes [start, end). */
-function hashBytes(bytes: Uint8Array, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  for (let k = start; k < end; k++) h = Math.imul(h ^ bytes[k], 0x01000193);
-  return h >>> 0;
 }
 
 /** position[rows[p]] = p. */

@@ -9,7 +9,7 @@
 import { cleanName } from "../tables/name-parity.js";
 import { columnString, sharedArray, type StringColumn } from "../tables/shared-columns.js";
 import type { TokenIndexReuse } from "../tables/token-index.js";
-import { ByteStrings } from "./compile-search-strings.js";
+import { ByteStrings, grownCopy } from "./compile-search-strings.js";
 
 /** The ids a build hands out anew, in order of first use: order[k] is the table id of new id k. */
 export interface Numbering {
@@ -98,7 +98,7 @@ export class IndexStrings {
     const cleanedKnown = this.cleaned.size;
     const cleaned = this.cleaned.idOf(this.piece, 0);
     if (cleaned === cleanedKnown) this.addWords(cleaned, length);
-    if (id === this.cleanedOf.length) this.cleanedOf = grown(this.cleanedOf, id * 2);
+    if (id === this.cleanedOf.length) this.cleanedOf = grownCopy(this.cleanedOf, id * 2);
     this.cleanedOf[id] = cleaned;
     return id;
   }
@@ -162,10 +162,10 @@ export class IndexStrings {
       this.piece.offsets[0] = start;
       this.piece.offsets[1] = at;
       const word = this.words.idOf(this.piece, 0) + 1;
-      if (this.sequenceLength === this.sequence.length) this.sequence = grown(this.sequence, this.sequenceLength * 2);
+      if (this.sequenceLength === this.sequence.length) this.sequence = grownCopy(this.sequence, this.sequenceLength * 2);
       this.sequence[this.sequenceLength++] = word;
     }
-    if (cleaned + 1 >= this.sequenceStart.length) this.sequenceStart = grown(this.sequenceStart, (cleaned + 2) * 2);
+    if (cleaned + 1 >= this.sequenceStart.length) this.sequenceStart = grownCopy(this.sequenceStart, (cleaned + 2) * 2);
     this.sequenceStart[cleaned + 1] = this.sequenceLength;
   }
 
@@ -210,9 +210,3 @@ export class IndexStrings {
 }
 
 const SPACE = 0x20;
-
-function grown(values: Uint32Array, length: number): Uint32Array {
-  const out = new Uint32Array(length);
-  out.set(values);
-  return out;
-}
