@@ -19,7 +19,7 @@ import type { ChangeCounts, ChainDiff } from "../tables/change-sets.js";
 import type { ChainTokenColumns } from "../tables/compiled-chain.js";
 import { addressAt, findEntryOf, type AddressTableData } from "../tables/address-hash-table.js";
 import type { PoolTableData } from "../tables/pool-table.js";
-import { columnStrings, encodeStringColumn, StringColumnBuilder, type StringColumn } from "../tables/shared-columns.js";
+import { columnStrings, compareBytes, encodeStringColumn, StringColumnBuilder, type StringColumn } from "../tables/shared-columns.js";
 
 /** The tables the diff reads of one file (a compiled chain, or the chain's previous tables). */
 export interface DiffTables {
@@ -100,10 +100,7 @@ function mergePools(previous: DiffTables | null, next: DiffTables): Columns | nu
   if (oldOrder === null) return null;
   const m = oldPools.count;
   const removed = new StringColumnBuilder(m, m * oldPools.width);
-  const nextBlocks = nextPools.json.blocks.map(asBuffer);
-  const oldBlocks = oldPools.json.blocks.map(asBuffer);
-  const { blockOf: nextBlockOf, starts: nextStarts, ends: nextEnds } = nextPools.json;
-  const { blockOf: oldBlockOf, starts: oldStarts, ends: oldEnds } = oldPools.json;
+  const samePoolJson = poolJsonEquality(nextPools, oldPools);
   let r = 0;
   let s = 0;
   while (r < n || s < m) {
@@ -117,14 +114,7 @@ function mergePools(previous: DiffTables | null, next: DiffTables): Columns | nu
       writeEntry(removed, oldPools, j);
       s++;
     } else {
-      const start = nextStarts[i];
-      const end = nextEnds[i];
-      const oldStart = oldStarts[j];
-      const oldEnd = oldEnds[j];
-      const same =
-        end - start === oldEnd - oldStart &&
-        nextBlocks[nextBlockOf[i]].compare(oldBlocks[oldBlockOf[j]], oldStart, oldEnd, start, end) === 0;
-      if (!same) writeEntry(upserted, nextPools, i);
+      if (!samePoolJson(i, j)) writeEntry(upserted, nextPools, i);
       r++;
       s++;
     }
@@ -149,18 +139,9 @@ function poolOrder(table: AddressTableData, rank: Uint32Array): Uint32Array | nu
 
 /** Entry i of `a` against entry j of `b` by their stored bytes (negative: i sorts first). */
 function compareEntries(a: AddressTableData, i: number, b: AddressTableData, j: number): number {
-  const aKeys = a.keys;
-  const bKeys = b.keys;
   const aBase = i * a.width;
   const bBase = j * b.width;
-  const aLength = a.keyLength[i];
-  const bLength = b.keyLength[j];
-  const common = Math.min(aLength, bLength);
-  for (let k = 0; k < common; k++) {
-    const d = aKeys[aBase + k] - bKeys[bBase + k];
-    if (d !== 0) return d;
-  }
-  return aLength - bLength;
+  return compareBytes(a.keys, aBase, aBase + a.keyLength[i], b.keys, bBase, bBase + b.keyLength[j]);
 }
 
 function writeEntry(out: StringColumnBuilder, table: AddressTableData, i: number): void {
@@ -216,23 +197,29 @@ function ascendingRows(column: StringColumn, order: Uint32Array, count: number):
 
 /** Value i of `a` against value j of `b` by their bytes (negative: i sorts first). */
 function compareValues(a: StringColumn, i: number, b: StringColumn, j: number): number {
-  const aStart = a.offsets[i];
-  const bStart = b.offsets[j];
-  const aLength = a.offsets[i + 1] - aStart;
-  const bLength = b.offsets[j + 1] - bStart;
-  const common = Math.min(aLength, bLength);
-  const aBytes = a.bytes;
-  const bBytes = b.bytes;
-  for (let k = 0; k < common; k++) {
-    const d = aBytes[aStart + k] - bBytes[bStart + k];
-    if (d !== 0) return d;
-  }
-  return aLength - bLength;
+  return compareBytes(a.bytes, a.offsets[i], a.offsets[i + 1], b.bytes, b.offsets[j], b.offsets[j + 1]);
 }
 
 function writeValue(out: StringColumnBuilder, column: StringColumn, i: number): void {
   out.writeBytes(column.bytes, column.offsets[i], column.offsets[i + 1]);
   out.endValue();
+}
+
+/** Whether pool i of `next` shows the JSON of pool j of `previous` (byte for byte). */
+function poolJsonEquality(next: PoolTableData, previous: PoolTableData): (i: number, j: number) => boolean {
+  const nextBlocks = next.json.blocks.map(asBuffer);
+  const oldBlocks = previous.json.blocks.map(asBuffer);
+  const { blockOf: nextBlockOf, starts: nextStarts, ends: nextEnds } = next.json;
+  const { blockOf: oldBlockOf, starts: oldStarts, ends: oldEnds } = previous.json;
+  return (i, j) => {
+    const start = nextStarts[i];
+    const end = nextEnds[i];
+    const oldStart = oldStarts[j];
+    const oldEnd = oldEnds[j];
+    return (
+      end - start === oldEnd - oldStart && nextBlocks[nextBlockOf[i]].compare(oldBlocks[oldBlockOf[j]], oldStart, oldEnd, start, end) === 0
+    );
+  };
 }
 
 function diffPools(previous: PoolTableData | null, next: PoolTableData): Lists {
@@ -242,22 +229,11 @@ function diffPools(previous: PoolTableData | null, next: PoolTableData): Lists {
     for (let i = 0; i < next.count; i++) upserted.push(addressAt(next, i));
     return { upserted, removed };
   }
-  const nextBlocks = next.json.blocks.map(asBuffer);
-  const oldBlocks = previous.json.blocks.map(asBuffer);
-  const { blockOf: nextBlockOf, starts: nextStarts, ends: nextEnds } = next.json;
-  const { blockOf: oldBlockOf, starts: oldStarts, ends: oldEnds } = previous.json;
+  const samePoolJson = poolJsonEquality(next, previous);
   // Addresses are made into strings only for the lists; lookups compare the tables' stored bytes.
   for (let i = 0; i < next.count; i++) {
     const j = findEntryOf(previous, next, i);
-    if (j >= 0) {
-      const start = nextStarts[i];
-      const end = nextEnds[i];
-      const oldStart = oldStarts[j];
-      const oldEnd = oldEnds[j];
-      const nextJson = nextBlocks[nextBlockOf[i]];
-      if (end - start === oldEnd - oldStart && nextJson.compare(oldBlocks[oldBlockOf[j]], oldStart, oldEnd, start, end) === 0) continue;
-    }
-    upserted.push(addressAt(next, i));
+    if (j < 0 || !samePoolJson(i, j)) upserted.push(addressAt(next, i));
   }
   for (let j = 0; j < previous.count; j++) if (findEntryOf(next, previous, j) < 0) removed.push(addressAt(previous, j));
   return { upserted, removed };
