@@ -96,19 +96,17 @@ export class FileSource implements ByteSource {
     // Read in pieces while hashing, each hashed as soon as it is read (while it is in the core's cache).
     const piece = this.hash === null ? want : HASH_PIECE_BYTES;
     this.start = from;
-    let got = 0;
-    while (got < want) {
-      const n = readSync(this.fd, this.window, got, Math.min(piece, want - got), from + got);
+    this.end = from;
+    while (this.end - from < want) {
+      const n = readSync(this.fd, this.window, this.end - from, Math.min(piece, want - (this.end - from)), this.end);
       if (n === 0) break;
-      got += n;
-      this.end = from + got;
+      this.end += n;
       if (this.hash !== null) this.hashRead();
     }
-    if (from + got < pos + need)
+    if (this.end < pos + need)
       throw new SnapshotError(
         "io",
-        `${this.name}: the file ended early (${from + got} of ${this.length} bytes): it changed while it was read`,
+        `${this.name}: the file ended early (${this.end} of ${this.length} bytes): it changed while it was read`,
       );
-    this.end = from + got;
   }
 }

@@ -253,7 +253,7 @@ class ChainFileBuild {
       targets,
       previous: present === null ? null : this.task.previous,
       present,
-      tokens: present === null ? null : tokens,
+      tokens,
       fd: file.fd,
       fileBytes: file.source.length,
       file: name,

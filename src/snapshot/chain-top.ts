@@ -7,7 +7,6 @@
 import type { ChainId } from "../chains/chains.js";
 import { arraySource } from "./byte-source.js";
 import type { PreparedTokens } from "./compile-chain.js";
-import type { PoolTokenTable } from "./encode-pool.js";
 import { splitArray } from "./pool-stream.js";
 import type { PreviousChainTables } from "./previous-chain.js";
 import { openSnapshotHeader, type NormalizedSnapshotFile } from "./read-snapshot-file.js";
@@ -25,8 +24,6 @@ export interface ChainTop {
   readonly reused: ReusedHeader | null;
   /** Read incrementally (not for pools only): the tokens compiled already, and the previous file's pools to keep. */
   readonly prepared: PreparedTokens | null;
-  /** Read incrementally: the tokens as the pools' JSON shows them. */
-  readonly poolTokens: PoolTokenTable | null;
   readonly reuse: PoolReuse | null;
 }
 
@@ -53,11 +50,11 @@ export function openChainTop(
       const { columns, poolTokens } = reused;
       const previousRun = { run: previous.tokenRun, rowFrom: reused.rowFrom };
       const prepared = columns === null ? null : { columns, poolTokens, previousRun };
-      return { snapshot: reused.snapshot, checker: reused.checker, reused, prepared, poolTokens, reuse };
+      return { snapshot: reused.snapshot, checker: reused.checker, reused, prepared, reuse };
     }
   }
   const { snapshot, checker } = openSnapshotHeader(header, chainId, logoTemplate);
-  return { snapshot, checker, reused: null, prepared: null, poolTokens: null, reuse: null };
+  return { snapshot, checker, reused: null, prepared: null, reuse: null };
 }
 
 /**

@@ -84,7 +84,7 @@ export function compilePoolRange(job: PoolRangeJob, bytes: ByteSource, stop: () 
   const { snapshot, checker, reuse } = top;
   const pools = new PoolStream(bytes, job.range, checker, { digests: job.targets.digests, reuse });
   const writer = new PoolRangeWriter(
-    chainPoolEncoder(snapshot, top.poolTokens),
+    chainPoolEncoder(snapshot, top.reused?.poolTokens ?? null),
     job.targets,
     snapshot.protocols.map((p) => p.id),
     job.range.from,

@@ -297,8 +297,8 @@ export interface PreviousPoolOrders {
   >;
   /** The previous file's pool addresses (its pool table). */
   readonly pools: AddressTableData;
-  /** Per previous token row: its row in the new file, or -1 (gone); null: the token lists are distributed from the orders. */
-  readonly rowOf: Int32Array | null;
+  /** Per previous token row: its row in the new file, or -1 (gone). */
+  readonly rowOf: Int32Array;
   /** The new file's pool table (built already: a decoded pool's previous pool of the same address is found in it), or absent. */
   readonly table?: AddressTableData | null;
   /** The previous file's orders (RecordDigests.poolOrders). */
@@ -461,7 +461,7 @@ class OrderMerge {
     if (this.previousRow !== null && this.previousRow.length === tokenCount) return this.previousRow;
     const { previous, poolCount, decoded } = this;
     const rowOf = previous.rowOf;
-    if (rowOf === null || rowOf.length !== previous.index.tokenCount) return null;
+    if (rowOf.length !== previous.index.tokenCount) return null;
     // Past a tenth of the pools decoded, distributing every pool from the orders is as fast (measured on the large set).
     if (decoded.length * MERGE_LISTS_UP_TO > poolCount) return null;
     const previousRow = new Int32Array(tokenCount).fill(-1);
@@ -486,7 +486,7 @@ class OrderMerge {
     if (previousRow === null) return false;
     const { previous, newOf, decoded } = this;
     const index = previous.index;
-    const rowOf = previous.rowOf!;
+    const rowOf = previous.rowOf;
     const previousStart = index.tokenPoolStart;
     for (let t = 0; t < tokenCount; t++) {
       const r = previousRow[t];
@@ -668,17 +668,11 @@ function mergeInto(
       if (before < key || (before === key && previousRank[j] >= rank)) hi = mid;
       else lo = mid + 1;
     }
-    for (; q < lo; q++) {
-      const i = newOf[sequence[q]];
-      if (i >= 0) out[at++] = i;
-    }
+    at = mapKept(newOf, sequence, q, lo, out, at);
+    q = lo;
     out[at++] = e;
   }
-  for (; q < to; q++) {
-    const i = newOf[sequence[q]];
-    if (i >= 0) out[at++] = i;
-  }
-  return at;
+  return mapKept(newOf, sequence, q, to, out, at);
 }
 
 /** Writes the previous pools `sequence[from..to)` mapped to their new pools (those not kept left out) to `out` from `at`; the index after the last. */

@@ -220,8 +220,8 @@ export interface OpenSnapshotFile {
   readonly fd: number;
   /**
    * SHA-256 of the file's bytes (lowercase hex), from a pass over all of them: made when the file is opened
-   * (`hash: "now"`), or on the first call (`"later"`: a build frames the file and hands half its pools to another
-   * thread first, then hashes it while that thread reads them; docs/decisions/013-incremental-builds.md). A file
+   * (`hash: "now"`), or on the first call (`"later"`: a build frames the file first, and the framing reads hash it as
+   * they go, so the call reads only what they skipped; docs/decisions/013-incremental-builds.md). A file
    * whose length then differs from the length it was opened with was written meanwhile: an `io` rejection.
    */
   hash(): string;
@@ -255,7 +255,7 @@ export function openSnapshotFile(path: string, maxBytes: number = FILE_LIMITS.sn
     const opened = file.stats;
     const handle = file.fd;
     // A size the stat does not tell (0: an empty file, or a /proc file) is found by a hash pass of its own.
-    const early = when === "now" || opened.size === 0 ? hashOrRefuse(() => hashFile(handle, path, limit), name, path) : null;
+    const early = when === "now" || opened.size === 0 ? hashFile(handle, path, limit) : null; // refused by the catch below
     const length = early?.length ?? opened.size;
     const source = new FileSource(handle, length, name);
     // Otherwise the reads that frame the file hash it as they go (FileSource.hashAlong): `hash` reads what they skipped.

@@ -78,13 +78,12 @@ export interface TokenMatch {
   readonly from: Int32Array;
   /** Records a block holds (the last one may hold fewer). */
   readonly blockRecords: number;
-  /** [0]: the next block to claim; [1 + b]: block b's state (BLOCK_UNCLAIMED, BLOCK_CLAIMED, BLOCK_MATCHED). */
+  /** [0]: the next block to claim; [1 + b]: block b's state (0: unclaimed, BLOCK_CLAIMED, BLOCK_MATCHED). */
   readonly blocks: Int32Array;
 }
 
 /** Records a block holds: small enough that two threads share the work evenly, large enough that claiming costs nothing. */
 const MATCH_BLOCK = 1024;
-export const BLOCK_UNCLAIMED = 0;
 export const BLOCK_CLAIMED = 1;
 export const BLOCK_MATCHED = 2;
 /** How long a thread waits for a block the other thread claimed before it matches the block itself (the same values). */
@@ -230,7 +229,7 @@ export function readReusedHeader(
         rowOf[k] = i;
         // The file passed the checks so far, so no other token of this file has row k's address: set once.
         samePoolJson[k] = lossy[k] === 0 && samePoolToken(old, k, token) ? 1 : 0;
-      } else upserted.push(token.address);
+      } else if (columns !== null) upserted.push(token.address);
       changedRows.push(i);
       changedFrom.push(k);
     }
@@ -254,7 +253,7 @@ export function readReusedHeader(
     rowOf,
     samePoolJson,
     reused: n - changedRows.length,
-    upserted: merged === null ? [] : upserted,
+    upserted,
     removed,
   };
 }
