@@ -490,7 +490,7 @@ export const SETTINGS = {
     more:
       "A kept worker starts with the gateway and collects its heap a second after each task, but stays resident. Two by " +
       "default, so that a file large enough for two threads builds on two warm ones: on the large set a push was served " +
-      "0.5-1.0 s sooner (3.2-3.4 s against 3.7-4.3 s for 2-5 % of a 237 MiB file changed) for 200-470 MiB more resident " +
+      "0.5-1.1 s sooner (3.0-3.4 s against 3.6-4.3 s for 2-5 % of a 237 MiB file changed) for 200-470 MiB more resident " +
       "than workers that exited (one kept worker alone did not serve sooner: its helper started cold). `0` gives that " +
       "memory back (bench/RESULTS.md, issue 30).",
   }),

@@ -42,7 +42,7 @@ export const DEFAULT_WORKER_IDLE_S = 10;
 /**
  * Default BUILD_WORKERS_KEPT: build workers that never exit for being idle. Two, so a two-thread push starts on two
  * warm threads: on the large set (2026-11-28, 2 cores, interleaved push probes of chain 8453) rename -> served fell
- * by 0.5-1.0 s a push (3.2-3.4 s against 3.7-4.3 s at 2 and 5 % changed, 4.2 against 5.1 s at 20 %), for 200-470
+ * by 0.5-1.1 s a push (3.0-3.4 s against 3.6-4.3 s at 2 and 5 % changed, 4.2 against 5.1 s at 20 %), for 200-470
  * MiB more resident than workers that exited. With one kept, its helper still started cold and the push was not
  * served sooner (bench/RESULTS.md, issue 30). `0` gives the memory back at that price.
  */
