@@ -40,6 +40,8 @@ export class FileSource implements ByteSource {
   /** With `hashAlong`: the hash of the file's bytes [0, hashed), updated as reads reach past `hashed`. */
   private hash: Hash | null = null;
   private hashed = 0;
+  /** With `hashAlong`: true once the hash is made elsewhere (the reads then stop hashing). */
+  private hashedElsewhere: () => boolean = () => false;
 
   constructor(
     private readonly fd: number,
@@ -63,15 +65,17 @@ export class FileSource implements ByteSource {
   /**
    * Hashes the file's bytes in order as they are read (from byte 0): the pass that frames a file reads every byte,
    * so the file's hash needs no pass of its own (read-snapshot-file.ts). Reads that skip bytes not hashed yet
-   * leave the hash where it was; `stopHashing` tells how far it got.
+   * leave the hash where it was; `stopHashing` tells how far it got. Once `elsewhere` holds (asked at each read),
+   * the hash is dropped: another thread makes it (chain-file-task.ts).
    */
-  hashAlong(hash: Hash): void {
+  hashAlong(hash: Hash, elsewhere: () => boolean = () => false): void {
     this.hash = hash;
     this.hashed = 0;
+    this.hashedElsewhere = elsewhere;
     if (this.start === 0 && this.end > 0) this.hashRead();
   }
 
-  /** The hash of bytes [0, hashed) (hashAlong), no longer updated. */
+  /** The hash of bytes [0, hashed) (hashAlong), no longer updated; null when none (or dropped: made elsewhere). */
   stopHashing(): { hash: Hash; hashed: number } | null {
     const hash = this.hash;
     this.hash = null;
@@ -87,6 +91,7 @@ export class FileSource implements ByteSource {
 
   /** Reads from `pos` so that at least `need` bytes are in the window. */
   private fill(pos: number, need: number): void {
+    if (this.hash !== null && this.hashedElsewhere()) this.hash = null;
     if (need > this.window.length) this.window = Buffer.allocUnsafe(Math.max(need, this.window.length * 2));
     // While hashing along, a read just past the bytes hashed (a value skipped across the window's end) starts
     // at them, so that no byte is left out of the hash.

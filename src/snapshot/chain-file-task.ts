@@ -21,7 +21,15 @@ import { joinPoolRange, ownPoolCount, type PoolRangeResult } from "./compile-poo
 import { changeSet, diffChain } from "./diff-chain.js";
 import { HelperOffer } from "./helper-offer.js";
 import { poolRange, PoolStream, splitPools, type PoolSource, type SplitSnapshot } from "./pool-stream.js";
-import { openSnapshotFile, openSplitSource, type NormalizedSnapshotFile, type OpenSnapshotFile } from "./read-snapshot-file.js";
+import {
+  fileHashOf,
+  openSnapshotFile,
+  openSplitSource,
+  type FileHash,
+  type FileHashJob,
+  type NormalizedSnapshotFile,
+  type OpenSnapshotFile,
+} from "./read-snapshot-file.js";
 import type { PreviousChainTables } from "./previous-chain.js";
 import type { RecordDigests } from "./record-digests.js";
 import { frameTokens, type TokenMatch } from "./reuse-tokens.js";
@@ -104,7 +112,7 @@ class ChainFileBuild {
   /** What a rejection reports of the file: its SHA-256 once hashed, its generatedAt once its top level validated. */
   private sha256: string | null = null;
   private generatedAt: number | null = null;
-  private readonly helper: HelperOffer<HelperJob, PoolRangeResult> | null;
+  private readonly helper: HelperOffer<HelperJob, PoolRangeResult, FileHashJob, FileHash> | null;
   /** Where the task's time went (logged with the build). */
   readonly clock = new StageClock();
 
@@ -119,7 +127,12 @@ class ChainFileBuild {
     try {
       // Hashed by the reads that frame it (compile); then read again through a window as the pools are taken, so
       // the build holds neither the whole file nor its whole decoded value (docs/decisions/001-msgpack-reader.md).
-      const file = openSnapshotFile(this.task.path, this.task.maxBytes, "later");
+      // With a helper, its thread hashes the file meanwhile when it starts in time (the reads here then stop hashing).
+      const helper = this.helper;
+      const file = openSnapshotFile(this.task.path, this.task.maxBytes, "later", () => helper?.helperHashes() ?? false);
+      if (helper !== null && file.hashLater) {
+        helper.askHash({ fd: file.fd, path: this.task.path, length: file.source.length, maxBytes: this.task.maxBytes });
+      }
       let compiled: Compiled | null;
       try {
         compiled = await this.compile(file);
@@ -129,6 +142,7 @@ class ChainFileBuild {
         if (isSnapshotError(error) && error.reason !== "io" && file.changedSinceOpen()) throw writtenWhileRead(basename(this.task.path));
         throw error;
       } finally {
+        await this.helper?.settleHash(); // the helper may still read the file
         this.helper?.close();
         file.close();
       }
@@ -145,10 +159,14 @@ class ChainFileBuild {
     }
   }
 
-  /** The file's hash (once framed): true when its bytes are known already (ChainFileInput.knownSha256: not built again). */
-  private known(file: OpenSnapshotFile): boolean {
-    this.sha256 = file.hash();
-    this.clock.mark("hash");
+  /**
+   * The file's hash (once framed; the helper's when it took it, else made here): true when its bytes are known
+   * already (ChainFileInput.knownSha256: not built again).
+   */
+  private async known(file: OpenSnapshotFile): Promise<boolean> {
+    const hashed = (await this.helper?.hashed()) ?? null;
+    this.sha256 = hashed === null ? file.hash() : fileHashOf(hashed, this.task.path);
+    this.clock.mark(hashed === null ? "hash" : "helper-hash");
     return this.task.knownSha256.includes(this.sha256);
   }
 
@@ -161,10 +179,11 @@ class ChainFileBuild {
   private async compile(file: OpenSnapshotFile): Promise<Compiled | null> {
     const task = this.task;
     const name = basename(task.path);
-    // The framing pass reads every byte of the file in order: it hashes them too (FileSource.hashAlong).
+    // The framing pass reads every byte of the file in order: it hashes them too (FileSource.hashAlong), unless the
+    // helper's thread makes the hash meanwhile.
     const layout = file.source.length === 0 ? null : splitPools(file.source);
     this.clock.mark("frame");
-    if (this.known(file)) return null;
+    if (await this.known(file)) return null;
     const targets = layout === null ? undefined : chainPoolTargets(layout.poolCount);
     const previous = task.previous;
     // Which previous pools the new file has (both threads mark those they read): only for a file read incrementally,

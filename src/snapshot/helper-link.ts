@@ -6,12 +6,19 @@
  * The claim decides who builds the offered work, so neither thread ever waits for the other to start: it is
  * OPEN until the helper takes it as it starts (TAKEN) or the chain's thread keeps it when it gets there first
  * (KEPT); a helper that starts late then does nothing.
+ *
+ * Before the job, the chain's end may ask for the file's hash (HelperHashMessage), which the helper makes while
+ * the chain's thread frames the file: a claim of its own decides the same way who makes it (the helper when it
+ * starts in time, else the chain's thread when it needs it).
  */
 import { MessageChannel, type MessagePort } from "node:worker_threads";
 
 export interface HelperLink {
   readonly port: MessagePort;
-  /** [0]: the claim (HELPER_RANGE_OPEN, TAKEN or KEPT); [1]: 1 once the helper should stop (the chain's own part failed). */
+  /**
+   * [0]: the job's claim (HELPER_RANGE_OPEN, TAKEN or KEPT); [1]: 1 once the helper should stop (the chain's own part
+   * failed); [2]: the hash's claim (the same values).
+   */
   readonly claim: Int32Array;
 }
 
@@ -27,16 +34,34 @@ export interface HelperJobMessage<Job> {
 /** The helper's answer to a job it took. */
 export type HelperReply<Result> = { readonly result: Result } | { readonly failed: string };
 
+/** What the chain's end may post before the job: the hash it wants made while it frames the file. */
+export interface HelperHashMessage<HashJob> {
+  readonly hash: HashJob;
+}
+
+/** The helper's answer to a hash it took. */
+export type HelperHashReply<Hashed> = { readonly hashed: Hashed } | { readonly failed: string };
+
 /** A new link: one end for the chain's task, one for the helper's (each moved to its thread with the task). */
 export function openHelperLink(): { readonly chainEnd: HelperLink; readonly helperEnd: HelperLink } {
   const channel = new MessageChannel();
-  const claim = new Int32Array(new SharedArrayBuffer(8));
+  const claim = new Int32Array(new SharedArrayBuffer(12));
   return { chainEnd: { port: channel.port1, claim }, helperEnd: { port: channel.port2, claim } };
 }
 
 /** Claims the offered work for one end; false when the other end claimed it first. */
 export function claimOffer(claim: Int32Array, by: typeof HELPER_RANGE_TAKEN | typeof HELPER_RANGE_KEPT): boolean {
   return Atomics.compareExchange(claim, 0, HELPER_RANGE_OPEN, by) === HELPER_RANGE_OPEN;
+}
+
+/** Claims the hash asked for one end; false when the other end claimed it first. */
+export function claimHash(claim: Int32Array, by: typeof HELPER_RANGE_TAKEN | typeof HELPER_RANGE_KEPT): boolean {
+  return Atomics.compareExchange(claim, 2, HELPER_RANGE_OPEN, by) === HELPER_RANGE_OPEN;
+}
+
+/** Whether the helper took the hash. */
+export function helperHashes(claim: Int32Array): boolean {
+  return Atomics.load(claim, 2) === HELPER_RANGE_TAKEN;
 }
 
 /** The chain's end asks the helper to stop. */

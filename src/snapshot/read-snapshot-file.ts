@@ -9,13 +9,13 @@
  * without blocking, a regular file only, at most `maxBytes` (SNAPSHOT_FILE_MAX_MB).
  */
 import { fstatSync, readSync } from "node:fs";
-import { createHash } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
 import { basename } from "node:path";
 import { CHAINS, isSupportedChainId, NATIVE_ADDRESS, SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../chains/chains.js";
 import { decodeSnapshotBytes } from "./decode-snapshot.js";
 import { SNAPSHOT_FILE_PATTERN, snapshotFileName, type SnapshotFile, type SnapshotToken } from "../api/snapshot-format.js";
 import { DEFAULT_TOKEN_LOGO_TEMPLATE, fillTokenDefaultsInPlace, type NormalizedSnapshotToken } from "./normalize-token.js";
-import { SnapshotError } from "./snapshot-error.js";
+import { isSnapshotError, SnapshotError, type SnapshotErrorReason } from "./snapshot-error.js";
 import { SnapshotChecker, validateSnapshot } from "./validate-snapshot.js";
 import { poolArray, PoolStream, splitPools, type PoolSource, type SplitSnapshot } from "./pool-stream.js";
 import { arraySource, FileSource, type ByteSource } from "./byte-source.js";
@@ -225,6 +225,8 @@ export interface OpenSnapshotFile {
    * whose length then differs from the length it was opened with was written meanwhile: an `io` rejection.
    */
   hash(): string;
+  /** Whether `hash` reads the file (false: it was hashed as it was opened); another thread may make it instead (hashOpenFile). */
+  readonly hashLater: boolean;
   /** True when the file's size, mtime or ctime differ from when it was opened (written in place meanwhile). */
   changedSinceOpen(): boolean;
   close(): void;
@@ -245,7 +247,12 @@ export type HashWhen = "now" | "later";
  * SnapshotErrors (`file-name`, `unsupported-chain`, `not-a-file`, `too-large`,
  * `io`) carrying the path.
  */
-export function openSnapshotFile(path: string, maxBytes: number = FILE_LIMITS.snapshot.maxBytes, when: HashWhen = "now"): OpenSnapshotFile {
+export function openSnapshotFile(
+  path: string,
+  maxBytes: number = FILE_LIMITS.snapshot.maxBytes,
+  when: HashWhen = "now",
+  hashedElsewhere: () => boolean = () => false,
+): OpenSnapshotFile {
   const name = basename(path);
   const limit: FileLimit = { ...FILE_LIMITS.snapshot, maxBytes };
   let file: ReturnType<typeof openOperatorFile> | null = null;
@@ -259,7 +266,8 @@ export function openSnapshotFile(path: string, maxBytes: number = FILE_LIMITS.sn
     const length = early?.length ?? opened.size;
     const source = new FileSource(handle, length, name);
     // Otherwise the reads that frame the file hash it as they go (FileSource.hashAlong): `hash` reads what they skipped.
-    if (early === null) source.hashAlong(createHash("sha256"));
+    // They stop once `hashedElsewhere` holds (another thread hashes the file: hashOpenFile).
+    if (early === null) source.hashAlong(createHash("sha256"), hashedElsewhere);
     let sha256 = early?.sha256 ?? null;
     const close = file.close;
     return {
@@ -268,18 +276,10 @@ export function openSnapshotFile(path: string, maxBytes: number = FILE_LIMITS.sn
       source,
       fd: handle,
       hash() {
-        if (sha256 !== null) return sha256;
-        const along = source.stopHashing()!;
-        const read = hashOrRefuse(() => hashFile(handle, path, limit, along.hash, along.hashed), name, path);
-        if (read.length !== length) {
-          throw new SnapshotError(
-            "io",
-            `${name}: the file was written while it was read (${read.length} bytes hashed of the ${length} it had when opened); it is read again on the next scan`,
-          );
-        }
-        sha256 = read.sha256;
+        sha256 ??= hashRest(handle, path, limit, length, source.stopHashing() ?? { hash: createHash("sha256"), hashed: 0 });
         return sha256;
       },
+      hashLater: early === null,
       changedSinceOpen() {
         const now = statOf(handle, name);
         return now.size !== opened.size || now.mtimeMs !== opened.mtimeMs || now.ctimeMs !== opened.ctimeMs;
@@ -290,6 +290,61 @@ export function openSnapshotFile(path: string, maxBytes: number = FILE_LIMITS.sn
     file?.close();
     throw rejectionOf(error, name, path);
   }
+}
+
+/** What another thread needs to hash a file opened here (same process: the descriptor is valid there until closed). */
+export interface FileHashJob {
+  readonly fd: number;
+  readonly path: string;
+  /** Its length when it was opened. */
+  readonly length: number;
+  readonly maxBytes: number;
+}
+
+/** A file's SHA-256 (lowercase hex), or why it is refused (OpenSnapshotFile.hash's SnapshotError, as a value). */
+export type FileHash =
+  { readonly sha256: string } | { readonly refused: { readonly reason: SnapshotErrorReason; readonly message: string } };
+
+/**
+ * OpenSnapshotFile.hash made on another thread (the chain's helper, while the chain's thread frames the file): the
+ * same pass and the same refusals. `stop` is asked before each piece (the answer of a stopped pass is `io`).
+ */
+export function hashOpenFile(job: FileHashJob, stop: () => boolean = () => false): FileHash {
+  try {
+    return { sha256: hashRest(job.fd, job.path, { ...FILE_LIMITS.snapshot, maxBytes: job.maxBytes }, job.length, null, stop) };
+  } catch (error) {
+    if (!isSnapshotError(error)) throw error;
+    return { refused: { reason: error.reason, message: error.message } };
+  }
+}
+
+/** A FileHash's SHA-256, or its refusal thrown (carrying the path). */
+export function fileHashOf(hashed: FileHash, path: string): string {
+  if ("sha256" in hashed) return hashed.sha256;
+  throw new SnapshotError(hashed.refused.reason, hashed.refused.message, { file: path });
+}
+
+/**
+ * The SHA-256 of a file opened with `length` bytes, hashed from `along` (bytes [0, along.hashed) already, or none):
+ * `io` when it has another length now (written meanwhile).
+ */
+function hashRest(
+  fd: number,
+  path: string,
+  limit: FileLimit,
+  length: number,
+  along: { hash: Hash; hashed: number } | null,
+  stop: () => boolean = () => false,
+): string {
+  const name = basename(path);
+  const read = hashOrRefuse(() => hashFile(fd, path, limit, along?.hash, along?.hashed, stop), name, path);
+  if (read.length !== length) {
+    throw new SnapshotError(
+      "io",
+      `${name}: the file was written while it was read (${read.length} bytes hashed of the ${length} it had when opened); it is read again on the next scan`,
+    );
+  }
+  return read.sha256;
 }
 
 function hashOrRefuse(pass: () => { sha256: string; length: number }, name: string, path: string): { sha256: string; length: number } {
@@ -311,10 +366,18 @@ function rejectionOf(error: unknown, name: string, path: string): unknown {
  * SHA-256 and length of the file's bytes, read to its end, at most `limit.maxBytes` (more is `too-large`); `hash`
  * holds bytes [0, from) already.
  */
-function hashFile(fd: number, path: string, limit: FileLimit, hash = createHash("sha256"), from = 0): { sha256: string; length: number } {
+function hashFile(
+  fd: number,
+  path: string,
+  limit: FileLimit,
+  hash = createHash("sha256"),
+  from = 0,
+  stop: () => boolean = () => false,
+): { sha256: string; length: number } {
   const chunk = Buffer.allocUnsafe(HASH_CHUNK_BYTES);
   let length = from;
   for (;;) {
+    if (stop()) throw new SnapshotError("io", `${basename(path)}: hashing stopped (the build ended)`);
     let n: number;
     try {
       // One byte past the limit at most: enough to know the file is over it.

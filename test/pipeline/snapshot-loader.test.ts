@@ -129,6 +129,12 @@ describe("one file built by two threads (src/snapshot/compile-pool-range.ts)", (
     expect(two.events("snapshot-built").some((e) => e.indexStartedEarly === true)).toBe(true);
     expect(one.events("snapshot-built").every((e) => e.indexStartedEarly === false)).toBe(true);
     expect(helped(one).every((n) => n === 0)).toBe(true);
+    // The helper's thread, idle when a file is pushed, hashes it while the chain's thread frames it (the same SHA-256:
+    // the chains above are equal, info.sha256 included).
+    const hashedBy = (h: Harness) =>
+      h.events("snapshot-accepted").map((e) => Object.keys((e.stages ?? {}) as object).find((s) => s.endsWith("hash")));
+    expect(hashedBy(two).slice(1)).toContain("helper-hash");
+    expect(hashedBy(one).every((s) => s === "hash")).toBe(true);
     // The helper's thread is there from the start-up build; it takes its range unless the chain's own pools are all
     // written before it gets the offer (a thread starved for a whole build): not three times in a row.
     expect(

@@ -110,6 +110,82 @@ describe("the helper handshake, one end against the other", () => {
     await answered;
   });
 
+  it("a helper that gets the hash asked for first makes it; the chain's end takes it, then offers the job", async () => {
+    const { chainEnd, helperEnd } = openHelperLink();
+    const offer = new HelperOffer<number, string, string, string>(chainEnd);
+    const hashed: string[] = [];
+    const answered = answerOffer<number, string, string, string>(
+      helperEnd,
+      (job) => `pools from ${job}`,
+      (file) => (hashed.push(file), `hash of ${file}`),
+    );
+    offer.askHash("chain-1.msgpack");
+    expect(() => offer.offer(1)).toThrow("a job offered before the hash asked for was taken");
+    await until(() => offer.helperHashes());
+    expect(Atomics.load(chainEnd.claim, 2)).toBe(HELPER_RANGE_TAKEN);
+    expect(await offer.hashed()).toBe("hash of chain-1.msgpack");
+    offer.offer(21);
+    await until(() => Atomics.load(chainEnd.claim, 0) === HELPER_RANGE_TAKEN);
+    expect(await offer.take()).toBe("pools from 21");
+    offer.close();
+    await answered;
+    expect(hashed).toEqual(["chain-1.msgpack"]);
+  });
+
+  it("a chain thread that needs the hash before the helper starts makes it itself: the helper, starting late, hashes nothing", async () => {
+    const { chainEnd, helperEnd } = openHelperLink();
+    const offer = new HelperOffer<number, string, string, string>(chainEnd);
+    offer.askHash("chain-1.msgpack");
+    expect(await offer.hashed()).toBeNull();
+    expect(offer.helperHashes()).toBe(false);
+    expect(Atomics.load(chainEnd.claim, 2)).toBe(HELPER_RANGE_KEPT);
+    offer.offer(21);
+    const hashed: string[] = [];
+    const answered = answerOffer<number, string, string, string>(
+      helperEnd,
+      (job) => `pools from ${job}`,
+      (file) => (hashed.push(file), "never"),
+    );
+    await until(() => Atomics.load(chainEnd.claim, 0) === HELPER_RANGE_TAKEN);
+    expect(await offer.take()).toBe("pools from 21");
+    offer.close();
+    await answered;
+    expect(hashed).toEqual([]);
+  });
+
+  it("a helper whose hash throws answers a failure, which the chain's end throws; settleHash waits for a hash the helper makes, asking it to stop", async () => {
+    const failing = openHelperLink();
+    const offer = new HelperOffer<number, string, string, string>(failing.chainEnd);
+    const answered = answerOffer<number, string, string, string>(
+      failing.helperEnd,
+      () => "never",
+      () => {
+        throw new Error("EBADF");
+      },
+    );
+    offer.askHash("chain-1.msgpack");
+    await until(() => offer.helperHashes());
+    await expect(offer.hashed()).rejects.toThrow("the helper build thread failed: EBADF");
+    offer.close();
+    await answered;
+
+    const { chainEnd, helperEnd } = openHelperLink();
+    const settling = new HelperOffer<number, string, string, string>(chainEnd);
+    let sawStop: boolean | null = null;
+    const answering = answerOffer<number, string, string, string>(
+      helperEnd,
+      () => "never",
+      (_file, stopAsked) => ((sawStop = stopAsked()), "hash"),
+    );
+    settling.askHash("chain-1.msgpack");
+    askToStop(chainEnd.claim); // as settleHash does first; here before the helper ran
+    await until(() => settling.helperHashes());
+    await settling.settleHash();
+    expect(sawStop).toBe(true);
+    settling.close();
+    await answering;
+  });
+
   it("a helper thread that ends after taking the job, without an answer, fails the chain's end", async () => {
     const { chainEnd, helperEnd } = openHelperLink();
     const offer = new HelperOffer<number, string>(chainEnd);

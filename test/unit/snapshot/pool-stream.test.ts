@@ -15,7 +15,13 @@ import { decodeSnapshotBytes } from "../../../src/snapshot/decode-snapshot.js";
 import { arrayHeader, mapHeader, valueEnd, valueEndWithin } from "../../../src/snapshot/msgpack-layout.js";
 import { splitPools } from "../../../src/snapshot/pool-stream.js";
 import { SnapshotError } from "../../../src/snapshot/snapshot-error.js";
-import { openSnapshotBytes, openSnapshotFile, openSnapshotSource, parseSnapshotBytes } from "../../../src/snapshot/read-snapshot-file.js";
+import {
+  hashOpenFile,
+  openSnapshotBytes,
+  openSnapshotFile,
+  openSnapshotSource,
+  parseSnapshotBytes,
+} from "../../../src/snapshot/read-snapshot-file.js";
 import { arraySource, FileSource } from "../../../src/snapshot/byte-source.js";
 import { applyByteEdits, byteEdits } from "../../support/byte-edits.js";
 import { addr, chainFile, nativeToken, poolStats, poolToken, protocol, token, v2Pool, v3Pool } from "../../support/fixtures.js";
@@ -308,23 +314,34 @@ describe("a snapshot file read through a window (FileSource, openSnapshotFile)",
     const sha256 = sha256Of(bytes);
     const read = fc.record({ at: fc.nat(bytes.length - 1), size: fc.integer({ min: 1, max: 300 }) });
     fc.assert(
-      fc.property(fc.integer({ min: 16, max: 2048 }), fc.array(read, { maxLength: 40 }), fc.boolean(), (windowBytes, reads, early) => {
-        const fd = openSync(file, "r");
-        try {
-          const source = new FileSource(fd, bytes.length, "chain.msgpack", windowBytes);
-          if (early) source.view(0, Math.min(bytes.length, 10)); // a window read before hashing starts
-          source.hashAlong(createHash("sha256"));
-          for (const { at, size } of reads) {
-            const to = Math.min(bytes.length, at + size);
-            expect(Buffer.from(source.view(at, to))).toEqual(bytes.subarray(at, to));
+      fc.property(
+        fc.integer({ min: 16, max: 2048 }),
+        fc.array(read, { maxLength: 40 }),
+        fc.boolean(),
+        fc.nat(60),
+        (windowBytes, reads, early, dropAt) => {
+          const fd = openSync(file, "r");
+          try {
+            const source = new FileSource(fd, bytes.length, "chain.msgpack", windowBytes);
+            if (early) source.view(0, Math.min(bytes.length, 10)); // a window read before hashing starts
+            // Made elsewhere from the `dropAt`-th read on (another thread took it): the hash is dropped then.
+            let asked = 0;
+            source.hashAlong(createHash("sha256"), () => ++asked > dropAt);
+            for (const { at, size } of reads) {
+              const to = Math.min(bytes.length, at + size);
+              expect(Buffer.from(source.view(at, to))).toEqual(bytes.subarray(at, to));
+            }
+            const along = source.stopHashing();
+            expect(along === null).toBe(asked > dropAt);
+            if (along === null) return;
+            const { hash, hashed } = along;
+            expect(hashed).toBeLessThanOrEqual(bytes.length);
+            expect(hash.update(bytes.subarray(hashed)).digest("hex")).toBe(sha256);
+          } finally {
+            closeSync(fd);
           }
-          const { hash, hashed } = source.stopHashing()!;
-          expect(hashed).toBeLessThanOrEqual(bytes.length);
-          expect(hash.update(bytes.subarray(hashed)).digest("hex")).toBe(sha256);
-        } finally {
-          closeSync(fd);
-        }
-      }),
+        },
+      ),
       { numRuns: 300 },
     );
     // The framing pass of a file opened to be hashed later reads every byte: hashed along, nothing read again.
@@ -337,6 +354,67 @@ describe("a snapshot file read through a window (FileSource, openSnapshotFile)",
     } finally {
       opened.close();
     }
+  });
+
+  it("hashed elsewhere (the helper's hashOpenFile) while it is framed, from any read on: the same SHA-256 and the same refusals (property)", () => {
+    const bytes = pack(sampleFile(12));
+    const dir = mkdtempSync(path.join(tmpdir(), "lgw-elsewhere-"));
+    const file = path.join(dir, `chain-${CHAIN}.msgpack`);
+    writeFileSync(file, bytes);
+    const sha256 = createHash("sha256").update(bytes).digest("hex");
+    fc.assert(
+      fc.property(fc.nat(40), (after) => {
+        let reads = 0;
+        // Hashed elsewhere from the `after`-th read of the framing pass on: the reads here stop hashing then.
+        const opened = openSnapshotFile(file, 1 << 20, "later", () => ++reads > after);
+        try {
+          expect(opened.hashLater).toBe(true);
+          const job = { fd: opened.fd, path: file, length: opened.source.length, maxBytes: 1 << 20 };
+          expect(hashOpenFile(job)).toEqual({ sha256 });
+          expect(splitPools(opened.source)).not.toBeNull();
+          const along = opened.source.stopHashing();
+          expect(along === null).toBe(reads > after);
+          // A file whose hash was left to another thread still hashes here when asked (from its first byte).
+          expect(opened.hash()).toBe(sha256);
+        } finally {
+          opened.close();
+        }
+      }),
+      { numRuns: 60 },
+    );
+    // Written in place after it was opened, or grown past the limit: the refusals of hash(), as values.
+    for (const [written, maxBytes] of [
+      [Buffer.concat([bytes, Buffer.from([0])]), 1 << 20],
+      [bytes.subarray(0, bytes.length - 1), 1 << 20],
+      [Buffer.concat([bytes, Buffer.alloc(20)]), bytes.length + 10],
+    ] as const) {
+      writeFileSync(file, bytes);
+      const opened = openSnapshotFile(file, maxBytes, "later");
+      try {
+        writeFileSync(file, written);
+        const job = { fd: opened.fd, path: file, length: bytes.length, maxBytes };
+        let thrown: SnapshotError | null = null;
+        try {
+          opened.hash();
+        } catch (error) {
+          thrown = error as SnapshotError;
+        }
+        expect(thrown).toBeInstanceOf(SnapshotError);
+        expect(hashOpenFile(job)).toEqual({ refused: { reason: thrown!.reason, message: thrown!.message } });
+      } finally {
+        opened.close();
+      }
+    }
+    // Asked to stop: refused at once, without reading the file.
+    writeFileSync(file, bytes);
+    const stopped = openSnapshotFile(file, 1 << 20, "later");
+    try {
+      const job = { fd: stopped.fd, path: file, length: bytes.length, maxBytes: 1 << 20 };
+      expect(hashOpenFile(job, () => true)).toEqual({ refused: { reason: "io", message: expect.stringMatching(/hashing stopped/) } });
+    } finally {
+      stopped.close();
+    }
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it("random byte changes of a file opened to be hashed later, framed or not: hash() is the file's SHA-256 (property)", () => {
