@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { MessageChannel } from "node:worker_threads";
 import fc from "fast-check";
 import { Packr, pack } from "msgpackr";
 import { afterAll, describe, expect, it } from "vitest";
@@ -170,6 +171,18 @@ describe("splitPools and openSnapshotBytes", () => {
     expect(split!.poolCount).toBe(40);
     expect((decodeSnapshotBytes(split!.header) as { pools: unknown }).pools).toEqual([]);
     expect(streamed(bytes)).toEqual(parseSnapshotBytes(bytes, CHAIN));
+  });
+
+  it("gives the top level in shared memory: posted to the helper's thread, it is not copied", async () => {
+    const split = splitPools(arraySource(pack(sampleFile(3))))!;
+    expect(split.header.buffer).toBeInstanceOf(SharedArrayBuffer);
+    const { port1, port2 } = new MessageChannel();
+    const received = new Promise<Uint8Array>((resolve) => port2.once("message", resolve));
+    port1.postMessage(split.header);
+    const header = await received;
+    port1.close();
+    split.header[0] ^= 0xff; // a write on one side is seen on the other: the same memory
+    expect(header[0]).toBe(split.header[0]);
   });
 
   it("finds pools wherever the key lies among the top-level keys", () => {
