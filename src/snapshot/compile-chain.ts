@@ -86,6 +86,10 @@ export interface PoolRangeOutput {
  * tables, and a decoded one is compared with the previous pool of its address (the change set).
  */
 export class PoolRangeWriter {
+  /**
+   * Each pool's address; a kept pool's is "" when the previous file's pool orders are merged (no one reads it then:
+   * the pool table copies its bytes, the checker knows it by its previous pool, the merge reads the decoded pools').
+   */
   readonly addresses: string[] = [];
   readonly protocols = new Set<string>();
   readonly json: StringColumnBuilder;
@@ -102,6 +106,8 @@ export class PoolRangeWriter {
   /** Previous pools [runFrom, runFrom + runLength) are written here next: copied in one piece (flushRun). */
   private runFrom = 0;
   private runLength = 0;
+  /** Whether a kept pool's address is written out (the pool orders are sorted anew: compile-pool-search.ts). */
+  private readonly keptAddresses: boolean;
 
   constructor(
     private readonly encoder: PoolJsonEncoder,
@@ -117,6 +123,7 @@ export class PoolRangeWriter {
     this.index = from;
     this.previousOf = reuse === null ? null : [];
     this.keptProtocols = new Uint8Array(protocolIds.length);
+    this.keptAddresses = reuse !== null && reuse.previous.digests?.poolOrders == null;
   }
 
   write(item: PoolItem): void {
@@ -151,7 +158,7 @@ export class PoolRangeWriter {
     this.targets.keptFrom[this.index + this.runLength] = j + 1;
     this.runLength++;
     this.previousOf!.push(j);
-    this.addresses.push(reuse.address(j));
+    this.addresses.push(this.keptAddresses ? reuse.address(j) : "");
     const protocol = reuse.protocolIndex(j);
     this.search.copy(reuse.previous.poolSearch, j, reuse.rowOf, protocol);
     // Its protocol id once per protocol, not once per pool (the ids are a set).
