@@ -6,20 +6,22 @@
  * tokens in rank order within the chain and everything about a token that does
  * not depend on the other chains. The index is a k-way merge of the runs by
  * rank order (symbol asc, TVL desc, chainId asc, address asc): what is left
- * per instance is copying its pieces and mapping its chain-local name and
+ * per instance is placing its columns and mapping its chain-local name and
  * search-string ids to index-wide ones, in rank order, so ids are handed out
- * exactly as a build from scratch hands them out.
+ * exactly as a build from scratch hands them out. Its JSON pieces stay in its
+ * chain's run: the index holds the runs' columns and each instance's position
+ * there (TokenIndexColumns `json`, `jsonAt`).
  *
  * Given the served snapshot's index, a chain whose file is the one it was
  * built with is reused: its strings need no lookup (token-index-strings.ts)
  * and its instances come in that index's order (docs/decisions/004-early-token-index.md).
  */
 import { SUPPORTED_CHAIN_IDS, type ChainId } from "../chains/chains.js";
-import type { ReusedChain, TokenIndexColumns, TokenIndexData, TokenIndexReuse, TokenListData } from "../tables/token-index.js";
+import type { ChainJson, ReusedChain, TokenIndexColumns, TokenIndexData, TokenIndexReuse, TokenListData } from "../tables/token-index.js";
 import { evaluateTokenList } from "../query/evaluate-token-list.js";
 import { chainMask, DEFAULT_TOKEN_QUERY } from "../query/token-query.js";
 import { ADDRESS_BYTES } from "../tables/token-index.js";
-import { columnStrings, encodeStringColumn, sharedArray, sharedCopy, type StringColumn } from "../tables/shared-columns.js";
+import { columnStrings, encodeStringColumn, sharedArray, sharedCopy } from "../tables/shared-columns.js";
 import type { ChainTokenColumns, TokenRunData } from "../tables/compiled-chain.js";
 import { compileAddressTable, compileChainOrders } from "./compile-token-lookups.js";
 import { compileTokenRun } from "./compile-token-run.js";
@@ -134,7 +136,8 @@ export function compileTokenIndex(
   const wordStart = sharedArray(Uint32Array, n + 1);
   const groupOfAt = sharedArray(Uint32Array, n);
   const addressBytes = sharedArray(Uint8Array, n * ADDRESS_BYTES);
-  /** The lane of each instance (its JSON pieces are copied once the order is known: interleave). */
+  const jsonAt = sharedArray(Uint32Array, n);
+  /** The lane of each instance. */
   const laneOf = new Uint8Array(n);
   /** Index position of each instance in (chainId, address) order. */
   const positionOf = new Uint32Array(n);
@@ -200,6 +203,7 @@ export function compileTokenIndex(
       chainId[at] = lane.chainId;
       chainBit[at] = lane.chainBit;
       chainRow[at] = row;
+      jsonAt[at] = position;
       tvl[at] = tokens.tvl[row];
       price[at] = tokens.price[row];
       swaps[at] = tokens.swaps[row];
@@ -280,7 +284,6 @@ export function compileTokenIndex(
       gatheredChainPos[lane.base + k] = pos;
     }
   }
-  const stretches = laneStretches(laneOf, lanes.length);
   const chainOrders = compileChainOrders(gatheredTvl, gatheredChainPos, positionOf, SUPPORTED_CHAIN_IDS.length);
   const addressTable = compileAddressTable(addressBytes, n);
 
@@ -301,19 +304,9 @@ export function compileTokenIndex(
     firstWordId,
     wordStart,
     words,
-    addressJson: interleave(
-      lanes.map((l) => l.run.addressJson),
-      stretches,
-    ),
-    headerJson: interleave(
-      lanes.map((l) => l.run.headerJson),
-      stretches,
-    ),
+    json: chainJson(lanes),
+    jsonAt,
     groupOf: groupOfAt,
-    metadataJson: interleave(
-      lanes.map((l) => l.run.metadataJson),
-      stretches,
-    ),
     addressBytes,
     ...addressTable,
     ...chainOrders,
@@ -435,64 +428,23 @@ function sharedList(list: TokenListData): TokenListData {
   };
 }
 
+/** The lanes' JSON pieces by chain position: their runs' columns, not copied. */
+function chainJson(lanes: readonly Lane[]): (ChainJson | null)[] {
+  const json = new Array<ChainJson | null>(SUPPORTED_CHAIN_IDS.length).fill(null);
+  for (const { chainId, run } of lanes)
+    json[SUPPORTED_CHAIN_IDS.indexOf(chainId)] = {
+      addressJson: run.addressJson,
+      headerJson: run.headerJson,
+      metadataJson: run.metadataJson,
+    };
+  return json;
+}
+
 /** The inverse permutation: inverse[order[k]] = k. */
 function inverse(order: Uint32Array): Uint32Array {
   const out = new Uint32Array(order.length);
   for (let k = 0; k < order.length; k++) out[order[k]] = k;
   return out;
-}
-
-/** The stretches of instances from one lane: stretch s is `count[s]` instances of lane `lane[s]`. */
-interface Stretches {
-  readonly length: number;
-  readonly lane: Uint8Array;
-  readonly count: Uint32Array;
-  readonly lanes: number;
-  readonly instances: number;
-}
-
-function laneStretches(laneOf: Uint8Array, lanes: number): Stretches {
-  const n = laneOf.length;
-  const lane = new Uint8Array(n);
-  const count = new Uint32Array(n);
-  let length = 0;
-  for (let at = 0; at < n;) {
-    const l = laneOf[at];
-    const from = at;
-    while (at < n && laneOf[at] === l) at++;
-    lane[length] = l;
-    count[length++] = at - from;
-  }
-  return { length, lane, count, lanes, instances: n };
-}
-
-/**
- * One column of the index from the lanes' columns of the same piece, each in rank order: the instances of
- * stretch s are the next `count[s]` values of lane `lane[s]`. Each lane's values are read front to back, so a
- * stretch is one copy (a value at a time cost the merge a quarter of its time).
- */
-function interleave(columns: readonly StringColumn[], stretches: Stretches): StringColumn {
-  let total = 0;
-  for (const c of columns) total += c.offsets[c.offsets.length - 1] - c.offsets[0];
-  const bytes = sharedArray(Uint8Array, total);
-  const offsets = sharedArray(Uint32Array, stretches.instances + 1);
-  const next = new Uint32Array(stretches.lanes);
-  let out = 0;
-  let at = 0;
-  for (let s = 0; s < stretches.length; s++) {
-    const l = stretches.lane[s];
-    const from = next[l];
-    const to = from + stretches.count[s];
-    const { bytes: source, offsets: ends } = columns[l];
-    const base = out - ends[from];
-    for (let v = from + 1; v <= to; v++) offsets[++at] = base + ends[v];
-    const start = ends[from];
-    const end = ends[to];
-    bytes.set(source.subarray(start, end), out);
-    out += end - start;
-    next[l] = to;
-  }
-  return { bytes, offsets };
 }
 
 /** The ids, sorted and without duplicates. */
