@@ -136,6 +136,7 @@ export function compileTokenIndex(
   const wordStart = sharedArray(Uint32Array, n + 1);
   const groupOfAt = sharedArray(Uint32Array, n);
   const addressBytes = sharedArray(Uint8Array, n * ADDRESS_BYTES);
+  const addressWordsOut = new Uint32Array(addressBytes.buffer, 0, n * ADDRESS_WORDS);
   const jsonAt = sharedArray(Uint32Array, n);
   /** The lane of each instance. */
   const laneOf = new Uint8Array(n);
@@ -190,12 +191,11 @@ export function compileTokenIndex(
     laneOf[at] = lane.index;
   }
 
-  // 2. Each lane's instances, in its rank order (rank position p is instance atOf[p]): the columns, and the
-  // chain-local name and search string ids (made index-wide in 3).
-  const localName = new Uint32Array(n);
+  // 2. Each lane's instances, in its rank order (rank position p is instance atOf[p]): the columns.
   for (const lane of lanes) {
     const { run, tokens, atOf } = lane;
     const fromAddress = run.addressBytes;
+    const addressWords = wordsOf(fromAddress);
     for (let position = 0; position < lane.count; position++) {
       const at = atOf[position];
       const row = run.rank[position];
@@ -209,19 +209,17 @@ export function compileTokenIndex(
       swaps[at] = tokens.swaps[row];
       volume[at] = tokens.volume[row];
       flags[at] = run.flags[row];
-      localName[at] = run.nameOf[row];
-      for (let b = 0, from = position * ADDRESS_BYTES, to = at * ADDRESS_BYTES; b < ADDRESS_BYTES; b++)
-        addressBytes[to + b] = fromAddress[from + b];
-      const pairs = run.pairCount[row];
-      pairCount[at] = pairs;
-      for (let k = 0; k < pairs; k++) {
-        pairString[at * 4 + k] = run.pairString[row * 4 + k];
-        pairFields[at * 4 + k] = run.pairFields[row * 4 + k];
-      }
+      if (addressWords !== null)
+        for (let b = 0, from = position * ADDRESS_WORDS, to = at * ADDRESS_WORDS; b < ADDRESS_WORDS; b++)
+          addressWordsOut[to + b] = addressWords[from + b];
+      else
+        for (let b = 0, from = position * ADDRESS_BYTES, to = at * ADDRESS_BYTES; b < ADDRESS_BYTES; b++)
+          addressBytes[to + b] = fromAddress[from + b];
     }
   }
 
-  // 3. Index-wide name and search string ids, handed out in rank order (order of first use).
+  // 3. Index-wide name and search string ids, handed out in rank order (order of first use), from the chain-local
+  // ids of each instance's row.
   const nameIds = numbering(strings.nameCount);
   const cleanedIds = numbering(strings.cleanedCount);
   const wordIds = numbering(strings.wordCount + 1);
@@ -230,7 +228,9 @@ export function compileTokenIndex(
   let totalWords = 0;
   for (let at = 0; at < n; at++) {
     const lane = lanes[laneOf[at]];
-    const name = lane.nameOf[localName[at]];
+    const { run } = lane;
+    const row = chainRow[at];
+    const name = lane.nameOf[run.nameOf[row]];
     use(nameIds, name);
     const cleaned = strings.cleanedName(name);
     let entry = entryOf[cleaned];
@@ -244,8 +244,12 @@ export function compileTokenIndex(
     firstWordId[at] = entry.firstWordId;
     entries[at] = entry;
     totalWords += entry.wordIds.length;
-    for (let k = 0, pairs = pairCount[at]; k < pairs; k++)
-      pairString[at * 4 + k] = use(searchIds, lane.searchOf[pairString[at * 4 + k]]) - 1;
+    const pairs = run.pairCount[row];
+    pairCount[at] = pairs;
+    for (let k = 0; k < pairs; k++) {
+      pairString[at * 4 + k] = use(searchIds, lane.searchOf[run.pairString[row * 4 + k]]) - 1;
+      pairFields[at * 4 + k] = run.pairFields[row * 4 + k];
+    }
   }
   // Word table ids are from 1 (0: none), as the ids handed out: shift the order to table ids from 1.
   const wordOrder: Numbering = { order: wordIds.order.map((w) => w - 1), count: wordIds.count };
@@ -318,6 +322,13 @@ export function compileTokenIndex(
 }
 
 const EMPTY = new Uint32Array(0);
+/** An address is five 32-bit words (copied a word at a time where the source is aligned). */
+const ADDRESS_WORDS = ADDRESS_BYTES / 4;
+
+/** The bytes as 32-bit words (a view), or null when they do not start on a word boundary. */
+function wordsOf(bytes: Uint8Array): Uint32Array | null {
+  return bytes.byteOffset % 4 === 0 ? new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length >> 2) : null;
+}
 const EMPTY_BITS = new Uint8Array(0);
 
 /**
