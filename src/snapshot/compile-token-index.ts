@@ -23,7 +23,7 @@ import { chainMask, DEFAULT_TOKEN_QUERY } from "../query/token-query.js";
 import { ADDRESS_BYTES } from "../tables/token-index.js";
 import { columnStrings, encodeStringColumn, sharedArray, sharedCopy } from "../tables/shared-columns.js";
 import type { ChainTokenColumns, TokenRunData } from "../tables/compiled-chain.js";
-import { compileAddressTable, compileChainOrders } from "./compile-token-lookups.js";
+import { compileAddressTable, compileChainOrders, type ChainOrderSource } from "./compile-token-lookups.js";
 import { compileTokenRun } from "./compile-token-run.js";
 import { searchStringsFromPairs } from "./compile-search-strings.js";
 import { IndexStrings, type Numbering } from "./token-index-strings.js";
@@ -61,10 +61,6 @@ interface Lane {
   /** Table id (IndexStrings) of each of the run's names and of each of its search strings. */
   nameOf: Uint32Array;
   searchOf: Uint32Array;
-  /** Position of the chain's first instance in (chainId, address) order. */
-  readonly base: number;
-  /** Each row's position in the chain's address order (the inverse of its run's `byAddress`). */
-  readonly addressPosition: Uint32Array;
   readonly count: number;
   /** Normalized symbol and TVL of each rank position (the merge reads them front to back). */
   readonly rankSymbol: readonly string[];
@@ -111,8 +107,6 @@ export function compileTokenIndex(
       reused: false,
       nameOf: EMPTY,
       searchOf: EMPTY,
-      base: n,
-      addressPosition: inverse(r.byAddress),
       count,
       rankSymbol,
       rankTvl,
@@ -140,8 +134,6 @@ export function compileTokenIndex(
   const jsonAt = sharedArray(Uint32Array, n);
   /** The lane of each instance. */
   const laneOf = new Uint8Array(n);
-  /** Index position of each instance in (chainId, address) order. */
-  const positionOf = new Uint32Array(n);
   const strings = tableIds(lanes, previous);
   const reusedByBit = previous === null ? null : lanesByBit(lanes, previous);
   const entries: NameEntry[] = new Array(n);
@@ -199,7 +191,6 @@ export function compileTokenIndex(
     for (let position = 0; position < lane.count; position++) {
       const at = atOf[position];
       const row = run.rank[position];
-      positionOf[lane.base + lane.addressPosition[row]] = at;
       chainId[at] = lane.chainId;
       chainBit[at] = lane.chainBit;
       chainRow[at] = row;
@@ -277,18 +268,7 @@ export function compileTokenIndex(
   }
   wordStart[n] = w;
 
-  // (chainId, address) order: what the single-chain orders break TVL ties with.
-  const gatheredTvl = new Float64Array(n);
-  const gatheredChainPos = new Uint8Array(n);
-  for (const lane of lanes) {
-    const pos = SUPPORTED_CHAIN_IDS.indexOf(lane.chainId);
-    const { byAddress } = lane.run;
-    for (let k = 0; k < byAddress.length; k++) {
-      gatheredTvl[lane.base + k] = lane.tokens.tvl[byAddress[k]];
-      gatheredChainPos[lane.base + k] = pos;
-    }
-  }
-  const chainOrders = compileChainOrders(gatheredTvl, gatheredChainPos, positionOf, SUPPORTED_CHAIN_IDS.length);
+  const chainOrders = compileChainOrders(chainOrderSources(lanes, reusedByBit === null ? null : previous), n);
   const addressTable = compileAddressTable(addressBytes, n);
 
   const columns: TokenIndexColumns = {
@@ -451,11 +431,39 @@ function chainJson(lanes: readonly Lane[]): (ChainJson | null)[] {
   return json;
 }
 
-/** The inverse permutation: inverse[order[k]] = k. */
-function inverse(order: Uint32Array): Uint32Array {
-  const out = new Uint32Array(order.length);
-  for (let k = 0; k < order.length; k++) out[order[k]] = k;
-  return out;
+/**
+ * Each lane's instances for the single-chain orders (by chain position): a lane whose order is reused (`previous`
+ * given: it is the lanes' index) has the previous index's orders of its chain, mapped to the instances' new
+ * positions through their run positions; any other has its TVLs and positions in address order, to sort.
+ */
+function chainOrderSources(lanes: readonly Lane[], previous: TokenIndexData | null): (ChainOrderSource | null)[] {
+  const sources = new Array<ChainOrderSource | null>(SUPPORTED_CHAIN_IDS.length).fill(null);
+  for (const lane of lanes) {
+    const c = SUPPORTED_CHAIN_IDS.indexOf(lane.chainId);
+    const { atOf, count } = lane;
+    if (previous !== null && lane.reused) {
+      const start = previous.chainStart[c];
+      const mapped = (order: Uint32Array) => {
+        const out = new Uint32Array(count);
+        for (let k = 0; k < count; k++) out[k] = atOf[previous.jsonAt[order[start + k]]];
+        return out;
+      };
+      sources[c] = { desc: mapped(previous.chainByTvlDesc), asc: mapped(previous.chainByTvlAsc) };
+      continue;
+    }
+    // In address order: what the orders break TVL ties with.
+    const { byAddress, rank } = lane.run;
+    const positionOfRow = new Uint32Array(count);
+    for (let p = 0; p < count; p++) positionOfRow[rank[p]] = atOf[p];
+    const tvl = new Float64Array(count);
+    const positionOf = new Uint32Array(count);
+    for (let k = 0; k < count; k++) {
+      tvl[k] = lane.tokens.tvl[byAddress[k]];
+      positionOf[k] = positionOfRow[byAddress[k]];
+    }
+    sources[c] = { tvl, positionOf };
+  }
+  return sources;
 }
 
 /** The ids, sorted and without duplicates. */
