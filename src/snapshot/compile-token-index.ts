@@ -71,6 +71,17 @@ interface Lane {
   at: number;
 }
 
+/**
+ * A token index as its builder keeps it: the index, which is served, and beside it what the next build reuses,
+ * which is not (no query reads it; the loader keeps it with the served index and hands both to the next build).
+ */
+export interface KeptTokenIndex {
+  readonly index: TokenIndexData;
+  readonly reuse: TokenIndexReuse;
+  /** Chains this build took from the previous one (same file: their strings, and their order, were not looked at again). */
+  readonly reusedChains: number;
+}
+
 /** Instances merged between two calls of compileTokenIndex's `onProgress`. */
 export const INDEX_PROGRESS_INSTANCES = 8192;
 
@@ -82,8 +93,18 @@ export const INDEX_PROGRESS_INSTANCES = 8192;
 export function compileTokenIndex(
   chains: ReadonlyArray<ChainTokens>,
   onProgress: () => void = () => {},
-  previous: TokenIndexData | null = null,
+  previous: KeptTokenIndex | null = null,
 ): TokenIndexData {
+  return compileKeptTokenIndex(chains, onProgress, previous).index;
+}
+
+/** The index of `chains` and what the next build reuses; `kept`: the served snapshot's, or null. */
+export function compileKeptTokenIndex(
+  chains: ReadonlyArray<ChainTokens>,
+  onProgress: () => void = () => {},
+  kept: KeptTokenIndex | null = null,
+): KeptTokenIndex {
+  const previous = kept?.index ?? null;
   const ordered = [...chains].sort((a, b) => a.chainId - b.chainId);
   let n = 0;
   const lanes: Lane[] = ordered.map(({ chainId, tokens, run, sha256 }, index) => {
@@ -134,7 +155,7 @@ export function compileTokenIndex(
   const jsonAt = sharedArray(Uint32Array, n);
   /** The lane of each instance. */
   const laneOf = new Uint8Array(n);
-  const strings = tableIds(lanes, previous);
+  const strings = tableIds(lanes, kept?.reuse ?? null);
   const reusedByBit = previous === null ? null : lanesByBit(lanes, previous);
   const entries: NameEntry[] = new Array(n);
   const groupSymbols: string[] = [];
@@ -298,7 +319,11 @@ export function compileTokenIndex(
   };
   // The default token list, once here rather than in every serving thread as it takes the snapshot.
   const mask = chainMask(ordered.map((c) => c.chainId));
-  return { ...columns, defaultList: { mask, list: sharedList(evaluateTokenList(columns, DEFAULT_TOKEN_QUERY, mask)) }, reuse };
+  return {
+    index: { ...columns, defaultList: { mask, list: sharedList(evaluateTokenList(columns, DEFAULT_TOKEN_QUERY, mask)) } },
+    reuse,
+    reusedChains: lanes.filter((lane) => lane.reused).length,
+  };
 }
 
 const EMPTY = new Uint32Array(0);
@@ -340,8 +365,7 @@ function nextReused(chainBits: Uint8Array, byBit: (Lane | null)[], from: number)
  * with the same file (SHA-256) takes them from there, with no lookup; the other lanes' strings are looked up in
  * the previous index's tables (or in empty ones, when no lane reuses anything), new ones added.
  */
-function tableIds(lanes: readonly Lane[], index: TokenIndexData | null): IndexStrings {
-  const previous = index?.reuse ?? null;
+function tableIds(lanes: readonly Lane[], previous: TokenIndexReuse | null): IndexStrings {
   const reused = new Map<Lane, ReusedChain>();
   let moreNames = 0;
   let moreStrings = 0;

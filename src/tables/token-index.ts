@@ -35,11 +35,6 @@ export interface TokenIndexData extends TokenIndexColumns {
    * thread evaluates it when it takes the snapshot; `mask`: the chains it was evaluated over.
    */
   readonly defaultList: { readonly mask: number; readonly list: TokenListData };
-  /**
-   * What the next build of the index reuses (compile-token-index.ts): no query reads it. Its strings are in the
-   * order of the ids the index hands out, so it is the same whether the index was built afresh or reusing.
-   */
-  readonly reuse: TokenIndexReuse;
 }
 
 /**
@@ -58,7 +53,10 @@ export interface SavedStrings {
 /**
  * The strings a token index interned, in the order of its ids, and what each chain's strings are among them: a
  * build where some chains did not change maps those chains' strings through `chains` and interns only the
- * changed chains' strings (docs/decisions/004-early-token-index.md).
+ * changed chains' strings (docs/decisions/004-early-token-index.md). The builder keeps it beside the index it
+ * serves (compile-token-index.ts, KeptTokenIndex): no query reads it and no serving thread is handed it. Its
+ * strings are in the order of the ids the index hands out, so it is the same whether the index was built afresh
+ * or reusing.
  */
 export interface TokenIndexReuse {
   /** Distinct normalized names, in order of first use (rank order). */
