@@ -2,12 +2,11 @@
  * The piscina build worker: hands each task (src/snapshot/build-tasks.ts) to its module. Results are shared
  * columns, so handing them back copies nothing large; a file's problem comes back as a value, never thrown.
  */
-import type { BuildTask, ChainTaskResult } from "../src/snapshot/build-tasks.js";
+import type { BuildTask, ChainTaskResult, TokenIndexResult } from "../src/snapshot/build-tasks.js";
 import { buildChainFile } from "../src/snapshot/chain-file-task.js";
-import { compileTokenIndex } from "../src/snapshot/compile-token-index.js";
+import { compileKeptTokenIndex } from "../src/snapshot/compile-token-index.js";
 import { buildPoolRange } from "../src/snapshot/pool-range-task.js";
 import { ThreadNiceness } from "../src/snapshot/thread-niceness.js";
-import type { TokenIndexData } from "../src/tables/token-index.js";
 import { collectGarbageNow } from "../src/util/collect-garbage.js";
 
 /** This thread's niceness, following each task's cell. */
@@ -18,10 +17,10 @@ const TRIM_AFTER_MS = 1000;
 let running = 0;
 let ended = 0;
 
-export default function run(task: BuildTask): Promise<ChainTaskResult> | Promise<void> | TokenIndexData {
+export default function run(task: BuildTask): Promise<ChainTaskResult> | Promise<void> | TokenIndexResult {
   niceness.follow(task.nice);
   running++;
-  let result: Promise<ChainTaskResult> | Promise<void> | TokenIndexData;
+  let result: Promise<ChainTaskResult> | Promise<void> | TokenIndexResult;
   try {
     switch (task.kind) {
       case "chain":
@@ -31,7 +30,7 @@ export default function run(task: BuildTask): Promise<ChainTaskResult> | Promise
         result = buildPoolRange(task, niceness);
         break;
       case "token-index":
-        result = compileTokenIndex(task.chains, () => niceness.check(), task.previous);
+        result = { ...compileKeptTokenIndex(task.chains, () => niceness.check(), task.previous), schedule: niceness.taskReport() };
         break;
     }
   } catch (error) {

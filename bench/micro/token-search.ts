@@ -29,7 +29,7 @@ import { ServingSnapshot } from "../../src/serving/serving-snapshot.js";
 import { snapshotVersion } from "../../src/api/snapshot-version.js";
 import { createHash } from "node:crypto";
 import { sampleBasketMembers, sampleBasketsFile, type ChainBasketMembers } from "../../tools/samplegen/sample-baskets.js";
-import { columnBytes } from "../../src/tables/shared-columns.js";
+import { instanceJson } from "../../src/tables/token-index.js";
 import { integerOption, readArgs } from "../shared/command-line.js";
 
 const options = readArgs(
@@ -164,13 +164,14 @@ const CASES: Case[] = [
   {
     group: "lookups",
     name: "GET /v1/tokens/{tokenAddress} (every chain)",
-    run: () => instancesWithAddress(index, parseAddress(USDC_UPPER)!).reduce((n, i) => n + columnBytes(index.metadataJson, i).length, 0),
+    run: () =>
+      instancesWithAddress(index, parseAddress(USDC_UPPER)!).reduce((n, i) => n + instanceJson(index, "metadataJson", i).length, 0),
     size: () => instancesWithAddress(index, parseAddress(USDC)!).length,
   },
   {
     group: "lookups",
     name: "GET /v1/tokens/{chainId}/{tokenAddress}",
-    run: () => columnBytes(index.metadataJson, instanceOnChain(index, 1, parseAddress(USDC_UPPER)!)).length,
+    run: () => instanceJson(index, "metadataJson", instanceOnChain(index, 1, parseAddress(USDC_UPPER)!)).length,
     size: () => 1,
   },
   {

@@ -2,11 +2,10 @@
  * One single-chain query's full list (a chain's list, or a search on it) over
  * one snapshot: entries are the instances' pre-encoded SingleChainTokenMetadata.
  */
-import { columnBytes } from "../tables/shared-columns.js";
 import { CursorMemo } from "./cursor-memo.js";
 import type { InstanceKey, PagedList } from "./paged-list.js";
 import type { SingleChainResult } from "./single-chain-list.js";
-import type { TokenIndexData } from "../tables/token-index.js";
+import { instanceJson, type TokenIndexData } from "../tables/token-index.js";
 import { instanceAddress } from "../tables/token-lookup.js";
 
 export class SingleChainView implements PagedList<InstanceKey> {
@@ -29,7 +28,7 @@ export class SingleChainView implements PagedList<InstanceKey> {
   }
 
   entry(e: number): Uint8Array {
-    return columnBytes(this.index.metadataJson, this.result.instances[e]);
+    return instanceJson(this.index, "metadataJson", this.result.instances[e]);
   }
 
   keyOf(e: number): InstanceKey {

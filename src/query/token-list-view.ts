@@ -7,7 +7,7 @@ import { columnString, utf8 } from "../tables/shared-columns.js";
 import { CursorMemo } from "./cursor-memo.js";
 import type { TokenListResult } from "./evaluate-token-list.js";
 import type { GroupKey, PagedList } from "./paged-list.js";
-import type { TokenIndexData } from "../tables/token-index.js";
+import { jsonColumn, type TokenIndexData } from "../tables/token-index.js";
 
 const OPEN_ADDRESSES = utf8('{"addresses":[');
 const COMMA = 0x2c;
@@ -75,21 +75,23 @@ export class TokenListView implements PagedList<GroupKey> {
     return lo;
   }
 
-  /** Sizes the entry first, then copies its pieces into one buffer. */
+  /** Sizes the entry first, then copies its pieces (from their chains' columns) into one buffer. */
   private encodeEntry(e: number): Buffer {
     const ix = this.index;
     const { memberStart, members } = this.result;
     const from = memberStart[e];
     const to = memberStart[e + 1];
-    const address = ix.addressJson;
-    const header = ix.headerJson;
+    const at = ix.jsonAt;
     const anchor = members[from];
+    const header = jsonColumn(ix, "headerJson", anchor);
+    const headerAt = at[anchor];
     let seen = 0;
     let chainIds = "";
-    let size = FIXED_BYTES + (to - from - 1) + header.offsets[anchor + 1] - header.offsets[anchor];
+    let size = FIXED_BYTES + (to - from - 1) + header.offsets[headerAt + 1] - header.offsets[headerAt];
     for (let m = from; m < to; m++) {
       const i = members[m];
-      size += address.offsets[i + 1] - address.offsets[i];
+      const address = jsonColumn(ix, "addressJson", i).offsets;
+      size += address[at[i] + 1] - address[at[i]];
       const bit = ix.chainBit[i];
       if (seen & bit) continue;
       seen |= bit;
@@ -97,17 +99,18 @@ export class TokenListView implements PagedList<GroupKey> {
     }
     size += chainIds.length;
     const out = Buffer.allocUnsafe(size);
-    let at = copy(out, 0, OPEN_ADDRESSES, 0, OPEN_ADDRESSES.length);
+    let w = copy(out, 0, OPEN_ADDRESSES, 0, OPEN_ADDRESSES.length);
     for (let m = from; m < to; m++) {
-      if (m > from) out[at++] = COMMA;
+      if (m > from) out[w++] = COMMA;
       const i = members[m];
-      at = copy(out, at, address.bytes, address.offsets[i], address.offsets[i + 1]);
+      const address = jsonColumn(ix, "addressJson", i);
+      w = copy(out, w, address.bytes, address.offsets[at[i]], address.offsets[at[i] + 1]);
     }
-    at = copy(out, at, CLOSE_ADDRESSES, 0, CLOSE_ADDRESSES.length);
-    at = copy(out, at, header.bytes, header.offsets[anchor], header.offsets[anchor + 1]);
-    at = copy(out, at, OPEN_CHAIN_IDS, 0, OPEN_CHAIN_IDS.length);
-    at += out.write(chainIds, at, "latin1");
-    copy(out, at, CLOSE_ENTRY, 0, CLOSE_ENTRY.length);
+    w = copy(out, w, CLOSE_ADDRESSES, 0, CLOSE_ADDRESSES.length);
+    w = copy(out, w, header.bytes, header.offsets[headerAt], header.offsets[headerAt + 1]);
+    w = copy(out, w, OPEN_CHAIN_IDS, 0, OPEN_CHAIN_IDS.length);
+    w += out.write(chainIds, w, "latin1");
+    copy(out, w, CLOSE_ENTRY, 0, CLOSE_ENTRY.length);
     return out;
   }
 }

@@ -13,7 +13,7 @@
 import type { Basket, BasketCatalogue } from "../baskets/basket-catalogue.js";
 import { SUPPORTED_CHAIN_IDS, SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../chains/chains.js";
 import { LruCache } from "../util/lru-cache.js";
-import { ADDRESS_BYTES, type TokenIndexData } from "../tables/token-index.js";
+import { ADDRESS_BYTES, instanceJson, type TokenIndexData } from "../tables/token-index.js";
 import { instanceOnChainAt } from "../tables/token-lookup.js";
 import { chainMask } from "../query/token-query.js";
 
@@ -103,11 +103,10 @@ export class BasketView {
     for (const chain of chains) size += chain.addressesJson.length;
     let listed = 0;
     if (ix !== null) {
-      const offsets = ix.metadataJson.offsets;
       for (let k = 0; k < held.length; k++) {
         const i = held[k];
         if ((ix.chainBit[i] & mask) === 0) continue;
-        size += offsets[i + 1] - offsets[i];
+        size += instanceJson(ix, "metadataJson", i).length;
         listed++;
       }
       if (listed > 1) size += listed - 1;
@@ -121,15 +120,15 @@ export class BasketView {
     });
     at += TOKENS.copy(out, at);
     if (ix !== null && listed > 0) {
-      const { bytes, offsets } = ix.metadataJson;
-      const source = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength); // a view: copies without a subarray per token
       let first = true;
       for (let k = 0; k < held.length; k++) {
         const i = held[k];
         if ((ix.chainBit[i] & mask) === 0) continue;
         if (!first) out[at++] = COMMA;
         first = false;
-        at += source.copy(out, at, offsets[i], offsets[i + 1]);
+        const metadata = instanceJson(ix, "metadataJson", i);
+        out.set(metadata, at);
+        at += metadata.length;
       }
     }
     at += CLOSE.copy(out, at);

@@ -19,8 +19,8 @@
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from "node:worker_threads";
 import { Piscina } from "piscina";
 import type { Logger } from "../log/logger.js";
-import type { TokenIndexData } from "../tables/token-index.js";
-import type { BuildTask, ChainFileInput, ChainTask, ChainTaskResult, EarlyTokens, PoolRangeTask } from "./build-tasks.js";
+import type { BuildTask, ChainFileInput, ChainTask, ChainTaskResult, EarlyTokens, PoolRangeTask, TokenIndexResult } from "./build-tasks.js";
+import type { KeptTokenIndex } from "./compile-token-index.js";
 import { openHelperLink } from "./helper-link.js";
 
 /** Niceness of a build worker by default once a snapshot serves: under load the serving threads get the CPU first. */
@@ -155,10 +155,10 @@ export class BuildPool {
     return twoThreads === null ? this.run<ChainTaskResult>(task) : this.runWithHelper(task, twoThreads);
   }
 
-  /** Builds the cross-chain token index of these chains' token data (reusing `previous`, an index, for its unchanged chains). */
-  buildTokenIndex(inputs: readonly EarlyTokens[], previous: TokenIndexData | null = null): Promise<TokenIndexData> {
+  /** Builds the cross-chain token index of these chains' token data (reusing `previous`, a kept index, for its unchanged chains). */
+  buildTokenIndex(inputs: readonly EarlyTokens[], previous: KeptTokenIndex | null = null): Promise<TokenIndexResult> {
     const chains = inputs.map(({ chainId, sha256, tokens, run }) => ({ chainId, sha256, tokens, run }));
-    return this.run<TokenIndexData>({ kind: "token-index", nice: this.niceCell, chains, previous });
+    return this.run<TokenIndexResult>({ kind: "token-index", nice: this.niceCell, chains, previous });
   }
 
   /** Cancels what runs (its promises reject) and ends the threads. */

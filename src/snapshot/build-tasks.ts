@@ -17,7 +17,7 @@ import type { AdmissionBounds } from "./chain-admission.js";
 import type { SnapshotErrorReason } from "./snapshot-error.js";
 import type { PoolRangeJob } from "./compile-pool-range.js";
 import type { HelperLink } from "./helper-link.js";
-import type { TokenIndexData } from "../tables/token-index.js";
+import type { KeptTokenIndex } from "./compile-token-index.js";
 
 export type BuildTask = ChainTask | PoolRangeTask | TokenIndexTask;
 
@@ -88,14 +88,14 @@ export type HelperJob = PoolRangeJob & { readonly fd: number; readonly fileBytes
 /** The chain's last accepted file as a build reads it (previous-chain.ts). */
 export type { PreviousChainTables } from "./previous-chain.js";
 
-/** Build the cross-chain token index (its answer: TokenIndexData) from compiled chains. */
+/** Build the cross-chain token index (its answer: TokenIndexResult) from compiled chains. */
 export interface TokenIndexTask {
   readonly kind: "token-index";
   /** As ChainTask.nice. */
   readonly nice: Int32Array;
   readonly chains: ReadonlyArray<{ chainId: ChainId; sha256: string; tokens: ChainTokenColumns; run: TokenRunData }>;
-  /** The served snapshot's index (shared memory): its chains whose files have the same SHA-256 are reused from it; or null. */
-  readonly previous: TokenIndexData | null;
+  /** The served snapshot's index as kept (shared memory): its chains whose files have the same SHA-256 are reused from it; or null. */
+  readonly previous: KeptTokenIndex | null;
 }
 
 /** How a chain task ran on its thread (thread-niceness.ts), whatever it came to. */
@@ -104,6 +104,9 @@ export interface Scheduled {
   /** Milliseconds each stage of the task took (stage-clock.ts), in order. */
   readonly stages?: BuildStages;
 }
+
+/** A token index task's answer: the index and what the next build reuses, and how the task ran on its thread. */
+export type TokenIndexResult = KeptTokenIndex & Pick<Scheduled, "schedule">;
 
 export type ChainTaskResult = Scheduled &
   /** `diff`: the change set against the task's `previous` (every address upserted when it is null). */

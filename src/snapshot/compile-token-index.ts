@@ -6,22 +6,24 @@
  * tokens in rank order within the chain and everything about a token that does
  * not depend on the other chains. The index is a k-way merge of the runs by
  * rank order (symbol asc, TVL desc, chainId asc, address asc): what is left
- * per instance is copying its pieces and mapping its chain-local name and
+ * per instance is placing its columns and mapping its chain-local name and
  * search-string ids to index-wide ones, in rank order, so ids are handed out
- * exactly as a build from scratch hands them out.
+ * exactly as a build from scratch hands them out. Its JSON pieces stay in its
+ * chain's run: the index holds the runs' columns and each instance's position
+ * there (TokenIndexColumns `json`, `jsonAt`).
  *
  * Given the served snapshot's index, a chain whose file is the one it was
  * built with is reused: its strings need no lookup (token-index-strings.ts)
  * and its instances come in that index's order (docs/decisions/004-early-token-index.md).
  */
 import { SUPPORTED_CHAIN_IDS, type ChainId } from "../chains/chains.js";
-import type { ReusedChain, TokenIndexColumns, TokenIndexData, TokenIndexReuse, TokenListData } from "../tables/token-index.js";
+import type { ChainJson, ReusedChain, TokenIndexColumns, TokenIndexData, TokenIndexReuse, TokenListData } from "../tables/token-index.js";
 import { evaluateTokenList } from "../query/evaluate-token-list.js";
 import { chainMask, DEFAULT_TOKEN_QUERY } from "../query/token-query.js";
 import { ADDRESS_BYTES } from "../tables/token-index.js";
-import { columnStrings, encodeStringColumn, sharedArray, sharedCopy, type StringColumn } from "../tables/shared-columns.js";
+import { columnStrings, encodeStringColumn, sharedArray, sharedCopy } from "../tables/shared-columns.js";
 import type { ChainTokenColumns, TokenRunData } from "../tables/compiled-chain.js";
-import { compileAddressTable, compileChainOrders } from "./compile-token-lookups.js";
+import { compileAddressTable, compileChainOrders, type ChainOrderSource } from "./compile-token-lookups.js";
 import { compileTokenRun } from "./compile-token-run.js";
 import { searchStringsFromPairs } from "./compile-search-strings.js";
 import { IndexStrings, type Numbering } from "./token-index-strings.js";
@@ -59,10 +61,6 @@ interface Lane {
   /** Table id (IndexStrings) of each of the run's names and of each of its search strings. */
   nameOf: Uint32Array;
   searchOf: Uint32Array;
-  /** Position of the chain's first instance in (chainId, address) order. */
-  readonly base: number;
-  /** Each row's position in the chain's address order (the inverse of its run's `byAddress`). */
-  readonly addressPosition: Uint32Array;
   readonly count: number;
   /** Normalized symbol and TVL of each rank position (the merge reads them front to back). */
   readonly rankSymbol: readonly string[];
@@ -71,6 +69,17 @@ interface Lane {
   readonly atOf: Uint32Array;
   /** Next position in the run. */
   at: number;
+}
+
+/**
+ * A token index as its builder keeps it: the index, which is served, and beside it what the next build reuses,
+ * which is not (no query reads it; the loader keeps it with the served index and hands both to the next build).
+ */
+export interface KeptTokenIndex {
+  readonly index: TokenIndexData;
+  readonly reuse: TokenIndexReuse;
+  /** Chains this build took from the previous one (same file: their strings, and their order, were not looked at again). */
+  readonly reusedChains: number;
 }
 
 /** Instances merged between two calls of compileTokenIndex's `onProgress`. */
@@ -84,8 +93,18 @@ export const INDEX_PROGRESS_INSTANCES = 8192;
 export function compileTokenIndex(
   chains: ReadonlyArray<ChainTokens>,
   onProgress: () => void = () => {},
-  previous: TokenIndexData | null = null,
+  previous: KeptTokenIndex | null = null,
 ): TokenIndexData {
+  return compileKeptTokenIndex(chains, onProgress, previous).index;
+}
+
+/** The index of `chains` and what the next build reuses; `kept`: the served snapshot's, or null. */
+export function compileKeptTokenIndex(
+  chains: ReadonlyArray<ChainTokens>,
+  onProgress: () => void = () => {},
+  kept: KeptTokenIndex | null = null,
+): KeptTokenIndex {
+  const previous = kept?.index ?? null;
   const ordered = [...chains].sort((a, b) => a.chainId - b.chainId);
   let n = 0;
   const lanes: Lane[] = ordered.map(({ chainId, tokens, run, sha256 }, index) => {
@@ -109,8 +128,6 @@ export function compileTokenIndex(
       reused: false,
       nameOf: EMPTY,
       searchOf: EMPTY,
-      base: n,
-      addressPosition: inverse(r.byAddress),
       count,
       rankSymbol,
       rankTvl,
@@ -134,11 +151,11 @@ export function compileTokenIndex(
   const wordStart = sharedArray(Uint32Array, n + 1);
   const groupOfAt = sharedArray(Uint32Array, n);
   const addressBytes = sharedArray(Uint8Array, n * ADDRESS_BYTES);
-  /** The lane of each instance (its JSON pieces are copied once the order is known: interleave). */
+  const addressWordsOut = new Uint32Array(addressBytes.buffer, 0, n * ADDRESS_WORDS);
+  const jsonAt = sharedArray(Uint32Array, n);
+  /** The lane of each instance. */
   const laneOf = new Uint8Array(n);
-  /** Index position of each instance in (chainId, address) order. */
-  const positionOf = new Uint32Array(n);
-  const strings = tableIds(lanes, previous);
+  const strings = tableIds(lanes, kept?.reuse ?? null);
   const reusedByBit = previous === null ? null : lanesByBit(lanes, previous);
   const entries: NameEntry[] = new Array(n);
   const groupSymbols: string[] = [];
@@ -187,37 +204,34 @@ export function compileTokenIndex(
     laneOf[at] = lane.index;
   }
 
-  // 2. Each lane's instances, in its rank order (rank position p is instance atOf[p]): the columns, and the
-  // chain-local name and search string ids (made index-wide in 3).
-  const localName = new Uint32Array(n);
+  // 2. Each lane's instances, in its rank order (rank position p is instance atOf[p]): the columns.
   for (const lane of lanes) {
     const { run, tokens, atOf } = lane;
     const fromAddress = run.addressBytes;
+    const addressWords = wordsOf(fromAddress);
     for (let position = 0; position < lane.count; position++) {
       const at = atOf[position];
       const row = run.rank[position];
-      positionOf[lane.base + lane.addressPosition[row]] = at;
       chainId[at] = lane.chainId;
       chainBit[at] = lane.chainBit;
       chainRow[at] = row;
+      jsonAt[at] = position;
       tvl[at] = tokens.tvl[row];
       price[at] = tokens.price[row];
       swaps[at] = tokens.swaps[row];
       volume[at] = tokens.volume[row];
       flags[at] = run.flags[row];
-      localName[at] = run.nameOf[row];
-      for (let b = 0, from = position * ADDRESS_BYTES, to = at * ADDRESS_BYTES; b < ADDRESS_BYTES; b++)
-        addressBytes[to + b] = fromAddress[from + b];
-      const pairs = run.pairCount[row];
-      pairCount[at] = pairs;
-      for (let k = 0; k < pairs; k++) {
-        pairString[at * 4 + k] = run.pairString[row * 4 + k];
-        pairFields[at * 4 + k] = run.pairFields[row * 4 + k];
-      }
+      if (addressWords !== null)
+        for (let b = 0, from = position * ADDRESS_WORDS, to = at * ADDRESS_WORDS; b < ADDRESS_WORDS; b++)
+          addressWordsOut[to + b] = addressWords[from + b];
+      else
+        for (let b = 0, from = position * ADDRESS_BYTES, to = at * ADDRESS_BYTES; b < ADDRESS_BYTES; b++)
+          addressBytes[to + b] = fromAddress[from + b];
     }
   }
 
-  // 3. Index-wide name and search string ids, handed out in rank order (order of first use).
+  // 3. Index-wide name and search string ids, handed out in rank order (order of first use), from the chain-local
+  // ids of each instance's row.
   const nameIds = numbering(strings.nameCount);
   const cleanedIds = numbering(strings.cleanedCount);
   const wordIds = numbering(strings.wordCount + 1);
@@ -226,7 +240,9 @@ export function compileTokenIndex(
   let totalWords = 0;
   for (let at = 0; at < n; at++) {
     const lane = lanes[laneOf[at]];
-    const name = lane.nameOf[localName[at]];
+    const { run } = lane;
+    const row = chainRow[at];
+    const name = lane.nameOf[run.nameOf[row]];
     use(nameIds, name);
     const cleaned = strings.cleanedName(name);
     let entry = entryOf[cleaned];
@@ -240,8 +256,12 @@ export function compileTokenIndex(
     firstWordId[at] = entry.firstWordId;
     entries[at] = entry;
     totalWords += entry.wordIds.length;
-    for (let k = 0, pairs = pairCount[at]; k < pairs; k++)
-      pairString[at * 4 + k] = use(searchIds, lane.searchOf[pairString[at * 4 + k]]) - 1;
+    const pairs = run.pairCount[row];
+    pairCount[at] = pairs;
+    for (let k = 0; k < pairs; k++) {
+      pairString[at * 4 + k] = use(searchIds, lane.searchOf[run.pairString[row * 4 + k]]) - 1;
+      pairFields[at * 4 + k] = run.pairFields[row * 4 + k];
+    }
   }
   // Word table ids are from 1 (0: none), as the ids handed out: shift the order to table ids from 1.
   const wordOrder: Numbering = { order: wordIds.order.map((w) => w - 1), count: wordIds.count };
@@ -269,19 +289,7 @@ export function compileTokenIndex(
   }
   wordStart[n] = w;
 
-  // (chainId, address) order: what the single-chain orders break TVL ties with.
-  const gatheredTvl = new Float64Array(n);
-  const gatheredChainPos = new Uint8Array(n);
-  for (const lane of lanes) {
-    const pos = SUPPORTED_CHAIN_IDS.indexOf(lane.chainId);
-    const { byAddress } = lane.run;
-    for (let k = 0; k < byAddress.length; k++) {
-      gatheredTvl[lane.base + k] = lane.tokens.tvl[byAddress[k]];
-      gatheredChainPos[lane.base + k] = pos;
-    }
-  }
-  const stretches = laneStretches(laneOf, lanes.length);
-  const chainOrders = compileChainOrders(gatheredTvl, gatheredChainPos, positionOf, SUPPORTED_CHAIN_IDS.length);
+  const chainOrders = compileChainOrders(chainOrderSources(lanes, reusedByBit === null ? null : previous), n);
   const addressTable = compileAddressTable(addressBytes, n);
 
   const columns: TokenIndexColumns = {
@@ -301,19 +309,9 @@ export function compileTokenIndex(
     firstWordId,
     wordStart,
     words,
-    addressJson: interleave(
-      lanes.map((l) => l.run.addressJson),
-      stretches,
-    ),
-    headerJson: interleave(
-      lanes.map((l) => l.run.headerJson),
-      stretches,
-    ),
+    json: chainJson(lanes),
+    jsonAt,
     groupOf: groupOfAt,
-    metadataJson: interleave(
-      lanes.map((l) => l.run.metadataJson),
-      stretches,
-    ),
     addressBytes,
     ...addressTable,
     ...chainOrders,
@@ -321,10 +319,21 @@ export function compileTokenIndex(
   };
   // The default token list, once here rather than in every serving thread as it takes the snapshot.
   const mask = chainMask(ordered.map((c) => c.chainId));
-  return { ...columns, defaultList: { mask, list: sharedList(evaluateTokenList(columns, DEFAULT_TOKEN_QUERY, mask)) }, reuse };
+  return {
+    index: { ...columns, defaultList: { mask, list: sharedList(evaluateTokenList(columns, DEFAULT_TOKEN_QUERY, mask)) } },
+    reuse,
+    reusedChains: lanes.filter((lane) => lane.reused).length,
+  };
 }
 
 const EMPTY = new Uint32Array(0);
+/** An address is five 32-bit words (copied a word at a time where the source is aligned). */
+const ADDRESS_WORDS = ADDRESS_BYTES / 4;
+
+/** The bytes as 32-bit words (a view), or null when they do not start on a word boundary. */
+function wordsOf(bytes: Uint8Array): Uint32Array | null {
+  return bytes.byteOffset % 4 === 0 ? new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length >> 2) : null;
+}
 const EMPTY_BITS = new Uint8Array(0);
 
 /**
@@ -356,8 +365,7 @@ function nextReused(chainBits: Uint8Array, byBit: (Lane | null)[], from: number)
  * with the same file (SHA-256) takes them from there, with no lookup; the other lanes' strings are looked up in
  * the previous index's tables (or in empty ones, when no lane reuses anything), new ones added.
  */
-function tableIds(lanes: readonly Lane[], index: TokenIndexData | null): IndexStrings {
-  const previous = index?.reuse ?? null;
+function tableIds(lanes: readonly Lane[], previous: TokenIndexReuse | null): IndexStrings {
   const reused = new Map<Lane, ReusedChain>();
   let moreNames = 0;
   let moreStrings = 0;
@@ -435,64 +443,51 @@ function sharedList(list: TokenListData): TokenListData {
   };
 }
 
-/** The inverse permutation: inverse[order[k]] = k. */
-function inverse(order: Uint32Array): Uint32Array {
-  const out = new Uint32Array(order.length);
-  for (let k = 0; k < order.length; k++) out[order[k]] = k;
-  return out;
-}
-
-/** The stretches of instances from one lane: stretch s is `count[s]` instances of lane `lane[s]`. */
-interface Stretches {
-  readonly length: number;
-  readonly lane: Uint8Array;
-  readonly count: Uint32Array;
-  readonly lanes: number;
-  readonly instances: number;
-}
-
-function laneStretches(laneOf: Uint8Array, lanes: number): Stretches {
-  const n = laneOf.length;
-  const lane = new Uint8Array(n);
-  const count = new Uint32Array(n);
-  let length = 0;
-  for (let at = 0; at < n;) {
-    const l = laneOf[at];
-    const from = at;
-    while (at < n && laneOf[at] === l) at++;
-    lane[length] = l;
-    count[length++] = at - from;
-  }
-  return { length, lane, count, lanes, instances: n };
+/** The lanes' JSON pieces by chain position: their runs' columns, not copied. */
+function chainJson(lanes: readonly Lane[]): (ChainJson | null)[] {
+  const json = new Array<ChainJson | null>(SUPPORTED_CHAIN_IDS.length).fill(null);
+  for (const { chainId, run } of lanes)
+    json[SUPPORTED_CHAIN_IDS.indexOf(chainId)] = {
+      addressJson: run.addressJson,
+      headerJson: run.headerJson,
+      metadataJson: run.metadataJson,
+    };
+  return json;
 }
 
 /**
- * One column of the index from the lanes' columns of the same piece, each in rank order: the instances of
- * stretch s are the next `count[s]` values of lane `lane[s]`. Each lane's values are read front to back, so a
- * stretch is one copy (a value at a time cost the merge a quarter of its time).
+ * Each lane's instances for the single-chain orders (by chain position): a lane whose order is reused (`previous`
+ * given: it is the lanes' index) has the previous index's orders of its chain, mapped to the instances' new
+ * positions through their run positions; any other has its TVLs and positions in address order, to sort.
  */
-function interleave(columns: readonly StringColumn[], stretches: Stretches): StringColumn {
-  let total = 0;
-  for (const c of columns) total += c.offsets[c.offsets.length - 1] - c.offsets[0];
-  const bytes = sharedArray(Uint8Array, total);
-  const offsets = sharedArray(Uint32Array, stretches.instances + 1);
-  const next = new Uint32Array(stretches.lanes);
-  let out = 0;
-  let at = 0;
-  for (let s = 0; s < stretches.length; s++) {
-    const l = stretches.lane[s];
-    const from = next[l];
-    const to = from + stretches.count[s];
-    const { bytes: source, offsets: ends } = columns[l];
-    const base = out - ends[from];
-    for (let v = from + 1; v <= to; v++) offsets[++at] = base + ends[v];
-    const start = ends[from];
-    const end = ends[to];
-    bytes.set(source.subarray(start, end), out);
-    out += end - start;
-    next[l] = to;
+function chainOrderSources(lanes: readonly Lane[], previous: TokenIndexData | null): (ChainOrderSource | null)[] {
+  const sources = new Array<ChainOrderSource | null>(SUPPORTED_CHAIN_IDS.length).fill(null);
+  for (const lane of lanes) {
+    const c = SUPPORTED_CHAIN_IDS.indexOf(lane.chainId);
+    const { atOf, count } = lane;
+    if (previous !== null && lane.reused) {
+      const start = previous.chainStart[c];
+      const mapped = (order: Uint32Array) => {
+        const out = new Uint32Array(count);
+        for (let k = 0; k < count; k++) out[k] = atOf[previous.jsonAt[order[start + k]]];
+        return out;
+      };
+      sources[c] = { desc: mapped(previous.chainByTvlDesc), asc: mapped(previous.chainByTvlAsc) };
+      continue;
+    }
+    // In address order: what the orders break TVL ties with.
+    const { byAddress, rank } = lane.run;
+    const positionOfRow = new Uint32Array(count);
+    for (let p = 0; p < count; p++) positionOfRow[rank[p]] = atOf[p];
+    const tvl = new Float64Array(count);
+    const positionOf = new Uint32Array(count);
+    for (let k = 0; k < count; k++) {
+      tvl[k] = lane.tokens.tvl[byAddress[k]];
+      positionOf[k] = positionOfRow[byAddress[k]];
+    }
+    sources[c] = { tvl, positionOf };
   }
-  return { bytes, offsets };
+  return sources;
 }
 
 /** The ids, sorted and without duplicates. */

@@ -17,34 +17,59 @@ export interface ChainOrders {
 }
 
 /**
- * @param tvl tracked TVL of each gathered instance; gathered instances are in (chain, address) order
- * @param chainPos position of each gathered instance's chain in SUPPORTED_CHAIN_IDS
- * @param positionOf index position of each gathered instance
- * @param chains number of chain positions (SUPPORTED_CHAIN_IDS.length)
+ * One chain's instances for its single-chain orders: sorted from their TVLs (`tvl` and `positionOf`: each instance's
+ * tracked TVL and index position, in address order), or given in both orders (index positions: mapped from an
+ * earlier index for a chain that did not change).
  */
-export function compileChainOrders(tvl: Float64Array, chainPos: Uint8Array, positionOf: Uint32Array, chains: number): ChainOrders {
-  const n = tvl.length;
+export type ChainOrderSource =
+  { readonly tvl: Float64Array; readonly positionOf: Uint32Array } | { readonly desc: ArrayLike<number>; readonly asc: ArrayLike<number> };
+
+/**
+ * @param sources each chain position's instances (SUPPORTED_CHAIN_IDS; null: none)
+ * @param n instances in the index
+ */
+export function compileChainOrders(sources: readonly (ChainOrderSource | null)[], n: number): ChainOrders {
+  const chains = sources.length;
   const chainStart = sharedArray(Uint32Array, chains + 1);
-  for (let i = 0; i < n; i++) chainStart[chainPos[i] + 1]++;
-  for (let c = 0; c < chains; c++) chainStart[c + 1] += chainStart[c];
-  const build = (descending: boolean) => {
-    // Stable by TVL over (chain, address) order: ties stay in address order; then a stable counting sort by chain.
-    const byTvl = sortByFloatKey(tvl, n, descending);
-    const next = chainStart.slice(0, chains);
-    const order = sharedArray(Uint32Array, n);
-    const rank = sharedArray(Uint32Array, n);
-    for (let j = 0; j < n; j++) {
-      const i = byTvl[j];
-      const c = chainPos[i];
-      const at = next[c]++;
-      order[at] = positionOf[i];
-      rank[positionOf[i]] = at - chainStart[c];
+  const chainByTvlDesc = sharedArray(Uint32Array, n);
+  const chainByTvlAsc = sharedArray(Uint32Array, n);
+  const chainRankDesc = sharedArray(Uint32Array, n);
+  const chainRankAsc = sharedArray(Uint32Array, n);
+  let start = 0;
+  for (let c = 0; c < chains; c++) {
+    chainStart[c] = start;
+    const source = sources[c];
+    if (source === null) continue;
+    if ("desc" in source) {
+      place(source.desc, source.desc.length, start, chainByTvlDesc, chainRankDesc);
+      place(source.asc, source.asc.length, start, chainByTvlAsc, chainRankAsc);
+      start += source.desc.length;
+      continue;
     }
-    return { order, rank };
-  };
-  const desc = build(true);
-  const asc = build(false);
-  return { chainStart, chainByTvlDesc: desc.order, chainByTvlAsc: asc.order, chainRankDesc: desc.rank, chainRankAsc: asc.rank };
+    // Stable by TVL over address order: ties stay in address order.
+    const { tvl, positionOf } = source;
+    const m = tvl.length;
+    for (const [descending, order, rank] of [
+      [true, chainByTvlDesc, chainRankDesc],
+      [false, chainByTvlAsc, chainRankAsc],
+    ] as const) {
+      const byTvl = sortByFloatKey(tvl, m, descending);
+      for (let j = 0; j < m; j++) byTvl[j] = positionOf[byTvl[j]];
+      place(byTvl, m, start, order, rank);
+    }
+    start += m;
+  }
+  chainStart[chains] = start;
+  return { chainStart, chainByTvlDesc, chainByTvlAsc, chainRankDesc, chainRankAsc };
+}
+
+/** Instances (index positions) in a chain's order, placed at `start` in `order`, with each one's rank. */
+function place(instances: ArrayLike<number>, m: number, start: number, order: Uint32Array, rank: Uint32Array): void {
+  for (let j = 0; j < m; j++) {
+    const i = instances[j];
+    order[start + j] = i;
+    rank[i] = j;
+  }
 }
 
 /** Open-addressing table over instance addresses; instances sharing an address are chained through `next`. */

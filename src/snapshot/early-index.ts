@@ -4,14 +4,13 @@
  * contents, dropped otherwise. A failed early build is no failure: the index is then built as usual.
  */
 import { snapshotContentKey } from "../api/snapshot-version.js";
-import type { TokenIndexData } from "../tables/token-index.js";
-import type { EarlyTokens } from "./build-tasks.js";
+import type { EarlyTokens, TokenIndexResult } from "./build-tasks.js";
 
 export class EarlyIndex {
-  private started: { readonly contentKey: string; readonly index: Promise<TokenIndexData | null> } | null = null;
+  private started: { readonly contentKey: string; readonly index: Promise<TokenIndexResult | null> } | null = null;
 
   /** @param build builds a token index of these chains' token data */
-  constructor(private readonly build: (inputs: readonly EarlyTokens[]) => Promise<TokenIndexData>) {}
+  constructor(private readonly build: (inputs: readonly EarlyTokens[]) => Promise<TokenIndexResult>) {}
 
   /** Starts the index of these chains (replacing any started before). */
   start(inputs: readonly EarlyTokens[]): void {
@@ -19,7 +18,7 @@ export class EarlyIndex {
   }
 
   /** The index started for exactly these contents, or null (not started, other contents, or failed); forgets it. */
-  async take(contentKey: string): Promise<TokenIndexData | null> {
+  async take(contentKey: string): Promise<TokenIndexResult | null> {
     const started = this.started;
     this.started = null;
     return started?.contentKey === contentKey ? await started.index : null;

@@ -30,9 +30,10 @@ import { addedShare } from "./chain-memory.js";
 import { added, buildOrder, EMPTY_BATCH, expectedShare, lastOfBatch, publishesFirst, withBuilt } from "./batch-rule.js";
 import { BuildPool } from "./build-pool.js";
 import { attemptOutcome, BUILD_FAILED, outsideContent } from "./build-outcome.js";
-import type { ChainFileInput, ChainTaskResult, EarlyTokens, PreviousChainTables } from "./build-tasks.js";
+import type { ChainFileInput, ChainTaskResult, EarlyTokens, PreviousChainTables, TokenIndexResult } from "./build-tasks.js";
 import { admissionBounds } from "./chain-admission.js";
 import { FileAttempts, type AttemptOutcome, type BuildDecision } from "./file-attempts.js";
+import type { KeptTokenIndex } from "./compile-token-index.js";
 import { EarlyIndex } from "./early-index.js";
 import { describeNotAFile, inspectLiveEntry } from "./live-entry.js";
 import { ScanTriggers, type ScanTrigger } from "./scan-triggers.js";
@@ -141,8 +142,11 @@ export class SnapshotLoader {
   private stopped = false;
   /** A batch's token index started while its last file finished (onEarlyTokens). */
   private readonly early: EarlyIndex;
-  /** The served snapshot's token index, which the next one reuses (docs/decisions/004-early-token-index.md). */
-  private servedIndex: TokenIndexData | null = null;
+  /**
+   * The served snapshot's token index as its build kept it (with what the next build reuses, which is not served:
+   * docs/decisions/004-early-token-index.md).
+   */
+  private servedIndex: KeptTokenIndex | null = null;
   /** Per chain, the share of its memory its last accepted build added (batch-rule.ts). */
   private readonly lastShare = new Map<number, number>();
 
@@ -449,10 +453,10 @@ export class SnapshotLoader {
     const started = performance.now();
     const batch = this.chains.nextBatch();
     if (batch === null) return; // the same contents again: nothing to serve anew
-    let tokenIndex: TokenIndexData;
+    let built: TokenIndexResult;
     const earlyIndex = await this.early.take(batch.contentKey);
     try {
-      tokenIndex = earlyIndex ?? (await this.pool.buildTokenIndex(this.chains.indexInputs(), this.servedIndex));
+      built = earlyIndex ?? (await this.pool.buildTokenIndex(this.chains.indexInputs(), this.servedIndex));
     } catch (error) {
       if (this.stopped) return;
       this.events.buildFailed();
@@ -462,7 +466,8 @@ export class SnapshotLoader {
     const seconds = (performance.now() - started) / 1000;
     this.events.buildTimed("token-index", seconds);
     const changes = this.chains.published(batch);
-    this.servedIndex = tokenIndex;
+    this.servedIndex = built;
+    const tokenIndex = built.index;
     this.events.snapshotBuilt(batch.version, batch.chains, tokenIndex, changes);
     this.log.info(
       {
@@ -471,6 +476,10 @@ export class SnapshotLoader {
         chains: batch.chains.map((c) => c.info.chainId),
         tokenInstances: tokenIndex.instanceCount,
         indexStartedEarly: earlyIndex !== null,
+        reusedChains: built.reusedChains,
+        // The index task's own time on its thread (buildMs: what the batch waited for it after its last file).
+        indexWallMs: built.schedule === undefined ? null : Math.round(built.schedule.wallMs),
+        indexCpuMs: built.schedule?.cpuMs == null ? null : Math.round(built.schedule.cpuMs),
         buildMs: Math.round(seconds * 1000),
       },
       "new snapshot built",

@@ -1,13 +1,14 @@
 /**
  * The strings a token index build interns (runs in a build worker): normalized names, their cleaned names
- * and words, and search strings, each found by its UTF-8 bytes (ByteStrings), never decoded into a Map. A
+ * and words, and search strings, each found by its UTF-8 bytes (ByteStrings), never decoded into a Map. A new
+ * name is cleaned and split from its bytes by the one rule there is (name-parity.ts, cleanNameBytes). A
  * build starts from none, or from those of the index it reuses (TokenIndexReuse: then the chains that did not
  * change need no lookup at all, and only the changed chains' strings are looked up). The ids handed out here
  * are the table's own; the index numbers what it uses anew, in rank order (compile-token-index.ts), and saves
  * the tables in that order for the next build.
  */
-import { cleanName } from "../tables/name-parity.js";
-import { columnString, sharedArray, type StringColumn } from "../tables/shared-columns.js";
+import { cleanNameBytes, forEachWord } from "../tables/name-parity.js";
+import { sharedArray, type StringColumn } from "../tables/shared-columns.js";
 import type { TokenIndexReuse } from "../tables/token-index.js";
 import { ByteStrings, grownCopy } from "./compile-search-strings.js";
 
@@ -152,54 +153,23 @@ export class IndexStrings {
 
   /** Finds the words of new cleaned name `cleaned` (in `scratch`, `length` bytes) and records them in order. */
   private addWords(cleaned: number, length: number): void {
-    for (let at = 0; at < length;) {
-      if (this.scratch[at] === SPACE) {
-        at++;
-        continue;
-      }
-      const start = at;
-      while (at < length && this.scratch[at] !== SPACE) at++;
+    forEachWord(this.scratch, length, (start, end) => {
       this.piece.offsets[0] = start;
-      this.piece.offsets[1] = at;
+      this.piece.offsets[1] = end;
       const word = this.words.idOf(this.piece, 0) + 1;
       if (this.sequenceLength === this.sequence.length) this.sequence = grownCopy(this.sequence, this.sequenceLength * 2);
       this.sequence[this.sequenceLength++] = word;
-    }
+    });
     if (cleaned + 1 >= this.sequenceStart.length) this.sequenceStart = grownCopy(this.sequenceStart, (cleaned + 2) * 2);
     this.sequenceStart[cleaned + 1] = this.sequenceLength;
   }
 
-  /**
-   * Writes the cleaned name of value k into `scratch` (its ASCII bytes); returns its length. An ASCII name (most)
-   * is cleaned byte by byte, as `cleanName` cleans it, without a string; any other through `cleanName` itself.
-   */
+  /** Writes the cleaned name of value k (name-parity.ts, cleanNameBytes) into `scratch`; returns its length. */
   private clean(column: StringColumn, k: number): number {
-    const { bytes, offsets } = column;
-    const from = offsets[k];
-    const to = offsets[k + 1];
-    let ascii = true;
-    for (let b = from; b < to; b++) {
-      if (bytes[b] >= 0x80) {
-        ascii = false;
-        break;
-      }
-    }
-    if (!ascii) {
-      const cleaned = cleanName(columnString(column, k));
-      this.room(cleaned.length);
-      for (let c = 0; c < cleaned.length; c++) this.scratch[c] = cleaned.charCodeAt(c);
-      return cleaned.length;
-    }
+    const from = column.offsets[k];
+    const to = column.offsets[k + 1];
     this.room(to - from);
-    // Lowercased, everything but [a-z0-9 ] dropped, then trimmed (only spaces are left to trim).
-    let length = 0;
-    for (let b = from; b < to; b++) {
-      let c = bytes[b];
-      if (c >= 0x41 && c <= 0x5a) c |= 0x20;
-      if ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || (c === SPACE && length > 0)) this.scratch[length++] = c;
-    }
-    while (length > 0 && this.scratch[length - 1] === SPACE) length--;
-    return length;
+    return cleanNameBytes(column.bytes, from, to, this.scratch);
   }
 
   private room(length: number): void {
@@ -208,5 +178,3 @@ export class IndexStrings {
     this.piece.bytes = this.scratch;
   }
 }
-
-const SPACE = 0x20;

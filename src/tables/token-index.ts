@@ -4,6 +4,7 @@
  * group by tracked TVL desc, chainId asc, address asc (api-decisions.md §3.2).
  * Plain shared columns, built once per snapshot by a worker.
  */
+import type { TokenRunData } from "./compiled-chain.js";
 import type { StringColumn } from "./shared-columns.js";
 
 export const FLAG_WRAPPED_NATIVE = 1;
@@ -34,11 +35,6 @@ export interface TokenIndexData extends TokenIndexColumns {
    * thread evaluates it when it takes the snapshot; `mask`: the chains it was evaluated over.
    */
   readonly defaultList: { readonly mask: number; readonly list: TokenListData };
-  /**
-   * What the next build of the index reuses (compile-token-index.ts): no query reads it. Its strings are in the
-   * order of the ids the index hands out, so it is the same whether the index was built afresh or reusing.
-   */
-  readonly reuse: TokenIndexReuse;
 }
 
 /**
@@ -57,7 +53,10 @@ export interface SavedStrings {
 /**
  * The strings a token index interned, in the order of its ids, and what each chain's strings are among them: a
  * build where some chains did not change maps those chains' strings through `chains` and interns only the
- * changed chains' strings (docs/decisions/004-early-token-index.md).
+ * changed chains' strings (docs/decisions/004-early-token-index.md). The builder keeps it beside the index it
+ * serves (compile-token-index.ts, KeptTokenIndex): no query reads it and no serving thread is handed it. Its
+ * strings are in the order of the ids the index hands out, so it is the same whether the index was built afresh
+ * or reusing.
  */
 export interface TokenIndexReuse {
   /** Distinct normalized names, in order of first use (rank order). */
@@ -112,17 +111,20 @@ export interface TokenIndexColumns {
   /** Sorted, unique interned word ids of each name: words[wordStart[i]..wordStart[i+1]]. */
   readonly wordStart: Uint32Array;
   readonly words: Uint32Array;
-  /** `{"chainId":1,"address":"0x…"}` of each instance. */
-  readonly addressJson: StringColumn;
-  /** `"symbol":…,"name":…,"logoUrl":…` of each instance (used when it anchors its group). */
-  readonly headerJson: StringColumn;
+  /**
+   * The JSON pieces of each chain's instances, by chain position in SUPPORTED_CHAIN_IDS (null: the chain is not in
+   * the index): its token run's columns, held there and never copied into the index (a push that changes one
+   * chain merges the index again without copying the others' JSON). Instance i's pieces are value `jsonAt[i]` of
+   * its chain's columns (instanceJson, jsonColumn).
+   */
+  readonly json: readonly (ChainJson | null)[];
+  /** Position of each instance among its chain's `json` values (its position in the chain's token run). */
+  readonly jsonAt: Uint32Array;
 
   // ---- what search, single-chain lists and lookups need (api-extended.md §8-§9)
 
   /** Group of each instance (groupStart[groupOf[i]] <= i < groupStart[groupOf[i] + 1]). */
   readonly groupOf: Uint32Array;
-  /** SingleChainTokenMetadata JSON of each instance: `{"chainId":…,"address":…,"decimals":…,"name":…,"symbol":…,"logoUrl":…}`. */
-  readonly metadataJson: StringColumn;
   /** The address of each instance, 20 bytes (byte order = lowercase hex order). */
   readonly addressBytes: Uint8Array;
   /** Address hash table: slots hold instance + 1 (0 = empty); length is a power of two. */
@@ -152,6 +154,28 @@ export interface TokenIndexColumns {
    */
   readonly postingStart: Uint32Array;
   readonly postings: Uint32Array;
+}
+
+/**
+ * The JSON pieces of one chain's instances (compile-token-run.ts), one value per run position:
+ * - addressJson: `{"chainId":1,"address":"0x…"}`;
+ * - headerJson: `"symbol":…,"name":…,"logoUrl":…` (used when the instance anchors its group);
+ * - metadataJson: SingleChainTokenMetadata, `{"chainId":…,"address":…,"decimals":…,"name":…,"symbol":…,"logoUrl":…}`.
+ */
+export type ChainJson = Pick<TokenRunData, "addressJson" | "headerJson" | "metadataJson">;
+
+export type JsonPiece = keyof ChainJson;
+
+/** The column that holds instance i's `piece`, as value `ix.jsonAt[i]`. */
+export function jsonColumn(ix: TokenIndexColumns, piece: JsonPiece, i: number): StringColumn {
+  return ix.json[31 - Math.clz32(ix.chainBit[i])]![piece];
+}
+
+/** Instance i's `piece` (a view of its chain's column). */
+export function instanceJson(ix: TokenIndexColumns, piece: JsonPiece, i: number): Uint8Array {
+  const { bytes, offsets } = jsonColumn(ix, piece, i);
+  const at = ix.jsonAt[i];
+  return bytes.subarray(offsets[at], offsets[at + 1]);
 }
 
 /** A posting's string is the instance's symbol or normalizedSymbol. */

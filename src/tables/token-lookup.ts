@@ -4,8 +4,7 @@
  * in any letter case. Allocation-free apart from the parsed key.
  */
 import { CHAINS, NATIVE_ADDRESS, SUPPORTED_CHAIN_IDS, type ChainId } from "../chains/chains.js";
-import { columnBytes } from "./shared-columns.js";
-import { ADDRESS_BYTES, type TokenIndexData } from "./token-index.js";
+import { ADDRESS_BYTES, instanceJson, type TokenIndexData } from "./token-index.js";
 
 const HEX = "0123456789abcdef";
 
@@ -124,6 +123,6 @@ export function sameAddress(a: Uint8Array, aAt: number, b: Uint8Array, bAt: numb
  * pieces: its metadata JSON without the closing brace, then `,"totalValuePooledUsd":<tvl>}`.
  */
 export function tokenInfoChunks(ix: TokenIndexData, i: number): [Uint8Array, string] {
-  const metadata = columnBytes(ix.metadataJson, i);
+  const metadata = instanceJson(ix, "metadataJson", i);
   return [metadata.subarray(0, metadata.length - 1), `,"totalValuePooledUsd":${JSON.stringify(ix.tvl[i])}}`];
 }

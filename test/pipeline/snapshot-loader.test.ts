@@ -125,6 +125,12 @@ describe("one file built by two threads (src/snapshot/compile-pool-range.ts)", (
       const { chains, tokenIndex } = one.built[one.built.length - 1]!;
       const inputs = chains.map((c) => ({ chainId: c.info.chainId, sha256: c.info.sha256, tokens: c.tokens, run: c.tokenRun }));
       expect(plain(tokenIndex)).toEqual(plain(compileTokenIndex(inputs)));
+      // Its log line says so (one chain, chain 1, reused) and how long the index task ran on its thread.
+      for (const h of [two, one]) {
+        const built = h.events("snapshot-built").at(-1)!;
+        expect(built.reusedChains).toBe(1);
+        expect(built.indexWallMs).toBeGreaterThanOrEqual(0);
+      }
     }
     expect(two.events("snapshot-built").some((e) => e.indexStartedEarly === true)).toBe(true);
     expect(one.events("snapshot-built").every((e) => e.indexStartedEarly === false)).toBe(true);

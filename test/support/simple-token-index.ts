@@ -4,7 +4,8 @@
  * address asc), then names, words and search strings numbered by first use in rank order through Maps of
  * strings. Only the pieces a chain's run holds as bytes (its JSON pieces, flags) are read from the run, by row;
  * the address table is the one hash-table layout there is (compileAddressTable) and the default list is the
- * query engine's.
+ * query engine's. The index holds its JSON pieces in its chains' runs (`json`, `jsonAt`); `resolvedIndex` reads
+ * them per instance, as the simple index has them.
  */
 import { SUPPORTED_CHAIN_IDS, type ChainId } from "../../src/chains/chains.js";
 import { evaluateTokenList } from "../../src/query/evaluate-token-list.js";
@@ -12,9 +13,9 @@ import { chainMask, DEFAULT_TOKEN_QUERY } from "../../src/query/token-query.js";
 import { compileAddressTable } from "../../src/snapshot/compile-token-lookups.js";
 import { compileTokenRun } from "../../src/snapshot/compile-token-run.js";
 import type { ChainTokenColumns, TokenRunData } from "../../src/tables/compiled-chain.js";
-import { cleanName } from "../../src/tables/name-parity.js";
 import { columnStrings, encodeStringColumn } from "../../src/tables/shared-columns.js";
-import { FIELD_NAME, FIELD_SYMBOL, type TokenIndexColumns, type TokenIndexData } from "../../src/tables/token-index.js";
+import { FIELD_NAME, FIELD_SYMBOL, instanceJson, type TokenIndexColumns, type TokenIndexData } from "../../src/tables/token-index.js";
+import { cleanName } from "./reference-token-list.js";
 
 interface Input {
   readonly chainId: ChainId;
@@ -40,11 +41,27 @@ interface Instance {
   metadataJson: string;
 }
 
+/** An index with each instance's JSON pieces as strings, in place of the chains' columns they are read from. */
+export type ResolvedIndex = Omit<TokenIndexData, "reuse" | "json" | "jsonAt"> & {
+  readonly addressJson: readonly string[];
+  readonly headerJson: readonly string[];
+  readonly metadataJson: readonly string[];
+};
+
+/** `index` with each instance's JSON pieces read from its chain's columns (what the simple index is compared with). */
+export function resolvedIndex(index: Omit<TokenIndexData, "reuse">): ResolvedIndex {
+  const { json: _json, jsonAt: _jsonAt, ...rest } = index;
+  const decoder = new TextDecoder();
+  const pieces = (piece: "addressJson" | "headerJson" | "metadataJson") =>
+    Array.from({ length: index.instanceCount }, (_, i) => decoder.decode(instanceJson(index, piece, i)));
+  return { ...rest, addressJson: pieces("addressJson"), headerJson: pieces("headerJson"), metadataJson: pieces("metadataJson") };
+}
+
 /** A string as its UTF-8 bytes decode (a lone surrogate becomes U+FFFD): what the index keys strings by. */
 const asBytes = (s: string) => new TextDecoder().decode(new TextEncoder().encode(s));
 
 /** The index's columns and default list (everything but what it saves for reuse). */
-export function simpleTokenIndex(inputs: readonly Input[]): Omit<TokenIndexData, "reuse"> {
+export function simpleTokenIndex(inputs: readonly Input[]): ResolvedIndex {
   const instances: Instance[] = [];
   for (const { chainId, tokens, run: given } of inputs) {
     const run = given ?? compileTokenRun(chainId, tokens);
@@ -170,8 +187,7 @@ export function simpleTokenIndex(inputs: readonly Input[]): Omit<TokenIndexData,
 
   const addressBytes = new Uint8Array(n * 20);
   instances.forEach((t, i) => addressBytes.set(Buffer.from(t.address.slice(2), "hex"), i * 20));
-  const column = (f: (t: Instance) => string) => encodeStringColumn(instances.map(f));
-  const columns: TokenIndexColumns = {
+  const columns: Omit<TokenIndexColumns, "json" | "jsonAt"> = {
     instanceCount: n,
     groupCount: groupSymbols.length,
     groupStart: Uint32Array.from(groupStart),
@@ -188,10 +204,7 @@ export function simpleTokenIndex(inputs: readonly Input[]): Omit<TokenIndexData,
     firstWordId: Uint32Array.from(firstWordId),
     wordStart: Uint32Array.from(wordStart),
     words: Uint32Array.from(words),
-    addressJson: column((t) => t.addressJson),
-    headerJson: column((t) => t.headerJson),
     groupOf: Uint32Array.from(groupOf),
-    metadataJson: column((t) => t.metadataJson),
     addressBytes,
     ...compileAddressTable(addressBytes, n),
     chainStart: Uint32Array.from(chainStart),
@@ -205,5 +218,12 @@ export function simpleTokenIndex(inputs: readonly Input[]): Omit<TokenIndexData,
     postings: Uint32Array.from(postingsOf.flat()),
   };
   const mask = chainMask(inputs.map((c) => c.chainId));
-  return { ...columns, defaultList: { mask, list: evaluateTokenList(columns, DEFAULT_TOKEN_QUERY, mask) } };
+  return {
+    ...columns,
+    addressJson: instances.map((t) => t.addressJson),
+    headerJson: instances.map((t) => t.headerJson),
+    metadataJson: instances.map((t) => t.metadataJson),
+    // A list is evaluated from the columns alone (no JSON piece is read).
+    defaultList: { mask, list: evaluateTokenList({ ...columns, json: [], jsonAt: new Uint32Array(0) }, DEFAULT_TOKEN_QUERY, mask) },
+  };
 }

@@ -7,10 +7,9 @@ import typia from "typia";
 import { assertChainAllowed } from "../../access/restrictions.js";
 import type { NoQueryParameters, TokensByAddressQuery } from "../../api/wire.js";
 import type { ChainId } from "../../chains/chains.js";
-import type { TokenIndexData } from "../../tables/token-index.js";
+import { instanceJson, type TokenIndexData } from "../../tables/token-index.js";
 import { instanceOnChain, instancesWithAddress, tokenInfoChunks } from "../../tables/token-lookup.js";
 import type { ServingSnapshot } from "../../serving/serving-snapshot.js";
-import { columnBytes } from "../../tables/shared-columns.js";
 import { requireLoadedChain, requireSnapshot } from "../chain-availability.js";
 import { ApiError } from "../../api/errors.js";
 import { parsePathChainId, parsePathTokenAddress } from "../path-parameters.js";
@@ -35,7 +34,7 @@ export function getTokensByAddress(request: KeyedRequest): Reply {
   const data: Chunk[] = ['{"tokens":['];
   found.forEach((i, k) => {
     if (k > 0) data.push(",");
-    data.push(columnBytes(ix.metadataJson, i));
+    data.push(instanceJson(ix, "metadataJson", i));
   });
   data.push("]}");
   return dataReply(data, snapshot.versionHex, `${request.routeName}:${found.join(",")}`);

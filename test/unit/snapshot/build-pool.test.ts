@@ -26,7 +26,7 @@ import type {
   PoolRangeTask,
 } from "../../../src/snapshot/build-tasks.js";
 import { tempDir } from "../../support/fixtures.js";
-import type { TokenIndexData } from "../../../src/tables/token-index.js";
+import type { KeptTokenIndex } from "../../../src/snapshot/compile-token-index.js";
 
 const INPUT: ChainFileInput = {
   path: "/snapshots/chain-1.msgpack",
@@ -198,7 +198,7 @@ describe("BuildPool with a recording runner", () => {
   it("a token index task carries each chain's token data and file hash, and what the served index saved; stop destroys the pool", async () => {
     const { pool: p, runner } = pool();
     const tokens = { chainId: 1, sha256: "c".repeat(64), tokens: { count: 0 }, run: { count: 0 } } as unknown as EarlyTokens;
-    const saved = { chains: [] } as unknown as TokenIndexData;
+    const saved = { reuse: { chains: [] } } as unknown as KeptTokenIndex;
     void p.buildTokenIndex([tokens]); // never settles: the recording runner answers only what a test settles
     void p.buildTokenIndex([tokens], saved);
     expect(runner.posted[0].task).toEqual({

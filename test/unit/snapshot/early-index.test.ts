@@ -6,10 +6,10 @@ import { describe, expect, it } from "vitest";
 import { snapshotContentKey } from "../../../src/api/snapshot-version.js";
 import type { EarlyTokens } from "../../../src/snapshot/build-tasks.js";
 import { EarlyIndex } from "../../../src/snapshot/early-index.js";
-import type { TokenIndexData } from "../../../src/tables/token-index.js";
+import type { KeptTokenIndex } from "../../../src/snapshot/compile-token-index.js";
 
 const inputs = (sha: string): EarlyTokens[] => [{ chainId: 1, sha256: sha.repeat(64), tokens: null!, run: null! }];
-const index = (n: number) => ({ instanceCount: n }) as TokenIndexData;
+const index = (n: number) => ({ reusedChains: n }) as KeptTokenIndex;
 
 describe("EarlyIndex", () => {
   it("hands the index to the batch with the same contents, once", async () => {

@@ -12,7 +12,7 @@ import { SUPPORTED_CHAIN_IDS, type ChainId } from "../../../src/chains/chains.js
 import { compileTokenIndex, INDEX_PROGRESS_INSTANCES } from "../../../src/snapshot/compile-token-index.js";
 import { cleanName } from "../../../src/tables/name-parity.js";
 import { columnStrings } from "../../../src/tables/shared-columns.js";
-import { FIELD_NAME, FIELD_SYMBOL, type TokenIndexData } from "../../../src/tables/token-index.js";
+import { FIELD_NAME, FIELD_SYMBOL, instanceJson, type JsonPiece, type TokenIndexData } from "../../../src/tables/token-index.js";
 import type { CompiledChain } from "../../../src/tables/compiled-chain.js";
 import { addr, chainFile, token } from "../../support/fixtures.js";
 import { compileFile } from "../../support/compiled-chains.js";
@@ -93,21 +93,16 @@ function checkIndex(index: TokenIndexData, chains: readonly CompiledChain[]): vo
     const g = index.groupOf[i];
     expect(groupSymbols[g]).toBe(cols.normalizedSymbol[row]);
     expect(index.groupStart[g] <= i && i < index.groupStart[g + 1]).toBe(true);
-    expect(
-      JSON.parse(
-        new TextDecoder().decode(index.metadataJson.bytes.subarray(index.metadataJson.offsets[i], index.metadataJson.offsets[i + 1])),
-      ),
-    ).toMatchObject({
+    const piece = (name: JsonPiece) => new TextDecoder().decode(instanceJson(index, name, i));
+    expect(JSON.parse(piece("metadataJson"))).toMatchObject({
       chainId: chain.info.chainId,
       address: cols.address[row],
       name: cols.name[row],
       symbol: cols.symbol[row],
     });
     // The JSON pieces are this instance's, whichever chains the ones around it came from.
-    const piece = (column: TokenIndexData["addressJson"]) =>
-      new TextDecoder().decode(column.bytes.subarray(column.offsets[i], column.offsets[i + 1]));
-    expect(JSON.parse(piece(index.addressJson))).toEqual({ chainId: chain.info.chainId, address: cols.address[row] });
-    expect(JSON.parse(`{${piece(index.headerJson)}}`)).toMatchObject({ symbol: cols.symbol[row], name: cols.name[row] });
+    expect(JSON.parse(piece("addressJson"))).toEqual({ chainId: chain.info.chainId, address: cols.address[row] });
+    expect(JSON.parse(`{${piece("headerJson")}}`)).toMatchObject({ symbol: cols.symbol[row], name: cols.name[row] });
     // Equal name ids exactly for equal cleaned names.
     const cleaned = cleanName(cols.normalizedName[row]);
     const known = nameOfId.get(index.nameId[i]);

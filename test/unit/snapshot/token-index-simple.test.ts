@@ -1,18 +1,24 @@
 /**
  * The token index (src/snapshot/compile-token-index.ts) against the simplest index there is
- * (test/support/simple-token-index.ts: one sort, Maps of strings): built afresh, and built reusing the index
- * before it over random series of pushes (a chain's tokens edited, added or removed; a chain added or
+ * (test/support/simple-token-index.ts: one sort, Maps of strings, the simple name-cleaning rule) over random
+ * names (non-ASCII, edge whitespace included): built afresh, and built reusing the index before it over random
+ * series of pushes (a chain's tokens edited, added or removed; a chain added or
  * removed; a chain pushed again unchanged). A reusing build equals a build afresh exactly, what it saves for the
  * next build included, and both equal the simple index column for column.
  */
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { SUPPORTED_CHAIN_IDS, type ChainId } from "../../../src/chains/chains.js";
-import { compileTokenIndex, type ChainTokens } from "../../../src/snapshot/compile-token-index.js";
+import {
+  compileKeptTokenIndex,
+  compileTokenIndex,
+  type ChainTokens,
+  type KeptTokenIndex,
+} from "../../../src/snapshot/compile-token-index.js";
 import type { TokenIndexData } from "../../../src/tables/token-index.js";
 import { addr, chainFile, token } from "../../support/fixtures.js";
 import { compileFileAsRead } from "../../support/compiled-chains.js";
-import { simpleTokenIndex } from "../../support/simple-token-index.js";
+import { resolvedIndex, simpleTokenIndex, type ResolvedIndex } from "../../support/simple-token-index.js";
 
 const SYMBOLS = ["USDC", "usdc", "WETH", "A", "É", "𝐀", "B", "x\uD800", "Ωmega", ""];
 const NAMES = [
@@ -42,10 +48,18 @@ interface TokenSpec {
 }
 type Chains = Map<ChainId, TokenSpec[]>;
 
+/** Pieces of random names: words that repeat, the two characters that lowercase to ASCII, Σ, other whitespace. */
+const NAME_PIECES = ["usd", "Coin", " ", "  ", "İ", "\u212a", "Σ", "é", "𝐀", "\t", "\u00a0", "\u3000", "\ud800", "-", "9"];
+const nameArb = fc.oneof(
+  fc.constantFrom(...NAMES),
+  fc.array(fc.constantFrom(...NAME_PIECES), { maxLength: 6 }).map((pieces) => pieces.join("")),
+  fc.string({ unit: "binary", maxLength: 8 }),
+);
+
 const tokenArb = fc.record({
   tag: fc.integer({ min: 1, max: 60 }),
   symbol: fc.constantFrom(...SYMBOLS),
-  name: fc.constantFrom(...NAMES),
+  name: nameArb,
   tvl: fc.constantFrom(...TVLS),
   price: fc.constantFrom(0, 1, 0.5),
 });
@@ -118,9 +132,14 @@ function compile(
   return out;
 }
 
-function withoutReuse(index: TokenIndexData): Omit<TokenIndexData, "reuse"> {
-  const { reuse: _reuse, ...columns } = index;
-  return columns;
+/** The index as the simple index has it: its JSON pieces read per instance. */
+function comparable(index: TokenIndexData): ResolvedIndex {
+  return resolvedIndex(index);
+}
+
+/** A kept index without the count of chains its build reused (which differs between afresh and reusing builds). */
+function withoutCount({ index, reuse }: KeptTokenIndex): Omit<KeptTokenIndex, "reusedChains"> {
+  return { index, reuse };
 }
 
 const initialArb = fc
@@ -132,7 +151,7 @@ describe("token index against the simple index", () => {
     fc.assert(
       fc.property(initialArb, (chains) => {
         const inputs = [...compile(chains, new Map()).values()].map((c) => c.input);
-        expect(withoutReuse(compileTokenIndex(inputs))).toEqual(simpleTokenIndex(inputs));
+        expect(comparable(compileTokenIndex(inputs))).toEqual(simpleTokenIndex(inputs));
       }),
       { numRuns: 100 },
     );
@@ -143,16 +162,20 @@ describe("token index against the simple index", () => {
       fc.property(initialArb, fc.array(stepArb, { minLength: 1, maxLength: 8 }), (initial, steps) => {
         let chains = initial;
         let compiled = compile(chains, new Map());
-        let index = compileTokenIndex([...compiled.values()].map((c) => c.input));
+        let kept = compileKeptTokenIndex([...compiled.values()].map((c) => c.input));
         for (const step of steps) {
+          const files = new Map([...compiled.values()].map(({ input }) => [input.chainId, input.sha256]));
           chains = apply(chains, step);
           compiled = compile(chains, compiled);
           const inputs = [...compiled.values()].map((c) => c.input);
-          const reusing = compileTokenIndex(inputs, () => {}, index);
-          const afresh = compileTokenIndex(inputs);
-          expect(reusing).toEqual(afresh);
-          expect(withoutReuse(reusing)).toEqual(simpleTokenIndex(inputs));
-          index = reusing;
+          const reusing = compileKeptTokenIndex(inputs, () => {}, kept);
+          const afresh = compileKeptTokenIndex(inputs);
+          expect(withoutCount(reusing)).toEqual(withoutCount(afresh));
+          expect(comparable(reusing.index)).toEqual(simpleTokenIndex(inputs));
+          // Every chain whose file is the one the previous index was built with is reused.
+          expect(reusing.reusedChains).toBe(inputs.filter((input) => files.get(input.chainId) === input.sha256).length);
+          expect(afresh.reusedChains).toBe(0);
+          kept = reusing;
         }
       }),
       { numRuns: 60 },
@@ -165,7 +188,7 @@ describe("token index against the simple index", () => {
       [SUPPORTED_CHAIN_IDS[1] as ChainId, [{ tag: 2, symbol: "B", name: "beta coin", tvl: 2, price: 1 }]],
     ]);
     const first = [...compile(chains, new Map()).values()].map((c) => c.input);
-    const before = compileTokenIndex(first);
+    const before = compileKeptTokenIndex(first);
     // The same names and strings counts but other strings: a stale reuse would give the old names' ids.
     const edited = apply(chains, {
       kind: "edit",
@@ -174,7 +197,9 @@ describe("token index against the simple index", () => {
       with: { tag: 2, symbol: "C", name: "gamma coin", tvl: 2, price: 1 },
     });
     const second = [...compile(edited, new Map()).values()].map((c) => c.input);
-    expect(withoutReuse(compileTokenIndex(second, () => {}, before))).toEqual(simpleTokenIndex(second));
+    const built = compileKeptTokenIndex(second, () => {}, before);
+    expect(built.reusedChains).toBe(1);
+    expect(comparable(built.index)).toEqual(simpleTokenIndex(second));
     // Without a SHA-256 a chain is never reused either.
     const unnamed = second.map(({ chainId, tokens, run }) => ({ chainId, tokens, run }));
     expect(compileTokenIndex(unnamed, () => {}, before)).toEqual(compileTokenIndex(unnamed));
