@@ -1,6 +1,6 @@
 /**
  * The pool-search index of an incremental build (PoolSearchIndexBuilder.finish with the previous file's orders:
- * orders and per-token lists merged, compile-pool-search.ts) held against the index of a full build of the same
+ * orders and per-token lists merged, pool-order-merge.ts) held against the index of a full build of the same
  * pools, every column to the element, after random edits: pools removed, added, changed (keys, tokens or both),
  * reordered; tokens removed, added and renumbered; keys that tie (broken by address). Pool counts and edit counts
  * are drawn so that both the merged and the distributed token lists run (MERGE_LISTS_UP_TO).
@@ -8,7 +8,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { PoolType, SnapshotPool } from "../../../src/api/snapshot-format.js";
-import { PoolSearchIndexBuilder, type PreviousPoolOrders } from "../../../src/snapshot/compile-pool-search.js";
+import { PoolSearchIndexBuilder } from "../../../src/snapshot/compile-pool-search.js";
+import type { PreviousPoolOrders } from "../../../src/snapshot/pool-order-merge.js";
 import { buildAddressTable } from "../../../src/tables/address-hash-table.js";
 import { POOL_TYPES, type PoolSearchIndexData } from "../../../src/tables/pool-search-index.js";
 import { POOL_ADDRESS_WIDTH } from "../../../src/tables/pool-table.js";
