@@ -7,12 +7,12 @@
  */
 import type { ChainId } from "../chains/chains.js";
 import { POOL_SORT_KEY_COUNT, POOL_TIMEFRAMES, POOL_TYPES, TVL_KEY, type PoolSearchIndexData } from "../tables/pool-search-index.js";
-import { sortByFloatKey } from "../util/float-key-sort.js";
 import { sharedArray } from "../tables/shared-columns.js";
 import type { PeriodStats, PoolType, SnapshotPool } from "../api/snapshot-format.js";
 import type { StageClock } from "./stage-clock.js";
 import { addressOrder, isFirstOccurrence, sortByKey, sortScratch } from "./pool-order-sort.js";
 import { OrderMerge, TokenListMerge, type PreviousPoolOrders } from "./pool-order-merge.js";
+import { mergedPairIndex, pairIndex } from "./pool-pairs.js";
 
 const TYPE_INDEX = new Map<PoolType, number>(POOL_TYPES.map((t, i) => [t, i]));
 
@@ -254,7 +254,18 @@ export class PoolSearchIndexBuilder {
     if (lists !== null) lists.write(keys, tokenPoolStart, tokenPools);
     else distributeTokenPools(orders, poolCount, poolTokenStart, poolTokens, tokenPoolStart, tokenPools);
     clock?.mark("token-pools");
-    const pairs = pairIndex(poolTokens, poolTokenStart, poolCount, tokenCount);
+    // An incremental build's pairs: the previous ones mapped, the decoded pools' merged in (when the order allows).
+    const merged =
+      plan === null
+        ? null
+        : mergedPairIndex(
+            { index: previous!.index, rowOf: previous!.rowOf, newOf: plan.newOf, decoded: plan.decoded },
+            poolTokens,
+            poolTokenStart,
+            poolCount,
+            tokenCount,
+          );
+    const pairs = merged ?? pairIndex(poolTokens, poolTokenStart, poolCount, tokenCount);
     clock?.mark("pairs");
 
     return {
@@ -324,56 +335,4 @@ function writePeriod(keys: Float64Array, n: number, pool: number, timeframe: num
   keys[(1 + timeframe) * n + pool] = p.yield + 0;
   keys[(1 + POOL_TIMEFRAMES.length + timeframe) * n + pool] = p.swapVolumeUsd + 0;
   keys[(1 + 2 * POOL_TIMEFRAMES.length + timeframe) * n + pool] = p.feesUsd + 0;
-}
-
-/** The pools of every unordered pair of token positions, grouped by pair. */
-function pairIndex(
-  poolTokens: Uint32Array,
-  poolTokenStart: Uint32Array,
-  poolCount: number,
-  tokenCount: number,
-): Pick<PoolSearchIndexData, "pairKeys" | "pairStart" | "pairPools"> {
-  // Room for every pair of positions of every pool (typed arrays: no growing lists of numbers).
-  let room = 0;
-  for (let p = 0; p < poolCount; p++) {
-    const size = poolTokenStart[p + 1] - poolTokenStart[p];
-    room += (size * (size - 1)) / 2;
-  }
-  const composite = new Float64Array(room);
-  const owner = new Uint32Array(room);
-  let n = 0;
-  for (let p = 0; p < poolCount; p++) {
-    const from = poolTokenStart[p];
-    const to = poolTokenStart[p + 1];
-    const first = n;
-    for (let i = from; i < to; i++) {
-      for (let j = i + 1; j < to; j++) {
-        const a = poolTokens[i];
-        const b = poolTokens[j];
-        const key = a <= b ? a * tokenCount + b : b * tokenCount + a;
-        let seen = false;
-        for (let q = first; q < n && !seen; q++) seen = composite[q] === key;
-        if (seen) continue;
-        composite[n] = key;
-        owner[n++] = p;
-      }
-    }
-  }
-  const order = sortByFloatKey(composite, n, false);
-  let distinct = 0;
-  for (let j = 0; j < n; j++) if (j === 0 || composite[order[j]] !== composite[order[j - 1]]) distinct++;
-  const pairKeys = sharedArray(Float64Array, distinct);
-  const pairStart = sharedArray(Uint32Array, distinct + 1);
-  const pairPools = sharedArray(Uint32Array, n);
-  let d = -1;
-  for (let j = 0; j < n; j++) {
-    const key = composite[order[j]];
-    if (d < 0 || pairKeys[d] !== key) {
-      pairKeys[++d] = key;
-      pairStart[d] = j;
-    }
-    pairPools[j] = owner[order[j]];
-  }
-  pairStart[distinct] = n;
-  return { pairKeys, pairStart, pairPools };
 }

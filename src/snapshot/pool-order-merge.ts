@@ -28,6 +28,9 @@ export interface PreviousPoolOrders {
     | "tokenPools"
     | "poolTokenStart"
     | "poolTokens"
+    | "pairKeys"
+    | "pairStart"
+    | "pairPools"
   >;
   /** The previous file's pool addresses (its pool table). */
   readonly pools: AddressTableData;
