@@ -23,7 +23,7 @@ export interface RecordDigests {
   /**
    * The file's pools in the order of every pool-search sort key (POOL_SORT_KEY_COUNT runs of pool indices, key
    * by descending, ties by address ascending), which the next build merges its changed pools into instead of
-   * sorting every pool again (compile-pool-search.ts, PreviousPoolOrders). Absent or null: it sorts.
+   * sorting every pool again (pool-order-merge.ts, PreviousPoolOrders). Absent or null: it sorts.
    */
   readonly poolOrders?: Uint32Array | null;
 }

@@ -1,6 +1,6 @@
 /**
  * The pool-search index of an incremental build (PoolSearchIndexBuilder.finish with the previous file's orders:
- * orders and per-token lists merged, compile-pool-search.ts) held against the index of a full build of the same
+ * orders and per-token lists merged, pool-order-merge.ts) held against the index of a full build of the same
  * pools, every column to the element, after random edits: pools removed, added, changed (keys, tokens or both),
  * reordered; tokens removed, added and renumbered; keys that tie (broken by address). Pool counts and edit counts
  * are drawn so that both the merged and the distributed token lists run (MERGE_LISTS_UP_TO).
@@ -8,7 +8,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { PoolType, SnapshotPool } from "../../../src/api/snapshot-format.js";
-import { PoolSearchIndexBuilder, type PreviousPoolOrders } from "../../../src/snapshot/compile-pool-search.js";
+import { PoolSearchIndexBuilder } from "../../../src/snapshot/compile-pool-search.js";
+import type { PreviousPoolOrders } from "../../../src/snapshot/pool-order-merge.js";
+import { mergedPairIndex, pairIndex } from "../../../src/snapshot/pool-pairs.js";
 import { buildAddressTable } from "../../../src/tables/address-hash-table.js";
 import { POOL_TYPES, type PoolSearchIndexData } from "../../../src/tables/pool-search-index.js";
 import { POOL_ADDRESS_WIDTH } from "../../../src/tables/pool-table.js";
@@ -156,12 +158,27 @@ function randomFile(rng: Prng, poolCount: number): File {
   return { tokenCount, pools: Array.from({ length: poolCount }, () => randomPool(rng, tokenCount)) };
 }
 
+/** The pair lists of `file` merged from `built`'s (null: not in order), as mergedPairIndex makes them. */
+function mergedPairs(built: PoolSearchIndexData, file: File, keptFrom: Int32Array, rowOf: Int32Array) {
+  const newOf = new Int32Array(built.poolCount).fill(-1);
+  keptFrom.forEach((k, i) => {
+    if (k > 0) newOf[k - 1] = i;
+  });
+  const decoded = Uint32Array.from(file.pools.flatMap((_, i) => (keptFrom[i] === 0 ? [i] : [])));
+  const poolTokenStart = new Uint32Array(file.pools.length + 1);
+  file.pools.forEach((p, i) => (poolTokenStart[i + 1] = poolTokenStart[i]! + p.tokens.length));
+  const poolTokens = Uint32Array.from(file.pools.flatMap((p) => p.tokens));
+  const merged = mergedPairIndex({ index: built, rowOf, newOf, decoded }, poolTokens, poolTokenStart, file.pools.length, file.tokenCount);
+  return { merged, full: pairIndex(poolTokens, poolTokenStart, file.pools.length, file.tokenCount) };
+}
+
 const plain = (data: PoolSearchIndexData) =>
   Object.fromEntries(Object.entries(data).map(([k, v]) => [k, ArrayBuffer.isView(v) ? Array.from(v as Uint32Array) : v]));
 
 describe("an incremental pool-search index is the full build's", () => {
   it("after random series of removals, additions, changes, reorderings and renumbered tokens (property)", () => {
     let merged = 0;
+    let pairsMerged = 0;
     fc.assert(
       fc.property(
         fc.integer(),
@@ -180,6 +197,12 @@ describe("an incremental pool-search index is the full build's", () => {
             expect(plain(incremental.data)).toEqual(plain(full.data));
             expect(Array.from(incremental.orders)).toEqual(Array.from(full.orders));
             if (step.keptFrom.filter((k) => k === 0).length * 10 <= step.file.pools.length) merged++;
+            // The pair lists merged alone (pool-pairs.ts), when the kept tokens and pools keep their order.
+            const pairs = mergedPairs(built.data, step.file, step.keptFrom, step.rowOf);
+            if (pairs.merged !== null) {
+              expect(plain(pairs.merged as PoolSearchIndexData)).toEqual(plain(pairs.full as PoolSearchIndexData));
+              pairsMerged++;
+            }
             file = step.file;
             built = incremental;
           }
@@ -189,6 +212,8 @@ describe("an incremental pool-search index is the full build's", () => {
     );
     // The token lists were merged (not distributed from the orders) in many steps.
     expect(merged).toBeGreaterThan(150);
+    // The pairs were merged (not sorted again) in many steps.
+    expect(pairsMerged).toBeGreaterThan(100);
   });
 
   it("a token losing its last pool, a pool changing tokens, a pool moving: each token's lists (merged)", () => {
