@@ -264,7 +264,8 @@ function compareValues(column: StringColumn, a: number, b: number): number {
  * Distinct strings of a chain as chain-local ids, numbered in order of first use. With the earlier run's column of
  * them, a row copied from the earlier run uses an earlier id (idOfEarlier), mapped to the id it has now, and a
  * string met as a string gets the id of the same earlier string when there is one: the ids are those a build from
- * the strings alone hands out.
+ * the strings alone hands out. Earlier strings that take consecutive ids in their earlier order (most of them, in a
+ * push that changed few rows) are copied in one piece (`pending`), not one value at a time.
  */
 class LocalStrings {
   private readonly ids = new Map<string, number>();
@@ -273,6 +274,9 @@ class LocalStrings {
   /** Per earlier id: its id now, -1 until used. */
   private readonly now: Int32Array;
   private readonly earlierIndex: ColumnIndex | null;
+  /** Earlier values [pendingFrom, pendingTo) given the ids just before `count`, not yet copied into the column. */
+  private pendingFrom = 0;
+  private pendingTo = 0;
 
   constructor(
     rows: number,
@@ -292,6 +296,7 @@ class LocalStrings {
       const earlier = this.earlierIndex?.find(text) ?? -1;
       if (earlier >= 0) id = this.idOfEarlier(earlier);
       else {
+        this.flush();
         id = this.count++;
         this.column.add(text);
       }
@@ -304,13 +309,23 @@ class LocalStrings {
     let id = this.now[earlier];
     if (id < 0) {
       id = this.now[earlier] = this.count++;
-      this.column.appendValues(this.earlier!, earlier, earlier + 1);
+      if (earlier !== this.pendingTo) {
+        this.flush();
+        this.pendingFrom = earlier;
+      }
+      this.pendingTo = earlier + 1;
     }
     return id;
   }
 
   finish(): StringColumn {
+    this.flush();
     return this.column.finish();
+  }
+
+  private flush(): void {
+    if (this.pendingTo > this.pendingFrom) this.column.appendValues(this.earlier!, this.pendingFrom, this.pendingTo);
+    this.pendingFrom = this.pendingTo = 0;
   }
 }
 

@@ -89,37 +89,13 @@ function mergePools(previous: DiffTables | null, next: DiffTables): Columns | nu
   const nextPools = next.pools;
   const nextOrder = poolOrder(nextPools, next.poolSearch.addressRank);
   if (nextOrder === null) return null;
-  const n = nextPools.count;
-  const upserted = new StringColumnBuilder(n, n * nextPools.width);
-  if (previous === null) {
-    for (let r = 0; r < n; r++) writeEntry(upserted, nextPools, nextOrder[r]);
-    return { upserted: upserted.finish(), removed: new StringColumnBuilder(0, 0).finish() };
-  }
+  if (previous === null) return mergeAddressLists(POOL_ADDRESSES, poolsIn(nextPools, nextOrder), null);
   const oldPools = previous.pools;
   const oldOrder = poolOrder(oldPools, previous.poolSearch.addressRank);
   if (oldOrder === null) return null;
-  const m = oldPools.count;
-  const removed = new StringColumnBuilder(m, m * oldPools.width);
   const samePoolJson = poolJsonEquality(nextPools, oldPools);
-  let r = 0;
-  let s = 0;
-  while (r < n || s < m) {
-    const i = r < n ? nextOrder[r] : -1;
-    const j = s < m ? oldOrder[s] : -1;
-    const order = i < 0 ? 1 : j < 0 ? -1 : compareEntries(nextPools, i, oldPools, j);
-    if (order < 0) {
-      writeEntry(upserted, nextPools, i);
-      r++;
-    } else if (order > 0) {
-      writeEntry(removed, oldPools, j);
-      s++;
-    } else {
-      if (!samePoolJson(i, j)) writeEntry(upserted, nextPools, i);
-      r++;
-      s++;
-    }
-  }
-  return { upserted: upserted.finish(), removed: removed.finish() };
+  const differs = (i: number, j: number) => !samePoolJson(i, j);
+  return mergeAddressLists(POOL_ADDRESSES, poolsIn(nextPools, nextOrder), { ...poolsIn(oldPools, oldOrder), differs });
 }
 
 /** The pools in address order (from each pool's rank), or null when that order is not strictly ascending by their bytes. */
@@ -156,30 +132,76 @@ function mergeTokens(previous: DiffTables | null, next: DiffTables): Columns | n
   const nextOrder = next.tokenRun.byAddress;
   const n = nextTokens.count;
   if (!ascendingRows(nextTokens.address, nextOrder, n)) return null;
-  const upserted = new StringColumnBuilder(n, nextTokens.address.bytes.length);
-  if (previous === null) {
-    for (let r = 0; r < n; r++) writeValue(upserted, nextTokens.address, nextOrder[r]);
-    return { upserted: upserted.finish(), removed: new StringColumnBuilder(0, 0).finish() };
-  }
+  if (previous === null) return mergeAddressLists(TOKEN_ADDRESSES, tokensIn(nextTokens, nextOrder), null);
   const oldTokens = previous.tokens;
   const oldOrder = previous.tokenRun.byAddress;
   const m = oldTokens.count;
   if (!ascendingRows(oldTokens.address, oldOrder, m)) return null;
-  const removed = new StringColumnBuilder(m, oldTokens.address.bytes.length);
+  const differs = (i: number, j: number) => tokenDiffers(oldTokens, j, nextTokens, i);
+  return mergeAddressLists(TOKEN_ADDRESSES, tokensIn(nextTokens, nextOrder), { ...tokensIn(oldTokens, oldOrder), differs });
+}
+
+/** One file's records (pools or tokens) in address order, as mergeAddressLists reads them. */
+interface AddressOrder<T> {
+  readonly table: T;
+  /** Its first `count` values: every record once, strictly ascending by address bytes. */
+  readonly order: Uint32Array;
+  readonly count: number;
+  /** The first size of a list of its addresses (a guess: lists grow). */
+  readonly addressBytes: number;
+}
+
+/** How mergeAddressLists reads the addresses of a table of records. */
+interface AddressKeys<T> {
+  /** Record i of `a` against record j of `b` by their address bytes (negative: i sorts first). */
+  compare(a: T, i: number, b: T, j: number): number;
+  /** Writes record i's address as the next value of `out`. */
+  write(out: StringColumnBuilder, table: T, i: number): void;
+}
+
+const POOL_ADDRESSES: AddressKeys<AddressTableData> = { compare: compareEntries, write: writeEntry };
+const TOKEN_ADDRESSES: AddressKeys<StringColumn> = { compare: compareValues, write: writeValue };
+
+function poolsIn(pools: AddressTableData, order: Uint32Array): AddressOrder<AddressTableData> {
+  return { table: pools, order, count: pools.count, addressBytes: pools.count * pools.width };
+}
+
+function tokensIn(tokens: ChainTokenColumns, order: Uint32Array): AddressOrder<StringColumn> {
+  return { table: tokens.address, order, count: tokens.count, addressBytes: tokens.address.bytes.length };
+}
+
+/**
+ * The lists of one merge of both files' records in address order: a next record without a previous one of its
+ * address is upserted, so is one that `previous.differs(i, j)` from it (i next, j previous), and a previous record
+ * without a next one is removed; each list comes out sorted. Without previous records every next record is upserted.
+ */
+function mergeAddressLists<T>(
+  keys: AddressKeys<T>,
+  next: AddressOrder<T>,
+  previous: (AddressOrder<T> & { differs(i: number, j: number): boolean }) | null,
+): Columns {
+  const { table: nextTable, order: nextOrder, count: n } = next;
+  const upserted = new StringColumnBuilder(n, next.addressBytes);
+  if (previous === null) {
+    for (let r = 0; r < n; r++) keys.write(upserted, nextTable, nextOrder[r]);
+    return { upserted: upserted.finish(), removed: new StringColumnBuilder(0, 0).finish() };
+  }
+  const { table: oldTable, order: oldOrder, count: m } = previous;
+  const removed = new StringColumnBuilder(m, previous.addressBytes);
   let r = 0;
   let s = 0;
   while (r < n || s < m) {
     const i = r < n ? nextOrder[r] : -1;
     const j = s < m ? oldOrder[s] : -1;
-    const order = i < 0 ? 1 : j < 0 ? -1 : compareValues(nextTokens.address, i, oldTokens.address, j);
+    const order = i < 0 ? 1 : j < 0 ? -1 : keys.compare(nextTable, i, oldTable, j);
     if (order < 0) {
-      writeValue(upserted, nextTokens.address, i);
+      keys.write(upserted, nextTable, i);
       r++;
     } else if (order > 0) {
-      writeValue(removed, oldTokens.address, j);
+      keys.write(removed, oldTable, j);
       s++;
     } else {
-      if (tokenDiffers(oldTokens, j, nextTokens, i)) writeValue(upserted, nextTokens.address, i);
+      if (previous.differs(i, j)) keys.write(upserted, nextTable, i);
       r++;
       s++;
     }

@@ -70,20 +70,35 @@ export function buildAddressTable(addresses: readonly string[], width: number): 
   const count = addresses.length;
   const keys = sharedArray(Uint8Array, count * width);
   const keyLength = sharedArray(Uint8Array, count);
-  let size = 2;
-  while (size < count * 2) size <<= 1;
-  const slots = sharedArray(Uint32Array, size);
-  const mask = size - 1;
+  const slots = slotsFor(count);
   for (let i = 0; i < count; i++) {
     const address = addresses[i];
-    if (address.length > width) throw new RangeError(`address ${address} is longer than ${width} characters`);
-    for (let j = 0; j < address.length; j++) keys[i * width + j] = address.charCodeAt(j);
-    keyLength[i] = address.length;
-    let slot = hashAddress(address) & mask;
-    while (slots[slot] !== 0) slot = (slot + 1) & mask;
-    slots[slot] = i + 1;
+    writeKey(keys, keyLength, width, i, address);
+    insertEntry(slots, hashAddress(address), i);
   }
   return { count, width, keys, keyLength, slots };
+}
+
+/** Entry i's key: `address`'s code units as bytes, and its length. */
+function writeKey(keys: Uint8Array, keyLength: Uint8Array, width: number, i: number, address: string): void {
+  if (address.length > width) throw new RangeError(`address ${address} is longer than ${width} characters`);
+  for (let j = 0; j < address.length; j++) keys[i * width + j] = address.charCodeAt(j);
+  keyLength[i] = address.length;
+}
+
+/** Empty slots for `count` entries (a power of two, at least twice as many). */
+function slotsFor(count: number): Uint32Array {
+  let size = 2;
+  while (size < count * 2) size <<= 1;
+  return sharedArray(Uint32Array, size);
+}
+
+/** Entry i into the first free slot from its hash's (linear probing; slot value i + 1, 0 for free). */
+function insertEntry(slots: Uint32Array, hash: number, i: number): void {
+  const mask = slots.length - 1;
+  let slot = hash & mask;
+  while (slots[slot] !== 0) slot = (slot + 1) & mask;
+  slots[slot] = i + 1;
 }
 
 /**
@@ -111,10 +126,7 @@ export function buildAddressTableKeeping(
   for (let i = 0; i < count;) {
     const j = keptFrom[i] - 1;
     if (j < 0) {
-      const address = addresses[i];
-      if (address.length > width) throw new RangeError(`address ${address} is longer than ${width} characters`);
-      for (let c = 0; c < address.length; c++) keys[i * width + c] = address.charCodeAt(c);
-      keyLength[i] = address.length;
+      writeKey(keys, keyLength, width, i, addresses[i]);
       i++;
       continue;
     }
@@ -125,15 +137,8 @@ export function buildAddressTableKeeping(
     keyLength.set(previousLength.subarray(j, j + n), i);
     i += n;
   }
-  let size = 2;
-  while (size < count * 2) size <<= 1;
-  const slots = sharedArray(Uint32Array, size);
-  const mask = size - 1;
-  for (let i = 0; i < count; i++) {
-    let slot = (keptFrom[i] > 0 ? hashEntry(table, i) : hashAddress(addresses[i])) & mask;
-    while (slots[slot] !== 0) slot = (slot + 1) & mask;
-    slots[slot] = i + 1;
-  }
+  const slots = slotsFor(count);
+  for (let i = 0; i < count; i++) insertEntry(slots, keptFrom[i] > 0 ? hashEntry(table, i) : hashAddress(addresses[i]), i);
   return { count, width, keys, keyLength, slots };
 }
 

@@ -42,12 +42,12 @@ export function buildPoolTable(
 ): PoolTableData {
   const count = addresses.length;
   const json = "blocks" in poolJson ? poolJson : poolJsonColumn(isColumn(poolJson) ? poolJson : encodeByteColumn(poolJson));
-  if (json.starts.length !== count) throw new RangeError(`${count} pool addresses but ${json.starts.length} pool JSON values`);
+  checkPoolCount(count, json, jsonCrc);
   let crc = jsonCrc;
   if (crc === undefined) {
     crc = sharedArray(Uint32Array, count);
     for (let i = 0; i < count; i++) crc[i] = poolJsonCrc(poolJsonOf(json, i));
-  } else if (crc.length !== count) throw new RangeError(`${count} pool addresses but ${crc.length} JSON checksums`);
+  }
   return { ...buildAddressTable(addresses, POOL_ADDRESS_WIDTH), json, jsonCrc: crc };
 }
 
@@ -62,10 +62,15 @@ export function buildPoolTableKeeping(
   previous: AddressTableData,
   keptFrom: Int32Array,
 ): PoolTableData {
-  const count = addresses.length;
-  if (json.starts.length !== count) throw new RangeError(`${count} pool addresses but ${json.starts.length} pool JSON values`);
-  if (jsonCrc.length !== count) throw new RangeError(`${count} pool addresses but ${jsonCrc.length} JSON checksums`);
+  checkPoolCount(addresses.length, json, jsonCrc);
   return { ...buildAddressTableKeeping(addresses, POOL_ADDRESS_WIDTH, previous, keptFrom), json, jsonCrc };
+}
+
+/** That the pools' JSON (and checksums, when given) are `count` values, as their addresses. */
+function checkPoolCount(count: number, json: PoolJsonColumn, jsonCrc?: Uint32Array): void {
+  if (json.starts.length !== count) throw new RangeError(`${count} pool addresses but ${json.starts.length} pool JSON values`);
+  if (jsonCrc !== undefined && jsonCrc.length !== count)
+    throw new RangeError(`${count} pool addresses but ${jsonCrc.length} JSON checksums`);
 }
 
 /** Pool i's JSON (a view of shared memory). */
