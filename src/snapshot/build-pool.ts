@@ -107,6 +107,11 @@ export class BuildPool {
         minThreads: Math.min(options.threads, options.workersKept ?? DEFAULT_WORKERS_KEPT),
         idleTimeout: (options.workerIdleS ?? DEFAULT_WORKER_IDLE_S) * 1000,
         resourceLimits,
+        // Tasks arrive as messages on the worker's event loop. piscina's default ("sync") parks an idle worker in
+        // Atomics.wait, which stops its event loop: the heap trim a second after a task (workers/snapshot-worker.ts)
+        // never ran, and a kept worker held its last build's garbage, and through it the previous chain's shared
+        // columns, until its next task (issue 30). A task is seconds of work; a message costs microseconds.
+        atomics: "disabled",
       });
   }
 
