@@ -488,11 +488,12 @@ export const SETTINGS = {
       "Build worker threads kept alive however long they are idle (at most `BUILD_START_WORKERS`), so that a push starts " +
       "its build at once on warm code; the others exit after `BUILD_WORKER_IDLE_S`.",
     more:
-      "A kept worker starts with the gateway and collects its heap a second after each task, but stays resident. Two by " +
+      "A kept worker starts with the gateway and collects its heap soon after its tasks, but stays resident. Two by " +
       "default, so that a file large enough for two threads builds on two warm ones: on the large set a push was served " +
       "0.5-1.1 s sooner (3.0-3.4 s against 3.6-4.3 s for 2-5 % of a 237 MiB file changed) for 200-470 MiB more resident " +
-      "than workers that exited (one kept worker alone did not serve sooner: its helper started cold). `0` gives that " +
-      "memory back (bench/RESULTS.md, issue 30).",
+      "than workers that exited, measured while idle workers could not collect their heaps; since they do, two kept cost " +
+      "50-120 MiB (one kept worker alone did not serve sooner: its helper started cold). `0` gives that memory back " +
+      "(bench/RESULTS.md, issue 30; docs/decisions/013-incremental-builds.md).",
   }),
   buildWorkerNice: setting({
     env: "BUILD_WORKER_NICE",

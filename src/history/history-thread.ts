@@ -13,6 +13,7 @@ import { setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { HistoryService } from "./history-service.js";
 import { HistoryStatusCells } from "./history-status.js";
+import { collectGarbageSoon } from "../util/collect-garbage.js";
 import type { HistoryThreadInit, HistoryThreadMessage, HistoryThreadReport } from "./history-feed.js";
 
 const init = workerData as HistoryThreadInit;
@@ -37,6 +38,9 @@ try {
     recovered: () => report({ type: "recovered" }),
     written: (file, outcome) => {
       if (outcome.kind === "observed" && outcome.gap) report({ type: "gap", chainId: file.chainId, generatedAt: file.generatedAt });
+      // The file's tables are shared columns: this thread's handles to them keep a retired version resident until it
+      // collects, and an idle thread allocates nothing that would make it (issue 30).
+      collectGarbageSoon();
     },
   });
 } catch (error) {

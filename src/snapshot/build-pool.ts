@@ -14,7 +14,8 @@
  *   loader's `onEarlyTokens` (docs/decisions/004-early-token-index.md).
  *
  * An idle worker lives BUILD_WORKER_IDLE_S (default 10 s: a re-push within it starts at once, on warm code) and
- * collects its heap a second after its last task; BUILD_WORKERS_KEPT of them (default 2) never exit for being idle.
+ * collects its heap soon after its last task (workers/snapshot-worker.ts); BUILD_WORKERS_KEPT of them (default 2) never exit
+ * for being idle.
  */
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from "node:worker_threads";
 import { Piscina } from "piscina";
@@ -35,16 +36,19 @@ export const SPLIT_FROM_BYTES = 16 << 20;
 export const DEFAULT_FRESHNESS_TARGET_S = 10;
 /**
  * Default BUILD_WORKER_IDLE_S: how long an idle build worker lives. Kept short: on the large set two build workers
- * kept alive between pushes held about 1.2 GiB more resident than exited ones, though each collects its heap when
- * idle (workers/snapshot-worker.ts), against a few hundred milliseconds to start one anew (bench/RESULTS.md, issue 30).
+ * kept alive between pushes held about 1.2 GiB more resident than exited ones (measured while an idle worker could not
+ * collect its heap: see `atomics` below), against a few hundred milliseconds to start one anew (bench/RESULTS.md,
+ * issue 30).
  */
 export const DEFAULT_WORKER_IDLE_S = 10;
 /**
  * Default BUILD_WORKERS_KEPT: build workers that never exit for being idle. Two, so a two-thread push starts on two
  * warm threads: on the large set (2026-11-28, 2 cores, interleaved push probes of chain 8453) rename -> served fell
  * by 0.5-1.1 s a push (3.0-3.4 s against 3.6-4.3 s at 2 and 5 % changed, 4.2 against 5.1 s at 20 %), for 200-470
- * MiB more resident than workers that exited. With one kept, its helper still started cold and the push was not
- * served sooner (bench/RESULTS.md, issue 30). `0` gives the memory back at that price.
+ * MiB more resident than workers that exited. That was while an idle worker could not collect its heap; now that it
+ * does, two kept cost 50-120 MiB 10 s after a push, and in one pair the push was served within 0.15 s of cold workers
+ * (docs/decisions/013-incremental-builds.md, addendum of the sixth pass). With one kept, its helper still started cold
+ * and the push was not served sooner (bench/RESULTS.md, issue 30). `0` gives the memory back at that price.
  */
 export const DEFAULT_WORKERS_KEPT = 2;
 
@@ -107,6 +111,11 @@ export class BuildPool {
         minThreads: Math.min(options.threads, options.workersKept ?? DEFAULT_WORKERS_KEPT),
         idleTimeout: (options.workerIdleS ?? DEFAULT_WORKER_IDLE_S) * 1000,
         resourceLimits,
+        // Tasks arrive as messages on the worker's event loop. piscina's default ("sync") parks an idle worker in
+        // Atomics.wait, which stops its event loop: the heap trim a second after a task (workers/snapshot-worker.ts)
+        // never ran, and a kept worker held its last build's garbage, and through it the previous chain's shared
+        // columns, until its next task (issue 30). A task is seconds of work; a message costs microseconds.
+        atomics: "disabled",
       });
   }
 

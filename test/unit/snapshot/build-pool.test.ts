@@ -217,10 +217,16 @@ describe("BuildPool on a tiny real piscina pool", () => {
   /** A worker that answers from what crossed the thread boundary: the cell's value, the early port, the link. */
   const WORKER = `
 import { threadId } from "node:worker_threads";
+let timersFired = 0;
 export default async function (task) {
   if (task.kind === "token-index") {
     if (task.chains.length === 0) return new Promise(() => {}); // never answers: stop() must end it
     if (task.chains[0].chainId === 42) return { thread: threadId };
+    if (task.chains[0].chainId === 43) {
+      // What the build worker does to trim its heap once idle: a timer set by a task, after its answer.
+      setTimeout(() => timersFired++, 10);
+      return { thread: threadId, timersFired };
+    }
     return { nice: Atomics.load(task.nice, 0) };
   }
   if (task.kind === "pool-range") {
@@ -276,6 +282,22 @@ export default async function (task) {
     const before = await threadOf(none);
     await later();
     expect(await threadOf(none)).not.toBe(before);
+  });
+
+  it("an idle kept worker's event loop runs: a timer a task left fires before the next task (the heap trim, issue 30)", async () => {
+    const timers = async (p: BuildPool) =>
+      (await p.buildTokenIndex([{ chainId: 43 as never, sha256: "", tokens: null!, run: null! }])) as unknown as {
+        thread: number;
+        timersFired: number;
+      };
+    const kept = realPool({ threads: 1, workersKept: 1 });
+    const first = await timers(kept);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const second = await timers(kept);
+    expect(second.thread).toBe(first.thread);
+    // piscina's default parks an idle worker in Atomics.wait, its event loop stopped: the timer would fire only
+    // after the next task had answered (0 here).
+    expect(second.timersFired).toBe(first.timersFired + 1);
   });
 
   it("stop cancels a running task", async () => {
