@@ -34,7 +34,10 @@ const CHAIN: ChainId = 8453;
 const EVERY_FILE_CHURN = 0.05;
 /** Seconds of wrk on the pool route before a loaded push (issue 30's method). */
 export const LEAD_S = 1;
-/** The idle build worker exits 10 s after a build (build-pool.ts): each push starts it anew, as after a quiet spell. */
+/**
+ * The wait before each push: a build worker beyond the BUILD_WORKERS_KEPT kept ones exits 10 s after a build, and the kept
+ * ones have collected their heaps (build-pool.ts), as after a quiet spell in production.
+ */
 const WORKER_EXIT_MS = 12_000;
 
 interface SeriesStep {
