@@ -367,13 +367,14 @@ export class ChainCompiler {
     const poolAddresses = writer.addresses;
     // An incremental build's column holds the pools encoded here; the kept pools keep their JSON where it lies.
     const written = writer.json.finish();
-    const kept = this.reuse === null ? null : keptPoolJson(this.reuse.previous.pools.json, written, this.targets.keptFrom);
+    const previousPools = this.reuse?.previous.pools ?? null;
+    const kept = previousPools === null ? null : keptPoolJson(previousPools.json, written, this.targets.keptFrom);
     clock.mark("json");
     // The kept pools' addresses are copied from the previous pool table, as bytes.
     const pools =
-      this.reuse === null || kept === null
+      kept === null
         ? buildPoolTable(poolAddresses, written, this.targets.jsonCrc)
-        : buildPoolTableKeeping(poolAddresses, kept, this.targets.jsonCrc, this.reuse.previous.pools, this.targets.keptFrom);
+        : buildPoolTableKeeping(poolAddresses, kept, this.targets.jsonCrc, previousPools!, this.targets.keptFrom);
     clock.mark("lookup");
     const { columns: tokens, run: tokenRun } = this.compileTokens();
     clock.mark("tokens");

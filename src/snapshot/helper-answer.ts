@@ -10,11 +10,10 @@ import {
   claimHash,
   claimOffer,
   HELPER_RANGE_TAKEN,
+  replyOf,
   type HelperHashMessage,
-  type HelperHashReply,
   type HelperJobMessage,
   type HelperLink,
-  type HelperReply,
 } from "./helper-link.js";
 
 /**
@@ -34,25 +33,14 @@ export async function answerOffer<Job, Result, HashJob = never, Hashed = never>(
     let message = await nextMessage<HelperJobMessage<Job> | HelperHashMessage<HashJob>>(port);
     if ("hash" in message) {
       if (hash !== undefined && claimHash(link.claim, HELPER_RANGE_TAKEN)) {
-        let reply: HelperHashReply<Hashed>;
-        try {
-          reply = { hashed: hash(message.hash, stopAsked) };
-        } catch (error) {
-          reply = { failed: error instanceof Error ? error.message : String(error) };
-        }
-        port.postMessage(reply);
+        const hashJob = message.hash;
+        port.postMessage(replyOf(() => hash(hashJob, stopAsked)));
       }
       message = await nextMessage<HelperJobMessage<Job>>(port);
     }
     const job = "job" in message ? message.job : null;
     if (job === null || !claimOffer(link.claim, HELPER_RANGE_TAKEN)) return;
-    let reply: HelperReply<Result>;
-    try {
-      reply = { result: build(job, stopAsked) };
-    } catch (error) {
-      reply = { failed: error instanceof Error ? error.message : String(error) };
-    }
-    port.postMessage(reply);
+    port.postMessage(replyOf(() => build(job, stopAsked)));
   } finally {
     port.close();
   }

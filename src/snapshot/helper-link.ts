@@ -31,16 +31,22 @@ export interface HelperJobMessage<Job> {
   readonly job: Job | null;
 }
 
-/** The helper's answer to a job it took. */
+/** The helper's answer to a job (or a hash) it took. */
 export type HelperReply<Result> = { readonly result: Result } | { readonly failed: string };
+
+/** Runs `work` and makes its reply: its result, or its throw as a failure (never thrown across the link). */
+export function replyOf<Result>(work: () => Result): HelperReply<Result> {
+  try {
+    return { result: work() };
+  } catch (error) {
+    return { failed: error instanceof Error ? error.message : String(error) };
+  }
+}
 
 /** What the chain's end may post before the job: the hash it wants made while it frames the file. */
 export interface HelperHashMessage<HashJob> {
   readonly hash: HashJob;
 }
-
-/** The helper's answer to a hash it took. */
-export type HelperHashReply<Hashed> = { readonly hashed: Hashed } | { readonly failed: string };
 
 /** A new link: one end for the chain's task, one for the helper's (each moved to its thread with the task). */
 export function openHelperLink(): { readonly chainEnd: HelperLink; readonly helperEnd: HelperLink } {
@@ -49,19 +55,27 @@ export function openHelperLink(): { readonly chainEnd: HelperLink; readonly help
   return { chainEnd: { port: channel.port1, claim }, helperEnd: { port: channel.port2, claim } };
 }
 
+/** The claim cells: the offered job's, and the hash's (asked for before the job). */
+const JOB_CELL = 0;
+const HASH_CELL = 2;
+
 /** Claims the offered work for one end; false when the other end claimed it first. */
 export function claimOffer(claim: Int32Array, by: typeof HELPER_RANGE_TAKEN | typeof HELPER_RANGE_KEPT): boolean {
-  return Atomics.compareExchange(claim, 0, HELPER_RANGE_OPEN, by) === HELPER_RANGE_OPEN;
+  return claimCell(claim, JOB_CELL, by);
 }
 
 /** Claims the hash asked for one end; false when the other end claimed it first. */
 export function claimHash(claim: Int32Array, by: typeof HELPER_RANGE_TAKEN | typeof HELPER_RANGE_KEPT): boolean {
-  return Atomics.compareExchange(claim, 2, HELPER_RANGE_OPEN, by) === HELPER_RANGE_OPEN;
+  return claimCell(claim, HASH_CELL, by);
+}
+
+function claimCell(claim: Int32Array, cell: number, by: typeof HELPER_RANGE_TAKEN | typeof HELPER_RANGE_KEPT): boolean {
+  return Atomics.compareExchange(claim, cell, HELPER_RANGE_OPEN, by) === HELPER_RANGE_OPEN;
 }
 
 /** Whether the helper took the hash. */
 export function helperHashes(claim: Int32Array): boolean {
-  return Atomics.load(claim, 2) === HELPER_RANGE_TAKEN;
+  return Atomics.load(claim, HASH_CELL) === HELPER_RANGE_TAKEN;
 }
 
 /** The chain's end asks the helper to stop. */

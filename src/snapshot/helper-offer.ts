@@ -11,7 +11,6 @@ import {
   HELPER_RANGE_KEPT,
   helperHashes,
   type HelperHashMessage,
-  type HelperHashReply,
   type HelperJobMessage,
   type HelperLink,
   type HelperReply,
@@ -47,10 +46,10 @@ export class HelperOffer<Job, Result, HashJob = never, Hashed = never> {
       this.hash = "settled";
       return null;
     }
-    const reply = await nextReply<HelperHashReply<Hashed>>(this.link.port);
+    const reply = await nextReply<HelperReply<Hashed>>(this.link.port);
     this.hash = "settled";
     if ("failed" in reply) throw new Error(`the helper build thread failed: ${reply.failed}`);
-    return reply.hashed;
+    return reply.result;
   }
 
   /** Waits until a helper that took the hash is done with it (asked to stop: it reads the file, which is about to close). */

@@ -276,7 +276,7 @@ export function openSnapshotFile(
       source,
       fd: handle,
       hash() {
-        sha256 ??= hashRest(handle, path, limit, length, source.stopHashing() ?? { hash: createHash("sha256"), hashed: 0 });
+        sha256 ??= hashRest(handle, path, limit, length, source.stopHashing());
         return sha256;
       },
       hashLater: early === null,
