@@ -8,6 +8,7 @@
 import type { ChainId } from "../chains/chains.js";
 import { POOL_SORT_KEY_COUNT, POOL_TIMEFRAMES, POOL_TYPES, TVL_KEY, type PoolSearchIndexData } from "../tables/pool-search-index.js";
 import { sharedArray } from "../tables/shared-columns.js";
+import { addressAt } from "../tables/address-hash-table.js";
 import type { PeriodStats, PoolType, SnapshotPool } from "../api/snapshot-format.js";
 import type { StageClock } from "./stage-clock.js";
 import { addressOrder, isFirstOccurrence, sortByKey, sortScratch } from "./pool-order-sort.js";
@@ -233,7 +234,8 @@ export class PoolSearchIndexBuilder {
     const orders = sharedArray(Uint32Array, POOL_SORT_KEY_COUNT * poolCount);
     const merge = previous === null ? null : OrderMerge.of(previous, poolCount);
     const plan = merge === null ? null : merge.orders(poolAddresses, keys, addressRank, orders);
-    if (plan === null) sortOrders(poolAddresses, keys, addressRank, orders);
+    if (plan === null)
+      sortOrders(previous === null ? poolAddresses : withKeptAddresses(poolAddresses, previous), keys, addressRank, orders);
     this.orders = orders;
     clock?.mark("orders");
 
@@ -335,4 +337,16 @@ function writePeriod(keys: Float64Array, n: number, pool: number, timeframe: num
   keys[(1 + timeframe) * n + pool] = p.yield + 0;
   keys[(1 + POOL_TIMEFRAMES.length + timeframe) * n + pool] = p.swapVolumeUsd + 0;
   keys[(1 + 2 * POOL_TIMEFRAMES.length + timeframe) * n + pool] = p.feesUsd + 0;
+}
+
+/**
+ * The pools' addresses, a kept pool's read from the previous pool table where the writer left it blank: it does when
+ * the previous orders are there to merge (compile-chain.ts, PoolRangeWriter.addresses), and OrderMerge.of may still
+ * refuse them (then every pool is sorted, by address on ties).
+ */
+function withKeptAddresses(poolAddresses: readonly string[], previous: PreviousPoolOrders): readonly string[] {
+  if (!poolAddresses.includes("")) return poolAddresses;
+  return poolAddresses.map((address, i) =>
+    address !== "" || previous.keptFrom[i] === 0 ? address : addressAt(previous.pools, previous.keptFrom[i] - 1),
+  );
 }
