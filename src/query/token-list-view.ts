@@ -7,7 +7,7 @@ import { columnString, utf8 } from "../tables/shared-columns.js";
 import { CursorMemo } from "./cursor-memo.js";
 import type { TokenListResult } from "./evaluate-token-list.js";
 import type { GroupKey, PagedList } from "./paged-list.js";
-import { jsonColumn, type TokenIndexData } from "../tables/token-index.js";
+import { instanceJsonLength, jsonColumn, type TokenIndexData } from "../tables/token-index.js";
 
 const OPEN_ADDRESSES = utf8('{"addresses":[');
 const COMMA = 0x2c;
@@ -90,8 +90,7 @@ export class TokenListView implements PagedList<GroupKey> {
     let size = FIXED_BYTES + (to - from - 1) + header.offsets[headerAt + 1] - header.offsets[headerAt];
     for (let m = from; m < to; m++) {
       const i = members[m];
-      const address = jsonColumn(ix, "addressJson", i).offsets;
-      size += address[at[i] + 1] - address[at[i]];
+      size += instanceJsonLength(ix, "addressJson", i);
       const bit = ix.chainBit[i];
       if (seen & bit) continue;
       seen |= bit;

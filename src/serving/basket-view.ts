@@ -13,7 +13,7 @@
 import type { Basket, BasketCatalogue } from "../baskets/basket-catalogue.js";
 import { SUPPORTED_CHAIN_IDS, SUPPORTED_CHAIN_IDS_ASCENDING, type ChainId } from "../chains/chains.js";
 import { LruCache } from "../util/lru-cache.js";
-import { ADDRESS_BYTES, instanceJson, type TokenIndexData } from "../tables/token-index.js";
+import { ADDRESS_BYTES, instanceJson, instanceJsonLength, type TokenIndexData } from "../tables/token-index.js";
 import { instanceOnChainAt } from "../tables/token-lookup.js";
 import { chainMask } from "../query/token-query.js";
 
@@ -106,7 +106,7 @@ export class BasketView {
       for (let k = 0; k < held.length; k++) {
         const i = held[k];
         if ((ix.chainBit[i] & mask) === 0) continue;
-        size += instanceJson(ix, "metadataJson", i).length;
+        size += instanceJsonLength(ix, "metadataJson", i);
         listed++;
       }
       if (listed > 1) size += listed - 1;

@@ -39,7 +39,7 @@ export interface ChainTokens {
 
 /** A distinct cleaned name's features. */
 interface NameEntry {
-  /** Interned cleaned name (name-parity.ts `cleanName`): nameId. */
+  /** Interned cleaned name (IndexStrings, by name-parity.ts `cleanNameBytes`): nameId. */
   readonly id: number;
   readonly firstWordId: number;
   /** Sorted, unique word ids. */
@@ -56,7 +56,10 @@ interface Lane {
   readonly tokens: ChainTokenColumns;
   readonly run: TokenRunData;
   readonly sha256: string | null;
-  /** Whether the previous index holds this chain with the same file (tableIds): its strings and order are reused. */
+  /**
+   * Whether the previous index holds this chain with the same file (tableIds): its strings are reused, and its orders
+   * too unless lanesByBit refuses them.
+   */
   reused: boolean;
   /** Table id (IndexStrings) of each of the run's names and of each of its search strings. */
   nameOf: Uint32Array;
@@ -338,7 +341,7 @@ const EMPTY_BITS = new Uint8Array(0);
 
 /**
  * The reused lanes by chain bit, when each has as many instances in the previous index as it has tokens (it has,
- * being the same file's: this only guards the merge's reading of it); null (and no lane reused) otherwise.
+ * being the same file's: this only guards the merge's reading of it); null otherwise (every chain's orders are then sorted).
  */
 function lanesByBit(lanes: readonly Lane[], previous: TokenIndexData): (Lane | null)[] | null {
   const byBit = new Array<Lane | null>(256).fill(null);

@@ -36,7 +36,10 @@ export interface PreviousPoolOrders {
   readonly pools: AddressTableData;
   /** Per previous token row: its row in the new file, or -1 (gone). */
   readonly rowOf: Int32Array;
-  /** The new file's pool table (built already: a decoded pool's previous pool of the same address is found in it), or absent. */
+  /**
+   * The new file's pool table (built already: a decoded pool's address is read from it, to find the previous pool of
+   * the same address in `pools`), or absent.
+   */
   readonly table?: AddressTableData | null;
   /** The previous file's orders (RecordDigests.poolOrders). */
   readonly orders: Uint32Array;

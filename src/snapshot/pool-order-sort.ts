@@ -1,6 +1,7 @@
 /**
  * The sorts the pool-search orders are made of (compile-pool-search.ts sorts every pool with them;
- * pool-order-merge.ts only the decoded ones): pools in address order, then by a key descending with ties by address.
+ * pool-order-merge.ts only the decoded ones): pools in address order, then by a key descending with ties by address;
+ * and isFirstOccurrence, which the token walks over a pool's tokens share.
  */
 import { sortByFloatKey } from "../util/float-key-sort.js";
 

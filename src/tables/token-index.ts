@@ -5,7 +5,7 @@
  * Plain shared columns, built once per snapshot by a worker.
  */
 import type { TokenRunData } from "./compiled-chain.js";
-import type { StringColumn } from "./shared-columns.js";
+import { columnBytes, type StringColumn } from "./shared-columns.js";
 
 export const FLAG_WRAPPED_NATIVE = 1;
 export const FLAG_NAME_CONTAINS_SYMBOL = 2;
@@ -173,9 +173,14 @@ export function jsonColumn(ix: TokenIndexColumns, piece: JsonPiece, i: number): 
 
 /** Instance i's `piece` (a view of its chain's column). */
 export function instanceJson(ix: TokenIndexColumns, piece: JsonPiece, i: number): Uint8Array {
-  const { bytes, offsets } = jsonColumn(ix, piece, i);
+  return columnBytes(jsonColumn(ix, piece, i), ix.jsonAt[i]);
+}
+
+/** The length of instance i's `piece` (no view made: a reply is sized before it is written). */
+export function instanceJsonLength(ix: TokenIndexColumns, piece: JsonPiece, i: number): number {
+  const { offsets } = jsonColumn(ix, piece, i);
   const at = ix.jsonAt[i];
-  return bytes.subarray(offsets[at], offsets[at + 1]);
+  return offsets[at + 1] - offsets[at];
 }
 
 /** A posting's string is the instance's symbol or normalizedSymbol. */
