@@ -13,7 +13,7 @@
 import { findPool, poolJson, type PoolTableData } from "../tables/pool-table.js";
 import type { ChainTokenColumns } from "../tables/compiled-chain.js";
 import type { ChangeLists } from "../tables/change-sets.js";
-import type { StringColumn } from "../tables/shared-columns.js";
+import { findSortedRow, type StringColumn } from "../tables/shared-columns.js";
 import { addressAt } from "../tables/address-hash-table.js";
 
 /** The candidates of one kind: addresses (bytes) and their values in the file (null: not in it). */
@@ -61,7 +61,7 @@ const latin1 = new TextDecoder("latin1");
 function addToken(tables: ObservedTables, out: KindObservations, seen: Set<string>, address: string): void {
   if (seen.has(address)) return;
   seen.add(address);
-  const row = findTokenRow(tables, address);
+  const row = findSortedRow(tables.tokens.address, address, tables.tokenByAddress);
   out.addresses.push(hexBytes(address));
   out.values.push(row < 0 ? null : [tables.tokens.price[row], tables.tokens.tvl[row]]);
 }
@@ -95,34 +95,6 @@ function allPools(table: PoolTableData): KindObservations {
 
 function columnText(column: StringColumn, i: number): string {
   return latin1.decode(column.bytes.subarray(column.offsets[i], column.offsets[i + 1]));
-}
-
-/** The token's row (binary search over the rows in address order), or -1. */
-function findTokenRow(tables: ObservedTables, address: string): number {
-  const { address: column } = tables.tokens;
-  const order = tables.tokenByAddress;
-  let lo = 0;
-  let hi = order.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const row = order[mid];
-    const c = compareText(column, row, address);
-    if (c === 0) return row;
-    if (c < 0) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
-}
-
-function compareText(column: StringColumn, i: number, text: string): number {
-  const start = column.offsets[i];
-  const length = column.offsets[i + 1] - start;
-  const common = Math.min(length, text.length);
-  for (let j = 0; j < common; j++) {
-    const d = column.bytes[start + j] - text.charCodeAt(j);
-    if (d !== 0) return d;
-  }
-  return length - text.length;
 }
 
 /** The bytes of a lowercase `0x` hex address. */

@@ -366,7 +366,7 @@ function mergeInto(
 }
 
 /** Writes the previous pools `sequence[from..to)` mapped to their new pools (those not kept left out) to `out` from `at`; the index after the last. */
-function mapKept(newOf: Int32Array, sequence: Uint32Array, from: number, to: number, out: Uint32Array, at: number): number {
+export function mapKept(newOf: Int32Array, sequence: Uint32Array, from: number, to: number, out: Uint32Array, at: number): number {
   for (let q = from; q < to; q++) {
     const i = newOf[sequence[q]];
     if (i >= 0) out[at++] = i;

@@ -7,6 +7,7 @@
 import type { PoolSearchIndexData } from "../tables/pool-search-index.js";
 import { sharedArray } from "../tables/shared-columns.js";
 import { sortByFloatKey } from "../util/float-key-sort.js";
+import { mapKept } from "./pool-order-merge.js";
 
 type Pairs = Pick<PoolSearchIndexData, "pairKeys" | "pairStart" | "pairPools">;
 
@@ -147,10 +148,7 @@ export function mergedPairIndex(
       }
       pools[at++] = e;
     }
-    for (; q < to; q++) {
-      const i = newOf[previousPools[q]];
-      if (i >= 0) pools[at++] = i;
-    }
+    at = mapKept(newOf, previousPools, q, to, pools, at);
     if (at > starts[g]) g++;
   }
   const pairKeys = sharedArray(Float64Array, g);

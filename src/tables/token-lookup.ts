@@ -5,6 +5,7 @@
  */
 import { CHAINS, NATIVE_ADDRESS, SUPPORTED_CHAIN_IDS, type ChainId } from "../chains/chains.js";
 import { ADDRESS_BYTES, instanceJson, type TokenIndexData } from "./token-index.js";
+import { fnv1a } from "../util/fnv1a.js";
 
 const HEX = "0123456789abcdef";
 
@@ -108,9 +109,7 @@ export function priceInstance(ix: TokenIndexData, chainId: ChainId, address: Uin
 
 /** FNV-1a over 20 address bytes: the hash of the token index's address table (built by compile-token-lookups.ts). */
 export function hashAddressBytes(bytes: Uint8Array, at: number): number {
-  let h = 0x811c9dc5;
-  for (let k = at; k < at + ADDRESS_BYTES; k++) h = Math.imul(h ^ bytes[k], 0x01000193);
-  return h >>> 0;
+  return fnv1a(bytes, at, at + ADDRESS_BYTES);
 }
 
 export function sameAddress(a: Uint8Array, aAt: number, b: Uint8Array, bAt: number): boolean {
